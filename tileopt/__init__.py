@@ -1,0 +1,1 @@
+"""tileopt: a Triton-style GPU tile compiler driver on xDSL."""

@@ -1,0 +1,19 @@
+"""The IR layer every other part of tileopt goes through.
+
+Public API (stable: the driver, passes and tests import only these names):
+
+- ``TileoptError``: a diagnostic for people, ``file:line:col: error: message``.
+- ``make_context(allow_unregistered=False)``: an xDSL ``Context`` with every dialect
+  tileopt knows (builtin, arith, math, scf, cf, ub, llvm, tt, ttg, ttng, amdg, ...).
+- ``parse_module(text, filename, ctx=None)``: Triton/MLIR text -> ``ModuleOp``; raises
+  ``TileoptError`` with the position of the problem.
+- ``print_module(module, debuginfo=False)``: ``ModuleOp`` -> text printed the way
+  MLIR/triton-opt print it.
+"""
+
+from tileopt.ir.diagnostics import TileoptError
+from tileopt.ir.context import make_context
+from tileopt.ir.parse import parse_module
+from tileopt.ir.printing import print_module
+
+__all__ = ["TileoptError", "make_context", "parse_module", "print_module"]
