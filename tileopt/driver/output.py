@@ -1,0 +1,44 @@
+"""Writing results: ``-o FILE`` is replaced atomically, and only when the run succeeded.
+
+A failed run must never leave a half-written or truncated output behind (a build system
+would take it for a result), so the text goes to a temporary file in the same directory and
+is renamed over the target at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+from tileopt.ir import TileoptError
+
+
+def write_output(data: str | bytes, path: str | None) -> None:
+    """Write ``data`` to ``path`` atomically, or to stdout when ``path`` is None or ``-``."""
+    if path is None or path == "-":
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(data)
+            sys.stdout.flush()
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    mode = "wb" if isinstance(data, bytes) else "w"
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".tileopt-", dir=directory)
+    except OSError as err:
+        raise TileoptError(f"cannot write output file '{path}': {err.strerror}") from err
+    try:
+        with os.fdopen(fd, mode) as out:
+            out.write(data)
+        # mkstemp creates 0600 files; give the output the usual permissions.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except OSError as err:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise TileoptError(f"cannot write output file '{path}': {err.strerror}") from err

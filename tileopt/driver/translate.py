@@ -1,0 +1,84 @@
+"""``tileopt-translate``: leave MLIR for LLVM IR, PTX, AMDGCN or an hsaco object."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+
+from tileopt.driver.argv import Flag, parse_argv
+from tileopt.driver.input import read_input
+from tileopt.driver.opt import debug_enabled
+from tileopt.driver.output import write_output
+from tileopt.ir import TileoptError
+
+EMITS = ("llvm-ir", "ptx", "amdgcn", "hsaco")
+
+FLAGS = [
+    Flag("o", "value", "output file (default: stdout); written only if the run succeeds",
+         metavar="FILE"),
+    Flag("emit", "value", "what to produce: " + "|".join(EMITS), metavar="KIND"),
+    Flag("mlir-to-llvmir", "bool", "the same as --emit=llvm-ir"),
+    Flag("arch", "value", "target architecture, e.g. sm_90 or gfx942", metavar="ARCH"),
+    Flag("debug", "bool", "show Python tracebacks (also: TILEOPT_DEBUG=1)"),
+    Flag("help", "bool", "show this help", aliases=("h",)),
+]
+
+
+def run_translate(argv: list[str]) -> int:
+    debug = debug_enabled("-debug" in argv or "--debug" in argv)
+    try:
+        args = parse_argv(argv, FLAGS, is_pass=lambda name: False, pass_names=lambda: [])
+        if args.help:
+            sys.stdout.write(usage())
+            return 0
+        emit = args.emit
+        if args.mlir_to_llvmir:
+            if emit not in (None, "llvm-ir"):
+                raise TileoptError(f"--mlir-to-llvmir conflicts with --emit={emit}")
+            emit = "llvm-ir"
+        if emit is None:
+            raise TileoptError("nothing to do: give --emit=" + "|".join(EMITS) + " or --mlir-to-llvmir")
+        if emit not in EMITS:
+            raise TileoptError(f"unknown --emit kind '{emit}' (expected one of: {', '.join(EMITS)})")
+        if emit == "hsaco" and args.o in (None, "-") and sys.stdout.isatty():
+            raise TileoptError("refusing to write binary hsaco to a terminal: use -o FILE or a pipe")
+        if len(args.positionals) > 1:
+            raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
+        text, filename = read_input(args.positionals[0] if args.positionals else "-")
+        try:
+            from tileopt.target import translate
+        except ImportError as err:
+            raise TileoptError("translation to LLVM IR is not available in this build "
+                               f"(tileopt.target.translate: {err})") from err
+        result = translate(text, emit=emit, arch=args.arch, filename=filename) \
+            if _accepts_filename(translate) else translate(text, emit=emit, arch=args.arch)
+        write_output(result, args.o)
+        return 0
+    except TileoptError as err:
+        if debug:
+            traceback.print_exc()
+        print(err.format(), file=sys.stderr)
+        return 1
+    except Exception as err:  # a bug in tileopt, not in the input
+        if debug:
+            traceback.print_exc()
+        print(f"error: internal error: {type(err).__name__}: {err} "
+              "(run with --debug for the traceback)", file=sys.stderr)
+        return 1
+
+
+def _accepts_filename(function) -> bool:
+    import inspect
+
+    try:
+        return "filename" in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def usage() -> str:
+    lines = ["usage: tileopt-translate [options] [input-file|-]", "", "options:"]
+    for flag in FLAGS:
+        spelled = f"--{flag.name}" + (f"={flag.metavar or 'VALUE'}" if flag.kind != "bool" else "")
+        lines.append(f"  {spelled:<34} {flag.help}")
+    return "\n".join(lines) + "\n"
