@@ -1,0 +1,1469 @@
+"""The Triton ``tt`` dialect: tile-level ops, read and printed in Triton 3.6's own syntax.
+
+Every op here mirrors one in Triton's ``include/triton/Dialect/Triton/IR/TritonOps.td``:
+same name, same operands, same properties (Triton 3.6 stores inherent attributes as MLIR
+properties, so the generic form shows them in ``<{...}>``), same custom assembly. Where
+xDSL's declarative ``assembly_format`` can say what Triton's says it is used; Triton's
+``oilist`` clauses, enum keywords (``acq_rel``), stripped block-pointer types
+(``: <tensor<64x32xf16>>``) and ``tt.func`` need hand-written ``parse``/``print``.
+``tt.reduce`` and ``tt.scan`` have no custom form in Triton and print generically here too.
+
+Verifiers follow Triton's (``lib/Dialect/Triton/IR/Ops.cpp`` and the ODS type constraints)
+with messages meant for people. Side effects are declared so that generic CSE/DCE/LICM can
+never drop or move a store, an atomic, a print or a volatile load.
+Canonicalization patterns live in ``tileopt/transforms/canonicalization/tt_patterns.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
+from xdsl.dialects.builtin import (
+    i1,
+    i32,
+    i64,
+    ArrayAttr,
+    BoolAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FlatSymbolRefAttrConstr,
+    FloatAttr,
+    FunctionType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    SymbolNameConstraint,
+    SymbolRefAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Dialect,
+    Operation,
+    Region,
+    SSAValue,
+)
+from xdsl.irdl import (
+    AnyAttr,
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    SameVariadicOperandSize,
+    VarConstraint,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import (
+    AlwaysSpeculatable,
+    CallableOpInterface,
+    ConditionallySpeculatable,
+    EffectInstance,
+    HasCanonicalizationPatternsTrait,
+    HasFolder,
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    MemoryEffect,
+    MemoryEffectKind,
+    NoMemoryEffect,
+    OpTrait,
+    Pure,
+    ReturnLike,
+    SymbolOpInterface,
+    SymbolTable,
+    SymbolUserOpInterface,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from tileopt.dialects.tt_types import (
+    CACHE_MODIFIER,
+    EVICTION_POLICY,
+    INPUT_PRECISION,
+    MEM_SEMANTIC,
+    MEM_SYNC_SCOPE,
+    PADDING_OPTION,
+    PROGRAM_ID_DIM,
+    PROPAGATE_NAN,
+    RMW_OP,
+    ROUNDING_MODE,
+    SCALE_DOT_ELEM_TYPE,
+    CacheModifier,
+    EvictionPolicy,
+    InputPrecision,
+    MemSemantic,
+    MemSyncScope,
+    PaddingOption,
+    PointerType,
+    ProgramIDDim,
+    PropagateNan,
+    RMWOp,
+    RoundingMode,
+    TensorDescType,
+    TritonEnum,
+    bit_width,
+    element_type_or_self,
+    encoding_of,
+    i1_same_shape,
+    is_bool_like,
+    is_float,
+    is_int,
+    is_ptr_like,
+    is_tensor_ptr,
+    num_elements,
+    pointee_type,
+    shape_of,
+)
+
+# ---------------------------------------------------------------------------------------
+# Small printing/parsing helpers shared by the hand-written formats
+# ---------------------------------------------------------------------------------------
+
+
+def _print_attr_dict(
+    printer: Printer,
+    op: Operation,
+    elided: Iterable[str] = (),
+    defaults: Mapping[str, Attribute] | None = None,
+) -> None:
+    """Print ``attr-dict`` as MLIR does for an op with properties: inherent and discardable
+    attributes in one dictionary, sorted by name, without the ones printed elsewhere and
+    without default-valued ones."""
+    skip = set(elided) | {"operandSegmentSizes"}
+    defaults = defaults or {}
+    merged: dict[str, Attribute] = {}
+    for name, value in list(op.properties.items()) + list(op.attributes.items()):
+        if name in skip or defaults.get(name) == value:
+            continue
+        merged[name] = value
+    if merged:
+        printer.print_string(" ")
+        printer.print_attr_dict(dict(sorted(merged.items())))
+
+
+def _split_attr_dict(
+    attrs: Mapping[str, Attribute], property_names: Iterable[str]
+) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """Split a parsed ``attr-dict`` into (properties, discardable attributes)."""
+    names = set(property_names)
+    props = {k: v for k, v in attrs.items() if k in names}
+    others = {k: v for k, v in attrs.items() if k not in names}
+    return props, others
+
+
+def _parse_operand_list_in_brackets(parser: Parser) -> list[UnresolvedOperand]:
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+    )
+
+
+def _type_str(ty: Attribute) -> str:
+    """A type as people read it in messages (``tensor<4xf32>``, ``!tt.ptr<f32>``)."""
+    import io
+
+    stream = io.StringIO()
+    Printer(stream=stream).print_attribute(ty)
+    return stream.getvalue()
+
+
+def _fail(message: str) -> None:
+    raise VerifyException(message)
+
+
+# ---------------------------------------------------------------------------------------
+# Traits Triton attaches to many ops
+# ---------------------------------------------------------------------------------------
+
+
+def _shape_key(ty: Attribute) -> tuple[int, ...] | None:
+    if isinstance(ty, TensorType):
+        return ty.get_shape()
+    if is_tensor_ptr(ty):
+        assert isinstance(ty, PointerType) and isinstance(ty.pointee_type, TensorType)
+        return None  # block pointers are scalars as far as shapes go
+    return None
+
+
+@dataclass(frozen=True)
+class SameOperandsAndResultShape(OpTrait):
+    """All operands and results have one shape (all scalars, or tensors of one shape)."""
+
+    def verify(self, op: Operation) -> None:
+        types = [*op.operand_types, *op.result_types]
+        shapes = {shape_of(t) for t in types}
+        if len(shapes) > 1:
+            listed = ", ".join(_type_str(t) for t in types)
+            raise VerifyException(
+                f"'{op.name}' requires the same shape for all operands and results, got {listed}"
+            )
+
+
+@dataclass(frozen=True)
+class SameOperandsAndResultEncoding(OpTrait):
+    """All tensor operands and results carry the same layout encoding (or none)."""
+
+    def verify(self, op: Operation) -> None:
+        encodings = {
+            encoding_of(t) for t in [*op.operand_types, *op.result_types] if isinstance(t, TensorType)
+        }
+        if len(encodings) > 1:
+            raise VerifyException(
+                f"'{op.name}' requires the same encoding for all operands and results"
+            )
+
+
+@dataclass(frozen=True)
+class SameOperandsAndResultElementType(OpTrait):
+    """All operands and results share one element type."""
+
+    def verify(self, op: Operation) -> None:
+        elements = {element_type_or_self(t) for t in [*op.operand_types, *op.result_types]}
+        if len(elements) > 1:
+            raise VerifyException(
+                f"'{op.name}' requires the same element type for all operands and results"
+            )
+
+
+@dataclass(frozen=True)
+class SameOperandsAndResultType(OpTrait):
+    def verify(self, op: Operation) -> None:
+        types = {*op.operand_types, *op.result_types}
+        if len(types) > 1:
+            raise VerifyException(
+                f"'{op.name}' requires the same type for all operands and results"
+            )
+
+
+class GlobalMemoryRead(MemoryEffect):
+    """Reads global memory (tt.load, tt.descriptor_load)."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance]:
+        return {EffectInstance(MemoryEffectKind.READ)}
+
+
+class GlobalMemoryWrite(MemoryEffect):
+    """Writes global memory (tt.store, tt.print, tt.assert)."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance]:
+        return {EffectInstance(MemoryEffectKind.WRITE)}
+
+
+class GlobalMemoryReadWrite(MemoryEffect):
+    """Reads and writes global memory (atomics, descriptor stores)."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance]:
+        return {EffectInstance(MemoryEffectKind.READ), EffectInstance(MemoryEffectKind.WRITE)}
+
+
+class LoadEffects(MemoryEffect):
+    """A load reads; a volatile load also counts as a write, so it is never removed or merged."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance]:
+        effects = {EffectInstance(MemoryEffectKind.READ)}
+        if isinstance(op, LoadOp) and op.is_volatile:
+            effects.add(EffectInstance(MemoryEffectKind.WRITE))
+        return effects
+
+
+class PureUnlessImpure(MemoryEffect):
+    """No effects when the op's ``pure`` attribute is true, else read+write (Triton's
+    extern_elementwise / elementwise_inline_asm)."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance]:
+        pure = op.properties.get("pure")
+        if isinstance(pure, IntegerAttr) and pure.value.data:
+            return set()
+        return {EffectInstance(MemoryEffectKind.READ), EffectInstance(MemoryEffectKind.WRITE)}
+
+
+class SpeculatableIfPure(ConditionallySpeculatable):
+    @classmethod
+    def is_speculatable(cls, op: Operation) -> bool:
+        pure = op.properties.get("pure")
+        return isinstance(pure, IntegerAttr) and bool(pure.value.data)
+
+
+def _patterns(name: str) -> type[HasCanonicalizationPatternsTrait]:
+    """A canonicalization trait whose patterns are looked up (lazily, to avoid an import
+    cycle) in tileopt.transforms.canonicalization.tt_patterns under ``name``."""
+
+    class _Trait(HasCanonicalizationPatternsTrait):
+        @classmethod
+        def get_canonicalization_patterns(cls):
+            from tileopt.transforms.canonicalization import tt_patterns
+
+            return tt_patterns.PATTERNS[name]
+
+    _Trait.__name__ = f"{name}Canonicalization"
+    _Trait.__qualname__ = _Trait.__name__
+    return _Trait
+
+
+def _folder(name: str) -> type[HasFolder]:
+    """A folder trait that calls ``tt_patterns.FOLDERS[name](op)``."""
+
+    class _Folder(HasFolder):
+        @classmethod
+        def fold(cls, op: Operation):
+            from tileopt.transforms.canonicalization import tt_patterns
+
+            return tt_patterns.FOLDERS[name](op)
+
+    _Folder.__name__ = f"{name}Folder"
+    _Folder.__qualname__ = _Folder.__name__
+    return _Folder
+
+
+# ---------------------------------------------------------------------------------------
+# Functions: tt.func, tt.return, tt.call
+# ---------------------------------------------------------------------------------------
+
+
+class _FuncCallable(CallableOpInterface):
+    @classmethod
+    def get_callable_region(cls, op: Operation) -> Region:
+        assert isinstance(op, FuncOp)
+        return op.body
+
+    @classmethod
+    def get_argument_types(cls, op: Operation) -> tuple[Attribute, ...]:
+        assert isinstance(op, FuncOp)
+        return op.function_type.inputs.data
+
+    @classmethod
+    def get_result_types(cls, op: Operation) -> tuple[Attribute, ...]:
+        assert isinstance(op, FuncOp)
+        return op.function_type.outputs.data
+
+
+@irdl_op_definition
+class FuncOp(IRDLOperation):
+    """``tt.func public @k(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}) attributes {...} {``"""
+
+    name = "tt.func"
+
+    body = region_def()
+    sym_name = prop_def(SymbolNameConstraint())
+    function_type = prop_def(FunctionType)
+    sym_visibility = opt_prop_def(StringAttr)
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+
+    traits = traits_def(
+        IsolatedFromAbove(), SymbolOpInterface(), _FuncCallable(), HasParent(ModuleOp)
+    )
+
+    def __init__(
+        self,
+        name: str,
+        function_type: FunctionType | tuple[Sequence[Attribute], Sequence[Attribute]],
+        region: Region | None = None,
+        visibility: str | StringAttr | None = None,
+        *,
+        arg_attrs: ArrayAttr[DictionaryAttr] | None = None,
+        res_attrs: ArrayAttr[DictionaryAttr] | None = None,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        if isinstance(function_type, tuple):
+            function_type = FunctionType.from_lists(*function_type)
+        if region is None:
+            region = Region(Block(arg_types=function_type.inputs.data))
+        if isinstance(visibility, str):
+            visibility = StringAttr(visibility)
+        super().__init__(
+            properties={
+                "sym_name": StringAttr(name),
+                "function_type": function_type,
+                "sym_visibility": visibility,
+                "arg_attrs": arg_attrs,
+                "res_attrs": res_attrs,
+            },
+            attributes=dict(attributes or {}),
+            regions=[region],
+        )
+
+    @property
+    def is_declaration(self) -> bool:
+        return not self.body.blocks
+
+    @property
+    def args(self):
+        assert not self.is_declaration, "a declaration has no block arguments"
+        return self.body.blocks.first.args  # type: ignore[union-attr]
+
+    def verify_(self) -> None:
+        if self.is_declaration:
+            return
+        block = self.body.blocks.first
+        assert block is not None
+        expected = self.function_type.inputs.data
+        if tuple(block.arg_types) != expected:
+            raise VerifyException(
+                f"entry block arguments of @{self.sym_name.data} "
+                f"({', '.join(_type_str(t) for t in block.arg_types)}) do not match the "
+                f"function type ({', '.join(_type_str(t) for t in expected)})"
+            )
+        if self.arg_attrs is not None and len(self.arg_attrs.data) != len(expected):
+            raise VerifyException(
+                f"@{self.sym_name.data} has {len(expected)} arguments but "
+                f"{len(self.arg_attrs.data)} argument attribute dictionaries"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FuncOp:
+        visibility = parser.parse_optional_visibility_keyword()
+        name, inputs, outputs, region, extra, arg_attrs, res_attrs = parse_func_op_like(
+            parser, reserved_attr_names=("sym_name", "function_type", "sym_visibility")
+        )
+        return cls(
+            name,
+            (inputs, outputs),
+            region,
+            visibility,
+            arg_attrs=arg_attrs,
+            res_attrs=res_attrs,
+            attributes=extra.data if extra is not None else None,
+        )
+
+    def print(self, printer: Printer) -> None:
+        if self.sym_visibility is not None:
+            printer.print_string(f" {self.sym_visibility.data}")
+        print_func_op_like(
+            printer,
+            self.sym_name,
+            self.function_type,
+            self.body,
+            dict(sorted(self.attributes.items())),
+            arg_attrs=self.arg_attrs,
+            res_attrs=self.res_attrs,
+            reserved_attr_names=("sym_name", "function_type", "sym_visibility", "arg_attrs"),
+            print_empty_outputs=False,
+        )
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """``tt.return %x : f32``"""
+
+    name = "tt.return"
+
+    srcs = var_operand_def()
+
+    traits = traits_def(Pure(), HasParent(FuncOp), ReturnLike(), IsTerminator())
+
+    assembly_format = "attr-dict ($srcs^ `:` type($srcs))?"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
+
+    def verify_(self) -> None:
+        func = self.parent_op()
+        if not isinstance(func, FuncOp):
+            return
+        expected = func.function_type.outputs.data
+        got = self.srcs.types
+        if len(got) != len(expected):
+            raise VerifyException(
+                f"'tt.return' has {len(got)} operands, but enclosing function "
+                f"(@{func.sym_name.data}) returns {len(expected)}"
+            )
+        for i, (g, e) in enumerate(zip(got, expected)):
+            if g != e:
+                raise VerifyException(
+                    f"type of return operand {i} ({_type_str(g)}) doesn't match function "
+                    f"result type ({_type_str(e)}) in function @{func.sym_name.data}"
+                )
+
+
+class _CallSymbolUser(SymbolUserOpInterface):
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, CallOp)
+        callee = SymbolTable.lookup_symbol(op, op.callee)
+        if callee is None:
+            raise VerifyException(f"'{op.callee.string_value()}' could not be found in symbol table")
+        if not isinstance(callee, FuncOp):
+            raise VerifyException(
+                f"'{op.callee.string_value()}' does not reference a valid function"
+            )
+        inputs = callee.function_type.inputs.data
+        outputs = callee.function_type.outputs.data
+        if len(inputs) != len(op.args):
+            raise VerifyException("incorrect number of operands for callee")
+        for i, (expected, got) in enumerate(zip(inputs, op.args.types)):
+            if expected != got:
+                raise VerifyException(
+                    f"operand type mismatch: expected operand type {_type_str(expected)}, "
+                    f"but provided {_type_str(got)} for operand number {i}"
+                )
+        if len(outputs) != len(op.results):
+            raise VerifyException("incorrect number of results for callee")
+        for i, (expected, got) in enumerate(zip(outputs, op.result_types)):
+            if expected != got:
+                raise VerifyException(
+                    f"result type mismatch at index {i}: op returns {_type_str(got)}, "
+                    f"function returns {_type_str(expected)}"
+                )
+
+
+@irdl_op_definition
+class CallOp(IRDLOperation):
+    """``tt.call @f(%a, %b) : (f32, f32) -> f32``; effects unknown (whatever the callee does)."""
+
+    name = "tt.call"
+
+    callee = prop_def(FlatSymbolRefAttrConstr)
+    args = var_operand_def()
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    res = var_result_def()
+
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(_CallSymbolUser())
+
+    assembly_format = "$callee `(` $args `)` attr-dict `:` functional-type($args, $res)"
+
+    def __init__(
+        self,
+        callee: str | SymbolRefAttr,
+        args: Sequence[SSAValue | Operation],
+        result_types: Sequence[Attribute],
+    ):
+        if isinstance(callee, str):
+            callee = SymbolRefAttr(callee)
+        super().__init__(operands=[args], result_types=[result_types], properties={"callee": callee})
+
+
+# ---------------------------------------------------------------------------------------
+# Program ids
+# ---------------------------------------------------------------------------------------
+
+
+class _ProgramAxisOp(IRDLOperation):
+    """``tt.get_program_id x : i32`` / ``tt.get_num_programs y : i32``."""
+
+    axis = prop_def(IntegerAttr)
+    result = result_def(i32)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, axis: ProgramIDDim | str | int):
+        if isinstance(axis, int):
+            axis = list(ProgramIDDim)[axis]
+        super().__init__(properties={"axis": PROGRAM_ID_DIM.attr(axis)}, result_types=[i32])
+
+    @property
+    def dim(self) -> ProgramIDDim:
+        return PROGRAM_ID_DIM.value_of(self.axis)
+
+    @property
+    def axis_index(self) -> int:
+        return self.axis.value.data
+
+    def verify_(self) -> None:
+        PROGRAM_ID_DIM.verify(self.axis, "axis")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        axis = PROGRAM_ID_DIM.parse(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        result_type = parser.parse_type()
+        op = cls.build(properties={"axis": axis}, attributes=attrs, result_types=[result_type])
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        PROGRAM_ID_DIM.print(printer, self.axis)
+        _print_attr_dict(printer, self, elided=("axis",))
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class GetProgramIdOp(_ProgramAxisOp):
+    name = "tt.get_program_id"
+
+
+@irdl_op_definition
+class GetNumProgramsOp(_ProgramAxisOp):
+    name = "tt.get_num_programs"
+
+
+# ---------------------------------------------------------------------------------------
+# Shape ops
+# ---------------------------------------------------------------------------------------
+
+
+def _require_tensor(ty: Attribute, what: str, op_name: str) -> TensorType:
+    if not isinstance(ty, TensorType):
+        raise VerifyException(f"'{op_name}' {what} must be a ranked tensor, got {_type_str(ty)}")
+    return ty
+
+
+@irdl_op_definition
+class MakeRangeOp(IRDLOperation):
+    """``tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>``"""
+
+    name = "tt.make_range"
+
+    start = prop_def(IntegerAttr)
+    end = prop_def(IntegerAttr)
+    result = result_def()
+
+    traits = traits_def(Pure(), _folder("make_range")())
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, start: int, end: int, result_type: TensorType | None = None):
+        if result_type is None:
+            result_type = TensorType(i32, [end - start])
+        super().__init__(
+            properties={"end": IntegerAttr(end, i32), "start": IntegerAttr(start, i32)},
+            result_types=[result_type],
+        )
+
+    def verify_(self) -> None:
+        for name in ("start", "end"):
+            attr = self.properties[name]
+            if not isinstance(attr, IntegerAttr) or attr.type != i32:
+                raise VerifyException(f"'tt.make_range' {name} must be an i32 integer attribute")
+        start, end = self.start.value.data, self.end.value.data
+        if start >= end:
+            raise VerifyException(f"'tt.make_range' start ({start}) must be less than end ({end})")
+        ty = self.result.type
+        if not isinstance(ty, TensorType) or len(ty.get_shape()) != 1:
+            raise VerifyException(
+                f"'tt.make_range' must return a 1D tensor, got {_type_str(ty)}"
+            )
+        count = ty.get_shape()[0]
+        if count != end - start:
+            raise VerifyException(
+                f"'tt.make_range' number of elements in returned tensor, {count}, must match "
+                f"size of range [{start}, {end}), which has {end - start} elements"
+            )
+        if count & (count - 1):
+            raise VerifyException(
+                f"'tt.make_range' range size {count} must be a power of 2 "
+                "(Triton tensors have power-of-two shapes)"
+            )
+        if ty.element_type != i32:
+            raise VerifyException(
+                f"'tt.make_range' returned tensor must have i32 elements, got "
+                f"{_type_str(ty.element_type)}"
+            )
+
+
+@irdl_op_definition
+class SplatOp(IRDLOperation):
+    """``tt.splat %x : i32 -> tensor<1024xi32>``"""
+
+    name = "tt.splat"
+
+    src = operand_def()
+    result = result_def()
+
+    traits = traits_def(
+        Pure(),
+        SameOperandsAndResultElementType(),
+        SameOperandsAndResultEncoding(),
+        _folder("splat")(),
+    )
+
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_(self) -> None:
+        _require_tensor(self.result.type, "result", self.name)
+        if isinstance(self.src.type, TensorType):
+            raise VerifyException(
+                f"'tt.splat' source must be a scalar, got {_type_str(self.src.type)}"
+            )
+
+
+@irdl_op_definition
+class BroadcastOp(IRDLOperation):
+    """``tt.broadcast %x : tensor<64x1xi32> -> tensor<64x64xi32>``"""
+
+    name = "tt.broadcast"
+
+    src = operand_def()
+    result = result_def()
+
+    traits = traits_def(
+        Pure(),
+        SameOperandsAndResultElementType(),
+        SameOperandsAndResultEncoding(),
+        _patterns("broadcast")(),
+        _folder("broadcast")(),
+    )
+
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_(self) -> None:
+        src = _require_tensor(self.src.type, "source", self.name).get_shape()
+        dst = _require_tensor(self.result.type, "result", self.name).get_shape()
+        if len(src) != len(dst):
+            raise VerifyException(
+                f"'tt.broadcast' rank of source ({len(src)}) must be same as rank of result "
+                f"({len(dst)})"
+            )
+        for i, (s, d) in enumerate(zip(src, dst)):
+            if s != 1 and s != d:
+                raise VerifyException(
+                    f"'tt.broadcast' different dimensions at index {i} between source ({s}) "
+                    f"and result ({d}); broadcast requires the source dimension to be 1"
+                )
+
+
+@irdl_op_definition
+class ExpandDimsOp(IRDLOperation):
+    """``tt.expand_dims %x {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>``"""
+
+    name = "tt.expand_dims"
+
+    src = operand_def()
+    axis = prop_def(IntegerAttr)
+    result = result_def()
+
+    traits = traits_def(
+        Pure(),
+        SameOperandsAndResultElementType(),
+        _patterns("expand_dims")(),
+        _folder("expand_dims")(),
+    )
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, axis: int, result_type: Attribute):
+        super().__init__(
+            operands=[src], properties={"axis": IntegerAttr(axis, i32)}, result_types=[result_type]
+        )
+
+    def verify_(self) -> None:
+        src = _require_tensor(self.src.type, "source", self.name)
+        dst = _require_tensor(self.result.type, "result", self.name)
+        axis = self.axis.value.data
+        if not 0 <= axis <= len(src.get_shape()):
+            raise VerifyException(
+                f"'tt.expand_dims' axis {axis} is out of range for a rank-{len(src.get_shape())} "
+                f"source (expected 0..{len(src.get_shape())})"
+            )
+        expected = list(src.get_shape())
+        expected.insert(axis, 1)
+        if list(dst.get_shape()) != expected:
+            raise VerifyException(
+                f"'tt.expand_dims' result shape {list(dst.get_shape())} must be the source shape "
+                f"with a 1 inserted at axis {axis}: {expected}"
+            )
+
+
+@irdl_op_definition
+class ReshapeOp(IRDLOperation):
+    """``tt.reshape %x allow_reorder efficient_layout : tensor<..> -> tensor<..>``"""
+
+    name = "tt.reshape"
+
+    src = operand_def()
+    allow_reorder = opt_prop_def(UnitAttr)
+    efficient_layout = opt_prop_def(UnitAttr)
+    result = result_def()
+
+    traits = traits_def(
+        Pure(),
+        SameOperandsAndResultElementType(),
+        _patterns("reshape")(),
+        _folder("reshape")(),
+    )
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? "
+        "attr-dict `:` type($src) `->` type($result)"
+    )
+
+    def __init__(
+        self,
+        src: SSAValue | Operation,
+        result_type: Attribute,
+        allow_reorder: bool = False,
+        efficient_layout: bool = False,
+    ):
+        super().__init__(
+            operands=[src],
+            properties={
+                "allow_reorder": UnitAttr() if allow_reorder else None,
+                "efficient_layout": UnitAttr() if efficient_layout else None,
+            },
+            result_types=[result_type],
+        )
+
+    def verify_(self) -> None:
+        src = _require_tensor(self.src.type, "source", self.name)
+        dst = _require_tensor(self.result.type, "result", self.name)
+        if num_elements(src) != num_elements(dst):
+            raise VerifyException(
+                f"'tt.reshape' number of src and dst elements of reshape must be the same "
+                f"({num_elements(src)} vs {num_elements(dst)})"
+            )
+        if (encoding_of(src) is None) != (encoding_of(dst) is None):
+            raise VerifyException(
+                "'tt.reshape' requires that either (a) src and dst both have encodings, or "
+                "(b) neither does"
+            )
+
+
+@irdl_op_definition
+class TransOp(IRDLOperation):
+    """``tt.trans %x {order = array<i32: 1, 0>} : tensor<32x64xf32> -> tensor<64x32xf32>``"""
+
+    name = "tt.trans"
+
+    src = operand_def()
+    order = prop_def(DenseArrayBase)
+    result = result_def()
+
+    traits = traits_def(Pure(), SameOperandsAndResultElementType(), _folder("trans")())
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, order: Sequence[int], result_type: Attribute):
+        super().__init__(
+            operands=[src],
+            properties={"order": DenseArrayBase.from_list(i32, order)},
+            result_types=[result_type],
+        )
+
+    @property
+    def permutation(self) -> tuple[int, ...]:
+        return tuple(int(v) for v in self.order.get_values())
+
+    def verify_(self) -> None:
+        src = _require_tensor(self.src.type, "source", self.name)
+        dst = _require_tensor(self.result.type, "result", self.name)
+        order = self.permutation
+        shape = src.get_shape()
+        if len(order) != len(shape):
+            raise VerifyException(
+                f"'tt.trans' order {list(order)} must have the same size as the source rank "
+                f"({len(shape)})"
+            )
+        if sorted(order) != list(range(len(order))):
+            raise VerifyException(
+                f"'tt.trans' order {list(order)} must be a permutation of 0..{len(order) - 1}"
+            )
+        expected = [shape[i] for i in order]
+        if list(dst.get_shape()) != expected:
+            raise VerifyException(
+                f"'tt.trans' result shape {list(dst.get_shape())} must match the permutation "
+                f"of the source shape: {expected}"
+            )
+
+
+# ---------------------------------------------------------------------------------------
+# Pointer arithmetic
+# ---------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AddPtrOp(IRDLOperation):
+    """``tt.addptr %p, %off : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>``"""
+
+    name = "tt.addptr"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    ptr = operand_def(T)
+    offset = operand_def()
+    result = result_def(T)
+
+    traits = traits_def(
+        Pure(),
+        SameOperandsAndResultShape(),
+        SameOperandsAndResultEncoding(),
+        _folder("addptr")(),
+    )
+
+    assembly_format = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)"
+
+    def __init__(self, ptr: SSAValue | Operation, offset: SSAValue | Operation):
+        ptr = SSAValue.get(ptr)
+        super().__init__(operands=[ptr, offset], result_types=[ptr.type])
+
+    def verify_(self) -> None:
+        if not is_ptr_like(self.ptr.type):
+            raise VerifyException(
+                f"'tt.addptr' pointer operand must be a pointer or a tensor of pointers, got "
+                f"{_type_str(self.ptr.type)}"
+            )
+        if not is_int(element_type_or_self(self.offset.type)):
+            raise VerifyException(
+                f"'tt.addptr' offset must be an integer or a tensor of integers, got "
+                f"{_type_str(self.offset.type)}"
+            )
+
+
+@irdl_op_definition
+class AdvanceOp(IRDLOperation):
+    """``tt.advance %bp, [%c0, %c32] : <tensor<64x32xf16>>`` (the result type is printed
+    without ``!tt.ptr``, as MLIR prints a type whose class the op fixes)."""
+
+    name = "tt.advance"
+
+    ptr = operand_def(PointerType)
+    offsets = var_operand_def(i32)
+    result = result_def(PointerType)
+
+    traits = traits_def(Pure(), _folder("advance")())
+
+    def __init__(self, ptr: SSAValue | Operation, offsets: Sequence[SSAValue | Operation]):
+        ptr = SSAValue.get(ptr)
+        super().__init__(operands=[ptr, offsets], result_types=[ptr.type])
+
+    def verify_(self) -> None:
+        if not is_tensor_ptr(self.ptr.type):
+            raise VerifyException(
+                f"'tt.advance' operand must be a pointer to a tensor, got {_type_str(self.ptr.type)}"
+            )
+        if self.result.type != self.ptr.type:
+            raise VerifyException("'tt.advance' result type must match the pointer type")
+        assert isinstance(self.ptr.type, PointerType)
+        block = self.ptr.type.pointee_type
+        assert isinstance(block, TensorType)
+        if len(self.offsets) != len(block.get_shape()):
+            raise VerifyException(
+                f"'tt.advance' expects {len(block.get_shape())} offsets (one per block "
+                f"dimension), got {len(self.offsets)}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AdvanceOp:
+        ptr = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        offsets = _parse_operand_list_in_brackets(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ty = _parse_stripped_pointer_type(parser)
+        return cls.build(
+            operands=[
+                parser.resolve_operand(ptr, ty),
+                [parser.resolve_operand(o, i32) for o in offsets],
+            ],
+            result_types=[ty],
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.ptr)
+        printer.print_string(", [")
+        printer.print_list(self.offsets, printer.print_operand)
+        printer.print_string("]")
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        _print_stripped_pointer_type(printer, self.result.type)
+
+
+def _parse_stripped_pointer_type(parser: Parser) -> PointerType:
+    """``<tensor<64x32xf16>>`` (or a full ``!tt.ptr<...>``): a pointer type whose ``!tt.ptr``
+    prefix MLIR leaves out when the op's definition already fixes the type class."""
+    if parser.parse_optional_punctuation("<") is None:
+        ty = parser.parse_type()
+        if not isinstance(ty, PointerType):
+            parser.raise_error(f"expected a !tt.ptr type, got {_type_str(ty)}")
+        return ty
+    pointee = parser.parse_type()
+    space = 1
+    if parser.parse_optional_punctuation(",") is not None:
+        space = parser.parse_integer(allow_boolean=False, allow_negative=False)
+    parser.parse_punctuation(">")
+    return PointerType(pointee, space)
+
+
+def _print_stripped_pointer_type(printer: Printer, ty: Attribute) -> None:
+    assert isinstance(ty, PointerType)
+    ty.print_parameters(printer)
+
+
+@irdl_op_definition
+class MakeTensorPtrOp(IRDLOperation):
+    """``tt.make_tensor_ptr %base, [%M, %K], [%sM, %c1], [%o0, %o1] {order = array<i32: 1, 0>}
+    : <tensor<64x32xf16>>``"""
+
+    name = "tt.make_tensor_ptr"
+
+    base = operand_def(PointerType)
+    shape = var_operand_def(i64)
+    strides = var_operand_def(i64)
+    offsets = var_operand_def(i32)
+    order = prop_def(DenseArrayBase)
+    result = result_def(PointerType)
+
+    irdl_options = (SameVariadicOperandSize(),)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        base: SSAValue | Operation,
+        shape: Sequence[SSAValue | Operation],
+        strides: Sequence[SSAValue | Operation],
+        offsets: Sequence[SSAValue | Operation],
+        block_shape: Sequence[int],
+        order: Sequence[int],
+    ):
+        base = SSAValue.get(base)
+        assert isinstance(base.type, PointerType)
+        result = PointerType(
+            TensorType(base.type.pointee_type, block_shape), base.type.address_space
+        )
+        super().__init__(
+            operands=[base, shape, strides, offsets],
+            properties={"order": DenseArrayBase.from_list(i32, order)},
+            result_types=[result],
+        )
+
+    def verify_(self) -> None:
+        ty = self.result.type
+        if not is_tensor_ptr(ty):
+            raise VerifyException(
+                f"'tt.make_tensor_ptr' must return a pointer to a tensor, got {_type_str(ty)}"
+            )
+        assert isinstance(ty, PointerType) and isinstance(ty.pointee_type, TensorType)
+        base = self.base.type
+        assert isinstance(base, PointerType)
+        if base.pointee_type != ty.pointee_type.element_type or base.address_space != ty.address_space:
+            raise VerifyException(
+                f"'tt.make_tensor_ptr' base {_type_str(base)} must point to the block's element "
+                f"type {_type_str(ty.pointee_type.element_type)} in the same address space"
+            )
+        rank = len(ty.pointee_type.get_shape())
+        if len(self.shape) != rank:
+            raise VerifyException(
+                f"'tt.make_tensor_ptr' expects {rank} shape/stride/offset values for a rank-{rank} "
+                f"block, got {len(self.shape)}"
+            )
+        order = [int(v) for v in self.order.get_values()]
+        if sorted(order) != list(range(rank)):
+            raise VerifyException(
+                f"'tt.make_tensor_ptr' order {order} must be a permutation of 0..{rank - 1}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MakeTensorPtrOp:
+        base = parser.parse_unresolved_operand()
+        groups = []
+        for _ in range(3):
+            parser.parse_punctuation(",")
+            groups.append(_parse_operand_list_in_brackets(parser))
+        attrs = parser.parse_optional_attr_dict()
+        props, attrs = _split_attr_dict(attrs, ("order",))
+        parser.parse_punctuation(":")
+        ty = _parse_stripped_pointer_type(parser)
+        if not isinstance(ty.pointee_type, TensorType):
+            parser.raise_error("tt.make_tensor_ptr must produce a pointer to a tensor")
+        base_type = PointerType(ty.pointee_type.element_type, ty.address_space)
+        shape, strides, offsets = groups
+        return cls.build(
+            operands=[
+                parser.resolve_operand(base, base_type),
+                [parser.resolve_operand(v, i64) for v in shape],
+                [parser.resolve_operand(v, i64) for v in strides],
+                [parser.resolve_operand(v, i32) for v in offsets],
+            ],
+            result_types=[ty],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.base)
+        for group in (self.shape, self.strides, self.offsets):
+            printer.print_string(", [")
+            printer.print_list(group, printer.print_operand)
+            printer.print_string("]")
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        _print_stripped_pointer_type(printer, self.result.type)
+
+
+# ---------------------------------------------------------------------------------------
+# Loads and stores
+# ---------------------------------------------------------------------------------------
+
+_EMPTY_I32_ARRAY = DenseArrayBase.from_list(i32, [])
+_CACHE_NONE = CACHE_MODIFIER.attr(CacheModifier.NONE)
+_EVICT_NORMAL = EVICTION_POLICY.attr(EvictionPolicy.NORMAL)
+_FALSE = IntegerAttr(0, i1)
+
+
+def _parse_cache_evict(parser: Parser) -> dict[str, Attribute]:
+    """Triton's ``oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)``:
+    each clause at most once, in any order."""
+    found: dict[str, Attribute] = {}
+    while True:
+        pos = parser.pos
+        if parser.parse_optional_keyword("cacheModifier") is not None:
+            key, spec = "cache", CACHE_MODIFIER
+        elif parser.parse_optional_keyword("evictionPolicy") is not None:
+            key, spec = "evict", EVICTION_POLICY
+        else:
+            return found
+        if key in found:
+            parser.raise_error(f"'{key}' given twice", pos, parser.pos)
+        parser.parse_punctuation("=")
+        found[key] = spec.parse(parser)
+
+
+def _print_cache_evict(printer: Printer, op: Operation) -> None:
+    cache = op.properties.get("cache")
+    if cache is not None and cache != _CACHE_NONE:
+        printer.print_string(" cacheModifier = ")
+        CACHE_MODIFIER.print(printer, cache)  # type: ignore[arg-type]
+    evict = op.properties.get("evict")
+    if evict is not None and evict != _EVICT_NORMAL:
+        printer.print_string(" evictionPolicy = ")
+        EVICTION_POLICY.print(printer, evict)  # type: ignore[arg-type]
+
+
+def _verify_ptr_operand(op: Operation, ptr_type: Attribute, allow_block_ptr: bool) -> None:
+    if is_ptr_like(ptr_type) or (allow_block_ptr and is_tensor_ptr(ptr_type)):
+        return
+    allowed = "a pointer, a tensor of pointers" + (" or a block pointer" if allow_block_ptr else "")
+    raise VerifyException(f"'{op.name}' pointer operand must be {allowed}, got {_type_str(ptr_type)}")
+
+
+def _verify_mask(op: Operation, mask: SSAValue | None, ptr_type: Attribute) -> None:
+    """The mask is i1 in the pointer operand's shape (Triton's getI1SameShape)."""
+    if mask is None:
+        return
+    expected = i1_same_shape(pointee_type(ptr_type)) if not is_tensor_ptr(ptr_type) else i1
+    if mask.type != expected:
+        raise VerifyException(
+            f"'{op.name}' mask must be {_type_str(expected)} to match the pointer operand "
+            f"{_type_str(ptr_type)}, got {_type_str(mask.type)}"
+        )
+
+
+def _verify_boundary_check(op: Operation, ptr_type: Attribute) -> None:
+    check = op.properties.get("boundaryCheck")
+    if not isinstance(check, DenseArrayBase) or not check.get_values():
+        return
+    if not is_tensor_ptr(ptr_type):
+        raise VerifyException(f"'{op.name}' boundaryCheck is only allowed with block pointers")
+    assert isinstance(ptr_type, PointerType) and isinstance(ptr_type.pointee_type, TensorType)
+    rank = len(ptr_type.pointee_type.get_shape())
+    for dim in check.get_values():
+        if not 0 <= int(dim) < rank:
+            raise VerifyException(
+                f"'{op.name}' boundaryCheck dimension {int(dim)} is out of range for a "
+                f"rank-{rank} block"
+            )
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """``tt.load %ptr, %mask, %other cacheModifier = ca {isVolatile = true} : tensor<..>``
+
+    The result type is not printed: it is what the pointer operand points to."""
+
+    name = "tt.load"
+
+    ptr = operand_def()
+    mask = opt_operand_def()
+    other = opt_operand_def()
+    boundaryCheck = prop_def(DenseArrayBase, default_value=_EMPTY_I32_ARRAY)
+    padding = opt_prop_def(IntegerAttr)
+    cache = prop_def(IntegerAttr, default_value=_CACHE_NONE)
+    evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
+    isVolatile = prop_def(IntegerAttr, default_value=_FALSE)
+    result = result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(
+        SameOperandsAndResultEncoding(), LoadEffects(), _patterns("load")()
+    )
+
+    _DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "boundaryCheck": _EMPTY_I32_ARRAY,
+        "cache": _CACHE_NONE,
+        "evict": _EVICT_NORMAL,
+        "isVolatile": _FALSE,
+    }
+
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        mask: SSAValue | Operation | None = None,
+        other: SSAValue | Operation | None = None,
+        *,
+        cache: CacheModifier | str = CacheModifier.NONE,
+        evict: EvictionPolicy | str = EvictionPolicy.NORMAL,
+        is_volatile: bool = False,
+        boundary_check: Sequence[int] = (),
+        padding: PaddingOption | str | None = None,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        ptr = SSAValue.get(ptr)
+        super().__init__(
+            operands=[ptr, [mask] if mask is not None else [], [other] if other is not None else []],
+            result_types=[pointee_type(ptr.type)],
+            properties={
+                "boundaryCheck": DenseArrayBase.from_list(i32, boundary_check),
+                "cache": CACHE_MODIFIER.attr(cache),
+                "evict": EVICTION_POLICY.attr(evict),
+                "isVolatile": IntegerAttr(int(is_volatile), i1),
+                "padding": PADDING_OPTION.attr(padding) if padding is not None else None,
+            },
+            attributes=dict(attributes or {}),
+        )
+
+    @property
+    def cache_modifier(self) -> CacheModifier:
+        return CACHE_MODIFIER.value_of(self.cache)
+
+    @property
+    def eviction_policy(self) -> EvictionPolicy:
+        return EVICTION_POLICY.value_of(self.evict)
+
+    @property
+    def is_volatile(self) -> bool:
+        return bool(self.isVolatile.value.data)
+
+    def verify_(self) -> None:
+        ptr_type = self.ptr.type
+        _verify_ptr_operand(self, ptr_type, allow_block_ptr=True)
+        expected = pointee_type(ptr_type)
+        if self.result.type != expected:
+            raise VerifyException(
+                f"'tt.load' result type {_type_str(self.result.type)} must be what the pointer "
+                f"operand points to: {_type_str(expected)}"
+            )
+        _verify_mask(self, self.mask, ptr_type)
+        if self.other is not None and self.other.type != expected:
+            raise VerifyException(
+                f"'tt.load' other must have the loaded type {_type_str(expected)}, got "
+                f"{_type_str(self.other.type)}"
+            )
+        if self.other is not None and self.mask is None:
+            raise VerifyException("'tt.load' other requires a mask")
+        _verify_boundary_check(self, ptr_type)
+        CACHE_MODIFIER.verify(self.cache, "cache")
+        EVICTION_POLICY.verify(self.evict, "evict")
+        if self.padding is not None:
+            PADDING_OPTION.verify(self.padding, "padding")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LoadOp:
+        ptr = parser.parse_unresolved_operand()
+        mask = other = None
+        if parser.parse_optional_punctuation(",") is not None:
+            mask = parser.parse_unresolved_operand()
+            if parser.parse_optional_punctuation(",") is not None:
+                other = parser.parse_unresolved_operand()
+        props = _parse_cache_evict(parser)
+        attrs = parser.parse_optional_attr_dict()
+        more_props, attrs = _split_attr_dict(
+            attrs, ("boundaryCheck", "padding", "cache", "evict", "isVolatile")
+        )
+        props |= more_props
+        parser.parse_punctuation(":")
+        ptr_type = parser.parse_type()
+        loaded = pointee_type(ptr_type)
+        operands: list = [parser.resolve_operand(ptr, ptr_type), [], []]
+        if mask is not None:
+            operands[1] = [parser.resolve_operand(mask, i1_same_shape(loaded))]
+        if other is not None:
+            operands[2] = [parser.resolve_operand(other, loaded)]
+        for name, default in cls._DEFAULTS.items():
+            props.setdefault(name, default)
+        return cls.build(
+            operands=operands, result_types=[loaded], properties=props, attributes=attrs
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.ptr)
+        for value in (self.mask, self.other):
+            if value is not None:
+                printer.print_string(", ")
+                printer.print_operand(value)
+        _print_cache_evict(printer, self)
+        _print_attr_dict(printer, self, elided=("cache", "evict"), defaults=self._DEFAULTS)
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+
+
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """``tt.store %ptr, %value, %mask : tensor<1024x!tt.ptr<f32>>``"""
+
+    name = "tt.store"
+
+    ptr = operand_def()
+    value = operand_def()
+    mask = opt_operand_def()
+    boundaryCheck = prop_def(DenseArrayBase, default_value=_EMPTY_I32_ARRAY)
+    cache = prop_def(IntegerAttr, default_value=_CACHE_NONE)
+    evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
+
+    traits = traits_def(
+        SameOperandsAndResultEncoding(), GlobalMemoryWrite(), _patterns("store")()
+    )
+
+    _DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "boundaryCheck": _EMPTY_I32_ARRAY,
+        "cache": _CACHE_NONE,
+        "evict": _EVICT_NORMAL,
+    }
+
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        value: SSAValue | Operation,
+        mask: SSAValue | Operation | None = None,
+        *,
+        cache: CacheModifier | str = CacheModifier.NONE,
+        evict: EvictionPolicy | str = EvictionPolicy.NORMAL,
+        boundary_check: Sequence[int] = (),
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        super().__init__(
+            operands=[ptr, value, [mask] if mask is not None else []],
+            properties={
+                "boundaryCheck": DenseArrayBase.from_list(i32, boundary_check),
+                "cache": CACHE_MODIFIER.attr(cache),
+                "evict": EVICTION_POLICY.attr(evict),
+            },
+            attributes=dict(attributes or {}),
+        )
+
+    @property
+    def cache_modifier(self) -> CacheModifier:
+        return CACHE_MODIFIER.value_of(self.cache)
+
+    @property
+    def eviction_policy(self) -> EvictionPolicy:
+        return EVICTION_POLICY.value_of(self.evict)
+
+    def verify_(self) -> None:
+        ptr_type = self.ptr.type
+        _verify_ptr_operand(self, ptr_type, allow_block_ptr=True)
+        expected = pointee_type(ptr_type)
+        if self.value.type != expected:
+            raise VerifyException(
+                f"'tt.store' value type {_type_str(self.value.type)} must be what the pointer "
+                f"operand points to: {_type_str(expected)}"
+            )
+        _verify_mask(self, self.mask, ptr_type)
+        _verify_boundary_check(self, ptr_type)
+        CACHE_MODIFIER.verify(self.cache, "cache")
+        EVICTION_POLICY.verify(self.evict, "evict")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StoreOp:
+        ptr = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        value = parser.parse_unresolved_operand()
+        mask = None
+        if parser.parse_optional_punctuation(",") is not None:
+            mask = parser.parse_unresolved_operand()
+        props = _parse_cache_evict(parser)
+        attrs = parser.parse_optional_attr_dict()
+        more_props, attrs = _split_attr_dict(attrs, ("boundaryCheck", "cache", "evict"))
+        props |= more_props
+        parser.parse_punctuation(":")
+        ptr_type = parser.parse_type()
+        stored = pointee_type(ptr_type)
+        operands: list = [
+            parser.resolve_operand(ptr, ptr_type),
+            parser.resolve_operand(value, stored),
+            [parser.resolve_operand(mask, i1_same_shape(stored))] if mask is not None else [],
+        ]
+        for name, default in cls._DEFAULTS.items():
+            props.setdefault(name, default)
+        return cls.build(operands=operands, properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.ptr)
+        printer.print_string(", ")
+        printer.print_operand(self.value)
+        if self.mask is not None:
+            printer.print_string(", ")
+            printer.print_operand(self.mask)
+        _print_cache_evict(printer, self)
+        _print_attr_dict(printer, self, elided=("cache", "evict"), defaults=self._DEFAULTS)
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+
+
+# ---------------------------------------------------------------------------------------
+# Constant materialization (folders produce attributes; arith.constant holds them)
+# ---------------------------------------------------------------------------------------
+
+
+class TTConstantMaterialization(ConstantMaterializationInterface):
+    """Folded tt ops become ``arith.constant``, as in Triton (which uses arith constants)."""
+
+    def materialize_constant(self, value: Attribute, type: Attribute) -> Operation | None:
+        from xdsl.dialects.arith import ConstantOp
+
+        if isinstance(value, (DenseIntOrFPElementsAttr, IntegerAttr, FloatAttr)):
+            return ConstantOp(value, type)  # type: ignore[arg-type]
+        return None
+
+
+TT_OPS: list[type[IRDLOperation]] = [
+    FuncOp,
+    ReturnOp,
+    CallOp,
+    GetProgramIdOp,
+    GetNumProgramsOp,
+    MakeRangeOp,
+    SplatOp,
+    BroadcastOp,
+    ExpandDimsOp,
+    ReshapeOp,
+    TransOp,
+    AddPtrOp,
+    AdvanceOp,
+    MakeTensorPtrOp,
+    LoadOp,
+    StoreOp,
+]
+
+TT = Dialect(
+    "tt",
+    TT_OPS,
+    [PointerType, TensorDescType],
+    [TTConstantMaterialization()],
+)
