@@ -1,0 +1,832 @@
+"""The TritonGPU dialect (``ttg``): layouts, shared-memory descriptors and the ops between them.
+
+TritonGPU IR is Triton IR in which every tensor carries a layout. This module defines the ops
+Triton 3.6 prints at that level with their custom assembly (``ttg.convert_layout``,
+``ttg.local_alloc``, ``ttg.local_load``, ``ttg.async_copy_global_to_local``, ...), their
+memory effects (so generic CSE/DCE/LICM neither merge nor drop nor hoist an op they must not)
+and Triton's verifiers. Attributes live in ``ttg_attrs``, types in ``ttg_types``; both are
+re-exported here. Reference: ``include/triton/Dialect/TritonGPU/IR/TritonGPUOps.td``.
+
+``verify_layouts_against_module(module)`` checks what no single op can see: that the module
+carries sane ``ttg.num-warps`` / ``ttg.threads-per-warp`` / ``ttg.num-ctas`` / ``ttg.target``
+attributes and that every blocked/MMA layout used in it distributes exactly that many lanes
+and warps.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DictionaryAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    i1,
+    i32,
+)
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    opt_operand_def,
+    opt_prop_def,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import (
+    EffectInstance,
+    MemoryEffect,
+    MemoryEffectKind,
+    Pure,
+    Resource,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from tileopt.dialects.ttg_attrs import (
+    TTG_ATTRIBUTES,
+    AMDMfmaEncodingAttr,
+    AMDRotatingSharedEncodingAttr,
+    AMDWmmaEncodingAttr,
+    BlockedEncodingAttr,
+    DotOperandEncodingAttr,
+    LinearEncodingAttr,
+    NvidiaMmaEncodingAttr,
+    NVMMASharedEncodingAttr,
+    PaddedSharedEncodingAttr,
+    SharedMemorySpaceAttr,
+    SliceEncodingAttr,
+    SwizzledSharedEncodingAttr,
+    TritonGPULayoutAttr,
+    ints_of,
+    is_distributed_layout,
+    is_shared_layout,
+    layout_rank,
+)
+from tileopt.dialects.ttg_types import (
+    TTG_TYPES,
+    AsyncTokenType,
+    MemDescType,
+    parse_memdesc_body,
+    print_memdesc_body,
+)
+
+# --------------------------------------------------------------------------------------
+# Memory resources and effects
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SharedMemory(Resource):
+    """Shared memory (NVIDIA) / LDS (AMD): what local_* and async copies touch."""
+
+    def name(self) -> str:
+        return "::mlir::triton::gpu::SharedMemory"
+
+
+@dataclass(frozen=True)
+class GlobalMemory(Resource):
+    """Device global memory."""
+
+    def name(self) -> str:
+        return "::mlir::triton::GlobalMemory"
+
+
+def effects(*kinds_and_resources: tuple[MemoryEffectKind, Resource]) -> type[MemoryEffect]:
+    """A MemoryEffect trait class with fixed effects on fixed resources."""
+    fixed = frozenset(EffectInstance(kind, resource=res) for kind, res in kinds_and_resources)
+
+    class FixedEffects(MemoryEffect):
+        @classmethod
+        def get_effects(cls, op: Operation) -> frozenset[EffectInstance]:
+            return fixed
+
+    return FixedEffects
+
+
+READ, WRITE, ALLOC, FREE = (
+    MemoryEffectKind.READ,
+    MemoryEffectKind.WRITE,
+    MemoryEffectKind.ALLOC,
+    MemoryEffectKind.FREE,
+)
+SHARED, GLOBAL = SharedMemory(), GlobalMemory()
+
+ReadsShared = effects((READ, SHARED))
+WritesShared = effects((WRITE, SHARED))
+FreesShared = effects((FREE, SHARED))
+ReadsGlobalWritesShared = effects((READ, GLOBAL), (WRITE, SHARED))
+# Waits, commit groups and barriers order memory traffic: model them as touching all of it,
+# so that nothing is moved across them or deletes them.
+Synchronizes = effects((READ, SHARED), (WRITE, SHARED), (READ, GLOBAL), (WRITE, GLOBAL))
+
+
+class LocalAllocEffects(MemoryEffect):
+    """Triton's rule: an immutable allocation not yet placed by the allocator is pure.
+
+    That lets CSE/DCE merge or drop ``ttg.local_alloc %t`` copies early; once the buffer is
+    mutable or has an ``allocation.offset`` it allocates (and writes, when initialised).
+    """
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> frozenset[EffectInstance]:
+        result_type = op.results[0].type
+        mutable = isinstance(result_type, MemDescType) and result_type.is_mutable
+        if not mutable and "allocation.offset" not in op.attributes:
+            return frozenset()
+        found = {EffectInstance(ALLOC, resource=SHARED)}
+        if op.operands:
+            found.add(EffectInstance(WRITE, resource=SHARED))
+        return frozenset(found)
+
+
+# --------------------------------------------------------------------------------------
+# Helpers for custom assembly
+# --------------------------------------------------------------------------------------
+
+
+def parse_attr_dict_split(parser: Parser, op_type: type[IRDLOperation]) -> tuple[dict, dict]:
+    """Parse an optional ``{...}``; split inherent (property) entries from discardable ones."""
+    entries = parser.parse_optional_attr_dict()
+    prop_names = set(op_type.get_irdl_definition().properties)
+    props = {k: v for k, v in entries.items() if k in prop_names}
+    attrs = {k: v for k, v in entries.items() if k not in prop_names}
+    return props, attrs
+
+
+def print_attr_dict(printer: Printer, op: Operation, elide: Iterable[str] = ()) -> None:
+    """Print properties and attributes as one ``{...}``, sorted by name as MLIR does."""
+    skip = set(elide)
+    merged = {**op.properties, **op.attributes}
+    entries = {k: merged[k] for k in sorted(merged) if k not in skip}
+    if entries:
+        printer.print_string(" ")
+        printer.print_attr_dict(entries)
+
+
+def tensor_shape(ty: Attribute) -> tuple[int, ...] | None:
+    if isinstance(ty, (TensorType, MemDescType)):
+        return tuple(ty.get_shape())
+    return None
+
+
+def element_type(ty: Attribute) -> Attribute | None:
+    if isinstance(ty, (TensorType, MemDescType)):
+        return ty.get_element_type()
+    return None
+
+
+def _shape_str(shape: Sequence[int] | None) -> str:
+    return "x".join(str(d) for d in shape) if shape else "scalar"
+
+
+def _require_same_shape_and_element(what: str, a: Attribute, b: Attribute) -> None:
+    if tensor_shape(a) != tensor_shape(b):
+        raise VerifyException(
+            f"{what}: shapes differ ({_shape_str(tensor_shape(a))} vs "
+            f"{_shape_str(tensor_shape(b))})"
+        )
+    if element_type(a) != element_type(b):
+        raise VerifyException(
+            f"{what}: element types differ ({element_type(a)} vs {element_type(b)})"
+        )
+
+
+# --------------------------------------------------------------------------------------
+# Ops
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ConvertLayoutOp(IRDLOperation):
+    """``ttg.convert_layout``: the same tensor in another layout (registers, shuffles or smem)."""
+
+    name = "ttg.convert_layout"
+
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_(self) -> None:
+        _require_same_shape_and_element("ttg.convert_layout", self.src.type, self.result.type)
+
+
+@irdl_op_definition
+class LocalAllocOp(IRDLOperation):
+    """``ttg.local_alloc [%init]``: allocate a shared-memory buffer, optionally initialised."""
+
+    name = "ttg.local_alloc"
+
+    src = opt_operand_def(TensorType)
+    alignment = opt_prop_def(IntegerAttr[IntegerType])
+    result = result_def(MemDescType)
+
+    traits = traits_def(LocalAllocEffects())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "($src^)? attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, result_type: MemDescType, src: SSAValue | Operation | None = None):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_(self) -> None:
+        ty = self.result.type
+        assert isinstance(ty, MemDescType)
+        if self.src is None:
+            if not ty.is_mutable:
+                raise VerifyException(
+                    "ttg.local_alloc: an allocation without an initial value must be mutable"
+                )
+            return
+        src_ty = self.src.type
+        if tensor_shape(src_ty) != tuple(ty.get_shape()):
+            raise VerifyException(
+                f"ttg.local_alloc: initial value shape {_shape_str(tensor_shape(src_ty))} "
+                f"does not match the buffer shape {_shape_str(ty.get_shape())}"
+            )
+        if element_type(src_ty) != ty.get_element_type():
+            raise VerifyException(
+                f"ttg.local_alloc: initial value element type {element_type(src_ty)} does "
+                f"not match the buffer element type {ty.get_element_type()}"
+            )
+
+
+@irdl_op_definition
+class LocalLoadOp(IRDLOperation):
+    """``ttg.local_load %buf [token %t]``: read a shared buffer into a distributed tensor."""
+
+    name = "ttg.local_load"
+
+    src = operand_def(MemDescType)
+    token = opt_operand_def(AsyncTokenType())
+    result = result_def(TensorType)
+
+    traits = traits_def(ReadsShared())
+    assembly_format = "$src (`token` $token^)? attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(
+        self, src: SSAValue | Operation, result_type: Attribute, token: SSAValue | None = None
+    ):
+        super().__init__(operands=[src, token], result_types=[result_type])
+
+    def verify_(self) -> None:
+        _require_same_shape_and_element("ttg.local_load", self.src.type, self.result.type)
+
+
+@irdl_op_definition
+class LocalStoreOp(IRDLOperation):
+    """``ttg.local_store %value, %buf``: write a distributed tensor into a shared buffer."""
+
+    name = "ttg.local_store"
+
+    src = operand_def(TensorType)
+    dst = operand_def(MemDescType)
+
+    traits = traits_def(WritesShared())
+    assembly_format = "$src `,` $dst attr-dict `:` type($src) `->` type($dst)"
+
+    def __init__(self, src: SSAValue | Operation, dst: SSAValue | Operation):
+        super().__init__(operands=[src, dst])
+
+    def verify_(self) -> None:
+        dst = self.dst.type
+        assert isinstance(dst, MemDescType)
+        if not dst.is_mutable:
+            raise VerifyException("ttg.local_store: cannot store into immutable memory")
+        _require_same_shape_and_element("ttg.local_store", self.src.type, dst)
+
+
+@irdl_op_definition
+class LocalDeallocOp(IRDLOperation):
+    """``ttg.local_dealloc %buf``: free a shared buffer explicitly."""
+
+    name = "ttg.local_dealloc"
+
+    src = operand_def(MemDescType)
+
+    traits = traits_def(FreesShared())
+    assembly_format = "$src attr-dict `:` type($src)"
+
+    def __init__(self, src: SSAValue | Operation):
+        super().__init__(operands=[src])
+
+
+@irdl_op_definition
+class MemDescIndexOp(IRDLOperation):
+    """``ttg.memdesc_index %buf[%i]``: the i-th slice of a buffer along its leading dimension."""
+
+    name = "ttg.memdesc_index"
+
+    src = operand_def(MemDescType)
+    index = operand_def(i32)
+    result = result_def(MemDescType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$src `[` $index `]` attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, index: SSAValue | Operation, result_type):
+        super().__init__(operands=[src, index], result_types=[result_type])
+
+    def verify_(self) -> None:
+        src, res = self.src.type, self.result.type
+        assert isinstance(src, MemDescType) and isinstance(res, MemDescType)
+        if self.index.type != i32:
+            raise VerifyException(f"ttg.memdesc_index: index must be i32, got {self.index.type}")
+        if tuple(res.get_shape()) != tuple(src.get_shape()[1:]):
+            raise VerifyException(
+                "ttg.memdesc_index: result shape must be the source shape without its "
+                f"leading dimension ({_shape_str(src.get_shape()[1:])}), got "
+                f"{_shape_str(res.get_shape())}"
+            )
+        if res.get_element_type() != src.get_element_type():
+            raise VerifyException("ttg.memdesc_index: element types of source and result differ")
+        if res.memorySpace != src.memorySpace:
+            raise VerifyException("ttg.memdesc_index: memory spaces of source and result differ")
+
+
+@irdl_op_definition
+class MemDescSubsliceOp(IRDLOperation):
+    """``ttg.memdesc_subslice %buf[0, 32]``: a static sub-tile view of a buffer."""
+
+    name = "ttg.memdesc_subslice"
+
+    src = operand_def(MemDescType)
+    offsets = prop_def(DenseArrayBase)
+    result = result_def(MemDescType)
+
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MemDescSubsliceOp:
+        src = parser.parse_unresolved_operand()
+        offsets = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+        )
+        props, attrs = parse_attr_dict_split(parser, cls)
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        op = cls.build(
+            operands=[parser.resolve_operand(src, src_type)],
+            result_types=[result_type],
+            properties={**props, "offsets": DenseArrayBase.from_list(i32, offsets)},
+            attributes=attrs,
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        offsets = self.offsets.get_values()
+        printer.print_string("[" + ", ".join(str(v) for v in offsets) + "]")
+        print_attr_dict(printer, self, elide=["offsets"])
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        src, res = self.src.type, self.result.type
+        assert isinstance(src, MemDescType) and isinstance(res, MemDescType)
+        offsets = self.offsets.get_values()
+        if len(offsets) != src.get_num_dims() or res.get_num_dims() != src.get_num_dims():
+            raise VerifyException(
+                "ttg.memdesc_subslice: offsets, source and result must have the same rank"
+            )
+        for off, s, r in zip(offsets, src.get_shape(), res.get_shape()):
+            if off < 0 or off + r > s:
+                raise VerifyException(
+                    f"ttg.memdesc_subslice: slice [{off}, {off + r}) is out of bounds of {s}"
+                )
+
+
+@irdl_op_definition
+class MemDescTransOp(IRDLOperation):
+    """``ttg.memdesc_trans %buf {order = array<i32: 1, 0>}``: a transposed view of a buffer."""
+
+    name = "ttg.memdesc_trans"
+
+    src = operand_def(MemDescType)
+    order = prop_def(DenseArrayBase)
+    result = result_def(MemDescType)
+
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def verify_(self) -> None:
+        src, res = self.src.type, self.result.type
+        assert isinstance(src, MemDescType) and isinstance(res, MemDescType)
+        order = self.order.get_values()
+        if sorted(order) != list(range(src.get_num_dims())):
+            raise VerifyException(
+                f"ttg.memdesc_trans: order {list(order)} is not a permutation of the source rank"
+            )
+        expected = tuple(src.get_shape()[i] for i in order)
+        if tuple(res.get_shape()) != expected:
+            raise VerifyException(
+                f"ttg.memdesc_trans: result shape must be {_shape_str(expected)}, got "
+                f"{_shape_str(res.get_shape())}"
+            )
+
+
+@irdl_op_definition
+class MemDescReshapeOp(IRDLOperation):
+    """``ttg.memdesc_reshape``: a view of a buffer under a new shape (same element count)."""
+
+    name = "ttg.memdesc_reshape"
+
+    src = operand_def(MemDescType)
+    result = result_def(MemDescType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def verify_(self) -> None:
+        src, res = self.src.type, self.result.type
+        assert isinstance(src, MemDescType) and isinstance(res, MemDescType)
+        if math.prod(src.get_shape()) != math.prod(res.get_shape()):
+            raise VerifyException("ttg.memdesc_reshape: the number of elements must not change")
+        if src.get_element_type() != res.get_element_type():
+            raise VerifyException("ttg.memdesc_reshape: element types differ")
+
+
+# Triton's CacheModifier / EvictionPolicy enums, printed by keyword in async copies and
+# buffer ops, stored as their i32 enum values (as the generic form of the attribute is).
+CACHE_MODIFIERS = {"none": 1, "ca": 2, "cg": 3, "wb": 4, "cs": 5, "wt": 6, "cv": 7}
+EVICTION_POLICIES = {"evict_normal": 1, "evict_first": 2, "evict_last": 3}
+
+
+def parse_cache_keywords(parser: Parser, allowed: Sequence[str]) -> dict[str, Attribute]:
+    """Parse ``oilist(cacheModifier = x | evictionPolicy = y)``, in any order."""
+    found: dict[str, Attribute] = {}
+    tables = {"cacheModifier": ("cache", CACHE_MODIFIERS), "evictionPolicy": ("evict", EVICTION_POLICIES)}
+    while True:
+        keyword = parser.parse_optional_keyword_in([k for k in allowed if tables[k][0] not in found])
+        if keyword is None:
+            return found
+        prop, table = tables[keyword]
+        parser.parse_punctuation("=")
+        value = parser.parse_keyword_in(list(table), f" ({keyword})")
+        found[prop] = IntegerAttr(table[value], i32)
+
+
+def print_cache_keywords(printer: Printer, op: Operation) -> None:
+    for keyword, prop, table, default in (
+        ("cacheModifier", "cache", CACHE_MODIFIERS, 1),
+        ("evictionPolicy", "evict", EVICTION_POLICIES, 1),
+    ):
+        value = op.properties.get(prop)
+        if isinstance(value, IntegerAttr) and value.value.data != default:
+            name = next(k for k, v in table.items() if v == value.value.data)
+            printer.print_string(f" {keyword} = {name}")
+
+
+def parse_short_memdesc(parser: Parser) -> MemDescType:
+    """A memdesc type in an op's short form ``<...>``; the full ``!ttg.memdesc<...>`` too."""
+    if parser.parse_optional_punctuation("<") is not None:
+        return MemDescType.new(parse_memdesc_body(parser, opened=True))
+    start = parser.pos
+    ty = parser.parse_type()
+    if not isinstance(ty, MemDescType):
+        parser.raise_error(f"expected a !ttg.memdesc type, got {ty}", start, parser.pos)
+    return ty
+
+
+def pointee_type(ptr_tensor_type: Attribute) -> Attribute | None:
+    """Element type pointed to by a ``tensor<...x!tt.ptr<T>>`` (None if not such a tensor)."""
+    if not isinstance(ptr_tensor_type, TensorType):
+        return None
+    ptr = ptr_tensor_type.get_element_type()
+    if getattr(ptr, "name", None) != "tt.ptr":
+        return None
+    for field in ("pointee", "pointee_type", "pointeeType"):
+        if hasattr(ptr, field):
+            return getattr(ptr, field)
+    return ptr.parameters[0] if getattr(ptr, "parameters", ()) else None
+
+
+@irdl_op_definition
+class AsyncCopyGlobalToLocalOp(IRDLOperation):
+    """``ttg.async_copy_global_to_local %ptrs, %buf [mask %m] [other %o]``: cp.async-style copy.
+
+    Reads global memory, writes the shared buffer asynchronously; the data is there only
+    after the ``ttg.async_wait`` on its commit group.
+    """
+
+    name = "ttg.async_copy_global_to_local"
+
+    src = operand_def(TensorType)
+    result = operand_def(MemDescType)
+    mask = opt_operand_def(TensorType)
+    other = opt_operand_def(Attribute)
+    cache = opt_prop_def(IntegerAttr)
+    evict = opt_prop_def(IntegerAttr)
+    isVolatile = opt_prop_def(IntegerAttr)
+    contiguity = opt_prop_def(IntegerAttr)
+    token = result_def(AsyncTokenType())
+
+    traits = traits_def(ReadsGlobalWritesShared())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncCopyGlobalToLocalOp:
+        src = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        dst = parser.parse_unresolved_operand()
+        mask: UnresolvedOperand | None = None
+        other: UnresolvedOperand | None = None
+        if parser.parse_optional_keyword("mask"):
+            mask = parser.parse_unresolved_operand()
+        if parser.parse_optional_keyword("other"):
+            other = parser.parse_unresolved_operand()
+        cache_props = parse_cache_keywords(parser, ["cacheModifier", "evictionPolicy"])
+        props, attrs = parse_attr_dict_split(parser, cls)
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        dst_type = parse_short_memdesc(parser)
+        operands: list = [parser.resolve_operand(src, src_type), parser.resolve_operand(dst, dst_type)]
+        shape = src_type.get_shape() if isinstance(src_type, TensorType) else ()
+        encoding = src_type.encoding if isinstance(src_type, TensorType) else None
+        if mask is not None:
+            mask_type = TensorType(i1, shape, encoding)
+            operands.append([parser.resolve_operand(mask, mask_type)])
+        else:
+            operands.append([])
+        if other is not None:
+            other_type = TensorType(pointee_type(src_type) or dst_type.get_element_type(), shape, encoding)
+            operands.append([parser.resolve_operand(other, other_type)])
+        else:
+            operands.append([])
+        return cls.build(
+            operands=operands,
+            result_types=[AsyncTokenType()],
+            properties={**cache_props, **props},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        printer.print_string(", ")
+        printer.print_operand(self.result)
+        if self.mask is not None:
+            printer.print_string(" mask ")
+            printer.print_operand(self.mask)
+        if self.other is not None:
+            printer.print_string(" other ")
+            printer.print_operand(self.other)
+        print_cache_keywords(printer, self)
+        print_attr_dict(printer, self, elide=["cache", "evict", "operandSegmentSizes"])
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(" -> ")
+        dst_type = self.result.type
+        assert isinstance(dst_type, MemDescType)
+        print_memdesc_body(printer, dst_type)
+
+    def verify_(self) -> None:
+        src, dst = self.src.type, self.result.type
+        assert isinstance(dst, MemDescType)
+        if not dst.is_mutable:
+            raise VerifyException(
+                "ttg.async_copy_global_to_local: cannot store into immutable memory"
+            )
+        if tensor_shape(src) != tuple(dst.get_shape()):
+            raise VerifyException(
+                "ttg.async_copy_global_to_local: pointer tensor shape "
+                f"{_shape_str(tensor_shape(src))} does not match the buffer shape "
+                f"{_shape_str(dst.get_shape())}"
+            )
+        pointee = pointee_type(src)
+        if pointee is not None and pointee != dst.get_element_type():
+            raise VerifyException(
+                f"ttg.async_copy_global_to_local: pointers to {pointee} cannot fill a buffer "
+                f"of {dst.get_element_type()}"
+            )
+        if self.mask is not None and tensor_shape(self.mask.type) != tensor_shape(src):
+            raise VerifyException("ttg.async_copy_global_to_local: mask shape differs from src")
+
+
+@irdl_op_definition
+class AsyncCommitGroupOp(IRDLOperation):
+    """``ttg.async_commit_group tokens %t...``: close a group of async copies."""
+
+    name = "ttg.async_commit_group"
+
+    inputTokens = var_operand_def(AsyncTokenType())
+    asyncToken = result_def(AsyncTokenType())
+
+    traits = traits_def(Synchronizes())
+    assembly_format = "(`tokens` $inputTokens^)? attr-dict"
+
+    def __init__(self, tokens: Sequence[SSAValue | Operation] = ()):
+        super().__init__(operands=[list(tokens)], result_types=[AsyncTokenType()])
+
+
+@irdl_op_definition
+class AsyncWaitOp(IRDLOperation):
+    """``ttg.async_wait %t... {num = N : i32}``: wait until at most N groups are in flight."""
+
+    name = "ttg.async_wait"
+
+    asyncToken = var_operand_def(AsyncTokenType())
+    num = prop_def(IntegerAttr[IntegerType])
+    retToken = result_def(AsyncTokenType())
+
+    traits = traits_def(Synchronizes())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$asyncToken attr-dict"
+
+    def __init__(self, tokens: Sequence[SSAValue | Operation], num: int):
+        super().__init__(
+            operands=[list(tokens)],
+            properties={"num": IntegerAttr(num, i32)},
+            result_types=[AsyncTokenType()],
+        )
+
+
+TTG_OPS = [
+    ConvertLayoutOp,
+    LocalAllocOp,
+    LocalLoadOp,
+    LocalStoreOp,
+    LocalDeallocOp,
+    MemDescIndexOp,
+    MemDescSubsliceOp,
+    MemDescTransOp,
+    MemDescReshapeOp,
+    AsyncCopyGlobalToLocalOp,
+    AsyncCommitGroupOp,
+    AsyncWaitOp,
+]
+
+TTG = Dialect("ttg", TTG_OPS, [*TTG_ATTRIBUTES, *TTG_TYPES])
+
+
+# --------------------------------------------------------------------------------------
+# Module-level checks
+# --------------------------------------------------------------------------------------
+
+NUM_WARPS, THREADS_PER_WARP, NUM_CTAS, TARGET = (
+    "ttg.num-warps",
+    "ttg.threads-per-warp",
+    "ttg.num-ctas",
+    "ttg.target",
+)
+
+
+def _module_int(module: ModuleOp, key: str) -> int | None:
+    value = module.attributes.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, IntegerAttr) or value.type != i32:
+        raise VerifyException(f"module attribute \"{key}\" must be an i32 integer, got {value}")
+    if value.value.data <= 0:
+        raise VerifyException(f"module attribute \"{key}\" must be positive, got {value.value.data}")
+    return value.value.data
+
+
+def layouts_in_type(ty: Attribute) -> Iterator[Attribute]:
+    """Every layout in a type: its encoding and, for slices/dot operands, their parents."""
+    stack: list[Attribute] = []
+    if isinstance(ty, TensorType) and isinstance(ty.encoding, Attribute):
+        stack.append(ty.encoding)
+    elif isinstance(ty, MemDescType):
+        stack.append(ty.encoding)
+    while stack:
+        layout = stack.pop()
+        yield layout
+        if isinstance(layout, (SliceEncodingAttr, DotOperandEncodingAttr)):
+            stack.append(layout.parent)
+
+
+def _product(values: Iterable[int]) -> int:
+    result = 1
+    for v in values:
+        result *= v
+    return result
+
+
+def _check_layout(layout: Attribute, warps: int | None, lanes: int | None) -> str | None:
+    if isinstance(layout, BlockedEncodingAttr):
+        tpw, wpc = ints_of(layout.threadsPerWarp), ints_of(layout.warpsPerCTA)
+        if lanes is not None and _product(tpw) != lanes:
+            return (
+                f"blocked layout threadsPerWarp {list(tpw)} has {_product(tpw)} threads but "
+                f"the module has {THREADS_PER_WARP} = {lanes}"
+            )
+        if warps is not None and _product(wpc) != warps:
+            return (
+                f"blocked layout warpsPerCTA {list(wpc)} has {_product(wpc)} warps but the "
+                f"module has {NUM_WARPS} = {warps}"
+            )
+    elif isinstance(layout, (NvidiaMmaEncodingAttr, AMDMfmaEncodingAttr, AMDWmmaEncodingAttr)):
+        wpc = ints_of(layout.warpsPerCTA)
+        if warps is not None and _product(wpc) != warps:
+            kind = layout.name.removeprefix("ttg.")
+            return (
+                f"{kind} layout warpsPerCTA {list(wpc)} has {_product(wpc)} warps but the "
+                f"module has {NUM_WARPS} = {warps}"
+            )
+    elif isinstance(layout, LinearEncodingAttr):
+        if lanes is not None and 2 ** len(layout.lane.data) != lanes:
+            return (
+                f"linear layout has {len(layout.lane.data)} lane bases ({2 ** len(layout.lane.data)} "
+                f"threads) but the module has {THREADS_PER_WARP} = {lanes}"
+            )
+        if warps is not None and 2 ** len(layout.warp.data) != warps:
+            return (
+                f"linear layout has {len(layout.warp.data)} warp bases ({2 ** len(layout.warp.data)} "
+                f"warps) but the module has {NUM_WARPS} = {warps}"
+            )
+    return None
+
+
+def _op_types(op: Operation) -> Iterator[Attribute]:
+    for value in op.results:
+        yield value.type
+    for value in op.operands:
+        yield value.type
+    for region in op.regions:
+        for block in region.blocks:
+            for arg in block.args:
+                yield arg.type
+
+
+def verify_layouts_against_module(module: ModuleOp) -> None:
+    """Check the module's TritonGPU attributes and every layout used under it.
+
+    Raises ``VerifyException`` naming the offending op. Modules without
+    ``ttg.num-warps``/``ttg.threads-per-warp`` (plain Triton IR) are only checked for the
+    attributes they do have.
+    """
+    warps = _module_int(module, NUM_WARPS)
+    lanes = _module_int(module, THREADS_PER_WARP)
+    _module_int(module, NUM_CTAS)
+    target = module.attributes.get(TARGET)
+    if target is not None and (
+        not isinstance(target, StringAttr) or ":" not in target.data
+    ):
+        raise VerifyException(
+            f"module attribute {TARGET} must be a string like \"cuda:90\" or \"hip:gfx942\", "
+            f"got {target}"
+        )
+    checked: dict[Attribute, str | None] = {}
+    for op in module.walk():
+        for ty in _op_types(op):
+            for layout in layouts_in_type(ty):
+                if layout not in checked:
+                    checked[layout] = _check_layout(layout, warps, lanes)
+                problem = checked[layout]
+                if problem is not None:
+                    raise VerifyException(f"'{op.name}' op: {problem}")
+
+
+__all__ = [
+    "TTG",
+    "verify_layouts_against_module",
+    "layouts_in_type",
+    "SharedMemory",
+    "GlobalMemory",
+    # attributes
+    "TritonGPULayoutAttr",
+    "BlockedEncodingAttr",
+    "SliceEncodingAttr",
+    "DotOperandEncodingAttr",
+    "NvidiaMmaEncodingAttr",
+    "AMDMfmaEncodingAttr",
+    "AMDWmmaEncodingAttr",
+    "LinearEncodingAttr",
+    "SwizzledSharedEncodingAttr",
+    "AMDRotatingSharedEncodingAttr",
+    "NVMMASharedEncodingAttr",
+    "PaddedSharedEncodingAttr",
+    "SharedMemorySpaceAttr",
+    "layout_rank",
+    "is_distributed_layout",
+    "is_shared_layout",
+    # types
+    "MemDescType",
+    "AsyncTokenType",
+    # ops
+    *[op.__name__ for op in TTG_OPS],
+]
