@@ -1,24 +1,67 @@
-"""``tileopt``: run passes over an MLIR/Triton file, like ``mlir-opt`` and ``triton-opt``."""
+"""``tileopt``: run passes over an MLIR/Triton file, like ``mlir-opt`` and ``triton-opt``.
+
+One run: read the input (a file or ``-``), split it at ``// -----`` if asked, and for each
+part parse, verify, run the pipeline (verifying after each pass), and print. Output goes to
+``-o`` atomically, only if every part succeeded (or, with ``--verify-diagnostics``, if the
+diagnostics were exactly the expected ones).
+"""
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 import traceback
 
 from tileopt.driver import ir_io
-from tileopt.driver.argv import Flag, parse_argv
-from tileopt.driver.input import SPLIT_MARKER, read_input, split_input
+from tileopt.driver.argv import Flag, ParsedArgs, parse_argv
+from tileopt.driver.input import SPLIT_MARKER, InputChunk, read_input, split_input
+from tileopt.driver.instrumentation import IRPrinter, Timer
+from tileopt.driver.listing import list_passes_text, list_pipelines_text
 from tileopt.driver.output import write_output
+from tileopt.driver.pass_manager import InternalPassError, PassManager
+from tileopt.driver.verify_diagnostics import DiagnosticChecker
 from tileopt.ir import TileoptError, make_context
+from tileopt.passes.registry import (get_pass, load_builtin_passes, load_entry_point_plugins,
+                                     load_plugin_file)
+from tileopt.passes import registry
+from tileopt.pipelines import resolve_pass_pipeline, slice_stages
+from tileopt.pipelines.model import OptionInput, Pipeline, Where, make_step
 
 FLAGS = [
     Flag("o", "value", "output file (default: stdout); written only if the run succeeds",
          metavar="FILE"),
-    Flag("split-input-file", "bool", "split the input at '// -----' lines and run each part "
-         "on its own; outputs are joined with '// -----'"),
+    Flag("pass-pipeline", "value", "passes to run: MLIR pipeline text "
+         "'builtin.module(cse,tt.func(canonicalize))', a YAML pipeline name (amd-cdna3), "
+         "NAME{param=value ...}, or a path to a .yaml file", metavar="PIPELINE"),
+    Flag("stop-after", "value", "run a YAML pipeline up to the end of this stage",
+         metavar="STAGE"),
+    Flag("start-at", "value", "run a YAML pipeline from the start of this stage",
+         metavar="STAGE"),
+    Flag("split-input-file", "bool", "split the input at '// -----' lines, run each part on "
+         "its own and join the outputs with '// -----'"),
+    Flag("verify-diagnostics", "bool", "check the diagnostics against expected-error/"
+         "-warning/-remark/-note comments in the input"),
     Flag("allow-unregistered-dialect", "bool", "accept operations of unknown dialects"),
+    Flag("verify-each", "bool", "verify the IR after each pass (default: true)", default=True),
+    Flag("load-pass-plugin", "list", "load a Python file that registers passes (repeatable)",
+         metavar="FILE"),
     Flag("mlir-print-debuginfo", "bool", "print loc(...) locations"),
+    Flag("mlir-print-ir-before", "list", "print the IR before these passes (comma separated, "
+         "repeatable)", metavar="PASS"),
+    Flag("mlir-print-ir-after", "list", "print the IR after these passes (comma separated, "
+         "repeatable)", metavar="PASS"),
+    Flag("mlir-print-ir-before-all", "bool", "print the IR before every pass"),
+    Flag("mlir-print-ir-after-all", "bool", "print the IR after every pass"),
+    Flag("mlir-print-ir-after-change", "bool", "print the IR after a pass only if the pass "
+         "changed it (alone: after every pass that changed it)"),
+    Flag("mlir-print-ir-after-failure", "bool", "print the IR after a pass that failed"),
+    Flag("mlir-timing", "bool", "print a per-pass wall-time report on stderr"),
+    Flag("mlir-disable-threading", "bool", "accepted for compatibility (tileopt runs on one "
+         "thread)"),
+    Flag("dump-pass-pipeline", "bool", "print the pipeline to run on stderr"),
+    Flag("list-passes", "bool", "list registered passes with their options and exit"),
+    Flag("list-pipelines", "bool", "list the YAML pipelines found and exit"),
     Flag("debug", "bool", "show Python tracebacks (also: TILEOPT_DEBUG=1)"),
     Flag("help", "bool", "show this help", aliases=("h",)),
 ]
@@ -30,28 +73,29 @@ def debug_enabled(flag: bool = False) -> bool:
 
 def run_opt(argv: list[str]) -> int:
     """Run ``tileopt`` with ``argv`` (program name excluded); return the exit code."""
-    debug = debug_enabled("-debug" in argv or "--debug" in argv)
+    debug = debug_enabled(any(a in ("-debug", "--debug", "--debug=true") for a in argv))
     try:
-        args = parse_argv(argv, FLAGS, is_pass=lambda name: False, pass_names=lambda: [])
-        if args.help:
-            sys.stdout.write(usage())
-            return 0
-        if len(args.positionals) > 1:
-            raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
-        path = args.positionals[0] if args.positionals else "-"
-        text, filename = read_input(path)
-        outputs = []
-        for chunk in split_input(text, args.split_input_file):
-            ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
-            module = ir_io.parse(chunk.padded_text(), filename, ctx)
-            ir_io.verify(module, filename)
-            outputs.append(ir_io.render(module, args.mlir_print_debuginfo))
-        write_output(f"{SPLIT_MARKER}\n".join(outputs), args.o)
-        return 0
+        # Plugins first: the passes they register are valid flags.
+        for arg_index, arg in enumerate(argv):
+            for prefix in ("-load-pass-plugin", "--load-pass-plugin"):
+                if arg == prefix and arg_index + 1 < len(argv):
+                    load_plugin_file(argv[arg_index + 1])
+                elif arg.startswith(prefix + "="):
+                    load_plugin_file(arg[len(prefix) + 1:])
+        load_builtin_passes()
+        load_entry_point_plugins()
+        args = parse_argv(argv, FLAGS, is_pass=lambda name: get_pass(name) is not None,
+                          pass_names=lambda: registry.all_passes())
+        return _run(args)
     except TileoptError as err:
         if debug:
             traceback.print_exc()
         print(err.format(), file=sys.stderr)
+        return 1
+    except InternalPassError as err:
+        if debug:
+            traceback.print_exception(err.error)
+        print(f"error: {err} (run with --debug for the traceback)", file=sys.stderr)
         return 1
     except Exception as err:  # a bug in tileopt, not in the input
         if debug:
@@ -61,9 +105,138 @@ def run_opt(argv: list[str]) -> int:
         return 1
 
 
+def _run(args: ParsedArgs) -> int:
+    if args.help:
+        sys.stdout.write(usage())
+        return 0
+    if args.list_passes:
+        sys.stdout.write(list_passes_text())
+        return 0
+    if args.list_pipelines:
+        sys.stdout.write(list_pipelines_text())
+        return 0
+    pipeline = _build_pipeline(args)
+    if args.dump_pass_pipeline:
+        sys.stderr.write(pipeline.text() + "\n")
+    if len(args.positionals) > 1:
+        raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
+    path = args.positionals[0] if args.positionals else "-"
+
+    timer = Timer() if args.mlir_timing else None
+    printer = _ir_printer(args)
+    instrumentations = [i for i in (printer, timer) if i is not None]
+
+    text, filename = read_input(path)
+    checker = DiagnosticChecker(filename) if args.verify_diagnostics else None
+    outputs = []
+    for chunk in split_input(text, args.split_input_file):
+        output = _run_chunk(chunk, filename, pipeline, args, instrumentations, timer, checker)
+        if output is not None:
+            outputs.append(output)
+
+    ok = True
+    if checker is not None:
+        ok = checker.check_expectations(text, args.split_input_file)
+        checker.report(sys.stderr)
+    start = time.perf_counter()
+    if ok:
+        write_output(f"{SPLIT_MARKER}\n".join(outputs), args.o)
+    if timer is not None:
+        timer.add_phase("Output", time.perf_counter() - start)
+        sys.stderr.write(timer.report(pipeline))
+    return 0 if ok else 1
+
+
+def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: ParsedArgs,
+               instrumentations: list, timer: Timer | None,
+               checker: DiagnosticChecker | None) -> str | None:
+    """Process one part of the input; return its output text, None if it failed."""
+    try:
+        start = time.perf_counter()
+        ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
+        module = ir_io.parse(chunk.padded_text(), filename, ctx)
+        ir_io.verify(module, filename)
+        if timer is not None:
+            timer.add_phase("Parser", time.perf_counter() - start)
+        start = time.perf_counter()
+        manager = PassManager(pipeline, filename, args.verify_each, instrumentations,
+                              diagnostics=checker)
+        try:
+            manager.run(ctx, module)
+        finally:
+            if timer is not None:
+                timer.add_phase("Pipeline", time.perf_counter() - start)
+        start = time.perf_counter()
+        text = ir_io.render(module, args.mlir_print_debuginfo)
+        if timer is not None:
+            timer.add_phase("Output", time.perf_counter() - start)
+        return text
+    except TileoptError as err:
+        if checker is None:
+            raise
+        checker.add_error(err)
+        return None
+
+
+def _ir_printer(args: ParsedArgs) -> IRPrinter | None:
+    before = _pass_names(args.mlir_print_ir_before, "mlir-print-ir-before")
+    after = _pass_names(args.mlir_print_ir_after, "mlir-print-ir-after")
+    if not (before or after or args.mlir_print_ir_before_all or args.mlir_print_ir_after_all
+            or args.mlir_print_ir_after_change or args.mlir_print_ir_after_failure):
+        return None
+    return IRPrinter(before=before, after=after, before_all=args.mlir_print_ir_before_all,
+                     after_all=args.mlir_print_ir_after_all,
+                     only_if_changed=args.mlir_print_ir_after_change,
+                     after_failure=args.mlir_print_ir_after_failure,
+                     debuginfo=args.mlir_print_debuginfo)
+
+
+def _pass_names(values: list[str], flag: str) -> set[str]:
+    names = set()
+    for value in values:
+        for name in filter(None, (part.strip() for part in value.split(","))):
+            if get_pass(name) is None:
+                from tileopt.pipelines.model import unknown_pass_error
+                raise unknown_pass_error(name, Where("<command line>"))
+            names.add(name)
+    return names
+
+
+def _build_pipeline(args: ParsedArgs) -> Pipeline:
+    if args.pass_pipeline is not None and args.pass_flags:
+        flags = " ".join(f"--{name}" for name, _ in args.pass_flags)
+        raise TileoptError(f"--pass-pipeline cannot be combined with pass flags ({flags})")
+    if args.pass_pipeline is not None:
+        pipeline = resolve_pass_pipeline(args.pass_pipeline)
+    else:
+        pipeline = Pipeline([_flag_step(name, value) for name, value in args.pass_flags])
+    if args.stop_after is not None or args.start_at is not None:
+        pipeline = slice_stages(pipeline, args.start_at, args.stop_after)
+    return pipeline
+
+
+def _flag_step(name: str, value: str | None):
+    """``--pass`` or ``--pass="a=1 b=2"`` (or LLVM's ``-pass=a=1``)."""
+    from tileopt.passes.options import OptionTextError, split_option_text
+
+    where = Where("<command line>")
+    if value is None:
+        return make_step(name, [], where)
+    text = value[1:-1] if value.startswith("{") and value.endswith("}") else value
+    try:
+        assignments = split_option_text(text)
+    except OptionTextError as err:
+        raise where.error(f"in options of --{name}: {err.message}") from None
+    options = [OptionInput(a.key, a.value, where, where) for a in assignments]
+    return make_step(name, options, where)
+
+
 def usage() -> str:
-    lines = ["usage: tileopt [options] [input-file|-]", "", "options:"]
+    lines = ["usage: tileopt [options] [--PASS[=OPTIONS] ...] [input-file|-]", "",
+             "Flags take one or two dashes; every registered pass is a flag too "
+             "(see --list-passes).", "", "options:"]
     for flag in FLAGS:
-        spelled = f"--{flag.name}" + (f"={flag.metavar or 'VALUE'}" if flag.kind != "bool" else "")
-        lines.append(f"  {spelled:<34} {flag.help}")
+        value = "" if flag.kind == "bool" else f"={flag.metavar or 'VALUE'}"
+        lines.append(f"  --{flag.name}{value}")
+        lines.append(f"      {flag.help}")
     return "\n".join(lines) + "\n"

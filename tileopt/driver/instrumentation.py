@@ -1,0 +1,148 @@
+"""Pass instrumentation: ``--mlir-print-ir-*`` dumps and the ``--mlir-timing`` report.
+
+IR is printed to stderr at module scope (the whole module, as mlir-opt's
+``--mlir-print-ir-module-scope``), under MLIR's header line, e.g.
+``// -----// IR Dump After CommonSubexpressionElimination (cse) ('builtin.module' operation) //----- //``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+from tileopt.driver import ir_io
+from tileopt.driver.pass_manager import Instrumentation
+from tileopt.pipelines.model import NestStep, PassStep, Pipeline, Step
+
+
+def _op_description(op: Operation) -> str:
+    sym = op.attributes.get("sym_name") or op.properties.get("sym_name")
+    suffix = f": @{sym.data}" if sym is not None and hasattr(sym, "data") else ""
+    return f"('{op.name}' operation{suffix})"
+
+
+@dataclass
+class IRPrinter(Instrumentation):
+    """Prints the IR before/after the chosen passes (``all`` for every pass)."""
+
+    before: set[str] = field(default_factory=set)
+    after: set[str] = field(default_factory=set)
+    before_all: bool = False
+    after_all: bool = False
+    only_if_changed: bool = False
+    after_failure: bool = False
+    debuginfo: bool = False
+    stream: TextIO = field(default_factory=lambda: sys.stderr)
+    _text_before: dict[int, str] = field(default_factory=dict)
+
+    def _print(self, when: str, step: PassStep, op: Operation, text: str) -> None:
+        header = (f"// -----// IR Dump {when} {type(step.pass_).__name__} ({step.name}) "
+                  f"{_op_description(op)} //----- //")
+        self.stream.write(header + "\n" + text)
+        if not text.endswith("\n"):
+            self.stream.write("\n")
+        self.stream.write("\n")
+        self.stream.flush()
+
+    def _wants_after(self, step: PassStep) -> bool:
+        return self.after_all or step.name in self.after or (
+            self.only_if_changed and not self.after)
+
+    def before_pass(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
+        if self.before_all or step.name in self.before:
+            self._print("Before", step, op, ir_io.render(module, self.debuginfo))
+        if self.only_if_changed and self._wants_after(step):
+            self._text_before[id(step)] = ir_io.render(module, True)
+
+    def after_pass(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
+        if not self._wants_after(step):
+            return
+        if self.only_if_changed:
+            previous = self._text_before.pop(id(step), None)
+            if previous == ir_io.render(module, True):
+                return
+        self._print("After", step, op, ir_io.render(module, self.debuginfo))
+
+    def after_pass_failed(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
+        if self.after_failure:
+            self._print("After", step, op, ir_io.render(module, self.debuginfo))
+            # MLIR marks the dump of a failed pass in its header.
+            self.stream.write(f"// (pass {step.name} failed: the IR above is as it left it)\n\n")
+
+
+@dataclass
+class Timer(Instrumentation):
+    """Wall time per pipeline step, reported as MLIR's "Execution time report"."""
+
+    pass_seconds: dict[int, float] = field(default_factory=dict)
+    nest_seconds: dict[int, float] = field(default_factory=dict)
+    phases: dict[str, float] = field(default_factory=dict)
+    _started: dict[int, float] = field(default_factory=dict)
+    _begin: float = field(default_factory=time.perf_counter)
+
+    def add_phase(self, name: str, seconds: float) -> None:
+        self.phases[name] = self.phases.get(name, 0.0) + seconds
+
+    def before_pass(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
+        self._started[id(step)] = time.perf_counter()
+
+    def _stop(self, step: PassStep) -> None:
+        start = self._started.pop(id(step), None)
+        if start is not None:
+            self.pass_seconds[id(step)] = self.pass_seconds.get(id(step), 0.0) + (
+                time.perf_counter() - start)
+
+    def after_pass(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
+        self._stop(step)
+
+    def after_pass_failed(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
+        self._stop(step)
+
+    def nest_time(self, step: NestStep, seconds: float) -> None:
+        self.nest_seconds[id(step)] = self.nest_seconds.get(id(step), 0.0) + seconds
+
+    def verify_time(self, seconds: float) -> None:
+        self.add_phase("Verifier", seconds)
+
+    def report(self, pipeline: Pipeline | None) -> str:
+        total = time.perf_counter() - self._begin
+        rows: list[tuple[float, str]] = []
+        if "Parser" in self.phases:
+            rows.append((self.phases["Parser"], "Parser"))
+        if pipeline is not None:
+            rows.append((self.phases.get("Pipeline", 0.0), f"'{pipeline.anchor}' Pipeline"))
+            self._rows(pipeline.steps, 1, rows)
+            if "Verifier" in self.phases:
+                rows.append((self.phases["Verifier"], "  (verify after each pass)"))
+        if "Output" in self.phases:
+            rows.append((self.phases["Output"], "Output"))
+        accounted = sum(seconds for seconds, name in rows if not name.startswith(" "))
+        rows.append((max(total - accounted, 0.0), "Rest"))
+        rows.append((total, "Total"))
+        bar = "===" + "-" * 73 + "==="
+        lines = [bar, "                         ... Execution time report ...", bar,
+                 f"  Total Execution Time: {total:.4f} seconds", "",
+                 "  ----Wall Time----  ----Name----"]
+        for seconds, name in rows:
+            share = 100.0 * seconds / total if total > 0 else 0.0
+            lines.append(f"  {seconds:8.4f} ({share:5.1f}%)  {name}")
+        return "\n".join(lines) + "\n"
+
+    def _step_seconds(self, step: Step) -> float:
+        if isinstance(step, PassStep):
+            return self.pass_seconds.get(id(step), 0.0)
+        return self.nest_seconds.get(id(step), 0.0)
+
+    def _rows(self, steps: list[Step], depth: int, rows: list[tuple[float, str]]) -> None:
+        for step in steps:
+            indent = "  " * depth
+            if isinstance(step, PassStep):
+                rows.append((self._step_seconds(step), indent + step.name))
+            else:
+                rows.append((self._step_seconds(step), f"{indent}'{step.anchor}' Pipeline"))
+                self._rows(step.steps, depth + 1, rows)

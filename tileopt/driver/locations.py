@@ -1,0 +1,38 @@
+"""Where an operation came from, for diagnostics: its ``loc(...)`` as file:line:col."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
+from xdsl.ir import Attribute, Operation
+
+from tileopt.ir import TileoptError
+
+
+def location_of(op: Operation | None) -> tuple[str, int, int] | None:
+    """(file, line, col) of ``op``'s location, looking through name/callsite/fused locs."""
+    if op is None:
+        return None
+    return _from_attr(getattr(op, "location", None))
+
+
+def _from_attr(loc: Attribute | None) -> tuple[str, int, int] | None:
+    if isinstance(loc, FileLineColLoc):
+        return loc.filename.data, loc.line.data, loc.column.data
+    if isinstance(loc, NameLoc):
+        return _from_attr(loc.location)
+    if isinstance(loc, CallSiteLoc):
+        return _from_attr(loc.callee)
+    if isinstance(loc, FusedLoc):
+        for inner in loc.locations.data:
+            found = _from_attr(inner)
+            if found is not None:
+                return found
+    return None
+
+
+def error_at_op(message: str, op: Operation | None, filename: str) -> TileoptError:
+    """A TileoptError at ``op``'s location (or just the input file when it has none)."""
+    found = location_of(op)
+    if found is None:
+        return TileoptError(message, filename)
+    return TileoptError(message, *found)

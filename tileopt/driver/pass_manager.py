@@ -1,0 +1,107 @@
+"""Running a pipeline: nesting on anchor ops, verification after each pass, failures.
+
+Instrumentations (IR printing, timing) observe every pass execution through
+``before``/``after`` hooks, as MLIR's ``PassInstrumentation`` does.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import DiagnosticException
+
+from tileopt.driver import ir_io
+from tileopt.driver.locations import error_at_op
+from tileopt.ir import TileoptError
+from tileopt.passes.base import PassFailure
+from tileopt.passes.diagnostics import Handler, diagnostic_handler
+from tileopt.pipelines.model import NestStep, PassStep, Pipeline, Step
+
+
+class InternalPassError(Exception):
+    """A Python exception escaped from a pass: a bug in tileopt (or a plugin)."""
+
+    def __init__(self, pass_name: str, error: BaseException):
+        super().__init__(f"internal error in pass '{pass_name}': {type(error).__name__}: {error}")
+        self.pass_name = pass_name
+        self.error = error
+
+
+class Instrumentation:
+    """Hooks around each pass execution; ``op`` is the op the pass runs on."""
+
+    def before_pipeline(self, module: ModuleOp) -> None: ...
+    def before_pass(self, step: PassStep, op: Operation, module: ModuleOp) -> None: ...
+    def after_pass(self, step: PassStep, op: Operation, module: ModuleOp) -> None: ...
+    def after_pass_failed(self, step: PassStep, op: Operation, module: ModuleOp) -> None: ...
+    def nest_time(self, step: NestStep, seconds: float) -> None: ...
+    def verify_time(self, seconds: float) -> None: ...
+
+
+@dataclass
+class PassManager:
+    pipeline: Pipeline
+    filename: str
+    verify_each: bool = True
+    instrumentations: list[Instrumentation] = field(default_factory=list)
+    # Where warnings/remarks emitted by passes go (None: printed on stderr).
+    diagnostics: Handler | None = None
+
+    def run(self, ctx: Context, module: ModuleOp) -> None:
+        for inst in self.instrumentations:
+            inst.before_pipeline(module)
+        with diagnostic_handler(self.diagnostics, self.filename):
+            self._run_steps(self.pipeline.steps, ctx, module, module)
+
+    def _run_steps(self, steps: list[Step], ctx: Context, op: Operation,
+                   module: ModuleOp) -> None:
+        for step in steps:
+            if isinstance(step, PassStep):
+                self._run_pass(step, ctx, op, module)
+                continue
+            start = time.perf_counter()
+            for child in [c for region in op.regions for block in region.blocks
+                          for c in block.ops if c.name == step.anchor]:
+                self._run_steps(step.steps, ctx, child, module)
+            for inst in self.instrumentations:
+                inst.nest_time(step, time.perf_counter() - start)
+
+    def _run_pass(self, step: PassStep, ctx: Context, op: Operation, module: ModuleOp) -> None:
+        for inst in self.instrumentations:
+            inst.before_pass(step, op, module)
+        try:
+            step.pass_.apply(ctx, op)
+        except TileoptError:
+            self._failed(step, op, module)
+            raise
+        except PassFailure as err:
+            self._failed(step, op, module)
+            raise error_at_op(err.message, err.op or op, self.filename) from err
+        except DiagnosticException as err:
+            self._failed(step, op, module)
+            message = str(err.args[0]) if err.args else type(err).__name__
+            raise TileoptError(f"pass '{step.name}' failed: {message.splitlines()[0]}",
+                               self.filename) from err
+        except Exception as err:
+            self._failed(step, op, module)
+            raise InternalPassError(step.name, err) from err
+        for inst in self.instrumentations:
+            inst.after_pass(step, op, module)
+        if self.verify_each:
+            start = time.perf_counter()
+            try:
+                ir_io.verify(module, self.filename)
+            except TileoptError as err:
+                err.message = f"invalid IR after pass '{step.name}': {err.message}"
+                raise
+            finally:
+                for inst in self.instrumentations:
+                    inst.verify_time(time.perf_counter() - start)
+
+    def _failed(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
+        for inst in self.instrumentations:
+            inst.after_pass_failed(step, op, module)

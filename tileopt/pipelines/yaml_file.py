@@ -1,0 +1,98 @@
+"""Reading YAML while keeping positions: every value remembers its file, line and column.
+
+PyYAML's ``compose`` gives a node tree with marks; the loader walks it through the small
+typed accessors here so that every error names ``file:line:col`` of the offending node.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import yaml
+
+from tileopt.ir import TileoptError
+from tileopt.pipelines.model import Where
+
+
+class YamlFile:
+    """A composed YAML document and the path used in its error messages."""
+
+    def __init__(self, path: Path, display: str):
+        self.path = path
+        self.display = display
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as err:
+            raise TileoptError(f"cannot read pipeline file: {err.strerror}", display) from err
+        except UnicodeDecodeError as err:
+            raise TileoptError("cannot read pipeline file: not UTF-8 text", display) from err
+        try:
+            self.root = yaml.compose(text, Loader=yaml.SafeLoader)
+        except yaml.MarkedYAMLError as err:
+            mark = err.problem_mark or err.context_mark
+            problem = err.problem or err.context or "invalid YAML"
+            if mark is None:
+                raise TileoptError(f"invalid YAML: {problem}", display) from err
+            raise TileoptError(f"invalid YAML: {problem}", display, mark.line + 1,
+                               mark.column + 1) from err
+        except yaml.YAMLError as err:
+            raise TileoptError(f"invalid YAML: {err}", display) from err
+        if self.root is None:
+            raise TileoptError("empty pipeline file", display)
+
+    def where(self, node: yaml.Node) -> Where:
+        mark = node.start_mark
+        return Where(self.display, mark.line + 1, mark.column + 1)
+
+    def error(self, node: yaml.Node, message: str) -> TileoptError:
+        return self.where(node).error(message)
+
+    # Typed accessors --------------------------------------------------------------------
+
+    def mapping(self, node: yaml.Node, what: str) -> list[tuple[yaml.ScalarNode, yaml.Node]]:
+        """Key/value node pairs of a mapping with plain string keys and no duplicates."""
+        if not isinstance(node, yaml.MappingNode):
+            raise self.error(node, f"{what} must be a mapping (key: value)")
+        seen: dict[str, yaml.Node] = {}
+        pairs = []
+        for key, value in node.value:
+            if not isinstance(key, yaml.ScalarNode):
+                raise self.error(key, f"keys of {what} must be plain names")
+            if key.value in seen:
+                line = seen[key.value].start_mark.line + 1
+                raise self.error(key, f"duplicate key '{key.value}' in {what} "
+                                      f"(first given on line {line})")
+            seen[key.value] = key
+            pairs.append((key, value))
+        return pairs
+
+    def check_keys(self, pairs: list[tuple[yaml.ScalarNode, yaml.Node]], allowed: list[str],
+                   what: str) -> None:
+        for key, _ in pairs:
+            if key.value not in allowed:
+                message = f"unknown key '{key.value}' in {what}"
+                close = difflib.get_close_matches(key.value, allowed, n=1, cutoff=0.6)
+                message += f"; did you mean '{close[0]}'?" if close else \
+                    f" (expected: {', '.join(allowed)})"
+                raise self.error(key, message)
+
+    def string(self, node: yaml.Node, what: str) -> str:
+        if not isinstance(node, yaml.ScalarNode) or node.tag == "tag:yaml.org,2002:null":
+            raise self.error(node, f"{what} must be a string")
+        return node.value
+
+    def sequence(self, node: yaml.Node, what: str) -> list[yaml.Node]:
+        if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null":
+            return []
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.error(node, f"{what} must be a list")
+        return list(node.value)
+
+    def scalar(self, node: yaml.Node, what: str) -> object:
+        """A scalar as YAML types it (int, float, bool, null, str); lists of scalars too."""
+        if isinstance(node, yaml.SequenceNode):
+            return [self.scalar(item, what) for item in node.value]
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.error(node, f"{what} must be a single value or a list of values")
+        return yaml.SafeLoader("").construct_object(node)

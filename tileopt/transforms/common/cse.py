@@ -1,0 +1,26 @@
+"""``cse``: common subexpression elimination (MLIR's ``-cse``), xDSL's driver.
+
+xDSL's CSE merges only identical ops that are side-effect free, or that only read memory
+and sit in the same block with no op that may write between them. So two ``tt.load`` of
+the same pointer are merged only without a ``tt.store``/atomic in between, and ops of
+unknown effect are never merged.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.ir import Operation
+from xdsl.transforms.common_subexpression_elimination import cse
+
+from tileopt.passes import Pass, register_pass
+
+
+@register_pass
+class CSE(Pass):
+    """Eliminate common subexpressions."""
+
+    name = "cse"
+    anchor = None
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        cse(op)
