@@ -230,6 +230,16 @@ class SameOperandsAndResultEncoding(OpTrait):
 
 
 @dataclass(frozen=True)
+class SameOperandsEncoding(OpTrait):
+    """All tensor operands carry the same layout encoding (or none)."""
+
+    def verify(self, op: Operation) -> None:
+        encodings = {encoding_of(t) for t in op.operand_types if isinstance(t, TensorType)}
+        if len(encodings) > 1:
+            raise VerifyException(f"'{op.name}' requires the same encoding for all operands")
+
+
+@dataclass(frozen=True)
 class SameOperandsAndResultElementType(OpTrait):
     """All operands and results share one element type."""
 
@@ -1427,6 +1437,1307 @@ class StoreOp(IRDLOperation):
 
 
 # ---------------------------------------------------------------------------------------
+# Casts and elementwise math
+# ---------------------------------------------------------------------------------------
+
+
+class _CastOp(IRDLOperation):
+    """``tt.bitcast %x : tensor<4xi32> -> tensor<4xf32>`` and friends."""
+
+    src = operand_def()
+    result = result_def()
+
+    traits = traits_def(Pure(), SameOperandsAndResultShape(), SameOperandsAndResultEncoding())
+
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type])
+
+
+@irdl_op_definition
+class IntToPtrOp(_CastOp):
+    name = "tt.int_to_ptr"
+
+    def verify_(self) -> None:
+        if element_type_or_self(self.src.type) != i64:
+            raise VerifyException(
+                f"'tt.int_to_ptr' source must be i64 or a tensor of i64, got {_type_str(self.src.type)}"
+            )
+        if not is_ptr_like(self.result.type):
+            raise VerifyException(
+                f"'tt.int_to_ptr' result must be a pointer or a tensor of pointers, got "
+                f"{_type_str(self.result.type)}"
+            )
+
+
+@irdl_op_definition
+class PtrToIntOp(_CastOp):
+    name = "tt.ptr_to_int"
+
+    def verify_(self) -> None:
+        if not is_ptr_like(self.src.type):
+            raise VerifyException(
+                f"'tt.ptr_to_int' source must be a pointer or a tensor of pointers, got "
+                f"{_type_str(self.src.type)}"
+            )
+        if element_type_or_self(self.result.type) != i64:
+            raise VerifyException(
+                f"'tt.ptr_to_int' result must be i64 or a tensor of i64, got {_type_str(self.result.type)}"
+            )
+
+
+@irdl_op_definition
+class BitcastOp(_CastOp):
+    name = "tt.bitcast"
+
+    traits = traits_def(
+        Pure(), SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), _folder("bitcast")()
+    )
+
+    def verify_(self) -> None:
+        src = element_type_or_self(self.src.type)
+        dst = element_type_or_self(self.result.type)
+        src_ptr, dst_ptr = isinstance(src, PointerType), isinstance(dst, PointerType)
+        if src_ptr or dst_ptr:
+            if not (src_ptr and dst_ptr):
+                raise VerifyException("'tt.bitcast' cannot bitcast pointer to non-pointer type")
+            assert isinstance(src, PointerType) and isinstance(dst, PointerType)
+            if src.address_space != dst.address_space:
+                raise VerifyException(
+                    "'tt.bitcast' cannot bitcast pointer between different address spaces"
+                )
+            return
+        src_bits, dst_bits = bit_width(src), bit_width(dst)
+        if src_bits != dst_bits:
+            raise VerifyException(
+                f"'tt.bitcast' cannot bitcast data-type of size {src_bits} to data-type of size "
+                f"{dst_bits}"
+            )
+
+
+@irdl_op_definition
+class FpToFpOp(IRDLOperation):
+    """``tt.fp_to_fp %x, rounding = rtne : tensor<4xf32> -> tensor<4xf8E4M3FN>``"""
+
+    name = "tt.fp_to_fp"
+
+    src = operand_def()
+    rounding = opt_prop_def(IntegerAttr)
+    result = result_def()
+
+    traits = traits_def(
+        Pure(), SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), _folder("fp_to_fp")()
+    )
+
+    def __init__(
+        self,
+        src: SSAValue | Operation,
+        result_type: Attribute,
+        rounding: RoundingMode | str | None = None,
+    ):
+        super().__init__(
+            operands=[src],
+            result_types=[result_type],
+            properties={"rounding": ROUNDING_MODE.attr(rounding) if rounding is not None else None},
+        )
+
+    def verify_(self) -> None:
+        src = element_type_or_self(self.src.type)
+        dst = element_type_or_self(self.result.type)
+        if not is_float(src) or not is_float(dst):
+            raise VerifyException(
+                f"'tt.fp_to_fp' converts between floating-point types, got {_type_str(src)} -> "
+                f"{_type_str(dst)}"
+            )
+        if self.rounding is not None:
+            ROUNDING_MODE.verify(self.rounding, "rounding")
+        src_bits, dst_bits = bit_width(src), bit_width(dst)
+        if src_bits is not None and dst_bits is not None and dst_bits < src_bits and self.rounding is None:
+            raise VerifyException(
+                f"'tt.fp_to_fp' rounding mode is required for FP downcast ({_type_str(src)} -> "
+                f"{_type_str(dst)})"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FpToFpOp:
+        src = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("rounding")
+            parser.parse_punctuation("=")
+            props["rounding"] = ROUNDING_MODE.parse(parser)
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(src, src_type)],
+            result_types=[result_type],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        # Triton's format puts attr-dict *before* the rounding clause.
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        _print_attr_dict(printer, self, elided=("rounding",))
+        if self.rounding is not None:
+            printer.print_string(", rounding = ")
+            ROUNDING_MODE.print(printer, self.rounding)
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+
+def _verify_float_like(op: Operation) -> None:
+    for ty in [*op.operand_types, *op.result_types]:
+        if not is_float(element_type_or_self(ty)):
+            raise VerifyException(
+                f"'{op.name}' operates on floats or tensors of floats, got {_type_str(ty)}"
+            )
+
+
+@irdl_op_definition
+class PreciseSqrtOp(IRDLOperation):
+    """``tt.precise_sqrt %x : tensor<4xf32>``"""
+
+    name = "tt.precise_sqrt"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    x = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure(), SameOperandsAndResultType())
+
+    assembly_format = "$x attr-dict `:` type($x)"
+
+    def __init__(self, x: SSAValue | Operation):
+        x = SSAValue.get(x)
+        super().__init__(operands=[x], result_types=[x.type])
+
+    def verify_(self) -> None:
+        _verify_float_like(self)
+
+
+class _BinaryElementwiseOp(IRDLOperation):
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    x = operand_def(T)
+    y = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure(), SameOperandsAndResultType())
+
+    assembly_format = "$x `,` $y attr-dict `:` type($x)"
+
+    def __init__(self, x: SSAValue | Operation, y: SSAValue | Operation):
+        x = SSAValue.get(x)
+        super().__init__(operands=[x, y], result_types=[x.type])
+
+
+@irdl_op_definition
+class PreciseDivFOp(_BinaryElementwiseOp):
+    """``tt.precise_divf %x, %y : tensor<4xf32>``"""
+
+    name = "tt.precise_divf"
+
+    def verify_(self) -> None:
+        _verify_float_like(self)
+
+
+@irdl_op_definition
+class MulhiUIOp(_BinaryElementwiseOp):
+    """``tt.mulhiui %x, %y : tensor<4xi32>``: high half of the unsigned product."""
+
+    name = "tt.mulhiui"
+
+    def verify_(self) -> None:
+        for ty in self.operand_types:
+            if not is_int(element_type_or_self(ty)):
+                raise VerifyException(
+                    f"'tt.mulhiui' operates on integers or tensors of integers, got {_type_str(ty)}"
+                )
+
+
+@irdl_op_definition
+class ClampFOp(IRDLOperation):
+    """``tt.clampf %x, %lo, %hi, propagateNan = all : tensor<4xf32>``"""
+
+    name = "tt.clampf"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    x = operand_def(T)
+    min = operand_def(T)
+    max = operand_def(T)
+    propagateNan = prop_def(IntegerAttr)
+    result = result_def(T)
+
+    traits = traits_def(Pure(), SameOperandsAndResultType())
+
+    def __init__(
+        self,
+        x: SSAValue | Operation,
+        lo: SSAValue | Operation,
+        hi: SSAValue | Operation,
+        propagate_nan: PropagateNan | str = PropagateNan.NONE,
+    ):
+        x = SSAValue.get(x)
+        super().__init__(
+            operands=[x, lo, hi],
+            result_types=[x.type],
+            properties={"propagateNan": PROPAGATE_NAN.attr(propagate_nan)},
+        )
+
+    def verify_(self) -> None:
+        _verify_float_like(self)
+        PROPAGATE_NAN.verify(self.propagateNan, "propagateNan")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ClampFOp:
+        values = [parser.parse_unresolved_operand()]
+        for _ in range(2):
+            parser.parse_punctuation(",")
+            values.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation(",")
+        parser.parse_keyword("propagateNan")
+        parser.parse_punctuation("=")
+        nan = PROPAGATE_NAN.parse(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ty = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(v, ty) for v in values],
+            result_types=[ty],
+            properties={"propagateNan": nan},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(", propagateNan = ")
+        PROPAGATE_NAN.print(printer, self.propagateNan)
+        _print_attr_dict(printer, self, elided=("propagateNan",))
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+# ---------------------------------------------------------------------------------------
+# Dot products
+# ---------------------------------------------------------------------------------------
+
+_IEEE = INPUT_PRECISION.attr(InputPrecision.IEEE)
+_ZERO_I32 = IntegerAttr(0, i32)
+
+
+@irdl_op_definition
+class DotOp(IRDLOperation):
+    """``tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<MxKxf16> * tensor<KxNxf16> -> tensor<MxNxf32>``"""
+
+    name = "tt.dot"
+
+    a = operand_def()
+    b = operand_def()
+    c = operand_def()
+    inputPrecision = prop_def(IntegerAttr, default_value=_IEEE)
+    maxNumImpreciseAcc = prop_def(IntegerAttr, default_value=_ZERO_I32)
+    d = result_def()
+
+    traits = traits_def(Pure())
+
+    _DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "inputPrecision": _IEEE,
+        "maxNumImpreciseAcc": _ZERO_I32,
+    }
+
+    def __init__(
+        self,
+        a: SSAValue | Operation,
+        b: SSAValue | Operation,
+        c: SSAValue | Operation,
+        input_precision: InputPrecision | str = InputPrecision.IEEE,
+        max_num_imprecise_acc: int = 0,
+    ):
+        c = SSAValue.get(c)
+        super().__init__(
+            operands=[a, b, c],
+            result_types=[c.type],
+            properties={
+                "inputPrecision": INPUT_PRECISION.attr(input_precision),
+                "maxNumImpreciseAcc": IntegerAttr(max_num_imprecise_acc, i32),
+            },
+        )
+
+    @property
+    def input_precision(self) -> InputPrecision:
+        return INPUT_PRECISION.value_of(self.inputPrecision)
+
+    def verify_(self) -> None:
+        a = _require_tensor(self.a.type, "operand A", self.name)
+        b = _require_tensor(self.b.type, "operand B", self.name)
+        c = _require_tensor(self.c.type, "accumulator C", self.name)
+        if self.d.type != c:
+            raise VerifyException(
+                f"'tt.dot' result type {_type_str(self.d.type)} must match the accumulator type "
+                f"{_type_str(c)}"
+            )
+        sa, sb, sc = a.get_shape(), b.get_shape(), c.get_shape()
+        if not (len(sa) == len(sb) == len(sc)) or len(sa) not in (2, 3):
+            raise VerifyException(
+                f"'tt.dot' operands must all be 2D (or 3D, batched), got ranks {len(sa)}, "
+                f"{len(sb)}, {len(sc)}"
+            )
+        if len(sa) == 3 and not (sa[0] == sb[0] == sc[0]):
+            raise VerifyException(
+                f"'tt.dot' batch dimensions differ: A {sa[0]}, B {sb[0]}, C {sc[0]}"
+            )
+        (m, k), (k2, n), (mc, nc) = sa[-2:], sb[-2:], sc[-2:]
+        if k != k2:
+            raise VerifyException(
+                f"'tt.dot' K dimensions differ: A is {m}x{k} but B is {k2}x{n}"
+            )
+        if (m, n) != (mc, nc):
+            raise VerifyException(
+                f"'tt.dot' accumulator C is {mc}x{nc} but A x B is {m}x{n}"
+            )
+        ea, eb = a.element_type, b.element_type
+        for what, ty in (("A", ea), ("B", eb), ("C", c.element_type)):
+            if not (is_float(ty) or is_int(ty)):
+                raise VerifyException(
+                    f"'tt.dot' operand {what} must have float or integer elements, got {_type_str(ty)}"
+                )
+        if bit_width(ea) != bit_width(eb):
+            raise VerifyException(
+                f"'tt.dot' element types of operands A and B must have same bit width "
+                f"({_type_str(ea)} vs {_type_str(eb)})"
+            )
+        if (encoding_of(a) is None) != (encoding_of(b) is None):
+            raise VerifyException("'tt.dot' mismatching encoding between A and B operands")
+        if encoding_of(a) is not None and encoding_of(c) is None:
+            raise VerifyException("'tt.dot' miss encoding of C operand")
+        INPUT_PRECISION.verify(self.inputPrecision, "inputPrecision")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DotOp:
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        c = parser.parse_unresolved_operand()
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("inputPrecision")
+            parser.parse_punctuation("=")
+            props["inputPrecision"] = INPUT_PRECISION.parse(parser)
+        attrs = parser.parse_optional_attr_dict()
+        more, attrs = _split_attr_dict(attrs, ("maxNumImpreciseAcc", "inputPrecision"))
+        props |= more
+        parser.parse_punctuation(":")
+        a_type = parser.parse_type()
+        parser.parse_punctuation("*")
+        b_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        d_type = parser.parse_type()
+        for name, default in cls._DEFAULTS.items():
+            props.setdefault(name, default)
+        return cls.build(
+            operands=[
+                parser.resolve_operand(a, a_type),
+                parser.resolve_operand(b, b_type),
+                parser.resolve_operand(c, d_type),
+            ],
+            result_types=[d_type],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.a, self.b, self.c), printer.print_operand)
+        if self.inputPrecision != _IEEE:
+            printer.print_string(", inputPrecision = ")
+            INPUT_PRECISION.print(printer, self.inputPrecision)
+        _print_attr_dict(printer, self, elided=("inputPrecision",), defaults=self._DEFAULTS)
+        printer.print_string(" : ")
+        printer.print_attribute(self.a.type)
+        printer.print_string(" * ")
+        printer.print_attribute(self.b.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.d.type)
+
+
+@irdl_op_definition
+class DotScaledOp(IRDLOperation):
+    """``tt.dot_scaled %a scale %as, %b, %c lhs = e2m1 rhs = bf16 {fastMath = false}
+    : tensor<..>, tensor<..> * tensor<..> -> tensor<..>`` (microscaling dot)."""
+
+    name = "tt.dot_scaled"
+
+    a = operand_def()
+    b = operand_def()
+    c = operand_def()
+    a_scale = opt_operand_def()
+    b_scale = opt_operand_def()
+    a_elem_type = prop_def(IntegerAttr)
+    b_elem_type = prop_def(IntegerAttr)
+    fastMath = prop_def(IntegerAttr)
+    d = result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        c = _require_tensor(self.c.type, "accumulator C", self.name)
+        if self.d.type != c:
+            raise VerifyException("'tt.dot_scaled' result type must match the accumulator type")
+        a = _require_tensor(self.a.type, "operand A", self.name)
+        if len(a.get_shape()) < 2:
+            raise VerifyException("'tt.dot_scaled' operands must be at least 2D")
+        SCALE_DOT_ELEM_TYPE.verify(self.a_elem_type, "lhs")
+        SCALE_DOT_ELEM_TYPE.verify(self.b_elem_type, "rhs")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DotScaledOp:
+        a = parser.parse_unresolved_operand()
+        a_scale = b_scale = None
+        if parser.parse_optional_keyword("scale") is not None:
+            a_scale = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        if parser.parse_optional_keyword("scale") is not None:
+            b_scale = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        c = parser.parse_unresolved_operand()
+        parser.parse_keyword("lhs")
+        parser.parse_punctuation("=")
+        lhs = SCALE_DOT_ELEM_TYPE.parse(parser)
+        parser.parse_keyword("rhs")
+        parser.parse_punctuation("=")
+        rhs = SCALE_DOT_ELEM_TYPE.parse(parser)
+        attrs = parser.parse_optional_attr_dict()
+        props, attrs = _split_attr_dict(attrs, ("fastMath",))
+        props |= {"a_elem_type": lhs, "b_elem_type": rhs}
+        parser.parse_punctuation(":")
+        a_type = parser.parse_type()
+        a_scale_type = b_scale_type = None
+        if a_scale is not None:
+            parser.parse_punctuation(",")
+            a_scale_type = parser.parse_type()
+        parser.parse_punctuation("*")
+        b_type = parser.parse_type()
+        if b_scale is not None:
+            parser.parse_punctuation(",")
+            b_scale_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        d_type = parser.parse_type()
+        return cls.build(
+            operands=[
+                parser.resolve_operand(a, a_type),
+                parser.resolve_operand(b, b_type),
+                parser.resolve_operand(c, d_type),
+                [parser.resolve_operand(a_scale, a_scale_type)] if a_scale is not None else [],
+                [parser.resolve_operand(b_scale, b_scale_type)] if b_scale is not None else [],
+            ],
+            result_types=[d_type],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.a)
+        if self.a_scale is not None:
+            printer.print_string(" scale ")
+            printer.print_operand(self.a_scale)
+        printer.print_string(", ")
+        printer.print_operand(self.b)
+        if self.b_scale is not None:
+            printer.print_string(" scale ")
+            printer.print_operand(self.b_scale)
+        printer.print_string(", ")
+        printer.print_operand(self.c)
+        printer.print_string(" lhs = ")
+        SCALE_DOT_ELEM_TYPE.print(printer, self.a_elem_type)
+        printer.print_string(" rhs = ")
+        SCALE_DOT_ELEM_TYPE.print(printer, self.b_elem_type)
+        _print_attr_dict(printer, self, elided=("a_elem_type", "b_elem_type"))
+        printer.print_string(" : ")
+        printer.print_attribute(self.a.type)
+        if self.a_scale is not None:
+            printer.print_string(", ")
+            printer.print_attribute(self.a_scale.type)
+        printer.print_string(" * ")
+        printer.print_attribute(self.b.type)
+        if self.b_scale is not None:
+            printer.print_string(", ")
+            printer.print_attribute(self.b_scale.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.d.type)
+
+
+# ---------------------------------------------------------------------------------------
+# Reductions and scans (printed generically, as Triton prints them)
+# ---------------------------------------------------------------------------------------
+
+
+def _verify_combine_region(op: Operation, region: Region, return_type: type[Operation]) -> None:
+    """Triton's verifyRegionsImpl: the combiner takes 2 scalars per operand and returns one
+    per operand, each of the operand's element type."""
+    elements = [element_type_or_self(t) for t in op.operand_types]
+    n = len(elements)
+    block = region.blocks.first
+    if block is None:
+        raise VerifyException(f"'{op.name}' combine region must have a block")
+    if len(block.args) != 2 * n:
+        raise VerifyException(
+            f"'{op.name}' nested block must take {2 * n} arguments, but given block with "
+            f"{len(block.args)} arguments"
+        )
+    for i, arg in enumerate(block.args):
+        if arg.type != elements[i % n]:
+            raise VerifyException(
+                f"'{op.name}' type mismatch on combine operation. Expected argument {i} to have "
+                f"type {_type_str(elements[i % n])} but got {_type_str(arg.type)}"
+            )
+    terminator = block.last_op
+    if not isinstance(terminator, return_type):
+        raise VerifyException(
+            f"'{op.name}' combine operation must be terminated with a {return_type.name}"
+        )
+    if len(terminator.operands) != n:
+        raise VerifyException(
+            f"'{op.name}' expected combine operation to return {n} values but got "
+            f"{len(terminator.operands)}"
+        )
+    for i, value in enumerate(terminator.operands):
+        if value.type != elements[i]:
+            raise VerifyException(
+                f"'{op.name}' type mismatch on combine operation. Expected result {i} to have "
+                f"type {_type_str(elements[i])} but got {_type_str(value.type)}"
+            )
+
+
+def _verify_reduce_scan_operands(op: Operation, axis: int) -> None:
+    if not op.operands:
+        raise VerifyException(f"'{op.name}' must have at least 1 operand")
+    if len(op.operands) != len(op.results):
+        raise VerifyException(f"'{op.name}' must have the same number of inputs as outputs")
+    ranks = set()
+    for ty in op.operand_types:
+        tensor = _require_tensor(ty, "operand", op.name)
+        rank = len(tensor.get_shape())
+        if not 0 <= axis < rank:
+            raise VerifyException(f"'{op.name}' axis {axis} out of bounds for operand rank {rank}")
+        ranks.add(rank)
+    if len(ranks) > 1:
+        raise VerifyException(
+            f"'{op.name}' all operands must have the same rank, got ranks {sorted(ranks)}"
+        )
+    shapes = {t.get_shape() for t in op.operand_types}  # type: ignore[union-attr]
+    if len(shapes) > 1:
+        raise VerifyException(f"'{op.name}' requires the same shape for all operands")
+
+
+@irdl_op_definition
+class ReduceOp(IRDLOperation):
+    """``"tt.reduce"(%x) <{axis = 0 : i32}> ({ ^bb0(%a: f32, %b: f32): ... }) : (tensor<..>) -> f32``"""
+
+    name = "tt.reduce"
+
+    srcs = var_operand_def()
+    axis = prop_def(IntegerAttr)
+    result = var_result_def()
+    combineOp = region_def("single_block")
+
+    traits = traits_def(Pure(), SameOperandsEncoding())
+
+    def __init__(
+        self,
+        srcs: Sequence[SSAValue | Operation],
+        axis: int,
+        combine: Region,
+        result_types: Sequence[Attribute] | None = None,
+    ):
+        values = [SSAValue.get(s) for s in srcs]
+        if result_types is None:
+            result_types = [_reduced_type(v.type, axis) for v in values]
+        super().__init__(
+            operands=[values],
+            result_types=[result_types],
+            properties={"axis": IntegerAttr(axis, i32)},
+            regions=[combine],
+        )
+
+    def verify_(self) -> None:
+        axis = self.axis.value.data
+        _verify_reduce_scan_operands(self, axis)
+        for src, res in zip(self.srcs, self.result):
+            expected = _reduced_type(src.type, axis)
+            if element_type_or_self(res.type) != element_type_or_self(src.type):
+                raise VerifyException(f"'tt.reduce' operand types and result types must agree")
+            if shape_of(res.type) != shape_of(expected):
+                raise VerifyException(
+                    f"'tt.reduce' result {_type_str(res.type)} must have the operand's shape "
+                    f"without axis {axis}: {_type_str(expected)}"
+                )
+        _verify_combine_region(self, self.combineOp, ReduceReturnOp)
+
+
+def _reduced_type(ty: Attribute, axis: int) -> Attribute:
+    """The operand type with ``axis`` removed (a scalar if nothing is left); the layout
+    (a slice of the operand's) is for the ttg dialect to infer, so none is attached."""
+    assert isinstance(ty, TensorType)
+    shape = list(ty.get_shape())
+    del shape[axis]
+    if not shape:
+        return ty.element_type
+    return TensorType(ty.element_type, shape)
+
+
+@irdl_op_definition
+class ReduceReturnOp(IRDLOperation):
+    """``tt.reduce.return %x : f32``"""
+
+    name = "tt.reduce.return"
+
+    result = var_operand_def()
+
+    traits = traits_def(Pure(), HasParent(ReduceOp), IsTerminator(), ReturnLike())
+
+    assembly_format = "$result attr-dict `:` type($result)"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
+
+
+@irdl_op_definition
+class ScanOp(IRDLOperation):
+    """``"tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({...}) : (tensor<..>) -> tensor<..>``"""
+
+    name = "tt.scan"
+
+    srcs = var_operand_def()
+    axis = prop_def(IntegerAttr)
+    reverse = prop_def(IntegerAttr)
+    result = var_result_def()
+    combineOp = region_def("single_block")
+
+    traits = traits_def(
+        Pure(), SameOperandsAndResultEncoding(), SameOperandsAndResultShape()
+    )
+
+    def __init__(
+        self, srcs: Sequence[SSAValue | Operation], axis: int, reverse: bool, combine: Region
+    ):
+        values = [SSAValue.get(s) for s in srcs]
+        super().__init__(
+            operands=[values],
+            result_types=[[v.type for v in values]],
+            properties={"axis": IntegerAttr(axis, i32), "reverse": IntegerAttr(int(reverse), i1)},
+            regions=[combine],
+        )
+
+    def verify_(self) -> None:
+        _verify_reduce_scan_operands(self, self.axis.value.data)
+        for src, res in zip(self.srcs, self.result):
+            if src.type != res.type:
+                raise VerifyException("'tt.scan' operand types and result types must agree")
+        _verify_combine_region(self, self.combineOp, ScanReturnOp)
+
+
+@irdl_op_definition
+class ScanReturnOp(IRDLOperation):
+    """``tt.scan.return %x : f32``"""
+
+    name = "tt.scan.return"
+
+    result = var_operand_def()
+
+    traits = traits_def(Pure(), HasParent(ScanOp), IsTerminator(), ReturnLike())
+
+    assembly_format = "$result attr-dict `:` type($result)"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
+
+
+# ---------------------------------------------------------------------------------------
+# Atomics
+# ---------------------------------------------------------------------------------------
+
+
+def _parse_enum_prefix(parser: Parser, specs: Sequence[TritonEnum]) -> list[IntegerAttr]:
+    values = []
+    for spec in specs:
+        values.append(spec.parse(parser))
+        parser.parse_punctuation(",")
+    return values
+
+
+def _print_functional_type(printer: Printer, op: Operation) -> None:
+    printer.print_string(" : (")
+    printer.print_list(op.operand_types, printer.print_attribute)
+    printer.print_string(") -> ")
+    printer.print_attribute(op.result_types[0])
+
+
+@irdl_op_definition
+class AtomicRMWOp(IRDLOperation):
+    """``tt.atomic_rmw add, acq_rel, gpu, %ptr, %val, %mask : (tensor<..>, ..) -> tensor<..>``"""
+
+    name = "tt.atomic_rmw"
+
+    atomic_rmw_op = prop_def(IntegerAttr)
+    ptr = operand_def()
+    val = operand_def()
+    mask = opt_operand_def()
+    sem = prop_def(IntegerAttr)
+    scope = prop_def(IntegerAttr)
+    result = result_def()
+
+    traits = traits_def(
+        SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), GlobalMemoryReadWrite()
+    )
+
+    def __init__(
+        self,
+        op: RMWOp | str,
+        ptr: SSAValue | Operation,
+        val: SSAValue | Operation,
+        mask: SSAValue | Operation | None = None,
+        sem: MemSemantic | str = MemSemantic.ACQUIRE_RELEASE,
+        scope: MemSyncScope | str = MemSyncScope.GPU,
+    ):
+        val = SSAValue.get(val)
+        super().__init__(
+            operands=[ptr, val, [mask] if mask is not None else []],
+            result_types=[val.type],
+            properties={
+                "atomic_rmw_op": RMW_OP.attr(op),
+                "scope": MEM_SYNC_SCOPE.attr(scope),
+                "sem": MEM_SEMANTIC.attr(sem),
+            },
+        )
+
+    @property
+    def rmw_op(self) -> RMWOp:
+        return RMW_OP.value_of(self.atomic_rmw_op)
+
+    def verify_(self) -> None:
+        RMW_OP.verify(self.atomic_rmw_op, "atomic_rmw_op")
+        MEM_SEMANTIC.verify(self.sem, "sem")
+        MEM_SYNC_SCOPE.verify(self.scope, "scope")
+        _verify_ptr_operand(self, self.ptr.type, allow_block_ptr=False)
+        if pointee_type(self.ptr.type) != self.val.type:
+            raise VerifyException(
+                f"'tt.atomic_rmw' pointer {_type_str(self.ptr.type)} must point to the value "
+                f"type {_type_str(self.val.type)}"
+            )
+        if self.result.type != self.val.type:
+            raise VerifyException("'tt.atomic_rmw' result type must match the value type")
+        _verify_mask(self, self.mask, self.ptr.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicRMWOp:
+        kind, sem, scope = _parse_enum_prefix(parser, (RMW_OP, MEM_SEMANTIC, MEM_SYNC_SCOPE))
+        names = [parser.parse_unresolved_operand()]
+        while parser.parse_optional_punctuation(",") is not None:
+            names.append(parser.parse_unresolved_operand())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        func_type = parser.parse_function_type()
+        if len(func_type.inputs) != len(names) or len(func_type.outputs) != 1:
+            parser.raise_error("'tt.atomic_rmw' type must be (operand types) -> result type")
+        operands = [parser.resolve_operand(n, t) for n, t in zip(names, func_type.inputs)]
+        return cls.build(
+            operands=[operands[0], operands[1], operands[2:]],
+            result_types=[func_type.outputs.data[0]],
+            properties={"atomic_rmw_op": kind, "scope": scope, "sem": sem},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        RMW_OP.print(printer, self.atomic_rmw_op)
+        printer.print_string(", ")
+        MEM_SEMANTIC.print(printer, self.sem)
+        printer.print_string(", ")
+        MEM_SYNC_SCOPE.print(printer, self.scope)
+        printer.print_string(", ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_attr_dict(printer, self, elided=("atomic_rmw_op", "sem", "scope"))
+        _print_functional_type(printer, self)
+
+
+@irdl_op_definition
+class AtomicCASOp(IRDLOperation):
+    """``tt.atomic_cas acq_rel, gpu, %ptr, %cmp, %val : (!tt.ptr<i32>, i32, i32) -> i32``"""
+
+    name = "tt.atomic_cas"
+
+    ptr = operand_def()
+    cmp = operand_def()
+    val = operand_def()
+    sem = prop_def(IntegerAttr)
+    scope = prop_def(IntegerAttr)
+    result = result_def()
+
+    traits = traits_def(
+        SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), GlobalMemoryReadWrite()
+    )
+
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        cmp: SSAValue | Operation,
+        val: SSAValue | Operation,
+        sem: MemSemantic | str = MemSemantic.ACQUIRE_RELEASE,
+        scope: MemSyncScope | str = MemSyncScope.GPU,
+    ):
+        val = SSAValue.get(val)
+        super().__init__(
+            operands=[ptr, cmp, val],
+            result_types=[val.type],
+            properties={"scope": MEM_SYNC_SCOPE.attr(scope), "sem": MEM_SEMANTIC.attr(sem)},
+        )
+
+    def verify_(self) -> None:
+        MEM_SEMANTIC.verify(self.sem, "sem")
+        MEM_SYNC_SCOPE.verify(self.scope, "scope")
+        _verify_ptr_operand(self, self.ptr.type, allow_block_ptr=False)
+        pointee = pointee_type(self.ptr.type)
+        for what, value in (("cmp", self.cmp), ("val", self.val)):
+            if value.type != pointee:
+                raise VerifyException(
+                    f"'tt.atomic_cas' {what} must have the pointee type {_type_str(pointee)}, got "
+                    f"{_type_str(value.type)}"
+                )
+        if self.result.type != pointee:
+            raise VerifyException("'tt.atomic_cas' result type must match the pointee type")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicCASOp:
+        sem, scope = _parse_enum_prefix(parser, (MEM_SEMANTIC, MEM_SYNC_SCOPE))
+        names = [parser.parse_unresolved_operand()]
+        for _ in range(2):
+            parser.parse_punctuation(",")
+            names.append(parser.parse_unresolved_operand())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        func_type = parser.parse_function_type()
+        if len(func_type.inputs) != 3 or len(func_type.outputs) != 1:
+            parser.raise_error("'tt.atomic_cas' type must be (ptr, cmp, val) -> result")
+        return cls.build(
+            operands=[parser.resolve_operand(n, t) for n, t in zip(names, func_type.inputs)],
+            result_types=[func_type.outputs.data[0]],
+            properties={"scope": scope, "sem": sem},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        MEM_SEMANTIC.print(printer, self.sem)
+        printer.print_string(", ")
+        MEM_SYNC_SCOPE.print(printer, self.scope)
+        printer.print_string(", ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_attr_dict(printer, self, elided=("sem", "scope"))
+        _print_functional_type(printer, self)
+
+
+# ---------------------------------------------------------------------------------------
+# Tensor data movement: join, split, cat, gather, histogram
+# ---------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class JoinOp(IRDLOperation):
+    """``tt.join %a, %b : tensor<4x8xf32> -> tensor<4x8x2xf32>``"""
+
+    name = "tt.join"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def()
+
+    traits = traits_def(NoMemoryEffect())
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+    def verify_(self) -> None:
+        src = _require_tensor(self.lhs.type, "operand", self.name)
+        dst = _require_tensor(self.result.type, "result", self.name)
+        expected = [*src.get_shape(), 2]
+        if list(dst.get_shape()) != expected:
+            raise VerifyException(
+                f"'tt.join' result shape must be {expected}, but got {list(dst.get_shape())}"
+            )
+        if dst.element_type != src.element_type:
+            raise VerifyException("'tt.join' result element type must match the input element type")
+
+
+@irdl_op_definition
+class SplitOp(IRDLOperation):
+    """``%a, %b = tt.split %x : tensor<4x8x2xf32> -> tensor<4x8xf32>``"""
+
+    name = "tt.split"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    src = operand_def()
+    outLHS = result_def(T)
+    outRHS = result_def(T)
+
+    traits = traits_def(NoMemoryEffect())
+
+    assembly_format = "$src attr-dict `:` type($src) `->` type($outLHS)"
+
+    def verify_(self) -> None:
+        src = _require_tensor(self.src.type, "operand", self.name)
+        dst = _require_tensor(self.outLHS.type, "result", self.name)
+        shape = src.get_shape()
+        if not shape or shape[-1] != 2:
+            raise VerifyException(
+                f"'tt.split' last dimension of input tensor must be 2, got {list(shape)}"
+            )
+        if list(dst.get_shape()) != list(shape[:-1]) or dst.element_type != src.element_type:
+            raise VerifyException(
+                f"'tt.split' results must be {_type_str(TensorType(src.element_type, shape[:-1]))}"
+                f" (the input without its last dimension), got {_type_str(dst)}"
+            )
+
+
+@irdl_op_definition
+class CatOp(IRDLOperation):
+    """``tt.cat %a, %b : tensor<32xf32> -> tensor<64xf32>``"""
+
+    name = "tt.cat"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def()
+
+    traits = traits_def(NoMemoryEffect(), SameOperandsAndResultElementType())
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+    def verify_(self) -> None:
+        src = _require_tensor(self.lhs.type, "operand", self.name)
+        dst = _require_tensor(self.result.type, "result", self.name)
+        if num_elements(dst) != 2 * num_elements(src):
+            raise VerifyException(
+                f"'tt.cat' result element count must equal the sum of the operand element "
+                f"counts, expected {2 * num_elements(src)} but got {num_elements(dst)}"
+            )
+        if (encoding_of(src) is None) != (encoding_of(dst) is None):
+            raise VerifyException(
+                "'tt.cat' requires that either (a) operands and result all have encodings, or "
+                "(b) none do"
+            )
+
+
+@irdl_op_definition
+class GatherOp(IRDLOperation):
+    """``tt.gather %src[%idx] {axis = 0 : i32} : (tensor<..>, tensor<..xi32>) -> tensor<..>``"""
+
+    name = "tt.gather"
+
+    src = operand_def()
+    indices = operand_def()
+    axis = prop_def(IntegerAttr)
+    efficient_layout = opt_prop_def(UnitAttr)
+    result = result_def()
+
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+
+    assembly_format = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)"
+
+    def verify_(self) -> None:
+        src = _require_tensor(self.src.type, "source", self.name)
+        idx = _require_tensor(self.indices.type, "indices", self.name)
+        res = _require_tensor(self.result.type, "result", self.name)
+        if not is_int(idx.element_type):
+            raise VerifyException("'tt.gather' indices must be integers")
+        if idx.get_shape() != res.get_shape():
+            raise VerifyException("'tt.gather' indices and output shapes must match")
+        if encoding_of(idx) != encoding_of(res):
+            raise VerifyException("'tt.gather' indices and output encodings must match")
+        if src.element_type != res.element_type:
+            raise VerifyException("'tt.gather' input and output element types must match")
+        if len(src.get_shape()) != len(idx.get_shape()):
+            raise VerifyException("'tt.gather' input and indices ranks must match")
+        axis = self.axis.value.data
+        if not 0 <= axis < len(src.get_shape()):
+            raise VerifyException("'tt.gather' gather dimension must be less than the input rank")
+        for dim, (i, s) in enumerate(zip(idx.get_shape(), src.get_shape())):
+            if dim != axis and i != s:
+                raise VerifyException(
+                    f"'tt.gather' indices dimension {dim} must match the corresponding input dimension"
+                )
+
+
+@irdl_op_definition
+class HistogramOp(IRDLOperation):
+    """``tt.histogram %x : tensor<1024xi32> -> tensor<64xi32>``"""
+
+    name = "tt.histogram"
+
+    src = operand_def()
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def verify_(self) -> None:
+        for what, ty in (("source", self.src.type), ("result", self.result.type)):
+            tensor = _require_tensor(ty, what, self.name)
+            if not is_int(tensor.element_type):
+                raise VerifyException(f"'tt.histogram' {what} must be a tensor of integers")
+
+
+# ---------------------------------------------------------------------------------------
+# External code: extern_elementwise, elementwise_inline_asm
+# ---------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ExternElementwiseOp(IRDLOperation):
+    """``tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_expf"}
+    : (tensor<4xf32>) -> tensor<4xf32>``"""
+
+    name = "tt.extern_elementwise"
+
+    srcs = var_operand_def()
+    libname = prop_def(StringAttr)
+    libpath = prop_def(StringAttr)
+    symbol = prop_def(StringAttr)
+    pure = prop_def(IntegerAttr)
+    result = result_def()
+
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(SameOperandsAndResultEncoding(), PureUnlessImpure(), SpeculatableIfPure())
+
+    assembly_format = "$srcs attr-dict `:` functional-type($srcs, $result)"
+
+
+@irdl_op_definition
+class ElementwiseInlineAsmOp(IRDLOperation):
+    """``tt.elementwise_inline_asm "asm" {constraints = "=r,r", packed_element = 1 : i32,
+    pure = true} %x : tensor<4xi32> -> tensor<4xi32>``"""
+
+    name = "tt.elementwise_inline_asm"
+
+    asm_string = prop_def(StringAttr)
+    constraints = prop_def(StringAttr)
+    pure = prop_def(IntegerAttr)
+    packed_element = prop_def(IntegerAttr)
+    args = var_operand_def()
+    result = var_result_def()
+
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(SameOperandsAndResultEncoding(), PureUnlessImpure(), SpeculatableIfPure())
+
+    assembly_format = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)"
+
+    def verify_(self) -> None:
+        packed = self.packed_element.value.data
+        if packed <= 0:
+            raise VerifyException("'tt.elementwise_inline_asm' packed_element must be positive")
+        if self.args:
+            first = self.args[0].type
+            count = num_elements(first) if isinstance(first, TensorType) else 0
+            if count % packed:
+                raise VerifyException(
+                    f"'tt.elementwise_inline_asm' number of input elements {count} must be a "
+                    f"multiple of the op's packed_element attribute, {packed}"
+                )
+
+
+# ---------------------------------------------------------------------------------------
+# Debugging: print, assert
+# ---------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class PrintOp(IRDLOperation):
+    """``tt.print " x: " {hex = false, isSigned = array<i32: 1>} : %x : tensor<4xi32>``"""
+
+    name = "tt.print"
+
+    prefix = prop_def(StringAttr)
+    hex = prop_def(IntegerAttr)
+    args = var_operand_def()
+    isSigned = prop_def(DenseArrayBase)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(GlobalMemoryWrite())
+
+    assembly_format = "$prefix attr-dict (`:` $args^ `:` type($args))?"
+
+    def verify_(self) -> None:
+        if len(self.isSigned.get_values()) != len(self.args):
+            raise VerifyException(
+                f"'tt.print' isSigned must have one entry per argument ({len(self.args)}), got "
+                f"{len(self.isSigned.get_values())}"
+            )
+
+
+@irdl_op_definition
+class AssertOp(IRDLOperation):
+    """``tt.assert %cond, "message" : tensor<4xi1>``"""
+
+    name = "tt.assert"
+
+    condition = operand_def()
+    message = prop_def(StringAttr)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(GlobalMemoryWrite())
+
+    assembly_format = "$condition `,` $message attr-dict `:` type($condition)"
+
+    def verify_(self) -> None:
+        if not is_bool_like(self.condition.type):
+            raise VerifyException(
+                f"'tt.assert' condition must be i1 or a tensor of i1, got "
+                f"{_type_str(self.condition.type)}"
+            )
+
+
+# ---------------------------------------------------------------------------------------
+# Tensor descriptors (TMA)
+# ---------------------------------------------------------------------------------------
+
+
+def _verify_descriptor_block(op: Operation, desc: Attribute, tensor: Attribute) -> None:
+    if not isinstance(desc, TensorDescType):
+        raise VerifyException(f"'{op.name}' expects a !tt.tensordesc, got {_type_str(desc)}")
+    block = desc.block_type
+    value = _require_tensor(tensor, "tensor", op.name)
+    if block.element_type != value.element_type:
+        raise VerifyException(
+            f"'{op.name}' descriptor block and tensor element types must match, but got "
+            f"descriptor element type {_type_str(block.element_type)} and tensor element type "
+            f"{_type_str(value.element_type)}"
+        )
+    if num_elements(block) != num_elements(value):
+        raise VerifyException(
+            f"'{op.name}' descriptor block and tensor must have the same number of elements, "
+            f"but got descriptor block with {num_elements(block)} elements tensor with "
+            f"{num_elements(value)} elements"
+        )
+
+
+@irdl_op_definition
+class DescriptorLoadOp(IRDLOperation):
+    """``tt.descriptor_load %desc[%i, %j] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>``"""
+
+    name = "tt.descriptor_load"
+
+    desc = operand_def(TensorDescType)
+    indices = var_operand_def(i32)
+    cache = prop_def(IntegerAttr, default_value=_CACHE_NONE)
+    evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
+    result = result_def()
+
+    traits = traits_def(GlobalMemoryRead())
+
+    _DEFAULTS: ClassVar[dict[str, Attribute]] = {"cache": _CACHE_NONE, "evict": _EVICT_NORMAL}
+
+    def verify_(self) -> None:
+        _verify_descriptor_block(self, self.desc.type, self.result.type)
+        CACHE_MODIFIER.verify(self.cache, "cache")
+        EVICTION_POLICY.verify(self.evict, "evict")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DescriptorLoadOp:
+        desc = parser.parse_unresolved_operand()
+        indices = _parse_operand_list_in_brackets(parser)
+        props = _parse_cache_evict(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        desc_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        for name, default in cls._DEFAULTS.items():
+            props.setdefault(name, default)
+        return cls.build(
+            operands=[parser.resolve_operand(desc, desc_type), [parser.resolve_operand(i, i32) for i in indices]],
+            result_types=[result_type],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.desc)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_operand)
+        printer.print_string("]")
+        _print_cache_evict(printer, self)
+        _print_attr_dict(printer, self, elided=("cache", "evict"))
+        printer.print_string(" : ")
+        printer.print_attribute(self.desc.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class DescriptorStoreOp(IRDLOperation):
+    """``tt.descriptor_store %desc[%i, %j], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>``"""
+
+    name = "tt.descriptor_store"
+
+    desc = operand_def(TensorDescType)
+    src = operand_def()
+    indices = var_operand_def(i32)
+
+    traits = traits_def(GlobalMemoryReadWrite())
+
+    def verify_(self) -> None:
+        _verify_descriptor_block(self, self.desc.type, self.src.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DescriptorStoreOp:
+        desc = parser.parse_unresolved_operand()
+        indices = _parse_operand_list_in_brackets(parser)
+        parser.parse_punctuation(",")
+        src = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        desc_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        src_type = parser.parse_type()
+        return cls.build(
+            operands=[
+                parser.resolve_operand(desc, desc_type),
+                parser.resolve_operand(src, src_type),
+                [parser.resolve_operand(i, i32) for i in indices],
+            ],
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.desc)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_operand)
+        printer.print_string("], ")
+        printer.print_operand(self.src)
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.desc.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.src.type)
+
+
+# ---------------------------------------------------------------------------------------
 # Constant materialization (folders produce attributes; arith.constant holds them)
 # ---------------------------------------------------------------------------------------
 
@@ -1459,6 +2770,33 @@ TT_OPS: list[type[IRDLOperation]] = [
     MakeTensorPtrOp,
     LoadOp,
     StoreOp,
+    IntToPtrOp,
+    PtrToIntOp,
+    BitcastOp,
+    FpToFpOp,
+    PreciseSqrtOp,
+    PreciseDivFOp,
+    MulhiUIOp,
+    ClampFOp,
+    DotOp,
+    DotScaledOp,
+    ReduceOp,
+    ReduceReturnOp,
+    ScanOp,
+    ScanReturnOp,
+    AtomicRMWOp,
+    AtomicCASOp,
+    JoinOp,
+    SplitOp,
+    CatOp,
+    GatherOp,
+    HistogramOp,
+    ExternElementwiseOp,
+    ElementwiseInlineAsmOp,
+    PrintOp,
+    AssertOp,
+    DescriptorLoadOp,
+    DescriptorStoreOp,
 ]
 
 TT = Dialect(

@@ -151,3 +151,182 @@ def test_load_mask_type_is_checked_at_parse() -> None:
         roundtrip_op(
             "%p: tensor<4x!tt.ptr<f32>>, %m: tensor<8xi1>", "%v = tt.load %p, %m : tensor<4x!tt.ptr<f32>>"
         )
+
+
+# ---------------------------------------------------------------------------------------
+# Every tt op spelled in the corpus (.ttir, .ttgir, per-pass dumps) parses, verifies and
+# prints back exactly.
+# ---------------------------------------------------------------------------------------
+
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from tileopt.dialects.tt import CallOp, FuncOp, ReturnOp  # noqa: E402
+
+_SSA = re.compile(r"%[\w.$-]+(?:#\d+)?")
+_ALIAS_DEF = re.compile(r"^(#[\w.$-]+) = (.*)$")
+_ALIAS_USE = re.compile(r"#[A-Za-z_][\w$-]*(?:\.[\w$-]+)*")
+_OP_LINE = re.compile(r"^\s*(?:%[\w.$#:, %-]+ = )?(tt\.[a-z_.]+)\b")
+_GENERIC_START = re.compile(r'^\s*(?:%[\w.$#:, %-]+ = )?"(tt\.(?:reduce|scan))"\(')
+
+
+def strip_locations(text: str) -> str:
+    """Drop every `` loc(...)`` (balanced parentheses) from ``text``."""
+    out, i = [], 0
+    while (j := text.find(" loc(", i)) != -1:
+        out.append(text[i:j])
+        depth, k = 0, j + 4
+        while k < len(text):
+            depth += {"(": 1, ")": -1}.get(text[k], 0)
+            k += 1
+            if depth == 0:
+                break
+        i = k
+    out.append(text[i:])
+    return "".join(out)
+
+
+def normalize_ssa(text: str) -> str:
+    """Rename SSA values to %v0, %v1, ... in order of appearance (names are not semantics)."""
+    names: dict[str, str] = {}
+    return _SSA.sub(lambda m: names.setdefault(m.group(0), f"%v{len(names)}"), text)
+
+
+def expand_aliases(text: str, aliases: dict[str, str]) -> str:
+    for _ in range(4):  # aliases may refer to aliases
+        text = _ALIAS_USE.sub(lambda m: aliases.get(m.group(0), m.group(0)), text)
+    return text
+
+
+def collect_corpus_ops(files: list[Path]) -> dict[str, dict[str, dict[str, str]]]:
+    """op name -> {normalized op text -> alias table of its file}. Generic tt.reduce/scan are
+    taken with their region; terminators of regions are covered by their parents."""
+    found: dict[str, dict[str, dict[str, str]]] = {}
+    for path in files:
+        lines = path.read_text().splitlines()
+        aliases = {}
+        for line in lines:
+            if (m := _ALIAS_DEF.match(line)) and not m.group(1).startswith("#loc"):
+                aliases[m.group(1)] = m.group(2)
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if m := _GENERIC_START.match(line):
+                block = [line]
+                while not re.match(r"^\s*\}\)( \{.*\})? : ", lines[i]):
+                    i += 1
+                    block.append(lines[i])
+                name, text = m.group(1), "\n".join(block)
+            elif (m := _OP_LINE.match(line)) and m.group(1) not in (
+                "tt.reduce.return", "tt.scan.return"
+            ):
+                name, text = m.group(1), line
+            else:
+                i += 1
+                continue
+            i += 1
+            text = normalize_ssa(strip_locations(text)).strip()
+            found.setdefault(name, {}).setdefault(text, aliases)
+    return found
+
+
+def _types_text(types) -> list[str]:
+    return [show_attr(t) for t in types]
+
+
+def show_attr(attr) -> str:
+    stream = io.StringIO()
+    Printer(stream=stream).print_attribute(attr)
+    return stream.getvalue()
+
+
+def roundtrip_corpus_op(name: str, text: str, aliases: dict[str, str]) -> tuple[str, str]:
+    """Wrap one op from the corpus in a module whose function arguments define its operands,
+    parse and verify it, and return (expected, printed) with aliases expanded."""
+    # Layouts stay unregistered attributes here, kept as written; aliases are expanded in the
+    # text so that nested uses (``parent = #blocked``) and direct ones (``#blocked``) agree.
+    text = expand_aliases(text, aliases)
+    header = ""
+    if name == "tt.func":
+        if text.endswith("{"):
+            module = f'{header}builtin.module {{\n{text}\n"test.stop"() : () -> ()\n}}\n}}'
+        else:
+            module = f"{header}builtin.module {{\n{text}\n}}"
+        parsed = Parser(tt_context(), module).parse_module()
+        parsed.verify()
+        func = parsed.body.block.first_op
+        printed = show(func).splitlines()[0]
+        return text, printed
+
+    # First pass: parse the op on its own to learn the types of the values it uses.
+    op, uses = parse_single_op(text)
+    args = ", ".join(f"%{n}: {show_attr(t)}" for n, t in uses.items())
+    decls, ret, results = "", "tt.return", ""
+    callees = {}
+    for call in op.walk():
+        if isinstance(call, CallOp):  # declare what it calls (also calls inside regions)
+            callees[show_attr(call.callee)] = (
+                f"tt.func private {show_attr(call.callee)}({', '.join(_types_text(call.args.types))})"
+                + (f" -> ({', '.join(_types_text(call.result_types))})" if call.results else "")
+                + "\n"
+            )
+    decls = "".join(callees.values())
+    if isinstance(op, ReturnOp):
+        ret = ""
+        if op.srcs:
+            results = f" -> ({', '.join(_types_text(op.srcs.types))})"
+    module = (
+        f"{header}builtin.module {{\n{decls}tt.func @wrap({args}){results} {{\n{text}\n{ret}\n}}\n}}"
+    )
+    parsed = Parser(tt_context(), module).parse_module()
+    parsed.verify()
+    wrap = [o for o in parsed.body.block.ops if isinstance(o, FuncOp)][-1]
+    printed = show(wrap.body.block.first_op)
+    return text, printed.strip()
+
+
+def parse_single_op(text: str):
+    """Parse ``text`` (one op, maybe with regions) where its operands are undefined: xDSL keeps
+    them as typed forward references, which tell us each operand's type (name -> type)."""
+    parser = Parser(tt_context(), text)
+    op = parser.parse_operation()
+    uses = {name: value.type for name, refs in parser.forward_ssa_references.items() for value in refs.values()}
+    return op, uses
+
+
+def _lines(text: str) -> list[str]:
+    """Lines without their indentation (a region's indentation depends on where it sits)."""
+    return [line.strip() for line in text.splitlines()]
+
+
+def corpus_files(corpus: Path, passes_root: Path) -> list[Path]:
+    files = sorted(corpus.glob("*/*.ttir")) + sorted(corpus.glob("*/*.ttgir"))
+    return files + sorted(passes_root.glob("*/passes/*/*.mlir"))
+
+
+@pytest.fixture(scope="module")
+def corpus_ops(corpus: Path, passes_root: Path):
+    return collect_corpus_ops(corpus_files(corpus, passes_root))
+
+
+def test_corpus_has_the_expected_ops(corpus_ops) -> None:
+    for name in ("tt.func", "tt.load", "tt.store", "tt.dot", "tt.reduce", "tt.scan",
+                 "tt.atomic_rmw", "tt.make_tensor_ptr", "tt.advance", "tt.trans", "tt.reshape"):
+        assert name in corpus_ops, name
+
+
+def test_every_corpus_tt_op_roundtrips(corpus_ops) -> None:
+    failures = []
+    count = 0
+    for name, texts in sorted(corpus_ops.items()):
+        for text, aliases in texts.items():
+            count += 1
+            try:
+                expected, printed = roundtrip_corpus_op(name, text, aliases)
+            except Exception as err:  # report every failure at once
+                failures.append(f"{name}: {type(err).__name__}: {err}\n    {text[:300]}")
+                continue
+            if _lines(printed) != _lines(expected):
+                failures.append(f"{name}: printed differently\n    want {expected[:300]}\n    got  {printed[:300]}")
+    assert count > 100
+    assert not failures, f"{len(failures)} of {count} failed:\n" + "\n".join(failures[:30])
