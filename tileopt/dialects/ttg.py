@@ -55,6 +55,15 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from tileopt.dialects.tt_types import (
+    CACHE_MODIFIER,
+    EVICTION_POLICY,
+    CacheModifier,
+    EvictionPolicy,
+    PointerType,
+    i1_same_shape,
+    pointee_type,
+)
 from tileopt.dialects.ttg_attrs import (
     TTG_ATTRIBUTES,
     AMDMfmaEncodingAttr,
@@ -468,35 +477,35 @@ class MemDescReshapeOp(IRDLOperation):
             raise VerifyException("ttg.memdesc_reshape: element types differ")
 
 
-# Triton's CacheModifier / EvictionPolicy enums, printed by keyword in async copies and
-# buffer ops, stored as their i32 enum values (as the generic form of the attribute is).
-CACHE_MODIFIERS = {"none": 1, "ca": 2, "cg": 3, "wb": 4, "cs": 5, "wt": 6, "cv": 7}
-EVICTION_POLICIES = {"evict_normal": 1, "evict_first": 2, "evict_last": 3}
+def parse_cache_keywords(parser: Parser, keywords: Sequence[str]) -> dict[str, Attribute]:
+    """Triton's ``oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)``.
 
-
-def parse_cache_keywords(parser: Parser, allowed: Sequence[str]) -> dict[str, Attribute]:
-    """Parse ``oilist(cacheModifier = x | evictionPolicy = y)``, in any order."""
+    ``keywords`` are the clauses the op allows; each at most once, in any order.
+    """
+    specs = {"cacheModifier": ("cache", CACHE_MODIFIER), "evictionPolicy": ("evict", EVICTION_POLICY)}
     found: dict[str, Attribute] = {}
-    tables = {"cacheModifier": ("cache", CACHE_MODIFIERS), "evictionPolicy": ("evict", EVICTION_POLICIES)}
     while True:
-        keyword = parser.parse_optional_keyword_in([k for k in allowed if tables[k][0] not in found])
+        pos = parser.pos
+        keyword = parser.parse_optional_keyword_in(list(keywords))
         if keyword is None:
             return found
-        prop, table = tables[keyword]
+        prop, spec = specs[keyword]
+        if prop in found:
+            parser.raise_error(f"'{keyword}' given twice", pos, parser.pos)
         parser.parse_punctuation("=")
-        value = parser.parse_keyword_in(list(table), f" ({keyword})")
-        found[prop] = IntegerAttr(table[value], i32)
+        found[prop] = spec.parse(parser)
 
 
 def print_cache_keywords(printer: Printer, op: Operation) -> None:
-    for keyword, prop, table, default in (
-        ("cacheModifier", "cache", CACHE_MODIFIERS, 1),
-        ("evictionPolicy", "evict", EVICTION_POLICIES, 1),
+    """The non-default cache modifier / eviction policy, as Triton prints them."""
+    for keyword, prop, spec, default in (
+        ("cacheModifier", "cache", CACHE_MODIFIER, CacheModifier.NONE),
+        ("evictionPolicy", "evict", EVICTION_POLICY, EvictionPolicy.NORMAL),
     ):
         value = op.properties.get(prop)
-        if isinstance(value, IntegerAttr) and value.value.data != default:
-            name = next(k for k, v in table.items() if v == value.value.data)
-            printer.print_string(f" {keyword} = {name}")
+        if isinstance(value, IntegerAttr) and value != spec.attr(default):
+            printer.print_string(f" {keyword} = ")
+            spec.print(printer, value)
 
 
 def parse_short_memdesc(parser: Parser) -> MemDescType:
@@ -510,17 +519,13 @@ def parse_short_memdesc(parser: Parser) -> MemDescType:
     return ty
 
 
-def pointee_type(ptr_tensor_type: Attribute) -> Attribute | None:
-    """Element type pointed to by a ``tensor<...x!tt.ptr<T>>`` (None if not such a tensor)."""
-    if not isinstance(ptr_tensor_type, TensorType):
-        return None
-    ptr = ptr_tensor_type.get_element_type()
-    if getattr(ptr, "name", None) != "tt.ptr":
-        return None
-    for field in ("pointee", "pointee_type", "pointeeType"):
-        if hasattr(ptr, field):
-            return getattr(ptr, field)
-    return ptr.parameters[0] if getattr(ptr, "parameters", ()) else None
+def pointee_element(ptr_tensor_type: Attribute) -> Attribute | None:
+    """T for a ``tensor<...x!tt.ptr<T>>`` (None if it is not a tensor of pointers)."""
+    if isinstance(ptr_tensor_type, TensorType) and isinstance(
+        ptr_tensor_type.element_type, PointerType
+    ):
+        return ptr_tensor_type.element_type.pointee_type
+    return None
 
 
 @irdl_op_definition
@@ -564,18 +569,11 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
         parser.parse_punctuation("->")
         dst_type = parse_short_memdesc(parser)
         operands: list = [parser.resolve_operand(src, src_type), parser.resolve_operand(dst, dst_type)]
-        shape = src_type.get_shape() if isinstance(src_type, TensorType) else ()
-        encoding = src_type.encoding if isinstance(src_type, TensorType) else None
-        if mask is not None:
-            mask_type = TensorType(i1, shape, encoding)
-            operands.append([parser.resolve_operand(mask, mask_type)])
-        else:
-            operands.append([])
-        if other is not None:
-            other_type = TensorType(pointee_type(src_type) or dst_type.get_element_type(), shape, encoding)
-            operands.append([parser.resolve_operand(other, other_type)])
-        else:
-            operands.append([])
+        # Triton infers the mask and other types from the pointer tensor.
+        operands.append([parser.resolve_operand(mask, i1_same_shape(src_type))] if mask else [])
+        operands.append(
+            [parser.resolve_operand(other, pointee_type(src_type))] if other else []
+        )
         return cls.build(
             operands=operands,
             result_types=[AsyncTokenType()],
@@ -616,8 +614,12 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
                 f"{_shape_str(tensor_shape(src))} does not match the buffer shape "
                 f"{_shape_str(dst.get_shape())}"
             )
-        pointee = pointee_type(src)
-        if pointee is not None and pointee != dst.get_element_type():
+        pointee = pointee_element(src)
+        if pointee is None:
+            raise VerifyException(
+                f"ttg.async_copy_global_to_local: src must be a tensor of pointers, got {src}"
+            )
+        if pointee != dst.get_element_type():
             raise VerifyException(
                 f"ttg.async_copy_global_to_local: pointers to {pointee} cannot fill a buffer "
                 f"of {dst.get_element_type()}"

@@ -1,0 +1,306 @@
+"""The TritonNvidiaGPU dialect (``ttng``): Hopper ops Triton emits at TritonGPU level.
+
+``ttng.warp_group_dot`` is wgmma (A from registers or shared memory, B from shared memory),
+``ttng.warp_group_dot_wait`` waits for outstanding async wgmmas and passes its operands
+through, ``ttng.fence_async_shared`` orders generic-proxy shared writes before async-proxy
+reads; the mbarrier ops (``init_barrier``, ``inval_barrier``, ``barrier_expect``,
+``wait_barrier``) are those TMA pipelines use. Syntax from Triton's
+``include/triton/Dialect/TritonNvidiaGPU/IR/TritonNvidiaGPUOps.td``; the corpus only shows
+the first three, so the barrier ops follow the .td and are not checked against real output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i1, i32
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
+from tileopt.dialects.ttg import (
+    READ,
+    SHARED,
+    WRITE,
+    ReadsShared,
+    Synchronizes,
+    effects,
+    parse_attr_dict_split,
+    print_attr_dict,
+    tensor_shape,
+)
+from tileopt.dialects.ttg_types import MemDescType
+
+_FALSE = IntegerAttr(0, i1)
+_ZERO = IntegerAttr(0, i32)
+_IEEE = INPUT_PRECISION.attr(InputPrecision.IEEE)
+
+ReadsWritesShared = effects((READ, SHARED), (WRITE, SHARED))
+
+
+@irdl_op_definition
+class WarpGroupDotOp(IRDLOperation):
+    """``ttng.warp_group_dot %a, %b, %c [, %useC]``: d = a * b + c with Hopper wgmma."""
+
+    name = "ttng.warp_group_dot"
+
+    a = operand_def(TensorType | MemDescType)
+    b = operand_def(TensorType | MemDescType)
+    c = operand_def(TensorType)
+    useC = opt_operand_def(i1)
+    inputPrecision = opt_prop_def(IntegerAttr)
+    maxNumImpreciseAcc = opt_prop_def(IntegerAttr)
+    isAsync = opt_prop_def(IntegerAttr)
+    d = result_def(TensorType)
+
+    # Reads its shared-memory operands; Triton declares the same (MemRead<SharedMemory>).
+    traits = traits_def(ReadsShared())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WarpGroupDotOp:
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        c = parser.parse_unresolved_operand()
+        use_c = None
+        if parser.parse_optional_punctuation(","):
+            use_c = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict_split(parser, cls)
+        parser.parse_punctuation(":")
+        a_type = parser.parse_type()
+        parser.parse_punctuation("*")
+        b_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        d_type = parser.parse_type()
+        operands = [
+            parser.resolve_operand(a, a_type),
+            parser.resolve_operand(b, b_type),
+            parser.resolve_operand(c, d_type),
+            [parser.resolve_operand(use_c, i1)] if use_c is not None else [],
+        ]
+        return cls.build(
+            operands=operands, result_types=[d_type], properties=props, attributes=attrs
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list([self.a, self.b, self.c], printer.print_operand)
+        if self.useC is not None:
+            printer.print_string(", ")
+            printer.print_operand(self.useC)
+        # MLIR leaves attributes that hold their default value out of the attr-dict.
+        defaults = {"inputPrecision": _IEEE, "maxNumImpreciseAcc": _ZERO, "isAsync": _FALSE}
+        elide = [k for k, v in defaults.items() if self.properties.get(k) == v]
+        print_attr_dict(printer, self, elide=elide)
+        printer.print_string(" : ")
+        printer.print_attribute(self.a.type)
+        printer.print_string(" * ")
+        printer.print_attribute(self.b.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.d.type)
+
+    def verify_(self) -> None:
+        if self.c.type != self.d.type:
+            raise VerifyException(
+                "ttng.warp_group_dot: the accumulator and the result must have the same type"
+            )
+        a, b, d = tensor_shape(self.a.type), tensor_shape(self.b.type), tensor_shape(self.d.type)
+        if a is None or b is None or d is None or len(a) != 2 or len(b) != 2 or len(d) != 2:
+            raise VerifyException("ttng.warp_group_dot: operands must be 2-d")
+        if a[1] != b[0] or (a[0], b[1]) != d:
+            raise VerifyException(
+                f"ttng.warp_group_dot: shapes {a[0]}x{a[1]} * {b[0]}x{b[1]} do not give "
+                f"{d[0]}x{d[1]}"
+            )
+        if not isinstance(self.b.type, MemDescType):
+            raise VerifyException("ttng.warp_group_dot: B must be in shared memory (a memdesc)")
+        precision = self.properties.get("inputPrecision")
+        if precision is not None:
+            INPUT_PRECISION.verify(precision, "inputPrecision")
+
+
+@irdl_op_definition
+class WarpGroupDotWaitOp(IRDLOperation):
+    """``ttng.warp_group_dot_wait %x... {pendings = N}``: wait until <= N wgmmas are in flight."""
+
+    name = "ttng.warp_group_dot_wait"
+
+    inputs = var_operand_def(TensorType | MemDescType)
+    pendings = prop_def(IntegerAttr[IntegerType])
+    outputs = var_result_def(TensorType | MemDescType)
+
+    traits = traits_def(Synchronizes())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WarpGroupDotWaitOp:
+        names = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        props, attrs = parse_attr_dict_split(parser, cls)
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(types) != len(names):
+            parser.raise_error(f"expected {len(names)} types, got {len(types)}")
+        operands = [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+        return cls.build(
+            operands=[operands], result_types=[types], properties=props, attributes=attrs
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.inputs, printer.print_operand)
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
+
+    def verify_(self) -> None:
+        if [v.type for v in self.inputs] != [r.type for r in self.outputs]:
+            raise VerifyException(
+                "ttng.warp_group_dot_wait: results must have the types of the inputs"
+            )
+
+
+@irdl_op_definition
+class FenceAsyncSharedOp(IRDLOperation):
+    """``ttng.fence_async_shared {bCluster = false}``: fence.proxy.async for shared memory."""
+
+    name = "ttng.fence_async_shared"
+
+    bCluster = prop_def(IntegerAttr)
+
+    traits = traits_def(Synchronizes())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict"
+
+    def __init__(self, bCluster: bool = False):
+        super().__init__(properties={"bCluster": IntegerAttr(int(bCluster), i1)})
+
+
+@irdl_op_definition
+class InitBarrierOp(IRDLOperation):
+    """``ttng.init_barrier %bar, N``: mbarrier.init with N expected arrivals."""
+
+    name = "ttng.init_barrier"
+
+    alloc = operand_def(MemDescType)
+    count = prop_def(IntegerAttr)
+
+    traits = traits_def(ReadsWritesShared())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> InitBarrierOp:
+        alloc = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        count = parser.parse_integer(allow_boolean=False)
+        props, attrs = parse_attr_dict_split(parser, cls)
+        parser.parse_punctuation(":")
+        ty = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(alloc, ty)],
+            properties={**props, "count": IntegerAttr(count, i32)},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.alloc)
+        printer.print_string(f", {self.count.value.data}")
+        print_attr_dict(printer, self, elide=["count"])
+        printer.print_string(" : ")
+        printer.print_attribute(self.alloc.type)
+
+
+@irdl_op_definition
+class InvalBarrierOp(IRDLOperation):
+    """``ttng.inval_barrier %bar``: invalidate an mbarrier before its memory is reused."""
+
+    name = "ttng.inval_barrier"
+
+    alloc = operand_def(MemDescType)
+
+    traits = traits_def(ReadsWritesShared())
+    assembly_format = "$alloc attr-dict `:` type($alloc)"
+
+
+@irdl_op_definition
+class BarrierExpectOp(IRDLOperation):
+    """``ttng.barrier_expect %bar, bytes, %pred``: expect a TMA transaction of that size."""
+
+    name = "ttng.barrier_expect"
+
+    alloc = operand_def(MemDescType)
+    size = prop_def(IntegerAttr)
+    pred = operand_def(i1)
+
+    traits = traits_def(ReadsWritesShared())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BarrierExpectOp:
+        alloc = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        size = parser.parse_integer(allow_boolean=False)
+        props, attrs = parse_attr_dict_split(parser, cls)
+        parser.parse_punctuation(",")
+        pred = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        ty = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(alloc, ty), parser.resolve_operand(pred, i1)],
+            properties={**props, "size": IntegerAttr(size, i32)},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.alloc)
+        printer.print_string(f", {self.size.value.data}")
+        print_attr_dict(printer, self, elide=["size"])
+        printer.print_string(", ")
+        printer.print_operand(self.pred)
+        printer.print_string(" : ")
+        printer.print_attribute(self.alloc.type)
+
+
+@irdl_op_definition
+class WaitBarrierOp(IRDLOperation):
+    """``ttng.wait_barrier %bar, %phase [, %pred]``: wait for an mbarrier phase to complete."""
+
+    name = "ttng.wait_barrier"
+
+    alloc = operand_def(MemDescType)
+    phase = operand_def(i32)
+    pred = opt_operand_def(i1)
+
+    traits = traits_def(Synchronizes())
+    assembly_format = "$alloc `,` $phase attr-dict (`,` $pred^)? `:` type($alloc)"
+
+
+TTNG_OPS = [
+    WarpGroupDotOp,
+    WarpGroupDotWaitOp,
+    FenceAsyncSharedOp,
+    InitBarrierOp,
+    InvalBarrierOp,
+    BarrierExpectOp,
+    WaitBarrierOp,
+]
+
+TTNG = Dialect("ttng", TTNG_OPS, [])
+
+__all__ = ["TTNG", *[op.__name__ for op in TTNG_OPS]]
