@@ -1,15 +1,450 @@
-"""Printing xDSL IR as MLIR/triton-opt print it (first version: plain xDSL printer)."""
+"""Printing xDSL IR as MLIR/triton-opt print it.
+
+``TileoptPrinter`` is xDSL's ``Printer`` with MLIR's output conventions:
+
+- ``module attributes {...} {`` for ``builtin.module``; ``return`` for ``func.return``
+  inside ``func.func`` (an op's default dialect is elided, as in MLIR);
+- attribute aliases hoisted to the top (``#blocked = #ttg.blocked<...>``) for attribute
+  classes that declare ``triton_alias = "blocked"``; MLIR's order and numbering: sorted by
+  nesting depth then name, numbered ``#blocked``, ``#blocked1``, ... by first use, where
+  "use" is the order MLIR's alias pass visits the IR (the text order, except that generic
+  ops visit their regions before their types);
+- with ``debuginfo``, ``loc(#locN)`` after each op and ``#locN = loc(...)`` lines after
+  the module; block argument locations inline (``loc("x"(#loc))``), as MLIR does;
+- SSA and block names as MLIR chooses them (``naming.py``); ``%x:3`` / ``%x#1`` for ops
+  with several results; ``// pred: ^bb1`` comments on blocks;
+- floats as MLIR writes them (``floats.py``): ``1.000000e+00``, ``0.707106769``,
+  ``0xFF800000``; dense splats as ``dense<...>``; attribute dictionaries sorted by name.
+
+Aliases are found by printing the module once into nothing, recording every aliasable
+attribute in visit order, then printing it for real.
+"""
 
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    IndexType,
+    IntegerType,
+    LocationAttr,
+    ModuleOp,
+    UnitAttr,
+    UnregisteredOp,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue, TypeAttribute
 from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove, IsTerminator
+
+from tileopt.ir.floats import float_format, format_float, format_float_bits
+from tileopt.ir.naming import NameTable, assign_names
+from tileopt.ir.upstream import upstream_printer
+
+# Ops whose regions elide their own dialect's prefix (MLIR's getDefaultDialect).
+DEFAULT_DIALECTS = {"func.func": "func"}
+
+# Non-splat dense attributes with more elements than this print as a hex string.
+_DENSE_HEX_THRESHOLD = 100
+
+
+class _NullStream:
+    def write(self, text: str) -> int:
+        return len(text)
+
+
+@dataclass
+class _AliasInfo:
+    name: str  # "blocked", "loc", ...
+    order: int
+    is_type: bool
+    depth: int = 0
+
+
+def alias_name_of(attr: Attribute, debuginfo: bool) -> str | None:
+    """The alias MLIR/Triton give this attribute, or None when it prints inline."""
+    name = getattr(type(attr), "triton_alias", None)
+    if name is not None:
+        return name
+    if debuginfo and isinstance(attr, LocationAttr):
+        return "loc"
+    return None
+
+
+@dataclass(eq=False, repr=False)
+class TileoptPrinter(Printer):
+    """xDSL's printer with MLIR's conventions (see the module docstring)."""
+
+    names: NameTable | None = field(default=None)
+    aliases: dict[Attribute, str] = field(default_factory=dict)
+    recording: bool = field(default=False)
+    _alias_infos: dict[Attribute, _AliasInfo] = field(default_factory=dict, init=False)
+    _alias_stack: list[_AliasInfo] = field(default_factory=list, init=False)
+    _defining_alias: Attribute | None = field(default=None, init=False)
+    _default_dialects: list[str] = field(default_factory=lambda: ["builtin"], init=False)
+
+    # --- output -------------------------------------------------------------------
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        if "\n" not in text:
+            self._current_column += len(text)
+            self.stream.write(text)
+            return
+        super().print_string(text, indent=indent)
+
+    # --- names ---------------------------------------------------------------------
+
+    def print_ssa_value(self, value: SSAValue) -> str:
+        if self.names is not None and (name := self.names.values.get(value)) is not None:
+            self.print_string(f"%{name}")
+            return name
+        return super().print_ssa_value(value)
+
+    def _get_block_name(self, block: Block) -> str:
+        if self.names is not None and (name := self.names.blocks.get(block)) is not None:
+            return name
+        return super()._get_block_name(block)
+
+    def _populate_block_name(self, block: Block, block_index: int | None = None) -> None:
+        if self.names is not None and block in self.names.blocks:
+            self._blocks[block] = self.names.blocks[block]
+            return
+        super()._populate_block_name(block, block_index)
+
+    def _print_results(self, op: Operation) -> None:
+        if not op.results:
+            return
+        if self.names is not None and (base := self.names.result_groups.get(op)):
+            self.print_string(f"%{base}:{len(op.results)} = ")
+            return
+        self.print_list(op.results, self.print_ssa_value)
+        self.print_string(" = ")
+
+    # --- operations -----------------------------------------------------------------
+
+    def print_op(self, op: Operation) -> None:
+        if self.recording and self.print_debuginfo:
+            self.print_attribute(op.location)  # MLIR visits an op's location first
+        if isinstance(op, ModuleOp):
+            self._print_module_op(op)
+            return
+        isolated = bool(op.get_traits_of_type(IsolatedFromAbove))
+        self._print_results(op)
+        if isolated:
+            self.enter_scope()
+        if isinstance(op, UnregisteredOp):
+            self.print_string(f'"{op.op_name.data}"')
+            op_name = op.op_name
+            del op.attributes["op_name__"]
+            try:
+                self.print_op_with_default_format(op)
+            finally:
+                op.attributes["op_name__"] = op_name
+        elif self.print_generic_format or Operation.print is type(op).print:
+            self.print_string(f'"{op.name}"')
+            self.print_op_with_default_format(op)
+        else:
+            self.print_string(self._op_name_text(op))
+            self._default_dialects.append(DEFAULT_DIALECTS.get(op.name, ""))
+            try:
+                special = upstream_printer(op)
+                if special is not None:
+                    special(op, self)
+                else:
+                    op.print(self)
+            finally:
+                self._default_dialects.pop()
+        self._print_op_location(op)
+        if isolated:
+            self.exit_scope()
+
+    def _op_name_text(self, op: Operation) -> str:
+        name = op.name
+        default = self._default_dialects[-1]
+        if default and name.startswith(default + ".") and name.count(".") == 1:
+            return name[len(default) + 1:]
+        return name
+
+    def _print_op_location(self, op: Operation) -> None:
+        if not self.print_debuginfo:
+            return
+        self.print_string(" ")
+        self._print_location_ref(op.location)
+
+    def _print_location_ref(self, location: Attribute) -> None:
+        """An op's location: ``loc(#locN)`` when it has an alias."""
+        alias = self.aliases.get(location) if not self.recording else None
+        if alias is not None:
+            self.print_string(f"loc({alias})")
+        else:
+            self.print_attribute(location)
+
+    def _print_module_op(self, op: ModuleOp) -> None:
+        self.print_string("module")
+        if op.sym_name is not None:
+            self.print_string(" ")
+            self.print_symbol_name(op.sym_name.data)
+        self.print_op_attributes(op.attributes, print_keyword=True)
+        self.print_string(" ")
+        self._default_dialects.append("")
+        try:
+            self.print_region(op.body, print_entry_block_args=False,
+                              print_empty_block=False)
+        finally:
+            self._default_dialects.pop()
+        self._print_op_location(op)
+
+    def print_op_with_default_format(self, op: Operation) -> None:
+        if self.recording:
+            # MLIR's alias pass visits a generic op's regions before its types.
+            for region in op.regions:
+                self.print_region(region)
+            for type_ in op.operand_types:
+                self.print_attribute(type_)
+            for type_ in op.result_types:
+                self.print_attribute(type_)
+            for attr in (*op.properties.values(), *op.attributes.values()):
+                self.print_attribute(attr)
+            return
+        self.print_operands(op.operands)
+        self.print_successors(op.successors)
+        self._print_op_properties(op.properties)
+        self.print_regions(op.regions)
+        self.print_op_attributes(op.attributes)
+        self.print_string(" : ")
+        self.print_function_type(op.operand_types, op.result_types)
+
+    def print_operation_type(self, op: Operation) -> None:
+        self.print_function_type(op.operand_types, op.result_types)
+
+    def _print_op_properties(self, properties: dict[str, Attribute]) -> None:
+        if not properties:
+            return
+        self.print_string(" <")
+        self.print_attr_dict(dict(sorted(properties.items())))
+        self.print_string(">")
+
+    def print_op_attributes(self, attributes, *, reserved_attr_names=(),
+                            print_keyword: bool = False) -> bool:
+        shown = {name: attr for name, attr in sorted(attributes.items())
+                 if name not in reserved_attr_names}
+        if not shown:
+            return False
+        if print_keyword:
+            self.print_string(" attributes")
+        self.print_string(" ")
+        self.print_attr_dict(shown)
+        return True
+
+    # --- blocks -------------------------------------------------------------------
+
+    def print_block(self, block: Block, print_block_args: bool = True,
+                    print_block_terminator: bool = True) -> None:
+        if print_block_args:
+            self._print_new_line()
+            if block not in self._blocks:
+                self._populate_block_name(block)
+            self.print_block_name(block)
+            if block.args:
+                with self.in_parens():
+                    self.print_list(block.args, self.print_block_argument)
+            self.print_string(":")
+            self._print_predecessors(block)
+        with self.indented():
+            for op in block.ops:
+                if not print_block_terminator and op.has_trait(
+                        IsTerminator, value_if_unregistered=False):
+                    continue
+                self._print_new_line()
+                self.print_op(op)
+
+    def _print_predecessors(self, block: Block) -> None:
+        """MLIR's ``// pred: ^bb1`` / ``// 2 preds: ^bb0, ^bb2`` block comments."""
+        if self.recording or block.parent is None:
+            return
+        predecessors = list(dict.fromkeys(block.predecessors()))
+        if not predecessors:
+            if block.parent.first_block is not block:
+                self.print_string("  // no predecessors")
+            return
+        if len(predecessors) == 1:
+            self.print_string(f"  // pred: ^{self._get_block_name(predecessors[0])}")
+            return
+        order = {b: i for i, b in enumerate(block.parent.blocks)}
+        predecessors.sort(key=lambda b: order.get(b, len(order)))
+        names = ", ".join(f"^{self._get_block_name(b)}" for b in predecessors)
+        self.print_string(f"  // {len(predecessors)} preds: {names}")
+
+    def print_block_argument(self, arg: BlockArgument, print_type: bool = True) -> None:
+        self.print_ssa_value(arg)
+        if print_type:
+            self.print_string(": ")
+            self.print_attribute(arg.type)
+            if self.print_debuginfo:
+                self.print_string(" ")
+                self.print_attribute(arg.location)
+
+    # --- attributes ---------------------------------------------------------------
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if self.recording:
+            self._visit_attribute(attribute)
+            return
+        if attribute is not self._defining_alias:
+            alias = self.aliases.get(attribute) if alias_name_of(
+                attribute, self.print_debuginfo) else None
+            if alias is not None:
+                if isinstance(attribute, LocationAttr) and not self.printing_location:
+                    # A location outside an op position (e.g. a block argument's)
+                    # prints inline, its nested locations as aliases.
+                    pass
+                else:
+                    self.print_string(alias)
+                    return
+        self._print_attribute_inline(attribute)
+
+    def _print_attribute_inline(self, attribute: Attribute) -> None:
+        defining, self._defining_alias = self._defining_alias, None
+        try:
+            if isinstance(attribute, DenseIntOrFPElementsAttr):
+                self._print_dense(attribute)
+            elif isinstance(attribute, DictionaryAttr):
+                self.print_attr_dict(dict(sorted(attribute.data.items())))
+            else:
+                super().print_attribute(attribute)
+        finally:
+            self._defining_alias = defining
+
+    def _visit_attribute(self, attribute: Attribute) -> None:
+        """Record aliasable attributes in MLIR's visit order, with their depth."""
+        name = alias_name_of(attribute, self.print_debuginfo)
+        if name is None:
+            self._print_attribute_inline(attribute)
+            return
+        info = self._alias_infos.get(attribute)
+        if info is None:
+            info = _AliasInfo(name, len(self._alias_infos),
+                              isinstance(attribute, TypeAttribute))
+            self._alias_infos[attribute] = info
+            self._alias_stack.append(info)
+            try:
+                self._print_attribute_inline(attribute)
+            finally:
+                self._alias_stack.pop()
+        if self._alias_stack:
+            enclosing = self._alias_stack[-1]
+            enclosing.depth = max(enclosing.depth, info.depth + 1)
+
+    def print_float(self, value: float, type: AnyFloat) -> None:
+        self.print_string(format_float(value, type))
+
+    def print_attr_dict(self, attr_dict) -> None:
+        self.print_string("{")
+        self.print_list(attr_dict.items(), self._print_attr_string)
+        self.print_string("}")
+
+    def _print_attr_string(self, attr_tuple: tuple[str, Attribute]) -> None:
+        self.print_identifier_or_string_literal(attr_tuple[0])
+        if not isinstance(attr_tuple[1], UnitAttr):
+            self.print_string(" = ")
+            self.print_attribute(attr_tuple[1])
+
+    def _print_dense(self, attr: DenseIntOrFPElementsAttr) -> None:
+        """``dense<...> : type`` from the raw data, so float bit patterns stay exact."""
+        element_type = attr.get_element_type()
+        fmt = float_format(element_type)
+        is_int = isinstance(element_type, IntegerType | IndexType)
+        if fmt is None and not is_int:  # complex numbers: xDSL's own printing
+            attr.print_builtin(self)
+            return
+        data = attr.data.data
+        count = len(attr)
+        self.print_string("dense<")
+        if count:
+            size = element_type.compile_time_size
+            splat = data == data[:size] * count
+            if not splat and count > _DENSE_HEX_THRESHOLD:
+                self.print_string(f'"0x{data.hex().upper()}"')
+            else:
+                shown = 1 if splat else count
+                if fmt is not None:
+                    elements = [format_float_bits(int.from_bytes(
+                        data[i * size:(i + 1) * size], "little"), fmt)
+                        for i in range(shown)]
+                else:
+                    values = attr.get_values()[:shown]
+                    if isinstance(element_type, IntegerType) and \
+                            element_type.width.data == 1:
+                        elements = ["true" if v else "false" for v in values]
+                    else:
+                        elements = [str(v) for v in values]
+                self.print_string(elements[0] if splat
+                                  else _nest(elements, list(attr.get_shape())))
+        self.print_string("> : ")
+        self.print_attribute(attr.get_type())
+
+    # --- aliases ---------------------------------------------------------------------
+
+    def assign_aliases(self) -> list[tuple[Attribute, str]]:
+        """Name the recorded aliases as MLIR does; returns them in definition order."""
+        ordered = sorted(self._alias_infos.items(),
+                         key=lambda item: (item[1].depth, not item[1].is_type,
+                                           item[1].name, item[1].order))
+        counts: dict[str, int] = {}
+        result = []
+        for attr, info in ordered:
+            index = counts.get(info.name, 0)
+            counts[info.name] = index + 1
+            suffix = ""
+            if index:
+                suffix = ("_" if info.name[-1].isdigit() else "") + str(index)
+            prefix = "!" if info.is_type else "#"
+            text = f"{prefix}{info.name}{suffix}"
+            self.aliases[attr] = text
+            result.append((attr, text))
+        return result
+
+    def print_alias_definition(self, attr: Attribute, text: str) -> None:
+        self.print_string(f"{text} = ")
+        self._defining_alias = attr
+        try:
+            self.print_attribute(attr)
+        finally:
+            self._defining_alias = None
+        self._print_new_line()
+
+
+def _nest(elements: list[str], shape: list[int]) -> str:
+    if len(shape) <= 1:
+        return "[" + ", ".join(elements) + "]"
+    step = len(elements) // shape[0] if shape[0] else 0
+    return "[" + ", ".join(_nest(elements[i:i + step], shape[1:])
+                           for i in range(0, len(elements), step or 1)) + "]"
 
 
 def print_module(module: ModuleOp, debuginfo: bool = False) -> str:
+    """The module as MLIR/triton-opt prints it (``--mlir-print-debuginfo`` if asked)."""
+    names = assign_names(module)
+
+    recorder = TileoptPrinter(stream=_NullStream(), print_debuginfo=debuginfo,
+                              names=names, recording=True)
+    recorder.print_op(module)
+    definitions = recorder.assign_aliases()
+
     stream = io.StringIO()
-    Printer(stream=stream, print_debuginfo=debuginfo).print_op(module)
-    stream.write("\n")
+    printer = TileoptPrinter(stream=stream, print_debuginfo=debuginfo, names=names,
+                             aliases=recorder.aliases)
+    deferred = []
+    for attr, text in definitions:
+        if isinstance(attr, LocationAttr):
+            deferred.append((attr, text))
+        else:
+            printer.print_alias_definition(attr, text)
+    printer.print_op(module)
+    printer._print_new_line()
+    for attr, text in deferred:
+        printer.print_alias_definition(attr, text)
     return stream.getvalue()

@@ -1,0 +1,180 @@
+"""SSA value and block names chosen the way MLIR's printer chooses them for Triton.
+
+This follows ``SSANameState`` in ``mlir/lib/IR/AsmPrinter.cpp`` with the flag Triton
+prints with (``printNameLocAsPrefix``):
+
+- a region's values are named first, then the regions nested in its ops, each of those
+  starting from the counters the enclosing region ended with (so sibling loops reuse
+  names, and a loop body's names come after every name of the function body);
+- a result takes the name of its op's ``loc("name"(...))``; otherwise an op's own
+  naming (``arith.constant``: ``%c42_i32``, ``%true``, ``%cst``); otherwise the value's
+  name hint (kept from the parsed text); otherwise a number ``%0``, ``%1``, ...;
+- entry block arguments are ``%argN`` (one counter for all entry blocks) unless their
+  location is a ``NameLoc``; other block arguments are numbered;
+- a taken name gets ``_N`` appended, N from one counter for all names (``%x``, ``%x_0``,
+  ``%y_1``); only names of the same or enclosing regions count as taken;
+- an op with several results has one name, ``%name:3``, used as ``%name#1``;
+- blocks are ``^bb0``, ``^bb1``, ... in each region.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, NameLoc, Signedness
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+_VALID_CHAR = re.compile(r"[A-Za-z0-9$._-]")
+_DEFAULT_ARG_NAME = re.compile(r"arg\d+")
+
+
+def sanitize_identifier(name: str) -> str:
+    """``mlir::detail::sanitizeIdentifier`` for value names."""
+    out = []
+    for ch in name:
+        if _VALID_CHAR.fullmatch(ch):
+            out.append(ch)
+        elif ch == " ":
+            out.append("_")
+        else:
+            out.append("".join(f"{b:X}" for b in ch.encode("utf-8")))
+    text = "".join(out)
+    if text[:1].isdigit():
+        text = "_" + text
+    return text
+
+
+def _asm_result_name(op: Operation) -> str | None:
+    """The names ops give their results themselves (MLIR's ``getAsmResultNames``)."""
+    if op.name != "arith.constant":
+        return None
+    value = op.properties.get("value") or op.attributes.get("value")
+    if isinstance(value, IntegerAttr):
+        type_ = value.type
+        if isinstance(type_, IntegerType) and type_.width.data == 1:
+            return "true" if value.value.data else "false"
+        if isinstance(type_, IntegerType):
+            return f"c{value.value.data}_{_integer_type_text(type_)}"
+        return f"c{value.value.data}"
+    return "cst"
+
+
+def _integer_type_text(type_: IntegerType) -> str:
+    prefix = {Signedness.SIGNED: "si", Signedness.UNSIGNED: "ui"}.get(
+        type_.signedness.data, "i")
+    return f"{prefix}{type_.width.data}"
+
+
+def _name_loc(location) -> str | None:
+    if isinstance(location, NameLoc):
+        return location.desc.data
+    return None
+
+
+@dataclass
+class _Scope:
+    parent: _Scope | None
+    names: set[str] = field(default_factory=set)
+
+    def taken(self, name: str) -> bool:
+        scope = self
+        while scope is not None:
+            if name in scope.names:
+                return True
+            scope = scope.parent
+        return False
+
+
+@dataclass
+class _Counters:
+    value: int = 0
+    argument: int = 0
+    conflict: int = 0
+
+
+@dataclass
+class NameTable:
+    """The printed names of the values and blocks under one op."""
+
+    values: dict[SSAValue, str] = field(default_factory=dict)
+    result_groups: dict[Operation, str] = field(default_factory=dict)  # multi-result ops
+    blocks: dict[Block, str] = field(default_factory=dict)
+
+
+def assign_names(root: Operation) -> NameTable:
+    table = NameTable()
+    work: list[tuple[Region, _Counters, _Scope | None]] = [
+        (region, _Counters(), None) for region in reversed(root.regions)]
+    while work:
+        region, counters, parent_scope = work.pop()
+        scope = _Scope(parent_scope)
+        counters = _Counters(counters.value, counters.argument, counters.conflict)
+        _name_region(region, counters, scope, table)
+        nested = [(inner, counters, scope) for op in _region_ops(region)
+                  for inner in op.regions]
+        work.extend(reversed(nested))
+    return table
+
+
+def _region_ops(region: Region):
+    for block in region.blocks:
+        yield from block.ops
+
+
+def _unique(name: str, counters: _Counters, scope: _Scope) -> str:
+    name = sanitize_identifier(name)
+    if scope.taken(name):
+        while True:
+            probe = f"{name}_{counters.conflict}"
+            counters.conflict += 1
+            if not scope.taken(probe):
+                name = probe
+                break
+    scope.names.add(name)
+    return name
+
+
+def _name_region(region: Region, counters: _Counters, scope: _Scope,
+                 table: NameTable) -> None:
+    for number, block in enumerate(region.blocks):
+        table.blocks[block] = f"bb{number}"
+        entry = number == 0
+        for arg in block.args:
+            name = _name_loc(arg.location)
+            if name is None:
+                hint = arg.name_hint
+                if entry:
+                    argument_name = f"arg{counters.argument}"
+                    counters.argument += 1
+                    name = hint if hint and not _DEFAULT_ARG_NAME.fullmatch(hint) \
+                        else argument_name
+                else:
+                    name = hint
+            elif entry:
+                counters.argument += 1
+            _set_name(arg, name, counters, scope, table)
+        for op in block.ops:
+            if not op.results:
+                continue
+            first = op.results[0]
+            name = _name_loc(op.location) or _asm_result_name(op) or first.name_hint
+            base = _set_name(first, name, counters, scope, table)
+            if len(op.results) > 1:
+                table.result_groups[op] = base
+                for index, result in enumerate(op.results):
+                    table.values[result] = f"{base}#{index}"
+
+
+def _set_name(value: SSAValue, name: str | None, counters: _Counters, scope: _Scope,
+              table: NameTable) -> str:
+    if name:
+        text = _unique(name, counters, scope)
+    else:
+        text = str(counters.value)
+        counters.value += 1
+    table.values[value] = text
+    return text
+
+
+__all__ = ["NameTable", "assign_names", "sanitize_identifier"]

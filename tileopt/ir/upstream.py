@@ -1,0 +1,64 @@
+"""MLIR's exact syntax for the upstream ops that xDSL prints slightly differently.
+
+xDSL's ops for ``arith``, ``math``, ``cf``, ``scf``, ``ub`` and ``func`` print the same
+text as MLIR except where listed here. The printer applies these by op class, so ops
+built by passes through xDSL's own constructors print right too.
+
+- ``scf.for``: MLIR writes two spaces before the induction variable type
+  (``-> (f32)  : i32 {``, ``step %c1_i32  : i32 {``): ``ForOp::print`` emits ``' '``
+  and then ``" : " << type << ' '``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Operation
+from xdsl.printer import Printer
+
+
+def print_scf_for(op: scf.ForOp, printer: Printer) -> None:
+    indvar, *iter_args = op.body.block.args
+    printer.print_string(" ")
+    printer.print_ssa_value(indvar)
+    printer.print_string(" = ")
+    printer.print_ssa_value(op.lb)
+    printer.print_string(" to ")
+    printer.print_ssa_value(op.ub)
+    printer.print_string(" step ")
+    printer.print_ssa_value(op.step)
+    if iter_args:
+        printer.print_string(" iter_args(")
+        for index, (arg, init) in enumerate(zip(iter_args, op.iter_args)):
+            if index:
+                printer.print_string(", ")
+            printer.print_block_argument(arg, print_type=False)
+            printer.print_string(" = ")
+            printer.print_ssa_value(init)
+        printer.print_string(") -> (")
+        printer.print_list((arg.type for arg in iter_args), printer.print_attribute)
+        printer.print_string(")")
+    printer.print_string(" ")
+    if not isinstance(indvar.type, IndexType):
+        printer.print_string(" : ")
+        printer.print_attribute(indvar.type)
+        printer.print_string(" ")
+    printer.print_region(op.body, print_entry_block_args=False, print_empty_block=False,
+                         print_block_terminators=bool(op.iter_args))
+    printer.print_op_attributes(op.attributes)
+
+
+# op class -> printer of its custom syntax (after the op name)
+UPSTREAM_PRINTERS: dict[type[Operation], Callable[[Operation, Printer], None]] = {
+    scf.ForOp: print_scf_for,
+}
+
+
+def upstream_printer(op: Operation) -> Callable[[Operation, Printer], None] | None:
+    for cls in type(op).__mro__:
+        found = UPSTREAM_PRINTERS.get(cls)
+        if found is not None:
+            return found
+    return None

@@ -1,0 +1,155 @@
+"""Verifying a module, with the error pointing at the operation that fails.
+
+xDSL's ``Operation.verify`` reports a failing custom verifier by printing the whole
+module into the exception; tileopt walks the ops itself and reports
+``file:line:col: error: 'tt.dot' op <what is wrong>`` at the op's place in the source
+(``source_position``), or at its ``loc(...)`` for ops created by passes.
+
+Besides each op's own verifier this checks what MLIR's verifier checks and xDSL leaves
+out: that a value is defined before it is used in the same block (dominance inside a
+block and into nested regions).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
+from xdsl.ir import Block, BlockArgument, Operation, OpResult
+from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.utils.exceptions import DiagnosticException
+
+from tileopt.ir.diagnostics import TileoptError
+
+
+def _location_position(location) -> tuple[str, int, int] | None:
+    """The file position inside an MLIR location, if it has one."""
+    while True:
+        if isinstance(location, FileLineColLoc):
+            return location.filename.data, location.line.data, location.column.data
+        if isinstance(location, NameLoc):
+            location = location.location
+        elif isinstance(location, CallSiteLoc):
+            location = location.callee
+        elif isinstance(location, FusedLoc) and location.locations.data:
+            location = location.locations.data[0]
+        else:
+            return None
+
+
+def op_position(op: Operation, filename: str | None) -> tuple[str | None, int | None,
+                                                               int | None]:
+    """Where to report an error about ``op``: its place in the parsed text, else the
+    nearest parsed ancestor's, else its ``loc(...)``."""
+    from tileopt.ir.parse import source_position
+
+    if (found := source_position(op)) is not None:
+        return found
+    if (found := _location_position(op.location)) is not None:
+        return found
+    parent = op.parent_op()
+    while parent is not None:
+        if (found := source_position(parent)) is not None:
+            return found
+        parent = parent.parent_op()
+    return filename, None, None
+
+
+def _op_error(op: Operation, message: str, filename: str | None) -> TileoptError:
+    file, line, col = op_position(op, filename)
+    return TileoptError(f"'{op.name}' op {message}", file or filename, line, col)
+
+
+class _BlockOrder:
+    """Index of each op in its block, computed once per block when first needed."""
+
+    def __init__(self):
+        self._index: dict[Block, dict[Operation, int]] = {}
+
+    def index(self, op: Operation) -> int:
+        block = op.parent
+        table = self._index.get(block)
+        if table is None:
+            table = {o: i for i, o in enumerate(block.ops)}
+            self._index[block] = table
+        return table[op]
+
+
+def _ancestor_in_block(op: Operation, block: Block) -> Operation | None:
+    while op is not None and op.parent is not block:
+        op = op.parent_op()
+    return op
+
+
+def _check_dominance(op: Operation, order: _BlockOrder) -> str | None:
+    for number, operand in enumerate(op.operands):
+        if isinstance(operand, OpResult):
+            definer = operand.op
+            block = definer.parent
+            if block is None:
+                return f"operand #{number} is defined by an operation outside the IR"
+            user = _ancestor_in_block(op, block)
+            if user is None:
+                continue  # another block of a CFG region: not checked here
+            if user is definer or order.index(user) < order.index(definer):
+                return f"operand #{number} does not dominate this use"
+        elif isinstance(operand, BlockArgument):
+            region = operand.block.parent
+            if region is None or not _in_region(op, region):
+                return f"operand #{number} is a block argument out of scope"
+    return None
+
+
+def _in_region(op: Operation, region) -> bool:
+    while op is not None:
+        block = op.parent
+        if block is None:
+            return False
+        if block.parent is region:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def _structure_error(op: Operation) -> str | None:
+    """The checks of xDSL's ``Operation.verify`` that come before the custom verifier."""
+    block = op.parent
+    region = None if block is None else block.parent
+    if op.successors:
+        if block is None or region is None:
+            return "has successors but is not inside a block"
+        if block.last_op is not op:
+            return "with successors must be the last operation of its block"
+        for successor in op.successors:
+            if successor.parent is not region:
+                return "branches to a block of another region"
+    if block is not None and region is not None and block.last_op is op:
+        parent = region.parent
+        if len(region.blocks) == 1:
+            if parent is not None and not parent.has_trait(NoTerminator) and \
+                    not op.has_trait(IsTerminator):
+                return (f"ends the body of '{parent.name}', which must end with a "
+                        "terminator operation")
+        elif not op.has_trait(IsTerminator):
+            return "ends a block of a multi-block region but is not a terminator"
+    for region in op.regions:
+        if len(region.blocks) == 1 and not region.block.ops and \
+                not op.has_trait(NoTerminator):
+            return "has an empty block in a region that needs a terminator"
+    return None
+
+
+def verify_module(module: Operation, filename: str | None = None) -> None:
+    """Verify every op of ``module``; raise ``TileoptError`` at the first failing op."""
+    order = _BlockOrder()
+    for op in module.walk():
+        message = _structure_error(op) or _check_dominance(op, order)
+        if message is None:
+            try:
+                op.verify_()
+            except (DiagnosticException, ValueError, TypeError, KeyError,
+                    IndexError, AttributeError) as err:
+                text = str(err).strip() or type(err).__name__
+                message = text.splitlines()[0] if isinstance(
+                    err, DiagnosticException) else (
+                    f"failed to verify ({type(err).__name__}: {text.splitlines()[0]})")
+        if message is not None:
+            raise _op_error(op, message, filename)
