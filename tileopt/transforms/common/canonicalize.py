@@ -3,7 +3,10 @@
 
 The patterns come from the ops themselves: each dialect attaches them with
 ``HasCanonicalizationPatternsTrait`` (arith, scf from xDSL; ``tt``/``ttg`` from tileopt's
-dialects), and ops with a ``fold`` are folded. Dead side-effect-free ops are erased.
+dialects), and ops with a folder are folded. Dead side-effect-free ops and unreachable
+blocks are erased. As MLIR's ``OperationFolder`` does, constants are then de-duplicated and
+moved to the top of the entry block of their closest isolated-from-above op (a function),
+which is why Triton's IR after canonicalize opens with its constants.
 """
 
 from __future__ import annotations
@@ -11,10 +14,78 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import ConstantLike, IsolatedFromAbove
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from tileopt.passes import Pass, register_pass
+
+
+def _constant_key(op: Operation) -> tuple:
+    return (op.name, tuple(sorted(op.properties.items(), key=lambda kv: kv[0])),
+            tuple(sorted(op.attributes.items(), key=lambda kv: kv[0])), tuple(op.result_types))
+
+
+def _isolated_scopes(root: Operation):
+    """``root`` and every isolated-from-above op inside it (each a constant scope)."""
+    yield root
+    for op in root.walk():
+        if op is not root and op.has_trait(IsolatedFromAbove):
+            yield op
+
+
+def _scope_constants(scope: Operation) -> list[Operation]:
+    """Constant ops whose closest isolated-from-above ancestor is ``scope``."""
+    found = []
+    for region in scope.regions:
+        for op in region.walk():
+            if not op.has_trait(ConstantLike) or op.regions:
+                continue
+            parent = op.parent_op()
+            while parent is not None and parent is not scope and not parent.has_trait(
+                    IsolatedFromAbove):
+                parent = parent.parent_op()
+            if parent is scope:
+                found.append(op)
+    return found
+
+
+def hoist_and_unique_constants(root: Operation) -> None:
+    for scope in list(_isolated_scopes(root)):
+        if not scope.regions or not scope.regions[0].blocks:
+            continue
+        entry = scope.regions[0].blocks.first
+        if scope is root and scope.name == "builtin.module":
+            continue  # constants directly in a module stay where they are
+        known: dict[tuple, Operation] = {}
+        kept: list[Operation] = []
+        for const in _scope_constants(scope):
+            key = _constant_key(const)
+            existing = known.get(key)
+            if existing is not None:
+                for old, new in zip(const.results, existing.results, strict=True):
+                    old.replace_all_uses_with(new)
+                const.parent_block().erase_op(const)
+                continue
+            known[key] = const
+            kept.append(const)
+        # Move them, in order of first appearance, to the top of the entry block.
+        anchor = None
+        for const in kept:
+            if anchor is None:
+                if const.parent is entry and entry.first_op is const:
+                    anchor = const
+                    continue
+                const.detach()
+                Rewriter.insert_op(const, InsertPoint.at_start(entry))
+            else:
+                if anchor.next_op is const:
+                    anchor = const
+                    continue
+                const.detach()
+                Rewriter.insert_op(const, InsertPoint.after(anchor))
+            anchor = const
 
 
 @register_pass
@@ -30,3 +101,4 @@ class Canonicalize(Pass):
         walker = PatternRewriteWalker(pattern, post_walk_func=region_dce)
         for region in op.regions:
             walker.rewrite_region(region)
+        hoist_and_unique_constants(op)
