@@ -511,8 +511,6 @@ class _CallSymbolUser(SymbolUserOpInterface):
     def verify(self, op: Operation) -> None:
         assert isinstance(op, CallOp)
         callee = SymbolTable.lookup_symbol(op, op.callee)
-        if callee is None:
-            raise VerifyException(f"'{op.callee.string_value()}' could not be found in symbol table")
         if not isinstance(callee, FuncOp):
             raise VerifyException(
                 f"'{op.callee.string_value()}' does not reference a valid function"
@@ -861,7 +859,9 @@ class TransOp(IRDLOperation):
     order = prop_def(DenseArrayBase)
     result = result_def()
 
-    traits = traits_def(Pure(), SameOperandsAndResultElementType(), _folder("trans")())
+    traits = traits_def(
+        Pure(), SameOperandsAndResultElementType(), _patterns("trans")(), _folder("trans")()
+    )
 
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
