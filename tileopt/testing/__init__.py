@@ -1,0 +1,1 @@
+"""Helpers for tests and benchmarks that compare tileopt with the reference corpus."""
