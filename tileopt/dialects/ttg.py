@@ -155,9 +155,11 @@ class LocalAllocEffects(MemoryEffect):
         mutable = isinstance(result_type, MemDescType) and result_type.is_mutable
         if not mutable and "allocation.offset" not in op.attributes:
             return frozenset()
-        found = {EffectInstance(ALLOC, resource=SHARED)}
+        # Tied to the result, as in Triton: an unused, uninitialised buffer is dead code.
+        buffer = op.results[0]
+        found = {EffectInstance(ALLOC, buffer, SHARED)}
         if op.operands:
-            found.add(EffectInstance(WRITE, resource=SHARED))
+            found.add(EffectInstance(WRITE, buffer, SHARED))
         return frozenset(found)
 
 
