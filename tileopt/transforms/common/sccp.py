@@ -1,0 +1,254 @@
+"""``sccp``: sparse conditional constant propagation over structured control flow (MLIR's
+``-sccp``, run by Triton before lowering).
+
+Each value gets a lattice value: a constant attribute, or "overdefined". Constants flow
+through ops with folders (evaluated on constant operands, without touching the IR), through
+``scf.if`` (only the branch a constant condition takes counts), and through ``scf.for`` /
+``scf.while`` loop-carried values (a value that every iteration keeps equal to its constant
+init stays constant; iterated to a fixpoint). Then uses of constant values are replaced by
+``arith.constant`` ops, ops left dead and effect-free are erased, and ``scf.if`` with a
+constant condition is replaced by the branch it takes.
+
+Sound by construction: ops with memory effects, unknown ops, function arguments and
+induction variables are overdefined; only ops with folders produce constants.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import ConstantLike, HasFolder
+
+from tileopt.passes import Pass, register_pass
+from tileopt.transforms.common.loop_hoisting import is_memory_effect_free
+
+OVERDEFINED = object()
+_CONSTANT_KINDS = (IntegerAttr, FloatAttr, DenseIntOrFPElementsAttr)
+
+
+def _meet(a: object, b: object) -> object:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a if a is not OVERDEFINED and a == b else OVERDEFINED
+
+
+class _Solver:
+    def __init__(self) -> None:
+        self.state: dict[SSAValue, object] = {}
+
+    def get(self, value: SSAValue) -> object:
+        return self.state.get(value, OVERDEFINED)
+
+    def set_all(self, values, lattice) -> None:
+        for value, item in zip(values, lattice, strict=True):
+            self.state[value] = item
+
+    # -- visiting --------------------------------------------------------------------
+
+    def visit_block(self, block: Block) -> None:
+        for op in block.ops:
+            self.visit_op(op)
+
+    def visit_region_overdefined(self, op: Operation) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                self.set_all(block.args, [OVERDEFINED] * len(block.args))
+                self.visit_block(block)
+
+    def visit_op(self, op: Operation) -> None:
+        if isinstance(op, scf.IfOp):
+            self.visit_if(op)
+        elif isinstance(op, scf.ForOp):
+            self.visit_for(op)
+        elif isinstance(op, scf.WhileOp):
+            self.visit_while(op)
+        elif op.regions:
+            self.visit_region_overdefined(op)
+            self.set_all(op.results, [OVERDEFINED] * len(op.results))
+        else:
+            self.set_all(op.results, self.evaluate(op))
+
+    def _yielded(self, block: Block | None) -> list[object] | None:
+        if block is None or block.last_op is None:
+            return None
+        return [self.get(v) for v in block.last_op.operands]
+
+    def visit_if(self, op: scf.IfOp) -> None:
+        cond = self.get(op.cond)
+        then_block = op.true_region.blocks.first
+        else_block = op.false_region.blocks.first
+        for block in (then_block, else_block):
+            if block is not None:
+                self.visit_block(block)
+        if isinstance(cond, IntegerAttr):
+            taken = then_block if cond.value.data != 0 else else_block
+            results = self._yielded(taken) or [OVERDEFINED] * len(op.results)
+        else:
+            then_y, else_y = self._yielded(then_block), self._yielded(else_block)
+            results = [_meet(a, b) for a, b in zip(then_y or [OVERDEFINED] * len(op.results),
+                                                   else_y or [OVERDEFINED] * len(op.results))]
+        self.set_all(op.results, results)
+
+    def visit_for(self, op: scf.ForOp) -> None:
+        body = op.body.block
+        init = [self.get(v) for v in op.iter_args]
+        self.state[body.args[0]] = OVERDEFINED
+        args = list(init)
+        for _ in range(len(args) + 2):
+            self.set_all(body.args[1:], args)
+            self.visit_block(body)
+            new = [_meet(a, b) for a, b in zip(init, self._yielded(body))]
+            if new == args:
+                break
+            args = new
+        else:
+            args = [OVERDEFINED] * len(args)
+            self.set_all(body.args[1:], args)
+            self.visit_block(body)
+        self.set_all(op.results, args)
+
+    def visit_while(self, op: scf.WhileOp) -> None:
+        before = op.before_region.block
+        after = op.after_region.block
+        init = [self.get(v) for v in op.arguments]
+        args = list(init)
+        forwarded: list[object] = []
+        for _ in range(len(args) + len(op.results) + 2):
+            self.set_all(before.args, args)
+            self.visit_block(before)
+            forwarded = self._yielded(before)[1:]  # scf.condition(%c) args...
+            self.set_all(after.args, forwarded)
+            self.visit_block(after)
+            new = [_meet(a, b) for a, b in zip(init, self._yielded(after))]
+            if new == args:
+                break
+            args = new
+        else:
+            self.set_all(before.args, [OVERDEFINED] * len(before.args))
+            self.visit_block(before)
+            forwarded = [OVERDEFINED] * len(after.args)
+            self.set_all(after.args, forwarded)
+            self.visit_block(after)
+        self.set_all(op.results, forwarded)
+
+    # -- folding ---------------------------------------------------------------------
+
+    def evaluate(self, op: Operation) -> list[object]:
+        overdefined = [OVERDEFINED] * len(op.results)
+        if op.has_trait(ConstantLike):
+            value = op.properties.get("value") or op.attributes.get("value")
+            return [value] if isinstance(value, _CONSTANT_KINDS) and len(op.results) == 1 \
+                else overdefined
+        if not op.has_trait(HasFolder) or not is_memory_effect_free(op):
+            return overdefined
+        operands = [self.get(v) for v in op.operands]
+        if all(v is OVERDEFINED for v in operands):
+            return overdefined
+        scratch: dict[SSAValue, SSAValue] = {}
+        constants: dict[SSAValue, Attribute] = {}
+        for value, lattice in zip(op.operands, operands):
+            if lattice is not OVERDEFINED and value not in scratch:
+                const = arith.ConstantOp(lattice, value.type)
+                scratch[value] = const.result
+                constants[const.result] = lattice
+        clone = op.clone(value_mapper=dict(scratch), clone_name_hints=False)
+        try:
+            folded = clone.get_trait(HasFolder).fold(clone)
+        except Exception:
+            folded = None
+        finally:
+            clone.drop_all_references()
+        if folded is None:
+            return overdefined
+        result: list[object] = []
+        for item in folded:
+            if isinstance(item, SSAValue):
+                result.append(constants.get(item, self.get(item)))
+            elif isinstance(item, _CONSTANT_KINDS):
+                result.append(item)
+            else:
+                result.append(OVERDEFINED)
+        return result
+
+
+def _materialize(value: SSAValue, attr: Attribute) -> SSAValue | None:
+    if not isinstance(attr, _CONSTANT_KINDS) or getattr(attr, "type", None) != value.type:
+        return None
+    const = arith.ConstantOp(attr, value.type)
+    owner = value.owner
+    if isinstance(owner, Operation):
+        const.location = owner.location
+        Rewriter.insert_op(const, InsertPoint.after(owner))
+    else:
+        Rewriter.insert_op(const, InsertPoint.at_start(owner))
+    const.result.name_hint = value.name_hint
+    return const.result
+
+
+def _inline_taken_branch(op: scf.IfOp, take_then: bool) -> None:
+    block = (op.true_region if take_then else op.false_region).blocks.first
+    if block is None:
+        if not op.results:
+            op.parent_block().erase_op(op)
+        return
+    yield_op = block.last_op
+    values = list(yield_op.operands) if yield_op is not None else []
+    for inner in list(block.ops):
+        if inner is yield_op:
+            break
+        inner.detach()
+        Rewriter.insert_op(inner, InsertPoint.before(op))
+    for result, value in zip(op.results, values, strict=True):
+        result.replace_all_uses_with(value)
+    op.parent_block().erase_op(op, safe_erase=False)
+
+
+def sccp(root: Operation) -> None:
+    solver = _Solver()
+    for region in root.regions:
+        for block in region.blocks:
+            solver.set_all(block.args, [OVERDEFINED] * len(block.args))
+            solver.visit_block(block)
+    # Replace uses of constant values (not ones already made by constants).
+    for value, lattice in list(solver.state.items()):
+        if lattice is OVERDEFINED or not value.uses:
+            continue
+        owner = value.owner
+        if isinstance(owner, Operation) and (owner.has_trait(ConstantLike) or owner.parent is None):
+            continue
+        if not isinstance(owner, Operation) and owner.parent is None:
+            continue
+        replacement = _materialize(value, lattice)
+        if replacement is not None:
+            value.replace_all_uses_with(replacement)
+    # scf.if with a constant condition: keep only the branch taken.
+    for op in [o for o in root.walk() if isinstance(o, scf.IfOp)]:
+        cond = solver.get(op.cond)
+        if isinstance(cond, IntegerAttr) and op.parent is not None:
+            _inline_taken_branch(op, cond.value.data != 0)
+    # Erase what became dead.
+    changed = True
+    while changed:
+        changed = False
+        for op in list(root.walk(reverse=True)):
+            if op is root or op.parent is None or op.regions:
+                continue
+            if op.results and all(not r.uses for r in op.results) and is_memory_effect_free(op):
+                op.parent_block().erase_op(op)
+                changed = True
+
+
+@register_pass
+class SCCP(Pass):
+    """Sparse conditional constant propagation (through folders, scf.if and loops)."""
+
+    name = "sccp"
+    anchor = None
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        sccp(op)
