@@ -698,15 +698,15 @@ NUM_WARPS, THREADS_PER_WARP, NUM_CTAS, TARGET = (
 )
 
 
-def _module_int(module: ModuleOp, key: str) -> int | None:
+def _module_int(module: ModuleOp, key: str) -> tuple[int | None, str | None]:
     value = module.attributes.get(key)
     if value is None:
-        return None
+        return None, None
     if not isinstance(value, IntegerAttr) or value.type != i32:
-        raise VerifyException(f"module attribute \"{key}\" must be an i32 integer, got {value}")
+        return None, f"module attribute \"{key}\" must be an i32 integer, got {value}"
     if value.value.data <= 0:
-        raise VerifyException(f"module attribute \"{key}\" must be positive, got {value.value.data}")
-    return value.value.data
+        return None, f"module attribute \"{key}\" must be positive, got {value.value.data}"
+    return value.value.data, None
 
 
 def layouts_in_type(ty: Attribute) -> Iterator[Attribute]:
@@ -723,44 +723,38 @@ def layouts_in_type(ty: Attribute) -> Iterator[Attribute]:
             stack.append(layout.parent)
 
 
-def _product(values: Iterable[int]) -> int:
-    result = 1
-    for v in values:
-        result *= v
-    return result
-
-
 def _check_layout(layout: Attribute, warps: int | None, lanes: int | None) -> str | None:
     if isinstance(layout, BlockedEncodingAttr):
         tpw, wpc = ints_of(layout.threadsPerWarp), ints_of(layout.warpsPerCTA)
-        if lanes is not None and _product(tpw) != lanes:
+        if lanes is not None and math.prod(tpw) != lanes:
             return (
-                f"blocked layout threadsPerWarp {list(tpw)} has {_product(tpw)} threads but "
+                f"blocked layout threadsPerWarp {list(tpw)} has {math.prod(tpw)} threads but "
                 f"the module has {THREADS_PER_WARP} = {lanes}"
             )
-        if warps is not None and _product(wpc) != warps:
+        if warps is not None and math.prod(wpc) != warps:
             return (
-                f"blocked layout warpsPerCTA {list(wpc)} has {_product(wpc)} warps but the "
+                f"blocked layout warpsPerCTA {list(wpc)} has {math.prod(wpc)} warps but the "
                 f"module has {NUM_WARPS} = {warps}"
             )
     elif isinstance(layout, (NvidiaMmaEncodingAttr, AMDMfmaEncodingAttr, AMDWmmaEncodingAttr)):
         wpc = ints_of(layout.warpsPerCTA)
-        if warps is not None and _product(wpc) != warps:
+        if warps is not None and math.prod(wpc) != warps:
             kind = layout.name.removeprefix("ttg.")
             return (
-                f"{kind} layout warpsPerCTA {list(wpc)} has {_product(wpc)} warps but the "
+                f"{kind} layout warpsPerCTA {list(wpc)} has {math.prod(wpc)} warps but the "
                 f"module has {NUM_WARPS} = {warps}"
             )
     elif isinstance(layout, LinearEncodingAttr):
-        if lanes is not None and 2 ** len(layout.lane.data) != lanes:
+        n_lanes, n_warps = 2 ** len(layout.lane.data), 2 ** len(layout.warp.data)
+        if lanes is not None and n_lanes != lanes:
             return (
-                f"linear layout has {len(layout.lane.data)} lane bases ({2 ** len(layout.lane.data)} "
-                f"threads) but the module has {THREADS_PER_WARP} = {lanes}"
+                f"linear layout has {len(layout.lane.data)} lane bases ({n_lanes} threads) "
+                f"but the module has {THREADS_PER_WARP} = {lanes}"
             )
-        if warps is not None and 2 ** len(layout.warp.data) != warps:
+        if warps is not None and n_warps != warps:
             return (
-                f"linear layout has {len(layout.warp.data)} warp bases ({2 ** len(layout.warp.data)} "
-                f"warps) but the module has {NUM_WARPS} = {warps}"
+                f"linear layout has {len(layout.warp.data)} warp bases ({n_warps} warps) "
+                f"but the module has {NUM_WARPS} = {warps}"
             )
     return None
 
@@ -776,38 +770,53 @@ def _op_types(op: Operation) -> Iterator[Attribute]:
                 yield arg.type
 
 
-def verify_layouts_against_module(module: ModuleOp) -> None:
-    """Check the module's TritonGPU attributes and every layout used under it.
+def find_layout_problem(module: ModuleOp) -> tuple[Operation, str] | None:
+    """The first op (or the module itself) that breaks a module-level TritonGPU rule.
 
-    Raises ``VerifyException`` naming the offending op. Modules without
-    ``ttg.num-warps``/``ttg.threads-per-warp`` (plain Triton IR) are only checked for the
-    attributes they do have.
+    Rules: ``ttg.num-warps``, ``ttg.threads-per-warp`` and ``ttg.num-ctas`` are positive
+    i32s, ``ttg.target`` is a ``"backend:arch"`` string, and every blocked / MMA / linear
+    layout used by an op distributes exactly the module's lanes and warps. Modules without
+    these attributes (plain Triton IR) are only checked for those they have. The message
+    does not name the op, so callers can add its position.
     """
-    warps = _module_int(module, NUM_WARPS)
-    lanes = _module_int(module, THREADS_PER_WARP)
-    _module_int(module, NUM_CTAS)
+    warps, problem = _module_int(module, NUM_WARPS)
+    if problem is None:
+        lanes, problem = _module_int(module, THREADS_PER_WARP)
+    if problem is None:
+        _, problem = _module_int(module, NUM_CTAS)
     target = module.attributes.get(TARGET)
-    if target is not None and (
+    if problem is None and target is not None and (
         not isinstance(target, StringAttr) or ":" not in target.data
     ):
-        raise VerifyException(
-            f"module attribute {TARGET} must be a string like \"cuda:90\" or \"hip:gfx942\", "
-            f"got {target}"
+        problem = (
+            f"module attribute {TARGET} must be a string like \"cuda:90\" or "
+            f"\"hip:gfx942\", got {target}"
         )
+    if problem is not None:
+        return module, problem
     checked: dict[Attribute, str | None] = {}
     for op in module.walk():
         for ty in _op_types(op):
             for layout in layouts_in_type(ty):
                 if layout not in checked:
                     checked[layout] = _check_layout(layout, warps, lanes)
-                problem = checked[layout]
-                if problem is not None:
-                    raise VerifyException(f"'{op.name}' op: {problem}")
+                if checked[layout] is not None:
+                    return op, checked[layout]  # type: ignore[return-value]
+    return None
+
+
+def verify_layouts_against_module(module: ModuleOp) -> None:
+    """``find_layout_problem`` as an exception: ``'<op>' op: <what is wrong>``."""
+    found = find_layout_problem(module)
+    if found is not None:
+        op, message = found
+        raise VerifyException(f"'{op.name}' op: {message}")
 
 
 __all__ = [
     "TTG",
     "verify_layouts_against_module",
+    "find_layout_problem",
     "layouts_in_type",
     "SharedMemory",
     "GlobalMemory",

@@ -628,3 +628,12 @@ def test_corpus_modules_pass_the_layout_check(corpus, passes_root):
         verify_layouts_against_module(module)
         checked += 1
     assert checked > 100
+
+
+def test_find_layout_problem_returns_the_op_and_a_bare_message():
+    module = module_with(CUDA_ATTRS, [])
+    assert ttg.find_layout_problem(module) is None
+    module.attributes["ttg.num-warps"] = parse_attr("8 : i64")
+    op, message = ttg.find_layout_problem(module)
+    assert op is module
+    assert message.startswith('module attribute "ttg.num-warps" must be an i32 integer')

@@ -1,0 +1,46 @@
+// RUN: tileopt %s -split-input-file -verify-diagnostics
+// Layout and op verifiers reject what Triton rejects, with messages that say why.
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @f(%x: tensor<32x64xf16, #blocked>) {
+    // expected-error @+1 {{ttg.convert_layout: shapes differ (32x64 vs 64x32)}}
+    %y = ttg.convert_layout %x : tensor<32x64xf16, #blocked> -> tensor<64x32xf16, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @f(%x: tensor<32x64xf16, #blocked>, %b: !ttg.memdesc<32x64xf16, #shared, #smem>) {
+    // expected-error @+1 {{cannot store into immutable memory}}
+    ttg.local_store %x, %b : tensor<32x64xf16, #blocked> -> !ttg.memdesc<32x64xf16, #shared, #smem>
+    tt.return
+  }
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @f(%b: !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable>, %i: i32) {
+    // expected-error @+1 {{result shape must be the source shape without its leading dimension (32x64), got 64x32}}
+    %s = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{slice dim=2 must be less than the parent rank=2}}
+#bad = #ttg.slice<{dim = 2, parent = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}>
+
+// -----
+
+// expected-error @+1 {{order must be a permutation of 0..1, but was [0, 0]}}
+#bad = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [0, 0]}>
