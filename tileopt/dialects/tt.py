@@ -211,7 +211,7 @@ class SameOperandsAndResultShape(OpTrait):
         if len(shapes) > 1:
             listed = ", ".join(_type_str(t) for t in types)
             raise VerifyException(
-                f"'{op.name}' requires the same shape for all operands and results, got {listed}"
+                f"requires the same shape for all operands and results, got {listed}"
             )
 
 
@@ -225,7 +225,7 @@ class SameOperandsAndResultEncoding(OpTrait):
         }
         if len(encodings) > 1:
             raise VerifyException(
-                f"'{op.name}' requires the same encoding for all operands and results"
+                f"requires the same encoding for all operands and results"
             )
 
 
@@ -236,7 +236,7 @@ class SameOperandsEncoding(OpTrait):
     def verify(self, op: Operation) -> None:
         encodings = {encoding_of(t) for t in op.operand_types if isinstance(t, TensorType)}
         if len(encodings) > 1:
-            raise VerifyException(f"'{op.name}' requires the same encoding for all operands")
+            raise VerifyException(f"requires the same encoding for all operands")
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,7 @@ class SameOperandsAndResultElementType(OpTrait):
         elements = {element_type_or_self(t) for t in [*op.operand_types, *op.result_types]}
         if len(elements) > 1:
             raise VerifyException(
-                f"'{op.name}' requires the same element type for all operands and results"
+                f"requires the same element type for all operands and results"
             )
 
 
@@ -257,7 +257,7 @@ class SameOperandsAndResultType(OpTrait):
         types = {*op.operand_types, *op.result_types}
         if len(types) > 1:
             raise VerifyException(
-                f"'{op.name}' requires the same type for all operands and results"
+                f"requires the same type for all operands and results"
             )
 
 
@@ -496,7 +496,7 @@ class ReturnOp(IRDLOperation):
         got = self.srcs.types
         if len(got) != len(expected):
             raise VerifyException(
-                f"'tt.return' has {len(got)} operands, but enclosing function "
+                f"has {len(got)} operands, but enclosing function "
                 f"(@{func.sym_name.data}) returns {len(expected)}"
             )
         for i, (g, e) in enumerate(zip(got, expected)):
@@ -626,7 +626,7 @@ class GetNumProgramsOp(_ProgramAxisOp):
 
 def _require_tensor(ty: Attribute, what: str, op_name: str) -> TensorType:
     if not isinstance(ty, TensorType):
-        raise VerifyException(f"'{op_name}' {what} must be a ranked tensor, got {_type_str(ty)}")
+        raise VerifyException(f"{what} must be a ranked tensor, got {_type_str(ty)}")
     return ty
 
 
@@ -657,29 +657,29 @@ class MakeRangeOp(IRDLOperation):
         for name in ("start", "end"):
             attr = self.properties[name]
             if not isinstance(attr, IntegerAttr) or attr.type != i32:
-                raise VerifyException(f"'tt.make_range' {name} must be an i32 integer attribute")
+                raise VerifyException(f"{name} must be an i32 integer attribute")
         start, end = self.start.value.data, self.end.value.data
         if start >= end:
-            raise VerifyException(f"'tt.make_range' start ({start}) must be less than end ({end})")
+            raise VerifyException(f"start ({start}) must be less than end ({end})")
         ty = self.result.type
         if not isinstance(ty, TensorType) or len(ty.get_shape()) != 1:
             raise VerifyException(
-                f"'tt.make_range' must return a 1D tensor, got {_type_str(ty)}"
+                f"must return a 1D tensor, got {_type_str(ty)}"
             )
         count = ty.get_shape()[0]
         if count != end - start:
             raise VerifyException(
-                f"'tt.make_range' number of elements in returned tensor, {count}, must match "
+                f"number of elements in returned tensor, {count}, must match "
                 f"size of range [{start}, {end}), which has {end - start} elements"
             )
         if count & (count - 1):
             raise VerifyException(
-                f"'tt.make_range' range size {count} must be a power of 2 "
+                f"range size {count} must be a power of 2 "
                 "(Triton tensors have power-of-two shapes)"
             )
         if ty.element_type != i32:
             raise VerifyException(
-                f"'tt.make_range' returned tensor must have i32 elements, got "
+                f"returned tensor must have i32 elements, got "
                 f"{_type_str(ty.element_type)}"
             )
 
@@ -709,7 +709,7 @@ class SplatOp(IRDLOperation):
         _require_tensor(self.result.type, "result", self.name)
         if isinstance(self.src.type, TensorType):
             raise VerifyException(
-                f"'tt.splat' source must be a scalar, got {_type_str(self.src.type)}"
+                f"source must be a scalar, got {_type_str(self.src.type)}"
             )
 
 
@@ -740,13 +740,13 @@ class BroadcastOp(IRDLOperation):
         dst = _require_tensor(self.result.type, "result", self.name).get_shape()
         if len(src) != len(dst):
             raise VerifyException(
-                f"'tt.broadcast' rank of source ({len(src)}) must be same as rank of result "
+                f"rank of source ({len(src)}) must be same as rank of result "
                 f"({len(dst)})"
             )
         for i, (s, d) in enumerate(zip(src, dst)):
             if s != 1 and s != d:
                 raise VerifyException(
-                    f"'tt.broadcast' different dimensions at index {i} between source ({s}) "
+                    f"different dimensions at index {i} between source ({s}) "
                     f"and result ({d}); broadcast requires the source dimension to be 1"
                 )
 
@@ -782,14 +782,14 @@ class ExpandDimsOp(IRDLOperation):
         axis = self.axis.value.data
         if not 0 <= axis <= len(src.get_shape()):
             raise VerifyException(
-                f"'tt.expand_dims' axis {axis} is out of range for a rank-{len(src.get_shape())} "
+                f"axis {axis} is out of range for a rank-{len(src.get_shape())} "
                 f"source (expected 0..{len(src.get_shape())})"
             )
         expected = list(src.get_shape())
         expected.insert(axis, 1)
         if list(dst.get_shape()) != expected:
             raise VerifyException(
-                f"'tt.expand_dims' result shape {list(dst.get_shape())} must be the source shape "
+                f"result shape {list(dst.get_shape())} must be the source shape "
                 f"with a 1 inserted at axis {axis}: {expected}"
             )
 
@@ -839,12 +839,12 @@ class ReshapeOp(IRDLOperation):
         dst = _require_tensor(self.result.type, "result", self.name)
         if num_elements(src) != num_elements(dst):
             raise VerifyException(
-                f"'tt.reshape' number of src and dst elements of reshape must be the same "
+                f"number of src and dst elements of reshape must be the same "
                 f"({num_elements(src)} vs {num_elements(dst)})"
             )
         if (encoding_of(src) is None) != (encoding_of(dst) is None):
             raise VerifyException(
-                "'tt.reshape' requires that either (a) src and dst both have encodings, or "
+                "requires that either (a) src and dst both have encodings, or "
                 "(b) neither does"
             )
 
@@ -884,17 +884,17 @@ class TransOp(IRDLOperation):
         shape = src.get_shape()
         if len(order) != len(shape):
             raise VerifyException(
-                f"'tt.trans' order {list(order)} must have the same size as the source rank "
+                f"order {list(order)} must have the same size as the source rank "
                 f"({len(shape)})"
             )
         if sorted(order) != list(range(len(order))):
             raise VerifyException(
-                f"'tt.trans' order {list(order)} must be a permutation of 0..{len(order) - 1}"
+                f"order {list(order)} must be a permutation of 0..{len(order) - 1}"
             )
         expected = [shape[i] for i in order]
         if list(dst.get_shape()) != expected:
             raise VerifyException(
-                f"'tt.trans' result shape {list(dst.get_shape())} must match the permutation "
+                f"result shape {list(dst.get_shape())} must match the permutation "
                 f"of the source shape: {expected}"
             )
 
@@ -931,12 +931,12 @@ class AddPtrOp(IRDLOperation):
     def verify_(self) -> None:
         if not is_ptr_like(self.ptr.type):
             raise VerifyException(
-                f"'tt.addptr' pointer operand must be a pointer or a tensor of pointers, got "
+                f"pointer operand must be a pointer or a tensor of pointers, got "
                 f"{_type_str(self.ptr.type)}"
             )
         if not is_int(element_type_or_self(self.offset.type)):
             raise VerifyException(
-                f"'tt.addptr' offset must be an integer or a tensor of integers, got "
+                f"offset must be an integer or a tensor of integers, got "
                 f"{_type_str(self.offset.type)}"
             )
 
@@ -961,16 +961,16 @@ class AdvanceOp(IRDLOperation):
     def verify_(self) -> None:
         if not is_tensor_ptr(self.ptr.type):
             raise VerifyException(
-                f"'tt.advance' operand must be a pointer to a tensor, got {_type_str(self.ptr.type)}"
+                f"operand must be a pointer to a tensor, got {_type_str(self.ptr.type)}"
             )
         if self.result.type != self.ptr.type:
-            raise VerifyException("'tt.advance' result type must match the pointer type")
+            raise VerifyException("result type must match the pointer type")
         assert isinstance(self.ptr.type, PointerType)
         block = self.ptr.type.pointee_type
         assert isinstance(block, TensorType)
         if len(self.offsets) != len(block.get_shape()):
             raise VerifyException(
-                f"'tt.advance' expects {len(block.get_shape())} offsets (one per block "
+                f"expects {len(block.get_shape())} offsets (one per block "
                 f"dimension), got {len(self.offsets)}"
             )
 
@@ -1064,26 +1064,26 @@ class MakeTensorPtrOp(IRDLOperation):
         ty = self.result.type
         if not is_tensor_ptr(ty):
             raise VerifyException(
-                f"'tt.make_tensor_ptr' must return a pointer to a tensor, got {_type_str(ty)}"
+                f"must return a pointer to a tensor, got {_type_str(ty)}"
             )
         assert isinstance(ty, PointerType) and isinstance(ty.pointee_type, TensorType)
         base = self.base.type
         assert isinstance(base, PointerType)
         if base.pointee_type != ty.pointee_type.element_type or base.address_space != ty.address_space:
             raise VerifyException(
-                f"'tt.make_tensor_ptr' base {_type_str(base)} must point to the block's element "
+                f"base {_type_str(base)} must point to the block's element "
                 f"type {_type_str(ty.pointee_type.element_type)} in the same address space"
             )
         rank = len(ty.pointee_type.get_shape())
         if len(self.shape) != rank:
             raise VerifyException(
-                f"'tt.make_tensor_ptr' expects {rank} shape/stride/offset values for a rank-{rank} "
+                f"expects {rank} shape/stride/offset values for a rank-{rank} "
                 f"block, got {len(self.shape)}"
             )
         order = [int(v) for v in self.order.get_values()]
         if sorted(order) != list(range(rank)):
             raise VerifyException(
-                f"'tt.make_tensor_ptr' order {order} must be a permutation of 0..{rank - 1}"
+                f"order {order} must be a permutation of 0..{rank - 1}"
             )
 
     @classmethod
@@ -1168,7 +1168,7 @@ def _verify_ptr_operand(op: Operation, ptr_type: Attribute, allow_block_ptr: boo
     if is_ptr_like(ptr_type) or (allow_block_ptr and is_tensor_ptr(ptr_type)):
         return
     allowed = "a pointer, a tensor of pointers" + (" or a block pointer" if allow_block_ptr else "")
-    raise VerifyException(f"'{op.name}' pointer operand must be {allowed}, got {_type_str(ptr_type)}")
+    raise VerifyException(f"pointer operand must be {allowed}, got {_type_str(ptr_type)}")
 
 
 def _verify_mask(op: Operation, mask: SSAValue | None, ptr_type: Attribute) -> None:
@@ -1178,7 +1178,7 @@ def _verify_mask(op: Operation, mask: SSAValue | None, ptr_type: Attribute) -> N
     expected = i1_same_shape(pointee_type(ptr_type)) if not is_tensor_ptr(ptr_type) else i1
     if mask.type != expected:
         raise VerifyException(
-            f"'{op.name}' mask must be {_type_str(expected)} to match the pointer operand "
+            f"mask must be {_type_str(expected)} to match the pointer operand "
             f"{_type_str(ptr_type)}, got {_type_str(mask.type)}"
         )
 
@@ -1188,13 +1188,13 @@ def _verify_boundary_check(op: Operation, ptr_type: Attribute) -> None:
     if not isinstance(check, DenseArrayBase) or not check.get_values():
         return
     if not is_tensor_ptr(ptr_type):
-        raise VerifyException(f"'{op.name}' boundaryCheck is only allowed with block pointers")
+        raise VerifyException(f"boundaryCheck is only allowed with block pointers")
     assert isinstance(ptr_type, PointerType) and isinstance(ptr_type.pointee_type, TensorType)
     rank = len(ptr_type.pointee_type.get_shape())
     for dim in check.get_values():
         if not 0 <= int(dim) < rank:
             raise VerifyException(
-                f"'{op.name}' boundaryCheck dimension {int(dim)} is out of range for a "
+                f"boundaryCheck dimension {int(dim)} is out of range for a "
                 f"rank-{rank} block"
             )
 
@@ -1274,17 +1274,17 @@ class LoadOp(IRDLOperation):
         expected = pointee_type(ptr_type)
         if self.result.type != expected:
             raise VerifyException(
-                f"'tt.load' result type {_type_str(self.result.type)} must be what the pointer "
+                f"result type {_type_str(self.result.type)} must be what the pointer "
                 f"operand points to: {_type_str(expected)}"
             )
         _verify_mask(self, self.mask, ptr_type)
         if self.other is not None and self.other.type != expected:
             raise VerifyException(
-                f"'tt.load' other must have the loaded type {_type_str(expected)}, got "
+                f"other must have the loaded type {_type_str(expected)}, got "
                 f"{_type_str(self.other.type)}"
             )
         if self.other is not None and self.mask is None:
-            raise VerifyException("'tt.load' other requires a mask")
+            raise VerifyException("other requires a mask")
         _verify_boundary_check(self, ptr_type)
         CACHE_MODIFIER.verify(self.cache, "cache")
         EVICTION_POLICY.verify(self.evict, "evict")
@@ -1390,7 +1390,7 @@ class StoreOp(IRDLOperation):
         expected = pointee_type(ptr_type)
         if self.value.type != expected:
             raise VerifyException(
-                f"'tt.store' value type {_type_str(self.value.type)} must be what the pointer "
+                f"value type {_type_str(self.value.type)} must be what the pointer "
                 f"operand points to: {_type_str(expected)}"
             )
         _verify_mask(self, self.mask, ptr_type)
@@ -1462,11 +1462,11 @@ class IntToPtrOp(_CastOp):
     def verify_(self) -> None:
         if element_type_or_self(self.src.type) != i64:
             raise VerifyException(
-                f"'tt.int_to_ptr' source must be i64 or a tensor of i64, got {_type_str(self.src.type)}"
+                f"source must be i64 or a tensor of i64, got {_type_str(self.src.type)}"
             )
         if not is_ptr_like(self.result.type):
             raise VerifyException(
-                f"'tt.int_to_ptr' result must be a pointer or a tensor of pointers, got "
+                f"result must be a pointer or a tensor of pointers, got "
                 f"{_type_str(self.result.type)}"
             )
 
@@ -1478,12 +1478,12 @@ class PtrToIntOp(_CastOp):
     def verify_(self) -> None:
         if not is_ptr_like(self.src.type):
             raise VerifyException(
-                f"'tt.ptr_to_int' source must be a pointer or a tensor of pointers, got "
+                f"source must be a pointer or a tensor of pointers, got "
                 f"{_type_str(self.src.type)}"
             )
         if element_type_or_self(self.result.type) != i64:
             raise VerifyException(
-                f"'tt.ptr_to_int' result must be i64 or a tensor of i64, got {_type_str(self.result.type)}"
+                f"result must be i64 or a tensor of i64, got {_type_str(self.result.type)}"
             )
 
 
@@ -1501,17 +1501,17 @@ class BitcastOp(_CastOp):
         src_ptr, dst_ptr = isinstance(src, PointerType), isinstance(dst, PointerType)
         if src_ptr or dst_ptr:
             if not (src_ptr and dst_ptr):
-                raise VerifyException("'tt.bitcast' cannot bitcast pointer to non-pointer type")
+                raise VerifyException("cannot bitcast pointer to non-pointer type")
             assert isinstance(src, PointerType) and isinstance(dst, PointerType)
             if src.address_space != dst.address_space:
                 raise VerifyException(
-                    "'tt.bitcast' cannot bitcast pointer between different address spaces"
+                    "cannot bitcast pointer between different address spaces"
                 )
             return
         src_bits, dst_bits = bit_width(src), bit_width(dst)
         if src_bits != dst_bits:
             raise VerifyException(
-                f"'tt.bitcast' cannot bitcast data-type of size {src_bits} to data-type of size "
+                f"cannot bitcast data-type of size {src_bits} to data-type of size "
                 f"{dst_bits}"
             )
 
@@ -1547,7 +1547,7 @@ class FpToFpOp(IRDLOperation):
         dst = element_type_or_self(self.result.type)
         if not is_float(src) or not is_float(dst):
             raise VerifyException(
-                f"'tt.fp_to_fp' converts between floating-point types, got {_type_str(src)} -> "
+                f"converts between floating-point types, got {_type_str(src)} -> "
                 f"{_type_str(dst)}"
             )
         if self.rounding is not None:
@@ -1555,7 +1555,7 @@ class FpToFpOp(IRDLOperation):
         src_bits, dst_bits = bit_width(src), bit_width(dst)
         if src_bits is not None and dst_bits is not None and dst_bits < src_bits and self.rounding is None:
             raise VerifyException(
-                f"'tt.fp_to_fp' rounding mode is required for FP downcast ({_type_str(src)} -> "
+                f"rounding mode is required for FP downcast ({_type_str(src)} -> "
                 f"{_type_str(dst)})"
             )
 
@@ -1597,7 +1597,7 @@ def _verify_float_like(op: Operation) -> None:
     for ty in [*op.operand_types, *op.result_types]:
         if not is_float(element_type_or_self(ty)):
             raise VerifyException(
-                f"'{op.name}' operates on floats or tensors of floats, got {_type_str(ty)}"
+                f"operates on floats or tensors of floats, got {_type_str(ty)}"
             )
 
 
@@ -1658,7 +1658,7 @@ class MulhiUIOp(_BinaryElementwiseOp):
         for ty in self.operand_types:
             if not is_int(element_type_or_self(ty)):
                 raise VerifyException(
-                    f"'tt.mulhiui' operates on integers or tensors of integers, got {_type_str(ty)}"
+                    f"operates on integers or tensors of integers, got {_type_str(ty)}"
                 )
 
 
@@ -1781,43 +1781,43 @@ class DotOp(IRDLOperation):
         c = _require_tensor(self.c.type, "accumulator C", self.name)
         if self.d.type != c:
             raise VerifyException(
-                f"'tt.dot' result type {_type_str(self.d.type)} must match the accumulator type "
+                f"result type {_type_str(self.d.type)} must match the accumulator type "
                 f"{_type_str(c)}"
             )
         sa, sb, sc = a.get_shape(), b.get_shape(), c.get_shape()
         if not (len(sa) == len(sb) == len(sc)) or len(sa) not in (2, 3):
             raise VerifyException(
-                f"'tt.dot' operands must all be 2D (or 3D, batched), got ranks {len(sa)}, "
+                f"operands must all be 2D (or 3D, batched), got ranks {len(sa)}, "
                 f"{len(sb)}, {len(sc)}"
             )
         if len(sa) == 3 and not (sa[0] == sb[0] == sc[0]):
             raise VerifyException(
-                f"'tt.dot' batch dimensions differ: A {sa[0]}, B {sb[0]}, C {sc[0]}"
+                f"batch dimensions differ: A {sa[0]}, B {sb[0]}, C {sc[0]}"
             )
         (m, k), (k2, n), (mc, nc) = sa[-2:], sb[-2:], sc[-2:]
         if k != k2:
             raise VerifyException(
-                f"'tt.dot' K dimensions differ: A is {m}x{k} but B is {k2}x{n}"
+                f"K dimensions differ: A is {m}x{k} but B is {k2}x{n}"
             )
         if (m, n) != (mc, nc):
             raise VerifyException(
-                f"'tt.dot' accumulator C is {mc}x{nc} but A x B is {m}x{n}"
+                f"accumulator C is {mc}x{nc} but A x B is {m}x{n}"
             )
         ea, eb = a.element_type, b.element_type
         for what, ty in (("A", ea), ("B", eb), ("C", c.element_type)):
             if not (is_float(ty) or is_int(ty)):
                 raise VerifyException(
-                    f"'tt.dot' operand {what} must have float or integer elements, got {_type_str(ty)}"
+                    f"operand {what} must have float or integer elements, got {_type_str(ty)}"
                 )
         if bit_width(ea) != bit_width(eb):
             raise VerifyException(
-                f"'tt.dot' element types of operands A and B must have same bit width "
+                f"element types of operands A and B must have same bit width "
                 f"({_type_str(ea)} vs {_type_str(eb)})"
             )
         if (encoding_of(a) is None) != (encoding_of(b) is None):
-            raise VerifyException("'tt.dot' mismatching encoding between A and B operands")
+            raise VerifyException("mismatching encoding between A and B operands")
         if encoding_of(a) is not None and encoding_of(c) is None:
-            raise VerifyException("'tt.dot' miss encoding of C operand")
+            raise VerifyException("miss encoding of C operand")
         INPUT_PRECISION.verify(self.inputPrecision, "inputPrecision")
 
     @classmethod
@@ -1892,10 +1892,10 @@ class DotScaledOp(IRDLOperation):
     def verify_(self) -> None:
         c = _require_tensor(self.c.type, "accumulator C", self.name)
         if self.d.type != c:
-            raise VerifyException("'tt.dot_scaled' result type must match the accumulator type")
+            raise VerifyException("result type must match the accumulator type")
         a = _require_tensor(self.a.type, "operand A", self.name)
         if len(a.get_shape()) < 2:
-            raise VerifyException("'tt.dot_scaled' operands must be at least 2D")
+            raise VerifyException("operands must be at least 2D")
         SCALE_DOT_ELEM_TYPE.verify(self.a_elem_type, "lhs")
         SCALE_DOT_ELEM_TYPE.verify(self.b_elem_type, "rhs")
 
@@ -1990,55 +1990,55 @@ def _verify_combine_region(op: Operation, region: Region, return_type: type[Oper
     n = len(elements)
     block = region.blocks.first
     if block is None:
-        raise VerifyException(f"'{op.name}' combine region must have a block")
+        raise VerifyException(f"combine region must have a block")
     if len(block.args) != 2 * n:
         raise VerifyException(
-            f"'{op.name}' nested block must take {2 * n} arguments, but given block with "
+            f"nested block must take {2 * n} arguments, but given block with "
             f"{len(block.args)} arguments"
         )
     for i, arg in enumerate(block.args):
         if arg.type != elements[i % n]:
             raise VerifyException(
-                f"'{op.name}' type mismatch on combine operation. Expected argument {i} to have "
+                f"type mismatch on combine operation. Expected argument {i} to have "
                 f"type {_type_str(elements[i % n])} but got {_type_str(arg.type)}"
             )
     terminator = block.last_op
     if not isinstance(terminator, return_type):
         raise VerifyException(
-            f"'{op.name}' combine operation must be terminated with a {return_type.name}"
+            f"combine operation must be terminated with a {return_type.name}"
         )
     if len(terminator.operands) != n:
         raise VerifyException(
-            f"'{op.name}' expected combine operation to return {n} values but got "
+            f"expected combine operation to return {n} values but got "
             f"{len(terminator.operands)}"
         )
     for i, value in enumerate(terminator.operands):
         if value.type != elements[i]:
             raise VerifyException(
-                f"'{op.name}' type mismatch on combine operation. Expected result {i} to have "
+                f"type mismatch on combine operation. Expected result {i} to have "
                 f"type {_type_str(elements[i])} but got {_type_str(value.type)}"
             )
 
 
 def _verify_reduce_scan_operands(op: Operation, axis: int) -> None:
     if not op.operands:
-        raise VerifyException(f"'{op.name}' must have at least 1 operand")
+        raise VerifyException(f"must have at least 1 operand")
     if len(op.operands) != len(op.results):
-        raise VerifyException(f"'{op.name}' must have the same number of inputs as outputs")
+        raise VerifyException(f"must have the same number of inputs as outputs")
     ranks = set()
     for ty in op.operand_types:
         tensor = _require_tensor(ty, "operand", op.name)
         rank = len(tensor.get_shape())
         if not 0 <= axis < rank:
-            raise VerifyException(f"'{op.name}' axis {axis} out of bounds for operand rank {rank}")
+            raise VerifyException(f"axis {axis} out of bounds for operand rank {rank}")
         ranks.add(rank)
     if len(ranks) > 1:
         raise VerifyException(
-            f"'{op.name}' all operands must have the same rank, got ranks {sorted(ranks)}"
+            f"all operands must have the same rank, got ranks {sorted(ranks)}"
         )
     shapes = {t.get_shape() for t in op.operand_types}  # type: ignore[union-attr]
     if len(shapes) > 1:
-        raise VerifyException(f"'{op.name}' requires the same shape for all operands")
+        raise VerifyException(f"requires the same shape for all operands")
 
 
 @irdl_op_definition
@@ -2077,10 +2077,10 @@ class ReduceOp(IRDLOperation):
         for src, res in zip(self.srcs, self.result):
             expected = _reduced_type(src.type, axis)
             if element_type_or_self(res.type) != element_type_or_self(src.type):
-                raise VerifyException(f"'tt.reduce' operand types and result types must agree")
+                raise VerifyException(f"operand types and result types must agree")
             if shape_of(res.type) != shape_of(expected):
                 raise VerifyException(
-                    f"'tt.reduce' result {_type_str(res.type)} must have the operand's shape "
+                    f"result {_type_str(res.type)} must have the operand's shape "
                     f"without axis {axis}: {_type_str(expected)}"
                 )
         _verify_combine_region(self, self.combineOp, ReduceReturnOp)
@@ -2144,7 +2144,7 @@ class ScanOp(IRDLOperation):
         _verify_reduce_scan_operands(self, self.axis.value.data)
         for src, res in zip(self.srcs, self.result):
             if src.type != res.type:
-                raise VerifyException("'tt.scan' operand types and result types must agree")
+                raise VerifyException("operand types and result types must agree")
         _verify_combine_region(self, self.combineOp, ScanReturnOp)
 
 
@@ -2233,11 +2233,11 @@ class AtomicRMWOp(IRDLOperation):
         _verify_ptr_operand(self, self.ptr.type, allow_block_ptr=False)
         if pointee_type(self.ptr.type) != self.val.type:
             raise VerifyException(
-                f"'tt.atomic_rmw' pointer {_type_str(self.ptr.type)} must point to the value "
+                f"pointer {_type_str(self.ptr.type)} must point to the value "
                 f"type {_type_str(self.val.type)}"
             )
         if self.result.type != self.val.type:
-            raise VerifyException("'tt.atomic_rmw' result type must match the value type")
+            raise VerifyException("result type must match the value type")
         _verify_mask(self, self.mask, self.ptr.type)
 
     @classmethod
@@ -2250,7 +2250,7 @@ class AtomicRMWOp(IRDLOperation):
         parser.parse_punctuation(":")
         func_type = parser.parse_function_type()
         if len(func_type.inputs) != len(names) or len(func_type.outputs) != 1:
-            parser.raise_error("'tt.atomic_rmw' type must be (operand types) -> result type")
+            parser.raise_error("type must be (operand types) -> result type")
         operands = [parser.resolve_operand(n, t) for n, t in zip(names, func_type.inputs)]
         return cls.build(
             operands=[operands[0], operands[1], operands[2:]],
@@ -2312,11 +2312,11 @@ class AtomicCASOp(IRDLOperation):
         for what, value in (("cmp", self.cmp), ("val", self.val)):
             if value.type != pointee:
                 raise VerifyException(
-                    f"'tt.atomic_cas' {what} must have the pointee type {_type_str(pointee)}, got "
+                    f"{what} must have the pointee type {_type_str(pointee)}, got "
                     f"{_type_str(value.type)}"
                 )
         if self.result.type != pointee:
-            raise VerifyException("'tt.atomic_cas' result type must match the pointee type")
+            raise VerifyException("result type must match the pointee type")
 
     @classmethod
     def parse(cls, parser: Parser) -> AtomicCASOp:
@@ -2329,7 +2329,7 @@ class AtomicCASOp(IRDLOperation):
         parser.parse_punctuation(":")
         func_type = parser.parse_function_type()
         if len(func_type.inputs) != 3 or len(func_type.outputs) != 1:
-            parser.raise_error("'tt.atomic_cas' type must be (ptr, cmp, val) -> result")
+            parser.raise_error("type must be (ptr, cmp, val) -> result")
         return cls.build(
             operands=[parser.resolve_operand(n, t) for n, t in zip(names, func_type.inputs)],
             result_types=[func_type.outputs.data[0]],
@@ -2374,10 +2374,10 @@ class JoinOp(IRDLOperation):
         expected = [*src.get_shape(), 2]
         if list(dst.get_shape()) != expected:
             raise VerifyException(
-                f"'tt.join' result shape must be {expected}, but got {list(dst.get_shape())}"
+                f"result shape must be {expected}, but got {list(dst.get_shape())}"
             )
         if dst.element_type != src.element_type:
-            raise VerifyException("'tt.join' result element type must match the input element type")
+            raise VerifyException("result element type must match the input element type")
 
 
 @irdl_op_definition
@@ -2401,11 +2401,11 @@ class SplitOp(IRDLOperation):
         shape = src.get_shape()
         if not shape or shape[-1] != 2:
             raise VerifyException(
-                f"'tt.split' last dimension of input tensor must be 2, got {list(shape)}"
+                f"last dimension of input tensor must be 2, got {list(shape)}"
             )
         if list(dst.get_shape()) != list(shape[:-1]) or dst.element_type != src.element_type:
             raise VerifyException(
-                f"'tt.split' results must be {_type_str(TensorType(src.element_type, shape[:-1]))}"
+                f"results must be {_type_str(TensorType(src.element_type, shape[:-1]))}"
                 f" (the input without its last dimension), got {_type_str(dst)}"
             )
 
@@ -2430,12 +2430,12 @@ class CatOp(IRDLOperation):
         dst = _require_tensor(self.result.type, "result", self.name)
         if num_elements(dst) != 2 * num_elements(src):
             raise VerifyException(
-                f"'tt.cat' result element count must equal the sum of the operand element "
+                f"result element count must equal the sum of the operand element "
                 f"counts, expected {2 * num_elements(src)} but got {num_elements(dst)}"
             )
         if (encoding_of(src) is None) != (encoding_of(dst) is None):
             raise VerifyException(
-                "'tt.cat' requires that either (a) operands and result all have encodings, or "
+                "requires that either (a) operands and result all have encodings, or "
                 "(b) none do"
             )
 
@@ -2462,22 +2462,22 @@ class GatherOp(IRDLOperation):
         idx = _require_tensor(self.indices.type, "indices", self.name)
         res = _require_tensor(self.result.type, "result", self.name)
         if not is_int(idx.element_type):
-            raise VerifyException("'tt.gather' indices must be integers")
+            raise VerifyException("indices must be integers")
         if idx.get_shape() != res.get_shape():
-            raise VerifyException("'tt.gather' indices and output shapes must match")
+            raise VerifyException("indices and output shapes must match")
         if encoding_of(idx) != encoding_of(res):
-            raise VerifyException("'tt.gather' indices and output encodings must match")
+            raise VerifyException("indices and output encodings must match")
         if src.element_type != res.element_type:
-            raise VerifyException("'tt.gather' input and output element types must match")
+            raise VerifyException("input and output element types must match")
         if len(src.get_shape()) != len(idx.get_shape()):
-            raise VerifyException("'tt.gather' input and indices ranks must match")
+            raise VerifyException("input and indices ranks must match")
         axis = self.axis.value.data
         if not 0 <= axis < len(src.get_shape()):
-            raise VerifyException("'tt.gather' gather dimension must be less than the input rank")
+            raise VerifyException("gather dimension must be less than the input rank")
         for dim, (i, s) in enumerate(zip(idx.get_shape(), src.get_shape())):
             if dim != axis and i != s:
                 raise VerifyException(
-                    f"'tt.gather' indices dimension {dim} must match the corresponding input dimension"
+                    f"indices dimension {dim} must match the corresponding input dimension"
                 )
 
 
@@ -2498,7 +2498,7 @@ class HistogramOp(IRDLOperation):
         for what, ty in (("source", self.src.type), ("result", self.result.type)):
             tensor = _require_tensor(ty, what, self.name)
             if not is_int(tensor.element_type):
-                raise VerifyException(f"'tt.histogram' {what} must be a tensor of integers")
+                raise VerifyException(f"{what} must be a tensor of integers")
 
 
 # ---------------------------------------------------------------------------------------
@@ -2548,13 +2548,13 @@ class ElementwiseInlineAsmOp(IRDLOperation):
     def verify_(self) -> None:
         packed = self.packed_element.value.data
         if packed <= 0:
-            raise VerifyException("'tt.elementwise_inline_asm' packed_element must be positive")
+            raise VerifyException("packed_element must be positive")
         if self.args:
             first = self.args[0].type
             count = num_elements(first) if isinstance(first, TensorType) else 0
             if count % packed:
                 raise VerifyException(
-                    f"'tt.elementwise_inline_asm' number of input elements {count} must be a "
+                    f"number of input elements {count} must be a "
                     f"multiple of the op's packed_element attribute, {packed}"
                 )
 
@@ -2583,7 +2583,7 @@ class PrintOp(IRDLOperation):
     def verify_(self) -> None:
         if len(self.isSigned.get_values()) != len(self.args):
             raise VerifyException(
-                f"'tt.print' isSigned must have one entry per argument ({len(self.args)}), got "
+                f"isSigned must have one entry per argument ({len(self.args)}), got "
                 f"{len(self.isSigned.get_values())}"
             )
 
@@ -2605,7 +2605,7 @@ class AssertOp(IRDLOperation):
     def verify_(self) -> None:
         if not is_bool_like(self.condition.type):
             raise VerifyException(
-                f"'tt.assert' condition must be i1 or a tensor of i1, got "
+                f"condition must be i1 or a tensor of i1, got "
                 f"{_type_str(self.condition.type)}"
             )
 
@@ -2617,18 +2617,18 @@ class AssertOp(IRDLOperation):
 
 def _verify_descriptor_block(op: Operation, desc: Attribute, tensor: Attribute) -> None:
     if not isinstance(desc, TensorDescType):
-        raise VerifyException(f"'{op.name}' expects a !tt.tensordesc, got {_type_str(desc)}")
+        raise VerifyException(f"expects a !tt.tensordesc, got {_type_str(desc)}")
     block = desc.block_type
     value = _require_tensor(tensor, "tensor", op.name)
     if block.element_type != value.element_type:
         raise VerifyException(
-            f"'{op.name}' descriptor block and tensor element types must match, but got "
+            f"descriptor block and tensor element types must match, but got "
             f"descriptor element type {_type_str(block.element_type)} and tensor element type "
             f"{_type_str(value.element_type)}"
         )
     if num_elements(block) != num_elements(value):
         raise VerifyException(
-            f"'{op.name}' descriptor block and tensor must have the same number of elements, "
+            f"descriptor block and tensor must have the same number of elements, "
             f"but got descriptor block with {num_elements(block)} elements tensor with "
             f"{num_elements(value)} elements"
         )
