@@ -363,8 +363,9 @@ class NvmmaShared(_CTAParams):
     _tuple_fields = ("ctas_per_cga", "cta_split_num", "cta_order")
 
     @property
-    def rank(self) -> int | None:
-        return len(self.cta_order) if self.cta_order else None
+    def rank(self) -> int:
+        # Triton gives the attribute a rank-2 CTA layout unless one is spelled out.
+        return len(self.cta_order) if self.cta_order else 2
 
     def verify(self) -> None:
         super().verify()

@@ -1,0 +1,181 @@
+"""Every layout Triton 3.6 chose in the corpus, with the tensor shapes it was used for.
+
+Each (layout, shape) pair read from the corpus ``.ttgir`` files must convert to a linear
+layout that matches its hardware definition (``layout_definitions``), uses exactly the
+module's ``ttg.num-warps`` and ``ttg.threads-per-warp``, and covers the whole tensor.
+The per-pass dumps also hold two ``#ttg.linear`` layouts that Triton computed itself
+(the result of ``amdg.in_thread_transpose`` on a blocked tensor); those are checked
+against our blocked layout with the in-thread transpose applied.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import layout_definitions as ref
+from test_encodings import assert_matches
+from tileopt.layouts.encodings import (
+    AmdMfma,
+    AmdRotatingShared,
+    AmdWmma,
+    Blocked,
+    DotOperand,
+    Linear,
+    NvidiaMma,
+    NvmmaShared,
+    Slice,
+    SwizzledShared,
+    is_distributed,
+    to_linear_layout,
+)
+from tileopt.layouts.linear_layout import LinearLayout
+from tileopt.layouts.parse_text import parse_alias_definitions, parse_layout, parse_tensor_type
+from tileopt.layouts.tiling import identity_standard_nd
+
+TYPE_START = re.compile(r"(tensor|!ttg\.memdesc)<")
+
+
+def tensor_types(text: str):
+    """Every ``tensor<...>`` / ``!ttg.memdesc<...>`` in ``text``, brackets balanced."""
+    for match in TYPE_START.finditer(text):
+        depth, i = 0, match.end() - 1
+        while i < len(text):
+            if text[i] == "<":
+                depth += 1
+            elif text[i] == ">" and text[i - 1] != "-":
+                depth -= 1
+                if depth == 0:
+                    yield text[match.start() : i + 1]
+                    break
+            i += 1
+
+
+def reference_for(encoding, shape, bits):
+    """The brute-force definition for an (encoding, shape), where one is written."""
+    if isinstance(encoding, Blocked):
+        return ref.blocked(encoding.size_per_thread, encoding.threads_per_warp, encoding.warps_per_cta,
+                           encoding.order, shape)
+    if isinstance(encoding, Slice):
+        parent_shape = list(shape)
+        parent_shape.insert(encoding.dim, 1)
+        parent = reference_for(encoding.parent, parent_shape, bits)
+        return None if parent is None else ref.slice_of(parent, encoding.dim)
+    if isinstance(encoding, NvidiaMma):
+        if encoding.is_ampere:
+            return ref.ampere_mma(encoding.warps_per_cta, shape)
+        return ref.hopper_mma(encoding.warps_per_cta, encoding.instr_shape[1], shape)
+    if isinstance(encoding, AmdMfma):
+        return ref.amd_mfma(tuple(encoding.instr_shape[:2]), encoding.is_transposed, encoding.warps_per_cta,
+                            shape, encoding.tiles, encoding.element_bit_width)
+    if isinstance(encoding, AmdWmma):
+        return ref.amd_wmma(encoding.version, encoding.is_transposed, encoding.warps_per_cta, shape)
+    if isinstance(encoding, DotOperand):
+        parent = encoding.parent
+        if isinstance(parent, NvidiaMma) and parent.is_ampere:
+            return ref.ampere_dot_operand(encoding.op_idx, encoding.k_width, parent.warps_per_cta, shape)
+        if isinstance(parent, AmdMfma):
+            return ref.amd_mfma_operand(encoding.op_idx, encoding.k_width, tuple(parent.instr_shape[:2]),
+                                        parent.warps_per_cta, shape, parent.tiles)
+        if isinstance(parent, AmdWmma):
+            return ref.amd_wmma_operand(parent.version, encoding.op_idx, encoding.k_width,
+                                        parent.warps_per_cta, shape, parent.instr_shape[2])
+        return None
+    if isinstance(encoding, (SwizzledShared, AmdRotatingShared)):
+        return ref.swizzled_shared(encoding.vec, encoding.per_phase, encoding.max_phase, encoding.order,
+                                   shape, rotating=isinstance(encoding, AmdRotatingShared))
+    if isinstance(encoding, NvmmaShared):
+        return ref.nvmma_shared(encoding.swizzling_byte_width, encoding.transposed,
+                                encoding.element_bit_width or bits, shape)
+    return None
+
+
+def corpus_layout_uses(corpus: Path):
+    """{(target, alias text, shape, bits): (encoding, num_warps, threads_per_warp)}."""
+    uses = {}
+    for path in sorted(corpus.glob("*/*.ttgir")):
+        text = path.read_text()
+        aliases = parse_alias_definitions(text)
+        warps = int(re.search(r'"ttg.num-warps" = (\d+)', text).group(1))
+        threads = int(re.search(r'"ttg.threads-per-warp" = (\d+)', text).group(1))
+        for type_text in set(tensor_types(text)):
+            tensor = parse_tensor_type(type_text)
+            if tensor.encoding_text is None or tensor.encoding_text == "#smem":
+                continue
+            encoding = parse_layout(tensor.encoding_text, aliases)
+            if encoding.rank is not None and encoding.rank != len(tensor.shape):
+                continue  # a multi-buffered allocation: the leading dim indexes buffers
+            text_key = aliases.get(tensor.encoding_text[1:], tensor.encoding_text)
+            key = (path.parent.name, text_key, tensor.shape, tensor.element_bit_width)
+            uses.setdefault(key, (encoding, warps, threads))
+    return uses
+
+
+def test_corpus_layouts_match_their_definitions(corpus):
+    uses = corpus_layout_uses(corpus)
+    kinds = {type(e).__name__ for e, _, _ in uses.values()}
+    # The corpus exercises every layout family Triton 3.6 emits for these targets.
+    assert {"Blocked", "Slice", "DotOperand", "NvidiaMma", "AmdMfma", "AmdWmma",
+            "SwizzledShared", "AmdRotatingShared", "NvmmaShared"} <= kinds
+    checked, skipped, done = 0, 0, set()
+    for (target, text, shape, bits), (encoding, warps, threads) in uses.items():
+        if (encoding, shape, bits) in done:
+            checked += 1
+            continue
+        done.add((encoding, shape, bits))
+        layout = to_linear_layout(encoding, shape, bits)
+        assert layout.is_surjective(), (target, text, shape)
+        if is_distributed(encoding):
+            assert layout.in_dim_size("lane") == threads, (target, text, shape)
+            assert layout.in_dim_size("warp") == warps, (target, text, shape)
+        reference = reference_for(encoding, shape, bits)
+        if reference is not None:
+            assert_matches(layout, reference)
+            checked += 1
+        else:
+            assert isinstance(encoding, Linear)  # checked by the in-thread-transpose test
+            skipped += 1
+    assert checked + skipped == len(uses)
+
+
+def in_thread_transposed(layout: LinearLayout, blocked: Blocked) -> LinearLayout:
+    """AMD's in-thread transpose: each thread's sizePerThread block is walked with the two
+    fastest dims of ``order`` exchanged; lanes, warps and repeats stay as they are."""
+    order = list(blocked.order)
+    order[-2], order[-1] = order[-1], order[-2]
+    tile = identity_standard_nd("register", blocked.size_per_thread, order).transpose_outs(layout.out_dims)
+    bases = layout.bases
+    for i, basis in enumerate(tile.get_bases("register")):
+        bases["register"][i] = list(basis)
+    return LinearLayout(bases, layout.out_dims)
+
+
+def test_triton_linear_layouts_from_in_thread_transpose(passes_root):
+    op = re.compile(
+        r"amdg\.in_thread_transpose %\S+ : tensor<([0-9x]+)x\w+, #(\w+)> -> tensor<[0-9x]+x\w+, #(\w+)>"
+    )
+    seen = set()
+    for path in sorted(passes_root.glob("*/passes/*/*.mlir")):
+        text = path.read_text()
+        if "amdg.in_thread_transpose" not in text:
+            continue
+        aliases = parse_alias_definitions(text)
+        for match in op.finditer(text):
+            shape = tuple(int(s) for s in match.group(1).split("x"))
+            src, dst = parse_layout(f"#{match.group(2)}", aliases), parse_layout(f"#{match.group(3)}", aliases)
+            assert isinstance(src, Blocked) and isinstance(dst, Linear)
+            expected = in_thread_transposed(to_linear_layout(src, shape), src)
+            assert to_linear_layout(dst, shape) == expected, path
+            seen.add((aliases[match.group(3)], shape))
+    # Both #ttg.linear layouts of the corpus come from here.
+    assert len(seen) == 2
+    # Where a thread's block is one row, the transpose changes nothing: Triton's linear
+    # layout is then exactly our blocked layout.
+    one_row = Blocked([1, 4], [64, 1], [1, 4], [0, 1])
+    linear_texts = {text for text, _ in seen}
+    assert any(
+        to_linear_layout(parse_layout(t), (64, 32)) == to_linear_layout(one_row, (64, 32))
+        for t in linear_texts
+    )
