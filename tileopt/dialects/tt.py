@@ -16,6 +16,7 @@ Canonicalization patterns live in ``tileopt/transforms/canonicalization/tt_patte
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -26,7 +27,6 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
     ArrayAttr,
-    BoolAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
@@ -34,7 +34,6 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     FunctionType,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     StringAttr,
     SymbolNameConstraint,
@@ -72,7 +71,6 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
-    AlwaysSpeculatable,
     CallableOpInterface,
     ConditionallySpeculatable,
     EffectInstance,
@@ -176,29 +174,14 @@ def _parse_operand_list_in_brackets(parser: Parser) -> list[UnresolvedOperand]:
 
 def _type_str(ty: Attribute) -> str:
     """A type as people read it in messages (``tensor<4xf32>``, ``!tt.ptr<f32>``)."""
-    import io
-
     stream = io.StringIO()
     Printer(stream=stream).print_attribute(ty)
     return stream.getvalue()
 
 
-def _fail(message: str) -> None:
-    raise VerifyException(message)
-
-
 # ---------------------------------------------------------------------------------------
 # Traits Triton attaches to many ops
 # ---------------------------------------------------------------------------------------
-
-
-def _shape_key(ty: Attribute) -> tuple[int, ...] | None:
-    if isinstance(ty, TensorType):
-        return ty.get_shape()
-    if is_tensor_ptr(ty):
-        assert isinstance(ty, PointerType) and isinstance(ty.pointee_type, TensorType)
-        return None  # block pointers are scalars as far as shapes go
-    return None
 
 
 @dataclass(frozen=True)
@@ -259,6 +242,34 @@ class SameOperandsAndResultType(OpTrait):
             raise VerifyException(
                 f"requires the same type for all operands and results"
             )
+
+
+MAX_TENSOR_NUMEL = 1048576
+"""Triton's ``maxTensorNumElements``: the most elements one tensor may have."""
+
+
+@dataclass(frozen=True)
+class TensorSizeTrait(OpTrait):
+    """Triton's TensorSizeTrait, on every tt op: each tensor (also the block of a block
+    pointer) has a power-of-two number of elements, at most ``MAX_TENSOR_NUMEL``."""
+
+    def verify(self, op: Operation) -> None:
+        for ty in (*op.operand_types, *op.result_types):
+            if isinstance(ty, PointerType) and isinstance(ty.pointee_type, TensorType):
+                ty = ty.pointee_type
+            if not isinstance(ty, TensorType):
+                continue
+            count = num_elements(ty)
+            if count > MAX_TENSOR_NUMEL:
+                raise VerifyException(
+                    f"maximum allowed number of elements is {MAX_TENSOR_NUMEL}, but "
+                    f"{_type_str(ty)} has more than that"
+                )
+            if count & (count - 1):
+                raise VerifyException(
+                    f"number of elements must be power-of-two, but {_type_str(ty)} doesn't "
+                    f"follow the rule ({count} elements)"
+                )
 
 
 class GlobalMemoryRead(MemoryEffect):
@@ -671,11 +682,6 @@ class MakeRangeOp(IRDLOperation):
             raise VerifyException(
                 f"number of elements in returned tensor, {count}, must match "
                 f"size of range [{start}, {end}), which has {end - start} elements"
-            )
-        if count & (count - 1):
-            raise VerifyException(
-                f"range size {count} must be a power of 2 "
-                "(Triton tensors have power-of-two shapes)"
             )
         if ty.element_type != i32:
             raise VerifyException(
@@ -2798,6 +2804,9 @@ TT_OPS: list[type[IRDLOperation]] = [
     DescriptorLoadOp,
     DescriptorStoreOp,
 ]
+
+for _op in TT_OPS:
+    _op.traits.add_trait(TensorSizeTrait())
 
 TT = Dialect(
     "tt",

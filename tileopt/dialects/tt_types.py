@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from math import prod
 from typing import Generic, TypeVar
@@ -26,7 +26,6 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
-    FloatAttr,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -334,16 +333,7 @@ def bit_width(ty: Attribute) -> int | None:
     return bitwidth if isinstance(bitwidth, int) else None
 
 
-def float_attr_is_zero(attr: Attribute) -> bool:
-    return isinstance(attr, FloatAttr) and attr.value.data == 0.0
-
-
-def require_types(ok: bool, message: str) -> None:
-    if not ok:
-        raise VerifyException(message)
-
-
-__all__: Sequence[str] = [
+__all__ = [
     "PointerType",
     "TensorDescType",
     "TritonEnum",

@@ -10,7 +10,7 @@ tt.func @make_range_order() {
 // -----
 
 tt.func @make_range_power_of_two() {
-  // expected-error @+1 {{range size 6 must be a power of 2}}
+  // expected-error @+1 {{number of elements must be power-of-two, but tensor<6xi32> doesn't follow the rule (6 elements)}}
   %r = tt.make_range {end = 6 : i32, start = 0 : i32} : tensor<6xi32>
   tt.return
 }
