@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
-from xdsl.irdl import irdl_attr_definition
+from xdsl.irdl import AttrConstraint, VerificationContext, irdl_attr_definition
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -309,6 +309,19 @@ def is_tensor_ptr(ty: Attribute) -> bool:
     return isinstance(ty, PointerType) and ty.is_block_pointer
 
 
+@dataclass(frozen=True)
+class PtrLikeConstraint(AttrConstraint):
+    """IRDL constraint for TT_PtrLike (``!tt.ptr<T>`` or ``tensor<...x!tt.ptr<T>>``), for
+    ``operand_def(PtrLikeConstraint())`` in dialects that take Triton pointers."""
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if not is_ptr_like(attr):
+            raise VerifyException(f"expected a pointer or a tensor of pointers, got {attr}")
+
+    def mapping_type_vars(self, type_var_mapping) -> PtrLikeConstraint:
+        return self
+
+
 def pointee_type(ty: Attribute) -> Attribute:
     """What loading through ``ty`` yields (Triton's ``getPointeeType``)."""
     if isinstance(ty, TensorType) and isinstance(ty.element_type, PointerType):
@@ -336,6 +349,7 @@ def bit_width(ty: Attribute) -> int | None:
 __all__ = [
     "PointerType",
     "TensorDescType",
+    "PtrLikeConstraint",
     "TritonEnum",
     "CacheModifier",
     "EvictionPolicy",

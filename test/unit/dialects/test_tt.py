@@ -826,3 +826,15 @@ def test_every_corpus_tt_op_roundtrips(corpus_ops) -> None:
                 failures.append(f"{name}: printed differently\n    want {expected[:300]}\n    got  {printed[:300]}")
     assert count > 100
     assert not failures, f"{len(failures)} of {count} failed:\n" + "\n".join(failures[:30])
+
+
+def test_ptr_like_constraint() -> None:
+    from xdsl.dialects.builtin import TensorType, f32, i32
+
+    from tileopt.dialects.tt_types import PointerType, PtrLikeConstraint
+
+    constraint = PtrLikeConstraint()
+    assert constraint.verifies(PointerType(f32))
+    assert constraint.verifies(TensorType(PointerType(f32), [4]))
+    assert not constraint.verifies(TensorType(i32, [4]))
+    assert not constraint.verifies(PointerType(TensorType(f32, [4, 4])))  # a block pointer
