@@ -1,0 +1,126 @@
+"""The back end: LLVM-dialect MLIR (or LLVM IR) -> LLVM IR, PTX, AMDGCN, hsaco.
+
+``translate`` is what ``tileopt-translate`` calls. Its input is either
+
+- MLIR in the LLVM dialect (with ``nvvm``/``rocdl`` ops), as Triton's ``make_llir``
+  pipeline leaves it: translated by ``llvm_ir.module_to_llvm_ir``, then optimised at
+  ``-O3`` and compiled, which is Triton's ``make_llir`` + ``make_ptx``/``make_amdgcn``;
+- or LLVM IR text (Triton's ``.llir``): compiled as it is, which is ``make_ptx`` alone.
+
+The GPU comes from ``arch`` (``sm_90a``, ``gfx942``, ``cuda:90``, ...) or else from the
+module's ``ttg.target`` attribute or the LLVM IR's target triple.
+"""
+
+from __future__ import annotations
+
+import re
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+
+from tileopt.ir import TileoptError, make_context, parse_module
+from tileopt.target.amdgpu import llvm_ir_to_amdgcn, llvm_ir_to_hsaco
+from tileopt.target.gpu_target import GPUTarget, parse_arch, target_from_module_attr
+from tileopt.target.llvm_ir import module_to_llvm_ir
+from tileopt.target.nvptx import llvm_ir_to_ptx
+
+EMITS = ("llvm-ir", "ptx", "amdgcn", "hsaco")
+
+__all__ = [
+    "EMITS",
+    "GPUTarget",
+    "llvm_ir_to_amdgcn",
+    "llvm_ir_to_hsaco",
+    "llvm_ir_to_ptx",
+    "looks_like_llvm_ir",
+    "module_to_llvm_ir",
+    "parse_arch",
+    "parse_llvm_dialect",
+    "translate",
+    "translation_context",
+]
+
+_LLVM_IR_START = re.compile(
+    r"\s*(;|target\s+(datalayout|triple)|source_filename|define\s|declare\s|@[\w.$\"]+\s*=|"
+    r"%[\w.$\"]+\s*=\s*type|attributes\s+#|!\w)")
+
+
+def looks_like_llvm_ir(text: str) -> bool:
+    """LLVM IR starts with ``;`` comments, ``target``, ``define``...; MLIR never does."""
+    return bool(_LLVM_IR_START.match(text))
+
+
+def translation_context() -> Context:
+    """``make_context()`` with the complete ``llvm`` dialect (``tileopt.dialects.llvm_ext``).
+
+    xDSL cannot load a second dialect named ``llvm``; if ``make_context`` loaded xDSL's
+    own, the same dialects are loaded again into a fresh context with ``LLVM_EXT`` instead.
+    """
+    from tileopt.dialects.llvm_ext import LLVM_EXT
+
+    ctx = make_context()
+    if any(op.name == "llvm.extractelement" for op in ctx.loaded_ops):
+        return ctx
+    fresh = Context(allow_unregistered=ctx.allow_unregistered)
+    for dialect in ctx.loaded_dialects:
+        fresh.load_dialect(LLVM_EXT if dialect.name == "llvm" else dialect)
+    if not any(d.name == "llvm" for d in ctx.loaded_dialects):
+        fresh.load_dialect(LLVM_EXT)
+    return fresh
+
+
+def parse_llvm_dialect(text: str, filename: str = "<stdin>") -> ModuleOp:
+    """Parse LLVM-dialect MLIR (Triton's ``make_llir`` output) into an xDSL module."""
+    return parse_module(text, filename, ctx=translation_context())
+
+
+def _target(arch: str | GPUTarget | None, default: GPUTarget | None) -> GPUTarget | None:
+    if isinstance(arch, GPUTarget):
+        return arch
+    if arch:
+        return parse_arch(arch)
+    return default
+
+
+def _target_of_llvm_ir(text: str) -> GPUTarget | None:
+    """The GPU named by ``target triple``/``"target-cpu"`` in LLVM IR text, if both are there."""
+    cpu = re.search(r'"target-cpu"="([\w-]+)"', text)
+    return parse_arch(cpu.group(1)) if cpu else None
+
+
+def translate(module_or_text: ModuleOp | str, emit: str = "llvm-ir", arch: str | None = None,
+              filename: str = "<stdin>", *, opt_level: int | None = None,
+              debug_info: bool = True, fp_fusion: bool = True) -> str | bytes:
+    """LLVM IR / PTX / AMDGCN text, or hsaco bytes, for an LLVM-dialect module or LLVM IR.
+
+    ``opt_level`` (default: 3 for MLIR input, 0 for LLVM IR input, none for
+    ``emit="llvm-ir"``) is the LLVM ``-O`` level run before code generation.
+    """
+    if emit not in EMITS:
+        raise TileoptError(f"unknown output kind '{emit}' (expected one of: {', '.join(EMITS)})")
+    if isinstance(module_or_text, str) and looks_like_llvm_ir(module_or_text):
+        llvm_ir = module_or_text
+        target = _target(arch, _target_of_llvm_ir(llvm_ir))
+        default_opt = 0
+        if emit == "llvm-ir":
+            from tileopt.target import llvm_backend
+
+            return str(llvm_backend.parse(llvm_ir, filename))
+    else:
+        module = module_or_text if isinstance(module_or_text, ModuleOp) else \
+            parse_llvm_dialect(module_or_text, filename)
+        named = module.attributes.get("ttg.target")
+        target = _target(arch, target_from_module_attr(
+            named.data if isinstance(named, StringAttr) else None))
+        llvm_ir = module_to_llvm_ir(module, target, debug_info=debug_info, filename=filename)
+        default_opt = 3
+        if emit == "llvm-ir":
+            return llvm_ir
+    level = default_opt if opt_level is None else opt_level
+    if target is None:
+        raise TileoptError(f"--emit={emit} needs a GPU: give --arch (e.g. sm_90a or gfx942)")
+    if emit == "ptx":
+        return llvm_ir_to_ptx(llvm_ir, target, level, fp_fusion=fp_fusion, filename=filename)
+    if emit == "amdgcn":
+        return llvm_ir_to_amdgcn(llvm_ir, target, level, filename=filename)
+    return llvm_ir_to_hsaco(llvm_ir, target, level, filename=filename)

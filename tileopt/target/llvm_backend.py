@@ -1,0 +1,200 @@
+"""LLVM itself, through ``llvmlite.binding``: parse, verify, link, optimise, emit code.
+
+Everything here turns LLVM's failures into ``TileoptError``s. Parsing and verification
+report errors as exceptions; instruction selection does not: an intrinsic the target lacks
+(``llvm.amdgcn.*`` in NVPTX, wgmma on sm_80) ends in ``LLVM ERROR: Cannot select`` and
+``abort()``. So optimisation and code generation run in a forked child process; if LLVM
+kills the child, the parent reports LLVM's last message instead of dying with it.
+(``TILEOPT_LLVM_IN_PROCESS=1`` runs them in-process, for debugging.)
+
+Process-wide LLVM options are those Triton sets for every compilation:
+``-nvptx-short-ptr`` (32-bit shared/local pointers, the ``p3:32:32`` data layout),
+``-nvptx-mad-wide-opt`` (``mad.wide`` for address arithmetic), and ``-nvptx-fma-level``
+standing in for Triton's ``AllowFPOpFusion = Fast`` (llvmlite cannot set target options).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import re
+import tempfile
+from collections.abc import Callable
+from functools import cache
+
+import llvmlite.binding as llvm
+
+from tileopt.ir import TileoptError
+from tileopt.target.gpu_target import GPUTarget
+
+_LOCATION = re.compile(r"<string>:(\d+):(\d+): error: (.*)")
+
+
+@cache
+def initialize() -> None:
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    llvm.set_option("tileopt", "-nvptx-short-ptr")
+    llvm.set_option("tileopt", "-nvptx-mad-wide-opt")
+
+
+def set_fp_fusion(enabled: bool) -> None:
+    """Allow (Triton's default) or forbid fusing float multiply-adds in NVPTX code generation."""
+    llvm.set_option("tileopt", f"-nvptx-fma-level={2 if enabled else 0}")
+
+
+def parse(text: str, filename: str = "<llvm-ir>") -> llvm.ModuleRef:
+    """Parse and verify LLVM IR text; errors carry the line and column LLVM reports."""
+    initialize()
+    try:
+        module = llvm.parse_assembly(text)
+    except RuntimeError as err:
+        message = str(err)
+        if match := _LOCATION.search(message):
+            raise TileoptError(f"invalid LLVM IR: {match.group(3)}", filename,
+                               int(match.group(1)), int(match.group(2))) from None
+        raise TileoptError(f"invalid LLVM IR: {message.strip()}", filename) from None
+    verify(module, filename)
+    return module
+
+
+def verify(module: llvm.ModuleRef, filename: str = "<llvm-ir>") -> None:
+    try:
+        module.verify()
+    except RuntimeError as err:
+        raise TileoptError(f"LLVM IR does not verify: {_first_lines(str(err))}", filename) from None
+    unknown = [f.name for f in module.functions
+               if f.is_declaration and f.name.startswith("llvm.") and not list(f.attributes)]
+    if unknown:
+        # Intrinsic declarations get their attributes from LLVM's intrinsic table; a name
+        # LLVM does not know has none and would be emitted as a call of a missing function.
+        raise TileoptError(f"unknown LLVM intrinsic: @{', @'.join(sorted(unknown))}", filename)
+
+
+def _first_lines(text: str, count: int = 6) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return "\n".join(lines[:count])
+
+
+def target_machine(target: GPUTarget, opt_level: int = 3) -> llvm.TargetMachine:
+    """The target machine Triton builds: PIC, ``-O3`` code generation, verbose assembly."""
+    initialize()
+    try:
+        llvm_target = llvm.Target.from_triple(target.triple)
+        machine = llvm_target.create_target_machine(
+            cpu=target.arch, features=target.features, opt=opt_level, reloc="pic",
+            codemodel="default")
+    except RuntimeError as err:
+        raise TileoptError(f"LLVM has no target machine for {target.arch}: {err}") from None
+    machine.set_asm_verbosity(True)
+    return machine
+
+
+def data_layout(target: GPUTarget) -> str:
+    return str(target_machine(target).target_data)
+
+
+def prepare_for_target(module: llvm.ModuleRef, target: GPUTarget) -> None:
+    module.triple = target.triple
+    module.data_layout = data_layout(target)
+
+
+def inline_everything(module: llvm.ModuleRef) -> None:
+    """Triton inlines every function not marked ``noinline`` before code generation."""
+    for function in module.functions:
+        if not function.is_declaration and "noinline" not in _attribute_words(function):
+            function.add_function_attribute("alwaysinline")
+
+
+def _attribute_words(function: llvm.ValueRef) -> set[str]:
+    words: set[str] = set()
+    for attr in function.attributes:
+        words.update((attr.decode() if isinstance(attr, bytes) else str(attr)).split())
+    return words
+
+
+def optimize(module: llvm.ModuleRef, machine: llvm.TargetMachine, opt_level: int,
+             drop_unused: bool = False) -> None:
+    """LLVM's default ``-O<n>`` pipeline (loop unrolling and vectorisers on, as in Triton);
+    at ``-O0`` only the always-inliner (Triton's ``translate_to_asm``), and the removal of
+    unused internal functions if ``drop_unused`` (after linking a device library)."""
+    tuning = llvm.create_pipeline_tuning_options(speed_level=opt_level)
+    tuning.loop_unrolling = True
+    tuning.loop_interleaving = True
+    tuning.loop_vectorization = True
+    tuning.slp_vectorization = True
+    builder = llvm.create_pass_builder(machine, tuning)
+    if opt_level > 0:
+        builder.getModulePassManager().run(module, builder)
+    else:
+        manager = llvm.create_new_module_pass_manager()
+        manager.add_always_inliner_pass()
+        if drop_unused:
+            manager.add_global_dead_code_eliminate_pass()
+        manager.add_verifier()
+        manager.run(module, builder)
+
+
+def link_bitcode(module: llvm.ModuleRef, path: str) -> list[str]:
+    """Link a bitcode library into ``module``; its functions become internal so that the
+    optimiser inlines the ones used and drops the rest. Returns the linked function names."""
+    try:
+        with open(path, "rb") as handle:
+            library = llvm.parse_bitcode(handle.read())
+    except (OSError, RuntimeError) as err:
+        raise TileoptError(f"cannot read the device library {path}: {err}") from None
+    library.triple = module.triple
+    library.data_layout = module.data_layout
+    defined = [f.name for f in library.functions if not f.is_declaration]
+    try:
+        module.link_in(library)
+    except RuntimeError as err:
+        raise TileoptError(f"cannot link the device library {path}: {err}") from None
+    for name in defined:
+        module.get_function(name).linkage = "internal"
+    return defined
+
+
+def run_isolated(work: Callable[[], bytes], what: str) -> bytes:
+    """Run ``work`` (LLVM code generation) in a forked child; LLVM aborts become errors."""
+    if not hasattr(os, "fork") or os.environ.get("TILEOPT_LLVM_IN_PROCESS") == "1":
+        return work()
+    read_end, write_end = os.pipe()
+    with tempfile.TemporaryFile() as stderr_file:
+        pid = os.fork()
+        if pid == 0:  # child: never returns
+            status = 0
+            try:
+                os.close(read_end)
+                os.dup2(stderr_file.fileno(), 2)
+                try:
+                    payload = b"\0" + work()
+                except TileoptError as err:
+                    fields = (err.message, err.file, err.line, err.col)
+                    payload, status = b"\1" + pickle.dumps(fields), 1
+                except BaseException as err:  # noqa: BLE001 - reported to the parent
+                    payload, status = b"\2" + f"{type(err).__name__}: {err}".encode(), 1
+                with os.fdopen(write_end, "wb") as out:
+                    out.write(payload)
+            finally:
+                os._exit(status)
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as incoming:
+            payload = incoming.read()
+        _, status = os.waitpid(pid, 0)
+        if payload[:1] == b"\0" and os.waitstatus_to_exitcode(status) == 0:
+            return payload[1:]
+        if payload[:1] == b"\1":
+            raise TileoptError(*pickle.loads(payload[1:]))
+        if payload[:1] == b"\2":
+            raise TileoptError(f"{what} failed: {payload[1:].decode(errors='replace')}")
+        stderr_file.seek(0)
+        return _crashed(what, stderr_file.read().decode(errors="replace"), status)
+
+
+def _crashed(what: str, stderr: str, status: int) -> bytes:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    llvm_lines = [line for line in lines if line.startswith("LLVM ERROR")]
+    detail = (llvm_lines or lines or [f"exit status {os.waitstatus_to_exitcode(status)}"])[-1]
+    detail = detail.removeprefix("LLVM ERROR: ")
+    raise TileoptError(f"LLVM failed during {what}: {detail}")

@@ -1,0 +1,447 @@
+"""Translation of ``llvm.*`` ops into LLVM IR instructions, one function per op family.
+
+Mirrors MLIR's ``LLVMToLLVMIRTranslation`` for the ops Triton's lowering produces:
+integer and float arithmetic with their flags, comparisons, casts, aggregates and vectors,
+constants, memory (load/store with alignment, volatility, atomics and ``syncscope``),
+``getelementptr``, atomics, calls, inline assembly, control flow, and every
+``llvm.intr.<name>`` as a call of ``@llvm.<name>``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from llvmlite import ir
+from llvmlite.ir import instructions
+from xdsl.dialects import builtin, llvm
+from xdsl.ir import Attribute, Operation
+
+from tileopt.dialects.llvm_ext import INTRINSICS, KEYWORD_BY_ORDERING
+from tileopt.target import llvmlite_additions as add
+from tileopt.target.conversion_table import ConversionTable
+
+if TYPE_CHECKING:
+    from tileopt.target.llvm_ir import FunctionEmitter
+
+LLVM_OPS = ConversionTable()
+
+# --------------------------------------------------------------------------- flags
+
+
+def fastmath_flags(op: Operation) -> list[str]:
+    """``#llvm.fastmath<...>`` of an op as LLVM flag names (``fast`` spelled out in full)."""
+    attr = op.properties.get("fastmathFlags") or op.attributes.get("fastmathFlags")
+    if attr is None:
+        return []
+    return sorted(flag.value for flag in attr.data)
+
+
+def _overflow_flags(op: Operation) -> list[str]:
+    attr = op.properties.get("overflowFlags")
+    if attr is None:
+        return []
+    flags = getattr(attr, "data", None)
+    if flags is None:  # xDSL keeps the integer form on some ops
+        flags = llvm.OverflowAttr.from_int(attr.value.data).data
+    order = {"nuw": 0, "nsw": 1}
+    return sorted((f.value for f in flags), key=order.get)
+
+
+# --------------------------------------------------------------------------- arithmetic
+
+_INTEGER_BINARY = {
+    "llvm.add": "add", "llvm.sub": "sub", "llvm.mul": "mul", "llvm.shl": "shl",
+    "llvm.udiv": "udiv", "llvm.sdiv": "sdiv", "llvm.lshr": "lshr", "llvm.ashr": "ashr",
+    "llvm.urem": "urem", "llvm.srem": "srem", "llvm.and": "and", "llvm.or": "or",
+    "llvm.xor": "xor",
+}
+_FLOAT_BINARY = {
+    "llvm.fadd": "fadd", "llvm.fsub": "fsub", "llvm.fmul": "fmul", "llvm.fdiv": "fdiv",
+    "llvm.frem": "frem",
+}
+
+
+@LLVM_OPS.register(*_INTEGER_BINARY)
+def _integer_binary(op: Operation, e: FunctionEmitter) -> None:
+    flags = _overflow_flags(op)
+    if op.properties.get("isExact") is not None:
+        flags.append("exact")
+    if op.properties.get("isDisjoint") is not None:
+        flags.append("disjoint")
+    lhs, rhs = e.operands(op)
+    e.set_result(op, e.insert(instructions.Instruction(
+        e.builder.block, lhs.type, _INTEGER_BINARY[op.name], (lhs, rhs), flags=flags)))
+
+
+@LLVM_OPS.register(*_FLOAT_BINARY)
+def _float_binary(op: Operation, e: FunctionEmitter) -> None:
+    lhs, rhs = e.operands(op)
+    e.set_result(op, e.insert(instructions.Instruction(
+        e.builder.block, lhs.type, _FLOAT_BINARY[op.name], (lhs, rhs), flags=fastmath_flags(op))))
+
+
+@LLVM_OPS.register("llvm.fneg")
+def _fneg(op: Operation, e: FunctionEmitter) -> None:
+    [value] = e.operands(op)
+    e.set_result(op, e.insert(instructions.Instruction(
+        e.builder.block, value.type, "fneg", (value,), flags=fastmath_flags(op))))
+
+
+@LLVM_OPS.register("llvm.icmp")
+def _icmp(op: Operation, e: FunctionEmitter) -> None:
+    predicate = llvm.ICmpPredicateFlag.from_int(op.predicate.value.data).value
+    lhs, rhs = e.operands(op)
+    e.set_result(op, e.insert(instructions.ICMPInstr(e.builder.block, predicate, lhs, rhs)))
+
+
+@LLVM_OPS.register("llvm.fcmp")
+def _fcmp(op: Operation, e: FunctionEmitter) -> None:
+    predicate = llvm.FCmpPredicateFlag.from_int(op.predicate.value.data).value.lstrip("_")
+    lhs, rhs = e.operands(op)
+    e.set_result(op, e.insert(instructions.FCMPInstr(
+        e.builder.block, predicate, lhs, rhs, flags=fastmath_flags(op))))
+
+
+_CASTS = {
+    "llvm.trunc": "trunc", "llvm.zext": "zext", "llvm.sext": "sext",
+    "llvm.ptrtoint": "ptrtoint", "llvm.inttoptr": "inttoptr", "llvm.bitcast": "bitcast",
+    "llvm.fpext": "fpext", "llvm.fptrunc": "fptrunc", "llvm.sitofp": "sitofp",
+    "llvm.uitofp": "uitofp", "llvm.fptosi": "fptosi", "llvm.fptoui": "fptoui",
+    "llvm.addrspacecast": "addrspacecast",
+}
+
+
+@LLVM_OPS.register(*_CASTS)
+def _cast(op: Operation, e: FunctionEmitter) -> None:
+    flags = _overflow_flags(op)
+    if op.properties.get("nonNeg") is not None:
+        flags.append("nneg")
+    [value] = e.operands(op)
+    e.set_result(op, e.insert(add.Cast(e.builder.block, _CASTS[op.name], value,
+                                       e.result_type(op), flags=flags)))
+
+
+@LLVM_OPS.register("llvm.select")
+def _select(op: Operation, e: FunctionEmitter) -> None:
+    cond, lhs, rhs = e.operands(op)
+    instr = instructions.SelectInstr(e.builder.block, cond, lhs, rhs, flags=fastmath_flags(op))
+    e.set_result(op, e.insert(instr))
+
+
+@LLVM_OPS.register("llvm.freeze")
+def _freeze(op: Operation, e: FunctionEmitter) -> None:
+    [value] = e.operands(op)
+    e.set_result(op, e.insert(add.Freeze(e.builder.block, value)))
+
+
+# --------------------------------------------------------------------------- aggregates and vectors
+
+
+@LLVM_OPS.register("llvm.extractvalue")
+def _extractvalue(op: Operation, e: FunctionEmitter) -> None:
+    [container] = e.operands(op)
+    e.set_result(op, e.builder.extract_value(container, list(op.position.iter_values())))
+
+
+@LLVM_OPS.register("llvm.insertvalue")
+def _insertvalue(op: Operation, e: FunctionEmitter) -> None:
+    container = e.value(op.container)
+    value = e.value(op.value)
+    e.set_result(op, e.builder.insert_value(container, value, list(op.position.iter_values())))
+
+
+@LLVM_OPS.register("llvm.extractelement")
+def _extractelement(op: Operation, e: FunctionEmitter) -> None:
+    vector, position = e.operands(op)
+    e.set_result(op, e.builder.extract_element(vector, position))
+
+
+@LLVM_OPS.register("llvm.insertelement")
+def _insertelement(op: Operation, e: FunctionEmitter) -> None:
+    vector = e.value(op.vector)
+    e.set_result(op, e.builder.insert_element(vector, e.value(op.value), e.value(op.index)))
+
+
+@LLVM_OPS.register("llvm.shufflevector")
+def _shufflevector(op: Operation, e: FunctionEmitter) -> None:
+    v1, v2 = e.operands(op)
+    mask = [int(i) for i in op.mask.get_values()]
+    i32 = ir.IntType(32)
+    mask_value = ir.Constant(ir.VectorType(i32, len(mask)),
+                             [ir.Constant(i32, ir.Undefined) if i < 0 else ir.Constant(i32, i)
+                              for i in mask])
+    e.set_result(op, e.builder.shuffle_vector(v1, v2, mask_value))
+
+
+# --------------------------------------------------------------------------- constants
+
+
+def constant_value(e: FunctionEmitter, op: Operation, typ: ir.Type, attr: Attribute) -> ir.Constant:
+    """An llvmlite constant of type ``typ`` from an MLIR attribute (scalar or dense)."""
+    if isinstance(attr, builtin.DenseIntOrFPElementsAttr):
+        values = list(attr.get_values())
+        count = _element_count(typ)
+        if len(values) == 1 and count != 1:
+            values = values * count
+        if len(values) != count:
+            raise e.error(op, f"dense constant has {len(values)} elements but {typ} has {count}")
+        element = typ.element if isinstance(typ, (ir.VectorType, ir.ArrayType)) else typ
+        if element is typ:
+            return _scalar(e, op, typ, values[0])
+        return ir.Constant(typ, [_scalar(e, op, element, v) for v in values])
+    if isinstance(attr, builtin.IntegerAttr):
+        return _scalar(e, op, typ, attr.value.data)
+    if isinstance(attr, builtin.FloatAttr):
+        return _scalar(e, op, typ, attr.value.data)
+    raise e.error(op, f"constant attribute {attr} is not supported")
+
+
+def _element_count(typ: ir.Type) -> int:
+    if isinstance(typ, ir.VectorType):
+        return typ.count
+    if isinstance(typ, ir.ArrayType):
+        return typ.count
+    return 1
+
+
+def _scalar(e: FunctionEmitter, op: Operation, typ: ir.Type, value) -> ir.Constant:
+    if isinstance(typ, ir.IntType):
+        return ir.Constant(typ, int(value))
+    try:
+        constant = ir.Constant(typ, float(value))
+        constant.get_reference()  # formats now: out-of-range values fail here, not later
+        return constant
+    except (OverflowError, TypeError, ValueError) as err:
+        raise e.error(op, f"constant {value} does not fit {typ}") from err
+
+
+@LLVM_OPS.register("llvm.mlir.constant")
+def _constant(op: Operation, e: FunctionEmitter) -> None:
+    e.set_result(op, constant_value(e, op, e.result_type(op), op.value))
+
+
+@LLVM_OPS.register("llvm.mlir.undef")
+def _undef(op: Operation, e: FunctionEmitter) -> None:
+    e.set_result(op, ir.Constant(e.result_type(op), ir.Undefined))
+
+
+@LLVM_OPS.register("llvm.mlir.poison")
+def _poison(op: Operation, e: FunctionEmitter) -> None:
+    e.set_result(op, add.PoisonConstant(e.result_type(op)))
+
+
+@LLVM_OPS.register("llvm.mlir.zero")
+def _zero(op: Operation, e: FunctionEmitter) -> None:
+    e.set_result(op, ir.Constant(e.result_type(op), None))
+
+
+@LLVM_OPS.register("llvm.mlir.addressof")
+def _addressof(op: Operation, e: FunctionEmitter) -> None:
+    e.set_result(op, e.global_value(op, op.global_name.root_reference.data))
+
+
+# --------------------------------------------------------------------------- memory
+
+
+def _ordering(op: Operation, name: str = "ordering") -> str | None:
+    attr = op.properties.get(name)
+    if attr is None or attr.value.data == 0:
+        return None
+    return KEYWORD_BY_ORDERING[attr.value.data]
+
+
+def _syncscope(op: Operation) -> str | None:
+    attr = op.properties.get("syncscope")
+    return attr.data if attr is not None else None
+
+
+def _alignment(op: Operation) -> int | None:
+    attr = op.properties.get("alignment")
+    return attr.value.data if attr is not None else None
+
+
+def _is_volatile(op: Operation) -> bool:
+    return op.properties.get("volatile_") is not None
+
+
+@LLVM_OPS.register("llvm.load")
+def _load(op: Operation, e: FunctionEmitter) -> None:
+    [ptr] = e.operands(op)
+    instr = add.Load(e.builder.block, ptr, e.result_type(op), volatile=_is_volatile(op),
+                     ordering=_ordering(op), syncscope=_syncscope(op))
+    instr.align = _alignment(op)
+    if op.properties.get("nontemporal") is not None:
+        instr.set_metadata("nontemporal", e.module.add_metadata([ir.IntType(32)(1)]))
+    if op.properties.get("invariant") is not None:
+        instr.set_metadata("invariant.load", e.module.add_metadata([]))
+    e.set_result(op, e.insert(instr))
+
+
+@LLVM_OPS.register("llvm.store")
+def _store(op: Operation, e: FunctionEmitter) -> None:
+    value, ptr = e.operands(op)
+    instr = add.Store(e.builder.block, value, ptr, volatile=_is_volatile(op),
+                      ordering=_ordering(op), syncscope=_syncscope(op))
+    instr.align = _alignment(op)
+    if op.properties.get("nontemporal") is not None:
+        instr.set_metadata("nontemporal", e.module.add_metadata([ir.IntType(32)(1)]))
+    e.insert(instr)
+
+
+@LLVM_OPS.register("llvm.getelementptr")
+def _getelementptr(op: Operation, e: FunctionEmitter) -> None:
+    ptr = e.value(op.ptr)
+    dynamic = iter(op.ssa_indices)
+    i32 = ir.IntType(32)
+    indices = [e.value(next(dynamic)) if index == llvm.GEP_USE_SSA_VAL else ir.Constant(i32, index)
+               for index in op.rawConstantIndices.iter_values()]
+    instr = instructions.GEPInstr(e.builder.block, ptr, indices, inbounds=op.inbounds is not None,
+                                  name="", source_etype=e.type(op, op.elem_type))
+    instr.type = e.result_type(op)  # a vector of pointers when the base is one
+    e.set_result(op, e.insert(instr))
+
+
+@LLVM_OPS.register("llvm.alloca")
+def _alloca(op: Operation, e: FunctionEmitter) -> None:
+    [size] = e.operands(op)
+    instr = add.Alloca(e.builder.block, e.type(op, op.elem_type), size, e.result_type(op))
+    instr.align = _alignment(op)
+    e.set_result(op, e.insert(instr))
+
+
+@LLVM_OPS.register("llvm.atomicrmw")
+def _atomicrmw(op: Operation, e: FunctionEmitter) -> None:
+    ptr, value = e.operands(op)
+    instr = add.AtomicRMW(e.builder.block, op.bin_op.llvm_name, ptr, value, _ordering(op),
+                          syncscope=_syncscope(op), volatile=_is_volatile(op),
+                          align=_alignment(op))
+    e.set_result(op, e.insert(instr))
+
+
+@LLVM_OPS.register("llvm.cmpxchg")
+def _cmpxchg(op: Operation, e: FunctionEmitter) -> None:
+    ptr, cmp, new = e.operands(op)
+    instr = add.CmpXchg(e.builder.block, ptr, cmp, new, _ordering(op, "success_ordering"),
+                        _ordering(op, "failure_ordering"), syncscope=_syncscope(op),
+                        weak=op.properties.get("weak") is not None, volatile=_is_volatile(op),
+                        align=_alignment(op))
+    e.set_result(op, e.insert(instr))
+
+
+@LLVM_OPS.register("llvm.fence")
+def _fence(op: Operation, e: FunctionEmitter) -> None:
+    e.insert(add.Fence(e.builder.block, _ordering(op), syncscope=_syncscope(op)))
+
+
+# --------------------------------------------------------------------------- calls
+
+
+@LLVM_OPS.register("llvm.call")
+def _call(op: Operation, e: FunctionEmitter) -> None:
+    if op.op_bundle_operands:
+        raise e.error(op, "calls with operand bundles are not supported")
+    args = [e.value(v) for v in op.args]
+    if op.callee is None:
+        callee_ptr, *args = args
+        fn_type = e.type(op, op.var_callee_type) if op.var_callee_type is not None else \
+            ir.FunctionType(e.result_type(op) if op.results else ir.VoidType(),
+                            [a.type for a in args])
+        callee = e.builder.bitcast(callee_ptr, fn_type.as_pointer()) \
+            if not isinstance(callee_ptr.type, ir.PointerType) else callee_ptr
+        callee.function_type = fn_type
+    else:
+        callee = e.callee(op, op.callee.string_value())
+    cconv = op.CConv.convention.data
+    tail = op.TailCallKind.data.value if op.TailCallKind.data.value != "none" else None
+    flags = fastmath_flags(op) if op.results and isinstance(
+        e.result_type(op), (ir.HalfType, ir.FloatType, ir.DoubleType, add.BFloatType)) else []
+    instr = e.builder.call(callee, args, cconv=None if cconv == "ccc" else cconv, tail=tail,
+                           fastmath=flags)
+    if op.results:
+        e.set_result(op, instr)
+
+
+@LLVM_OPS.register("llvm.call_intrinsic")
+def _call_intrinsic(op: Operation, e: FunctionEmitter) -> None:
+    if op.op_bundle_operands:
+        raise e.error(op, "intrinsic calls with operand bundles are not supported")
+    args = [e.value(v) for v in op.args]
+    result_type = e.result_type(op) if op.results else ir.VoidType()
+    instr = e.call_intrinsic(op.intrin.data, result_type, args, fastmath=fastmath_flags(op))
+    if op.results:
+        e.set_result(op, instr)
+
+
+@LLVM_OPS.register("llvm.inline_asm")
+def _inline_asm(op: Operation, e: FunctionEmitter) -> None:
+    args = e.operands(op)
+    result_type = e.result_type(op) if op.results else ir.VoidType()
+    asm_dialect = op.properties.get("asm_dialect")
+    asm = add.InlineAsm(ir.FunctionType(result_type, [a.type for a in args]),
+                        op.asm_string.data, op.constraints.data,
+                        side_effect=op.properties.get("has_side_effects") is not None,
+                        align_stack=op.properties.get("is_align_stack") is not None,
+                        intel=asm_dialect is not None and asm_dialect.value.data == 1)
+    instr = e.builder.call(asm, args)
+    if op.results and not isinstance(result_type, ir.VoidType):
+        e.set_result(op, instr)
+
+
+# --------------------------------------------------------------------------- intrinsics
+
+# Flag properties that LLVM takes as trailing ``i1 immarg`` operands.
+_IMMEDIATE_FLAGS = {f"llvm.intr.{name}": flags for name, _, _, flags in INTRINSICS if flags}
+
+
+def _generic_intrinsic(op: Operation, e: FunctionEmitter) -> None:
+    args = e.operands(op)
+    for flag in _IMMEDIATE_FLAGS.get(op.name, ()):
+        value = op.properties.get(flag)
+        args.append(ir.Constant(ir.IntType(1), bool(value is not None and value.value.data)))
+    result_type = e.result_type(op) if op.results else ir.VoidType()
+    instr = e.call_intrinsic("llvm." + op.name.removeprefix("llvm.intr."), result_type, args,
+                             fastmath=fastmath_flags(op))
+    if op.results:
+        e.set_result(op, instr)
+
+
+def convert_intrinsic_op(op: Operation, e: FunctionEmitter) -> bool:
+    """Translate any ``llvm.intr.*`` op; False if ``op`` is not one."""
+    if not op.name.startswith("llvm.intr."):
+        return False
+    if op.name == "llvm.intr.masked.store":
+        value, ptr, mask = e.operands(op)
+        align = ir.Constant(ir.IntType(32), op.alignment.value.data)
+        e.call_intrinsic("llvm.masked.store", ir.VoidType(), [value, ptr, align, mask])
+        return True
+    _generic_intrinsic(op, e)
+    return True
+
+
+# --------------------------------------------------------------------------- control flow
+
+
+@LLVM_OPS.register("llvm.br")
+def _br(op: Operation, e: FunctionEmitter) -> None:
+    e.add_incoming(op.successor, op.arguments)
+    e.builder.branch(e.block(op.successor))
+
+
+@LLVM_OPS.register("llvm.cond_br")
+def _cond_br(op: Operation, e: FunctionEmitter) -> None:
+    e.add_incoming(op.then_block, op.then_arguments)
+    e.add_incoming(op.else_block, op.else_arguments)
+    e.builder.cbranch(e.value(op.cond), e.block(op.then_block), e.block(op.else_block))
+
+
+@LLVM_OPS.register("llvm.return")
+def _return(op: Operation, e: FunctionEmitter) -> None:
+    if op.operands:
+        e.builder.ret(e.value(op.operands[0]))
+    else:
+        e.builder.ret_void()
+
+
+@LLVM_OPS.register("llvm.unreachable")
+def _unreachable(op: Operation, e: FunctionEmitter) -> None:
+    e.builder.unreachable()

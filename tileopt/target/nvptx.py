@@ -1,0 +1,87 @@
+"""LLVM IR -> PTX with LLVM's NVPTX back end, as Triton 3.6's ``make_ptx`` does it.
+
+Same target (``nvptx64-nvidia-cuda``, CPU ``sm_XX[a]``, ``+ptx87``), same options
+(32-bit shared pointers, ``mad.wide``, contracted FMAs, PIC, ``-O3`` instruction selection)
+and the same post-processing (the ``, debug`` that would stop ptxas from optimising is
+removed from ``.target``). Given Triton's own optimised ``.llir`` with ``opt_level=0``,
+the result is Triton's PTX for every corpus kernel whose code generation LLVM 22.1 does
+not do differently from Triton's LLVM (see ``test/unit/target/test_corpus_ptx.py``).
+
+``__nv_*`` functions (libdevice: ``erff``, ``sqrtf``, ...) are linked from CUDA's
+``libdevice.10.bc`` when the module declares them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from tileopt.ir import TileoptError
+from tileopt.target import llvm_backend
+from tileopt.target.gpu_target import GPUTarget, parse_arch
+
+_LIBDEVICE_RELATIVE = Path("nvvm") / "libdevice" / "libdevice.10.bc"
+
+
+def find_libdevice() -> Path | None:
+    """``$TILEOPT_LIBDEVICE``, else ``libdevice.10.bc`` of ``$CUDA_HOME`` / ``$CUDA_PATH`` /
+    the CUDA toolkit that holds the ``ptxas`` on PATH / ``/usr/local/cuda``."""
+    if explicit := os.environ.get("TILEOPT_LIBDEVICE"):
+        return Path(explicit)
+    roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH")]
+    from shutil import which
+
+    if ptxas := which("ptxas"):
+        roots.append(str(Path(ptxas).resolve().parent.parent))
+    roots.append("/usr/local/cuda")
+    for root in roots:
+        if root and (candidate := Path(root) / _LIBDEVICE_RELATIVE).is_file():
+            return candidate
+    return None
+
+
+def _needs_libdevice(module) -> list[str]:
+    return [f.name for f in module.functions if f.is_declaration and f.name.startswith("__nv_")]
+
+
+def _nvidia_target(arch: str | GPUTarget) -> GPUTarget:
+    target = parse_arch(arch) if isinstance(arch, str) else arch
+    if not target.is_nvidia:
+        raise TileoptError(f"PTX is for NVIDIA GPUs; '{target.arch}' is an AMD GPU")
+    return target
+
+
+def llvm_ir_to_ptx(llvm_ir: str, arch: str | GPUTarget = "sm_90a", opt_level: int = 3,
+                   *, fp_fusion: bool = True, filename: str = "<llvm-ir>") -> str:
+    """PTX assembly for LLVM IR text.
+
+    ``opt_level`` runs LLVM's ``-O<n>`` pipeline before code generation (Triton's
+    ``make_llir`` runs ``-O3``; its ``.llir`` output is already optimised, so give such
+    input ``opt_level=0`` to reproduce ``make_ptx`` alone). ``fp_fusion`` mirrors Triton's
+    ``enable_fp_fusion``.
+    """
+    target = _nvidia_target(arch)
+    module = llvm_backend.parse(llvm_ir, filename)  # errors found here keep their location
+    missing = _needs_libdevice(module)
+    libdevice = find_libdevice() if missing else None
+    if missing and libdevice is None:
+        raise TileoptError(
+            f"the module calls libdevice functions ({', '.join(sorted(missing)[:4])}) but "
+            "libdevice.10.bc was not found: set TILEOPT_LIBDEVICE or CUDA_HOME")
+    llvm_backend.set_fp_fusion(fp_fusion)
+
+    def generate() -> bytes:
+        machine = llvm_backend.target_machine(target)
+        module = llvm_backend.parse(llvm_ir, filename)
+        llvm_backend.prepare_for_target(module, target)
+        if libdevice is not None:
+            llvm_backend.link_bitcode(module, str(libdevice))
+        llvm_backend.inline_everything(module)
+        llvm_backend.optimize(module, machine, opt_level, drop_unused=libdevice is not None)
+        llvm_backend.verify(module, filename)
+        return machine.emit_assembly(module).encode()
+
+    ptx = llvm_backend.run_isolated(generate, f"PTX generation for {target.arch}").decode()
+    # As Triton: ", debug" on .target would make ptxas skip its optimisations.
+    return re.sub(r",\s*debug|debug,\s*", "", ptx)
