@@ -46,7 +46,6 @@ from tileopt.dialects.tt_types import (
 from tileopt.dialects.ttg import (
     GLOBAL,
     READ,
-    SHARED,
     WRITE,
     ReadsGlobalWritesShared,
     Synchronizes,

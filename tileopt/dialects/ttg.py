@@ -21,13 +21,11 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
-    DictionaryAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
     StringAttr,
     TensorType,
-    i1,
     i32,
 )
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue

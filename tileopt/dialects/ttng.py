@@ -11,10 +11,8 @@ the first three, so the barrier ops follow the .td and are not checked against r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i1, i32
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir import Dialect
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
