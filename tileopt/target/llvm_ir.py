@@ -25,12 +25,12 @@ from tileopt.target.conversion_table import ConversionTable
 from tileopt.target.debug_info import DebugInfoBuilder, file_location
 from tileopt.target.gpu_target import GPUTarget, parse_arch, target_from_module_attr
 from tileopt.target.kernel_attrs import ModuleLaunchInfo, apply_function_attributes, is_kernel
-from tileopt.target.llvm_ops import LLVM_OPS, constant_value, convert_intrinsic_op
+from tileopt.target.llvm_ops import LLVM_CONVERSIONS, constant_value, convert_intrinsic_op
 from tileopt.target.llvm_types import UnsupportedType, convert_type
-from tileopt.target.nvvm_ops import NVVM_OPS
-from tileopt.target.rocdl_ops import ROCDL_OPS, convert_matrix_op
+from tileopt.target.nvvm_ops import NVVM_CONVERSIONS
+from tileopt.target.rocdl_ops import ROCDL_CONVERSIONS, convert_matrix_op
 
-CONVERTERS = ConversionTable({**LLVM_OPS, **NVVM_OPS, **ROCDL_OPS})
+CONVERTERS = ConversionTable({**LLVM_CONVERSIONS, **NVVM_CONVERSIONS, **ROCDL_CONVERSIONS})
 
 MODULE_NAME = "LLVMDialectModule"
 

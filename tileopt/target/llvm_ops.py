@@ -23,7 +23,7 @@ from tileopt.target.conversion_table import ConversionTable
 if TYPE_CHECKING:
     from tileopt.target.llvm_ir import FunctionEmitter
 
-LLVM_OPS = ConversionTable()
+LLVM_CONVERSIONS = ConversionTable()
 
 # --------------------------------------------------------------------------- flags
 
@@ -61,7 +61,7 @@ _FLOAT_BINARY = {
 }
 
 
-@LLVM_OPS.register(*_INTEGER_BINARY)
+@LLVM_CONVERSIONS.register(*_INTEGER_BINARY)
 def _integer_binary(op: Operation, e: FunctionEmitter) -> None:
     flags = _overflow_flags(op)
     if op.properties.get("isExact") is not None:
@@ -73,28 +73,28 @@ def _integer_binary(op: Operation, e: FunctionEmitter) -> None:
         e.builder.block, lhs.type, _INTEGER_BINARY[op.name], (lhs, rhs), flags=flags)))
 
 
-@LLVM_OPS.register(*_FLOAT_BINARY)
+@LLVM_CONVERSIONS.register(*_FLOAT_BINARY)
 def _float_binary(op: Operation, e: FunctionEmitter) -> None:
     lhs, rhs = e.operands(op)
     e.set_result(op, e.insert(instructions.Instruction(
         e.builder.block, lhs.type, _FLOAT_BINARY[op.name], (lhs, rhs), flags=fastmath_flags(op))))
 
 
-@LLVM_OPS.register("llvm.fneg")
+@LLVM_CONVERSIONS.register("llvm.fneg")
 def _fneg(op: Operation, e: FunctionEmitter) -> None:
     [value] = e.operands(op)
     e.set_result(op, e.insert(instructions.Instruction(
         e.builder.block, value.type, "fneg", (value,), flags=fastmath_flags(op))))
 
 
-@LLVM_OPS.register("llvm.icmp")
+@LLVM_CONVERSIONS.register("llvm.icmp")
 def _icmp(op: Operation, e: FunctionEmitter) -> None:
     predicate = llvm.ICmpPredicateFlag.from_int(op.predicate.value.data).value
     lhs, rhs = e.operands(op)
     e.set_result(op, e.insert(instructions.ICMPInstr(e.builder.block, predicate, lhs, rhs)))
 
 
-@LLVM_OPS.register("llvm.fcmp")
+@LLVM_CONVERSIONS.register("llvm.fcmp")
 def _fcmp(op: Operation, e: FunctionEmitter) -> None:
     predicate = llvm.FCmpPredicateFlag.from_int(op.predicate.value.data).value.lstrip("_")
     lhs, rhs = e.operands(op)
@@ -111,7 +111,7 @@ _CASTS = {
 }
 
 
-@LLVM_OPS.register(*_CASTS)
+@LLVM_CONVERSIONS.register(*_CASTS)
 def _cast(op: Operation, e: FunctionEmitter) -> None:
     flags = _overflow_flags(op)
     if op.properties.get("nonNeg") is not None:
@@ -121,14 +121,14 @@ def _cast(op: Operation, e: FunctionEmitter) -> None:
                                        e.result_type(op), flags=flags)))
 
 
-@LLVM_OPS.register("llvm.select")
+@LLVM_CONVERSIONS.register("llvm.select")
 def _select(op: Operation, e: FunctionEmitter) -> None:
     cond, lhs, rhs = e.operands(op)
     instr = instructions.SelectInstr(e.builder.block, cond, lhs, rhs, flags=fastmath_flags(op))
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_OPS.register("llvm.freeze")
+@LLVM_CONVERSIONS.register("llvm.freeze")
 def _freeze(op: Operation, e: FunctionEmitter) -> None:
     [value] = e.operands(op)
     e.set_result(op, e.insert(add.Freeze(e.builder.block, value)))
@@ -137,32 +137,32 @@ def _freeze(op: Operation, e: FunctionEmitter) -> None:
 # --------------------------------------------------------------------------- aggregates and vectors
 
 
-@LLVM_OPS.register("llvm.extractvalue")
+@LLVM_CONVERSIONS.register("llvm.extractvalue")
 def _extractvalue(op: Operation, e: FunctionEmitter) -> None:
     [container] = e.operands(op)
     e.set_result(op, e.builder.extract_value(container, list(op.position.iter_values())))
 
 
-@LLVM_OPS.register("llvm.insertvalue")
+@LLVM_CONVERSIONS.register("llvm.insertvalue")
 def _insertvalue(op: Operation, e: FunctionEmitter) -> None:
     container = e.value(op.container)
     value = e.value(op.value)
     e.set_result(op, e.builder.insert_value(container, value, list(op.position.iter_values())))
 
 
-@LLVM_OPS.register("llvm.extractelement")
+@LLVM_CONVERSIONS.register("llvm.extractelement")
 def _extractelement(op: Operation, e: FunctionEmitter) -> None:
     vector, position = e.operands(op)
     e.set_result(op, e.builder.extract_element(vector, position))
 
 
-@LLVM_OPS.register("llvm.insertelement")
+@LLVM_CONVERSIONS.register("llvm.insertelement")
 def _insertelement(op: Operation, e: FunctionEmitter) -> None:
     vector = e.value(op.vector)
     e.set_result(op, e.builder.insert_element(vector, e.value(op.value), e.value(op.index)))
 
 
-@LLVM_OPS.register("llvm.shufflevector")
+@LLVM_CONVERSIONS.register("llvm.shufflevector")
 def _shufflevector(op: Operation, e: FunctionEmitter) -> None:
     v1, v2 = e.operands(op)
     mask = [int(i) for i in op.mask.get_values()]
@@ -215,27 +215,27 @@ def _scalar(e: FunctionEmitter, op: Operation, typ: ir.Type, value) -> ir.Consta
         raise e.error(op, f"constant {value} does not fit {typ}") from err
 
 
-@LLVM_OPS.register("llvm.mlir.constant")
+@LLVM_CONVERSIONS.register("llvm.mlir.constant")
 def _constant(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, constant_value(e, op, e.result_type(op), op.value))
 
 
-@LLVM_OPS.register("llvm.mlir.undef")
+@LLVM_CONVERSIONS.register("llvm.mlir.undef")
 def _undef(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, ir.Constant(e.result_type(op), ir.Undefined))
 
 
-@LLVM_OPS.register("llvm.mlir.poison")
+@LLVM_CONVERSIONS.register("llvm.mlir.poison")
 def _poison(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, add.PoisonConstant(e.result_type(op)))
 
 
-@LLVM_OPS.register("llvm.mlir.zero")
+@LLVM_CONVERSIONS.register("llvm.mlir.zero")
 def _zero(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, ir.Constant(e.result_type(op), None))
 
 
-@LLVM_OPS.register("llvm.mlir.addressof")
+@LLVM_CONVERSIONS.register("llvm.mlir.addressof")
 def _addressof(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.global_value(op, op.global_name.root_reference.data))
 
@@ -264,7 +264,7 @@ def _is_volatile(op: Operation) -> bool:
     return op.properties.get("volatile_") is not None
 
 
-@LLVM_OPS.register("llvm.load")
+@LLVM_CONVERSIONS.register("llvm.load")
 def _load(op: Operation, e: FunctionEmitter) -> None:
     [ptr] = e.operands(op)
     instr = add.Load(e.builder.block, ptr, e.result_type(op), volatile=_is_volatile(op),
@@ -277,7 +277,7 @@ def _load(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_OPS.register("llvm.store")
+@LLVM_CONVERSIONS.register("llvm.store")
 def _store(op: Operation, e: FunctionEmitter) -> None:
     value, ptr = e.operands(op)
     instr = add.Store(e.builder.block, value, ptr, volatile=_is_volatile(op),
@@ -288,7 +288,7 @@ def _store(op: Operation, e: FunctionEmitter) -> None:
     e.insert(instr)
 
 
-@LLVM_OPS.register("llvm.getelementptr")
+@LLVM_CONVERSIONS.register("llvm.getelementptr")
 def _getelementptr(op: Operation, e: FunctionEmitter) -> None:
     ptr = e.value(op.ptr)
     dynamic = iter(op.ssa_indices)
@@ -301,7 +301,7 @@ def _getelementptr(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_OPS.register("llvm.alloca")
+@LLVM_CONVERSIONS.register("llvm.alloca")
 def _alloca(op: Operation, e: FunctionEmitter) -> None:
     [size] = e.operands(op)
     instr = add.Alloca(e.builder.block, e.type(op, op.elem_type), size, e.result_type(op))
@@ -309,7 +309,7 @@ def _alloca(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_OPS.register("llvm.atomicrmw")
+@LLVM_CONVERSIONS.register("llvm.atomicrmw")
 def _atomicrmw(op: Operation, e: FunctionEmitter) -> None:
     ptr, value = e.operands(op)
     instr = add.AtomicRMW(e.builder.block, op.bin_op.llvm_name, ptr, value, _ordering(op),
@@ -318,7 +318,7 @@ def _atomicrmw(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_OPS.register("llvm.cmpxchg")
+@LLVM_CONVERSIONS.register("llvm.cmpxchg")
 def _cmpxchg(op: Operation, e: FunctionEmitter) -> None:
     ptr, cmp, new = e.operands(op)
     instr = add.CmpXchg(e.builder.block, ptr, cmp, new, _ordering(op, "success_ordering"),
@@ -328,7 +328,7 @@ def _cmpxchg(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_OPS.register("llvm.fence")
+@LLVM_CONVERSIONS.register("llvm.fence")
 def _fence(op: Operation, e: FunctionEmitter) -> None:
     e.insert(add.Fence(e.builder.block, _ordering(op), syncscope=_syncscope(op)))
 
@@ -336,7 +336,7 @@ def _fence(op: Operation, e: FunctionEmitter) -> None:
 # --------------------------------------------------------------------------- calls
 
 
-@LLVM_OPS.register("llvm.call")
+@LLVM_CONVERSIONS.register("llvm.call")
 def _call(op: Operation, e: FunctionEmitter) -> None:
     if op.op_bundle_operands:
         raise e.error(op, "calls with operand bundles are not supported")
@@ -361,7 +361,7 @@ def _call(op: Operation, e: FunctionEmitter) -> None:
         e.set_result(op, instr)
 
 
-@LLVM_OPS.register("llvm.call_intrinsic")
+@LLVM_CONVERSIONS.register("llvm.call_intrinsic")
 def _call_intrinsic(op: Operation, e: FunctionEmitter) -> None:
     if op.op_bundle_operands:
         raise e.error(op, "intrinsic calls with operand bundles are not supported")
@@ -372,7 +372,7 @@ def _call_intrinsic(op: Operation, e: FunctionEmitter) -> None:
         e.set_result(op, instr)
 
 
-@LLVM_OPS.register("llvm.inline_asm")
+@LLVM_CONVERSIONS.register("llvm.inline_asm")
 def _inline_asm(op: Operation, e: FunctionEmitter) -> None:
     args = e.operands(op)
     result_type = e.result_type(op) if op.results else ir.VoidType()
@@ -421,20 +421,20 @@ def convert_intrinsic_op(op: Operation, e: FunctionEmitter) -> bool:
 # --------------------------------------------------------------------------- control flow
 
 
-@LLVM_OPS.register("llvm.br")
+@LLVM_CONVERSIONS.register("llvm.br")
 def _br(op: Operation, e: FunctionEmitter) -> None:
     e.add_incoming(op.successor, op.arguments)
     e.builder.branch(e.block(op.successor))
 
 
-@LLVM_OPS.register("llvm.cond_br")
+@LLVM_CONVERSIONS.register("llvm.cond_br")
 def _cond_br(op: Operation, e: FunctionEmitter) -> None:
     e.add_incoming(op.then_block, op.then_arguments)
     e.add_incoming(op.else_block, op.else_arguments)
     e.builder.cbranch(e.value(op.cond), e.block(op.then_block), e.block(op.else_block))
 
 
-@LLVM_OPS.register("llvm.return")
+@LLVM_CONVERSIONS.register("llvm.return")
 def _return(op: Operation, e: FunctionEmitter) -> None:
     if op.operands:
         e.builder.ret(e.value(op.operands[0]))
@@ -442,6 +442,6 @@ def _return(op: Operation, e: FunctionEmitter) -> None:
         e.builder.ret_void()
 
 
-@LLVM_OPS.register("llvm.unreachable")
+@LLVM_CONVERSIONS.register("llvm.unreachable")
 def _unreachable(op: Operation, e: FunctionEmitter) -> None:
     e.builder.unreachable()

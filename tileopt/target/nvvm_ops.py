@@ -19,21 +19,21 @@ from tileopt.target.conversion_table import ConversionTable
 if TYPE_CHECKING:
     from tileopt.target.llvm_ir import FunctionEmitter
 
-NVVM_OPS = ConversionTable()
+NVVM_CONVERSIONS = ConversionTable()
 _I32 = ir.IntType(32)
 
 
-@NVVM_OPS.register(*(f"nvvm.read.ptx.sreg.{register}" for register, _ in SPECIAL_REGISTERS))
+@NVVM_CONVERSIONS.register(*(f"nvvm.read.ptx.sreg.{register}" for register, _ in SPECIAL_REGISTERS))
 def _special_register(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.call_intrinsic("llvm." + op.name, e.result_type(op), []))
 
 
-@NVVM_OPS.register("nvvm.barrier0")
+@NVVM_CONVERSIONS.register("nvvm.barrier0")
 def _barrier0(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.barrier.cta.sync.aligned.all", ir.VoidType(), [_I32(0)])
 
 
-@NVVM_OPS.register("nvvm.barrier")
+@NVVM_CONVERSIONS.register("nvvm.barrier")
 def _barrier(op: Operation, e: FunctionEmitter) -> None:
     barrier_id = e.value(op.barrierId) if op.barrierId is not None else _I32(0)
     if op.numberOfThreads is not None:
@@ -43,12 +43,12 @@ def _barrier(op: Operation, e: FunctionEmitter) -> None:
         e.call_intrinsic("llvm.nvvm.barrier.cta.sync.aligned.all", ir.VoidType(), [barrier_id])
 
 
-@NVVM_OPS.register("nvvm.bar.warp.sync")
+@NVVM_CONVERSIONS.register("nvvm.bar.warp.sync")
 def _bar_warp_sync(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.bar.warp.sync", ir.VoidType(), e.operands(op))
 
 
-@NVVM_OPS.register("nvvm.shfl.sync")
+@NVVM_CONVERSIONS.register("nvvm.shfl.sync")
 def _shfl_sync(op: Operation, e: FunctionEmitter) -> None:
     mask, value, offset, clamp = e.operands(op)
     if isinstance(value.type, ir.FloatType):
@@ -62,13 +62,13 @@ def _shfl_sync(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.call_intrinsic(name, e.result_type(op), [mask, value, offset, clamp]))
 
 
-@NVVM_OPS.register("nvvm.vote.sync")
+@NVVM_CONVERSIONS.register("nvvm.vote.sync")
 def _vote_sync(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.call_intrinsic(f"llvm.nvvm.vote.{op.kind.data.value}.sync",
                                       e.result_type(op), e.operands(op)))
 
 
-@NVVM_OPS.register("nvvm.redux.sync")
+@NVVM_CONVERSIONS.register("nvvm.redux.sync")
 def _redux_sync(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.call_intrinsic(f"llvm.nvvm.redux.sync.{op.kind.data.value}",
                                       e.result_type(op), e.operands(op)))
@@ -83,7 +83,7 @@ _FENCE_PROXY = {
 }
 
 
-@NVVM_OPS.register("nvvm.fence.proxy")
+@NVVM_CONVERSIONS.register("nvvm.fence.proxy")
 def _fence_proxy(op: Operation, e: FunctionEmitter) -> None:
     space = op.space.data.value if op.space is not None else None
     key = (op.kind.data.value, space)
@@ -102,39 +102,39 @@ def _matrix_intrinsic(op: Operation, e: FunctionEmitter, verb: str, count: int) 
     return f"llvm.nvvm.{verb}.sync.aligned.m{m}n{n}.x{count}{trans}.{elt}.p3"
 
 
-@NVVM_OPS.register("nvvm.ldmatrix")
+@NVVM_CONVERSIONS.register("nvvm.ldmatrix")
 def _ldmatrix(op: Operation, e: FunctionEmitter) -> None:
     name = _matrix_intrinsic(op, e, "ldmatrix", op.num.value.data)
     e.set_result(op, e.call_intrinsic(name, e.result_type(op), e.operands(op)))
 
 
-@NVVM_OPS.register("nvvm.stmatrix")
+@NVVM_CONVERSIONS.register("nvvm.stmatrix")
 def _stmatrix(op: Operation, e: FunctionEmitter) -> None:
     name = _matrix_intrinsic(op, e, "stmatrix", len(op.sources))
     e.call_intrinsic(name, ir.VoidType(), e.operands(op))
 
 
-@NVVM_OPS.register("nvvm.cp.async.commit.group")
+@NVVM_CONVERSIONS.register("nvvm.cp.async.commit.group")
 def _cp_async_commit_group(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.cp.async.commit.group", ir.VoidType(), [])
 
 
-@NVVM_OPS.register("nvvm.cp.async.wait.group")
+@NVVM_CONVERSIONS.register("nvvm.cp.async.wait.group")
 def _cp_async_wait_group(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.cp.async.wait.group", ir.VoidType(), [_I32(op.n.value.data)])
 
 
-@NVVM_OPS.register("nvvm.wgmma.fence.aligned")
+@NVVM_CONVERSIONS.register("nvvm.wgmma.fence.aligned")
 def _wgmma_fence(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.wgmma.fence.sync.aligned", ir.VoidType(), [])
 
 
-@NVVM_OPS.register("nvvm.wgmma.commit.group.sync.aligned")
+@NVVM_CONVERSIONS.register("nvvm.wgmma.commit.group.sync.aligned")
 def _wgmma_commit_group(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.wgmma.commit_group.sync.aligned", ir.VoidType(), [])
 
 
-@NVVM_OPS.register("nvvm.wgmma.wait.group.sync.aligned")
+@NVVM_CONVERSIONS.register("nvvm.wgmma.wait.group.sync.aligned")
 def _wgmma_wait_group(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.wgmma.wait_group.sync.aligned", ir.VoidType(),
                      [ir.IntType(64)(op.group.value.data)])

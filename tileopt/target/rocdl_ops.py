@@ -22,7 +22,7 @@ from tileopt.target.conversion_table import ConversionTable
 if TYPE_CHECKING:
     from tileopt.target.llvm_ir import FunctionEmitter
 
-ROCDL_OPS = ConversionTable()
+ROCDL_CONVERSIONS = ConversionTable()
 _I1, _I16, _I32 = ir.IntType(1), ir.IntType(16), ir.IntType(32)
 
 # Ops whose intrinsic is ``llvm.amdgcn.<op name after "rocdl.">`` with the op's operands.
@@ -66,7 +66,7 @@ def _result_type(op: Operation, e: FunctionEmitter) -> ir.Type:
     return e.result_type(op) if op.results else ir.VoidType()
 
 
-@ROCDL_OPS.register(*_DIRECT)
+@ROCDL_CONVERSIONS.register(*_DIRECT)
 def _direct(op: Operation, e: FunctionEmitter) -> None:
     instr = e.call_intrinsic(_DIRECT[op.name], _result_type(op, e), e.operands(op))
     if op.results:
@@ -84,26 +84,26 @@ def _integer_property(op: Operation, e: FunctionEmitter, name: str) -> int:
     return attr.value.data
 
 
-@ROCDL_OPS.register(*_IMMEDIATE)
+@ROCDL_CONVERSIONS.register(*_IMMEDIATE)
 def _immediate(op: Operation, e: FunctionEmitter) -> None:
     intrinsic, prop, typ = _IMMEDIATE[op.name]
     e.call_intrinsic(intrinsic, ir.VoidType(), [typ(_integer_property(op, e, prop))])
 
 
-@ROCDL_OPS.register("rocdl.sched.group.barrier")
+@ROCDL_CONVERSIONS.register("rocdl.sched.group.barrier")
 def _sched_group_barrier(op: Operation, e: FunctionEmitter) -> None:
     args = [_I32(_integer_property(op, e, name)) for name in ("mask", "size", "groupId")]
     e.call_intrinsic("llvm.amdgcn.sched.group.barrier", ir.VoidType(), args)
 
 
-@ROCDL_OPS.register("rocdl.barrier")
+@ROCDL_CONVERSIONS.register("rocdl.barrier")
 def _barrier(op: Operation, e: FunctionEmitter) -> None:
     e.insert(add.Fence(e.builder.block, "release", syncscope="workgroup"))
     e.call_intrinsic("llvm.amdgcn.s.barrier", ir.VoidType(), [])
     e.insert(add.Fence(e.builder.block, "acquire", syncscope="workgroup"))
 
 
-@ROCDL_OPS.register("rocdl.update.dpp")
+@ROCDL_CONVERSIONS.register("rocdl.update.dpp")
 def _update_dpp(op: Operation, e: FunctionEmitter) -> None:
     old, src = e.operands(op)
     controls = [_I32(_integer_property(op, e, name)) for name in ("dpp_ctrl", "row_mask", "bank_mask")]
@@ -112,7 +112,7 @@ def _update_dpp(op: Operation, e: FunctionEmitter) -> None:
                                       [old, src, *controls, bound]))
 
 
-@ROCDL_OPS.register("rocdl.permlanex16", "rocdl.permlane16")
+@ROCDL_CONVERSIONS.register("rocdl.permlanex16", "rocdl.permlane16")
 def _permlane16(op: Operation, e: FunctionEmitter) -> None:
     flags = [_I1(bool(_integer_property(op, e, name))) for name in ("fi", "boundControl")]
     name = "llvm.amdgcn." + op.name.removeprefix("rocdl.")
