@@ -68,7 +68,24 @@ def _check_powers_of_2(values: Sequence[int], what: str) -> None:
 
 
 class _CTAParams(_Frozen):
-    """Shared handling of the optional CTAsPerCGA / CTASplitNum / CTAOrder parameters."""
+    """Shared handling of the optional CTAsPerCGA / CTASplitNum / CTAOrder parameters.
+
+    The single-CTA default is stored as None whether or not it was spelled out, so two
+    encodings of the same layout compare equal.
+    """
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        order = self.cta_order
+        if (
+            order is not None
+            and self.ctas_per_cga == (1,) * len(order)
+            and self.cta_split_num == (1,) * len(order)
+            and order == tuple(range(len(order) - 1, -1, -1))
+            and getattr(self, "rank", len(order)) == len(order)
+        ):
+            for name in ("ctas_per_cga", "cta_split_num", "cta_order"):
+                object.__setattr__(self, name, None)
 
     def verify(self) -> None:
         given = [self.ctas_per_cga, self.cta_split_num, self.cta_order]
@@ -232,6 +249,11 @@ class AmdMfma(_CTAParams):
     @property
     def tiles(self) -> tuple[int, ...]:
         return self.tiles_per_warp or (1,) * self.rank
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.tiles_per_warp is not None and all(t == 1 for t in self.tiles_per_warp):
+            object.__setattr__(self, "tiles_per_warp", None)  # the default, however spelled
 
     def verify(self) -> None:
         super().verify()

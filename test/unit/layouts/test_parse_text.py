@@ -1,0 +1,155 @@
+"""Reading Triton's layout attribute text, aliases and tensor types without xDSL."""
+
+from __future__ import annotations
+
+import pytest
+
+from tileopt.layouts.encodings import (
+    AmdMfma,
+    AmdRotatingShared,
+    AmdWmma,
+    Blocked,
+    DotOperand,
+    Linear,
+    NvidiaMma,
+    NvmmaShared,
+    Slice,
+    SwizzledShared,
+)
+from tileopt.layouts.parse_text import (
+    LayoutTextError,
+    element_bit_width,
+    parse_alias_definitions,
+    parse_layout,
+    parse_tensor_type,
+)
+
+BLOCKED_TEXT = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>"
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        (BLOCKED_TEXT, Blocked([1, 4], [8, 4], [4, 1], [1, 0])),
+        (
+            "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+            "order = [1, 0], CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0]}>",
+            Blocked([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0]),
+        ),
+        (
+            "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>",
+            NvidiaMma(3, 0, [8, 1], [16, 128, 16]),
+        ),
+        (
+            "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], instrShape = [32, 32, 8], isTransposed = true}>",
+            AmdMfma(3, [2, 4], [32, 32, 8], True),
+        ),
+        (
+            "#ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [16, 16, 32], isTransposed = false, "
+            "tilesPerWarp = [2, 2], elementBitWidth = 64}>",
+            AmdMfma(4, [4, 1], [16, 16, 32], False, tiles_per_warp=[2, 2], element_bit_width=64),
+        ),
+        ("#ttg.amd_wmma<{version = 1, isTranspose = true, warpsPerCTA = [2, 4]}>", AmdWmma(1, True, [2, 4])),
+        (
+            "#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[1, 0]], warp = [], block = []}>",
+            Linear([[0, 1], [0, 2]], [[1, 0]], []),
+        ),
+        (
+            "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
+            SwizzledShared(8, 1, 8, [1, 0]),
+        ),
+        (
+            "#ttg.amd_rotating_shared<{vec = 4, perPhase = 2, maxPhase = 8, order = [1, 0]}>",
+            AmdRotatingShared(4, 2, 8, [1, 0]),
+        ),
+        (
+            "#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>",
+            NvmmaShared(64, True, 16),
+        ),
+        (
+            "#triton_gpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
+            Blocked([4], [32], [4], [0]),
+        ),
+        # Explicit integer types and default CTA layouts are accepted and normalised.
+        (
+            "#ttg.swizzled_shared<{vec = 8 : i32, perPhase = 1, maxPhase = 8, order = [1, 0], "
+            "CTAsPerCGA = [1, 1], CTASplitNum = [1, 1], CTAOrder = [1, 0]}>",
+            SwizzledShared(8, 1, 8, [1, 0]),
+        ),
+    ],
+)
+def test_parse_layouts(text, expected):
+    assert parse_layout(text) == expected
+
+
+def test_nested_parents_and_aliases():
+    aliases = {
+        "blocked": "#ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 32, 1], warpsPerCTA = [2, 2, 1], order = [2, 1, 0]}>",
+        "mma": "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>",
+    }
+    parsed = parse_layout("#ttg.slice<{dim = 1, parent = #ttg.slice<{dim = 2, parent = #blocked}>}>", aliases)
+    assert parsed == Slice(1, Slice(2, Blocked([1, 1, 4], [1, 32, 1], [2, 2, 1], [2, 1, 0])))
+    dot = parse_layout("#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>", aliases)
+    assert dot == DotOperand(1, NvidiaMma(2, 0, [2, 2], [16, 8]), 4)
+    assert parse_layout("#mma", aliases) == NvidiaMma(2, 0, [2, 2], [16, 8])
+
+
+def test_alias_definitions_from_a_file(corpus):
+    text = (corpus / "cuda-sm80" / "matmul.ttgir").read_text()
+    aliases = parse_alias_definitions(text)
+    assert "mma" in aliases and "blocked" in aliases and "shared" in aliases
+    assert "smem" not in aliases and not any(name.startswith("loc") for name in aliases)
+    for name in aliases:
+        parse_layout(f"#{name}", aliases)
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("", "empty"),
+        ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1]}>", "needs 'order'"),
+        ("#ttg.blocked<{sizePerThread = [1, 4] threadsPerWarp = [8, 4]}>", "expected '}'"),
+        ("#ttg.foo<{}>", "unknown layout '#ttg.foo'"),
+        ("#mma", "undefined layout alias '#mma'"),
+        ("#arith.overflow<nsw>", "not a TritonGPU layout"),
+        (BLOCKED_TEXT.replace("sizePerThread = [1, 4]", "sizePerThread = 4"), "must be a list of integers"),
+        (BLOCKED_TEXT.replace("order = [1, 0]", "order = [1, 0], bogus = 1"), "'bogus' is not a parameter"),
+        (BLOCKED_TEXT.replace("[8, 4]", "[8, 3]"), "power of two"),
+        (BLOCKED_TEXT.replace("order = [1, 0]", "order = [1, 1]"), "permutation"),
+        (BLOCKED_TEXT + " extra", "unexpected text"),
+        ("#ttg.slice<{dim = 2, parent = " + BLOCKED_TEXT + "}>", "outside the parent's rank"),
+        ("#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], instrShape = [8, 8, 8], isTransposed = true}>", "MFMA shape"),
+        ("#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], instrShape = [32, 32, 8], isTransposed = 2}>", "true or false"),
+        ("#ttg.linear<{register = [[0, 1], [1]], lane = [], warp = []}>", "same length"),
+        ("#ttg.dot_op<{opIdx = 2, parent = " + BLOCKED_TEXT + "}>", "opIdx"),
+    ],
+)
+def test_parse_errors_are_one_line_with_a_column(text, message):
+    with pytest.raises(LayoutTextError) as info:
+        parse_layout(text)
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_self_referencing_alias_is_an_error():
+    with pytest.raises(LayoutTextError, match="refers to itself"):
+        parse_layout("#a", {"a": "#ttg.slice<{dim = 0, parent = #a}>"})
+
+
+def test_tensor_types():
+    t = parse_tensor_type("tensor<16x64xf16>")
+    assert t.shape == (16, 64) and t.element_type == "f16" and t.element_bit_width == 16 and t.encoding_text is None
+    t = parse_tensor_type("tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>")
+    assert t.shape == (128,) and t.encoding_text == "#ttg.slice<{dim = 0, parent = #blocked}>"
+    t = parse_tensor_type("!ttg.memdesc<64x32xf16, #shared, #smem, mutable>")
+    assert t.shape == (64, 32) and t.encoding_text == "#shared"
+    with pytest.raises(LayoutTextError, match="tensor type"):
+        parse_tensor_type("vector<4xf32>")
+    with pytest.raises(LayoutTextError, match="dynamic"):
+        parse_tensor_type("tensor<?x4xf32>")
+
+
+@pytest.mark.parametrize("name,bits", [("f16", 16), ("bf16", 16), ("f32", 32), ("i8", 8), ("i1", 8),
+                                       ("f8E4M3FN", 8), ("f8E5M2", 8), ("i64", 64), ("!tt.ptr<f16>", None)])
+def test_element_bit_width(name, bits):
+    assert element_bit_width(name) == bits
