@@ -22,6 +22,11 @@ def parse(text: str, filename: str, ctx: Context) -> ModuleOp:
 def verify(module: ModuleOp, filename: str) -> None:
     """Raise ``TileoptError`` if ``module`` does not verify."""
     verify_module = getattr(ir, "verify_module", None)
+    if verify_module is None:
+        try:
+            from tileopt.ir.verify import verify_module
+        except ImportError:
+            verify_module = None
     if verify_module is not None:
         verify_module(module, filename)
         return

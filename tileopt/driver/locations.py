@@ -9,10 +9,22 @@ from tileopt.ir import TileoptError
 
 
 def location_of(op: Operation | None) -> tuple[str, int, int] | None:
-    """(file, line, col) of ``op``'s location, looking through name/callsite/fused locs."""
+    """(file, line, col) for a diagnostic about ``op``, as MLIR reports it: the op's
+    ``loc(...)`` (looking through name/callsite/fused locs), else where the parser read it."""
     if op is None:
         return None
-    return _from_attr(getattr(op, "location", None))
+    found = _from_attr(getattr(op, "location", None))
+    if found is None:
+        found = _source_position(op)
+    return found
+
+
+def _source_position(op: Operation) -> tuple[str, int, int] | None:
+    try:
+        from tileopt.ir.parse import source_position
+    except ImportError:
+        return None
+    return source_position(op)
 
 
 def _from_attr(loc: Attribute | None) -> tuple[str, int, int] | None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from tileopt.ir import TileoptError
-from tileopt.passes.registry import get_pass
+from tileopt.passes.registry import get_pass, load_plugin_file
 from tileopt.pipelines.model import (OptionInput, PassStep, Pipeline, Where, make_step,
                                      unknown_option_error, unknown_pass_error)
 from tileopt.pipelines.yaml_file import YamlFile
@@ -27,7 +27,8 @@ PATH_VARIABLE = "TILEOPT_PIPELINE_PATH"
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 TARGET_KEYS = ["backend", "arch", "warp-size"]
 BACKENDS = ["cuda", "hip"]
-TOP_KEYS = ["name", "description", "extends", "target", "parameters", "stages", "changes"]
+TOP_KEYS = ["name", "description", "extends", "plugins", "target", "parameters", "stages",
+            "changes"]
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_.\-]+)\}")
 
 
@@ -115,6 +116,13 @@ def load_definition(path: Path, chain: tuple[Path, ...] = (), via: Where | None 
     if "name" not in nodes:
         raise doc.error(doc.root, "a pipeline file needs a 'name:'")
     name = doc.string(nodes["name"][1], "'name'")
+    if "plugins" in nodes:
+        # Plugin files (relative to this file) register passes the stages below may name.
+        for item in doc.sequence(nodes["plugins"][1], "'plugins'"):
+            plugin = path.parent / doc.string(item, "a plugin path")
+            if not plugin.is_file():
+                raise doc.error(item, f"no plugin file '{item.value}' next to {_display(path)}")
+            load_plugin_file(str(plugin))
 
     if "extends" in nodes:
         base_node = nodes["extends"][1]

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from tileopt.ir import TileoptError
 from tileopt.passes.options import OptionTextError, split_option_text
-from tileopt.pipelines.model import NestStep, OptionInput, Pipeline, Step, Where, make_step
+from tileopt.pipelines.model import (NestStep, OptionInput, PassStep, Pipeline, Step, Where,
+                                     make_step)
 
 SOURCE = "<pass-pipeline>"
 
@@ -114,6 +115,13 @@ def _parse_element(reader: _Reader) -> Step:
         if reader.peek() != ")":
             raise reader.where(reader.pos).error("expected ')' to close the nested pipeline")
         reader.pos += 1
+        for step in inner:
+            if isinstance(step, PassStep):
+                anchor = type(step.pass_).anchor
+                if anchor is not None and anchor != name:
+                    raise reader.where(start).error(
+                        f"pass '{step.name}' runs on '{anchor}' and cannot be nested under "
+                        f"'{name}'")
         return NestStep(name, inner)
     options: list[OptionInput] = []
     if char == "{":

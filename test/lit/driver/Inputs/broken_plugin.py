@@ -1,0 +1,5 @@
+"""A plugin with a syntax error, for the driver tests."""
+
+
+def broken(:
+    pass

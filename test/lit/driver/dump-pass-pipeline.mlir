@@ -1,0 +1,9 @@
+// RUN: tileopt %s -cse --inline --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s
+// RUN: tileopt %s --pass-pipeline=amd-cdna3 --stop-after=ttir --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=YAML
+// The pipeline, with every option spelled out, on stderr.
+
+// CHECK: builtin.module(cse, inline{default-pipeline=canonicalize})
+// YAML: builtin.module(inline{default-pipeline=canonicalize}, canonicalize, cse, triton-licm, symbol-dce)
+func.func @f(%a: i32) -> i32 {
+  func.return %a : i32
+}
