@@ -31,7 +31,7 @@ of callee argument hints instead of writing ``tt.*`` attributes onto the callee,
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
@@ -981,14 +981,8 @@ def tensor_contig_per_thread(ty: TensorType) -> list[int]:
     return get_contig_per_thread(encoding, list(ty.get_shape()))
 
 
-def order_from_contiguity(contiguity: Iterable[int]) -> list[int]:
-    """Dims sorted by decreasing contiguity, ties kept in dim order (Triton's argSort)."""
-    values = list(contiguity)
-    return sorted(range(len(values)), key=lambda d: -values[d])
-
-
 __all__ = [
     "AxisInfo", "AxisInfoAnalysis", "MAX_DIVISOR", "element_bit_width", "gcd",
-    "highest_pow2_divisor", "order_from_contiguity", "tensor_contig_per_thread",
+    "highest_pow2_divisor", "tensor_contig_per_thread",
     "tensor_order", "value_rank",
 ]
