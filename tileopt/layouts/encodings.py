@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar, Union
 
 from tileopt.layouts.linear_layout import LayoutError, LinearLayout, log2_exact
@@ -82,7 +83,7 @@ class _CTAParams(_Frozen):
             and self.ctas_per_cga == (1,) * len(order)
             and self.cta_split_num == (1,) * len(order)
             and order == tuple(range(len(order) - 1, -1, -1))
-            and getattr(self, "rank", len(order)) == len(order)
+            and self._rank_without_cta() in (None, len(order))
         ):
             for name in ("ctas_per_cga", "cta_split_num", "cta_order"):
                 object.__setattr__(self, name, None)
@@ -97,6 +98,10 @@ class _CTAParams(_Frozen):
             _check_permutation(self.cta_order, "CTAOrder")
             _check_powers_of_2(self.ctas_per_cga, "CTAsPerCGA")
             _check_powers_of_2(self.cta_split_num, "CTASplitNum")
+
+    def _rank_without_cta(self) -> int | None:
+        """The rank the other parameters imply, if any (None: they do not fix one)."""
+        return self.rank
 
     def cta_params(self, rank: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         ctas = self.ctas_per_cga or (1,) * rank
@@ -321,6 +326,16 @@ class Linear(_Frozen):
                 return len(getattr(self, dim)[0])
         return None
 
+    @classmethod
+    def from_layout(cls, layout: LinearLayout) -> "Linear":
+        """The ``#ttg.linear`` encoding of a register layout (Triton's ``toLinearEncoding``)."""
+        if layout.out_dims != standard_out_dim_names(layout.num_out_dims()):
+            raise LayoutError(f"a linear encoding needs output dims dim0, dim1, ...; got {layout.out_dims}")
+        unknown = [d for d in layout.in_dims if d not in (REGISTER, LANE, WARP, BLOCK)]
+        if unknown:
+            raise LayoutError(f"a linear encoding has no input dimension '{unknown[0]}'")
+        return cls(*(layout.get_bases(d) if layout.has_in_dim(d) else () for d in (REGISTER, LANE, WARP, BLOCK)))
+
     def layout(self, rank: int | None = None) -> LinearLayout:
         """The bases as a layout, output sizes inferred (Triton requires it surjective)."""
         rank = self.rank if self.rank is not None else rank
@@ -388,6 +403,9 @@ class NvmmaShared(_CTAParams):
     def rank(self) -> int:
         # Triton gives the attribute a rank-2 CTA layout unless one is spelled out.
         return len(self.cta_order) if self.cta_order else 2
+
+    def _rank_without_cta(self) -> int | None:
+        return 2  # only a rank-2 CTA layout is the default
 
     def verify(self) -> None:
         super().verify()
@@ -958,7 +976,15 @@ def to_linear_layout(
     without recording it (an ``NvmmaShared`` whose ``element_bit_width`` is None).
     Every size in ``shape`` must be a power of two.
     """
-    shape = [int(s) for s in shape]
+    return _to_linear_layout_cached(encoding, tuple(int(s) for s in shape), element_bit_width)
+
+
+@lru_cache(maxsize=4096)
+def _to_linear_layout_cached(
+    encoding: Encoding, shape_key: tuple[int, ...], element_bit_width: int | None
+) -> LinearLayout:
+    # Encodings and layouts are immutable, so one layout per (encoding, shape) is shared.
+    shape = list(shape_key)
     for size in shape:
         if size < 1 or size & (size - 1):
             raise LayoutError(f"tensor shape {shape} has a size that is not a power of two")

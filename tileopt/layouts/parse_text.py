@@ -442,3 +442,74 @@ def _first_attribute(text: str) -> str | None:
         elif ch == "," and depth == 0:
             return text[:i].strip() or None
     return text.strip() or None
+
+
+# ---------------------------------------------------------------------- printing
+
+
+def _ints_text(values) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def _bool_text(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def format_layout(encoding: Encoding, aliases: Mapping[str, Encoding] | None = None) -> str:
+    """The attribute text Triton prints for ``encoding`` (the inverse of :func:`parse_layout`).
+
+    Keys come in Triton's order, optional ones only when they differ from their default.
+    A parent equal to one of ``aliases`` (name -> encoding) is printed as ``#name``.
+    """
+    parent_names = {enc: name for name, enc in (aliases or {}).items()}
+
+    def parent(enc: Encoding) -> str:
+        return f"#{parent_names[enc]}" if enc in parent_names else format_layout(enc, aliases)
+
+    def cta(enc) -> list[str]:
+        if enc.cta_order is None:
+            return []
+        return [f"CTAsPerCGA = {_ints_text(enc.ctas_per_cga)}", f"CTASplitNum = {_ints_text(enc.cta_split_num)}",
+                f"CTAOrder = {_ints_text(enc.cta_order)}"]
+
+    e = encoding
+    if isinstance(e, Blocked):
+        keys = [f"sizePerThread = {_ints_text(e.size_per_thread)}", f"threadsPerWarp = {_ints_text(e.threads_per_warp)}",
+                f"warpsPerCTA = {_ints_text(e.warps_per_cta)}", f"order = {_ints_text(e.order)}", *cta(e)]
+    elif isinstance(e, Slice):
+        keys = [f"dim = {e.dim}", f"parent = {parent(e.parent)}"]
+    elif isinstance(e, DotOperand):
+        keys = [f"opIdx = {e.op_idx}", f"parent = {parent(e.parent)}"]
+        if e.k_width:
+            keys.append(f"kWidth = {e.k_width}")
+    elif isinstance(e, NvidiaMma):
+        keys = [f"versionMajor = {e.version_major}", f"versionMinor = {e.version_minor}",
+                f"warpsPerCTA = {_ints_text(e.warps_per_cta)}", *cta(e), f"instrShape = {_ints_text(e.instr_shape)}"]
+    elif isinstance(e, AmdMfma):
+        keys = [f"version = {e.version}", f"warpsPerCTA = {_ints_text(e.warps_per_cta)}",
+                f"instrShape = {_ints_text(e.instr_shape)}", f"isTransposed = {_bool_text(e.is_transposed)}", *cta(e)]
+        if e.tiles_per_warp is not None:
+            keys.append(f"tilesPerWarp = {_ints_text(e.tiles_per_warp)}")
+        if e.element_bit_width != 32:
+            keys.append(f"elementBitWidth = {e.element_bit_width}")
+    elif isinstance(e, AmdWmma):
+        keys = [f"version = {e.version}", f"isTranspose = {_bool_text(e.is_transposed)}",
+                f"warpsPerCTA = {_ints_text(e.warps_per_cta)}", *cta(e)]
+        if tuple(e.instr_shape) != (16, 16, 16):
+            keys.append(f"instrShape = {_ints_text(e.instr_shape)}")
+    elif isinstance(e, Linear):
+        keys = [f"{d} = [" + ", ".join(_ints_text(b) for b in getattr(e, d)) + "]"
+                for d in ("register", "lane", "warp", "block")]
+    elif isinstance(e, SwizzledShared):  # and AmdRotatingShared
+        keys = [f"vec = {e.vec}", f"perPhase = {e.per_phase}", f"maxPhase = {e.max_phase}",
+                f"order = {_ints_text(e.order)}", *cta(e)]
+    elif isinstance(e, NvmmaShared):
+        keys = [f"swizzlingByteWidth = {e.swizzling_byte_width}", f"transposed = {_bool_text(e.transposed)}"]
+        if e.element_bit_width is not None:
+            keys.append(f"elementBitWidth = {e.element_bit_width}")
+        if e.fp4_padded:
+            keys.append("fp4Padded = true")
+        keys += cta(e)
+    else:
+        raise LayoutTextError(f"cannot print a {type(e).__name__}")
+    return f"#{e.name}<{{" + ", ".join(keys) + "}>"

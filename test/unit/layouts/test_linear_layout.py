@@ -474,3 +474,21 @@ def test_ensure_layout_not_smaller_than_repeats_in_registers():
 def test_cga_layout_splits_and_broadcasts_blocks():
     cga = make_cga_layout([2, 4], [2, 2], [1, 0])
     assert cga.get_bases("block") == ((0, 1), (0, 0), (1, 0))
+
+
+def test_invert_and_compose_between_real_layouts():
+    """A blocked -> mma convert_layout: every source element is found where the mma holds it."""
+    from tileopt.layouts.encodings import Blocked, NvidiaMma, to_linear_layout
+
+    src = to_linear_layout(Blocked([1, 4], [8, 4], [4, 1], [1, 0]), [64, 64])
+    dst = to_linear_layout(NvidiaMma(2, 0, [2, 2], [16, 8]), [64, 64])
+    conversion = src.invert_and_compose(dst)
+    assert conversion.in_dims == ["register", "lane", "warp", "block"]
+    assert conversion.out_dims == ["register", "lane", "warp", "block"]
+    for x in all_inputs(src):
+        assert dst.apply(conversion.apply(x)) == src.apply(x)
+    # Converting a layout to itself moves nothing.
+    identity = LinearLayout.empty()
+    for name, size in (("register", 32), ("lane", 32), ("warp", 4), ("block", 1)):
+        identity = identity * LinearLayout.identity_1d(size, name, name)
+    assert src.invert_and_compose(src) == identity

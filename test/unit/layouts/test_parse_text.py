@@ -16,9 +16,11 @@ from tileopt.layouts.encodings import (
     Slice,
     SwizzledShared,
 )
+from tileopt.layouts.encodings import to_linear_layout
 from tileopt.layouts.parse_text import (
     LayoutTextError,
     element_bit_width,
+    format_layout,
     parse_alias_definitions,
     parse_layout,
     parse_tensor_type,
@@ -153,3 +155,35 @@ def test_tensor_types():
                                        ("f8E4M3FN", 8), ("f8E5M2", 8), ("i64", 64), ("!tt.ptr<f16>", None)])
 def test_element_bit_width(name, bits):
     assert element_bit_width(name) == bits
+
+
+def test_format_layout_prints_what_triton_prints(corpus):
+    """Every layout text in the corpus reads and prints back unchanged (parents as aliases)."""
+    import re
+
+    count = 0
+    for path in sorted(corpus.glob("*/*.ttgir")):
+        text = path.read_text()
+        aliases = parse_alias_definitions(text)
+        by_name = {name: parse_layout(body) for name, body in aliases.items()}
+        for body in aliases.values():
+            assert format_layout(parse_layout(body)) == body
+            count += 1
+        for match in re.finditer(r"#ttg\.(slice|dot_op)<\{[^<>]*\}>", text):
+            assert format_layout(parse_layout(match.group(0), aliases), by_name) == match.group(0)
+            count += 1
+    assert count > 100
+
+
+def test_format_layout_leaves_out_defaults():
+    assert format_layout(AmdMfma(3, [2, 2], [16, 16, 16], False, tiles_per_warp=[1, 1])) == (
+        "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16, 16], isTransposed = false}>"
+    )
+    blocked = Blocked([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
+    assert format_layout(blocked).endswith("CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0]}>")
+    assert parse_layout(format_layout(blocked)) == blocked
+    linear = Linear.from_layout(to_linear_layout(Blocked([1, 4], [8, 4], [4, 1], [1, 0]), [32, 16]))
+    assert format_layout(linear) == (
+        "#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], "
+        "warp = [[8, 0], [16, 0]], block = []}>"
+    )
