@@ -1,0 +1,247 @@
+"""Growing and shrinking ``scf.for`` / ``scf.if`` signatures, and the scf clean-ups that
+Triton's layout passes run after themselves.
+
+- ``replace_for_with_new_signature`` / ``replace_if_with_new_signature``: the same loop (or
+  conditional) with extra loop-carried values (or results), its body moved over. As in
+  Triton, the old op stays in place for the caller to erase, and the terminator is not
+  extended: the caller yields the new values.
+- ``ForIterArgsFolder`` and ``IfUnusedResults``: MLIR's ``scf.for``/``scf.if``
+  canonicalizations that drop loop-carried values nobody needs (forwarded unchanged, or
+  unused inside and outside) and conditional results nobody reads.
+- ``eliminate_dead_iter_args``: Triton's ``ForOpDeadArgElimination``: a loop-carried value
+  whose result is unused and which only feeds its own update is made to yield its block
+  argument, so the folder above removes it and dead-code elimination removes the update.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import scf
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
+
+
+def replace_for_with_new_signature(
+    for_op: scf.ForOp, new_inits: Sequence[SSAValue],
+    replacements: list[tuple[SSAValue, SSAValue]] | None = None,
+) -> scf.ForOp:
+    """A copy of ``for_op`` carrying ``new_inits`` as extra loop-carried values.
+
+    The body moves to the new loop, which gets one block argument per new value. The old
+    loop's results are replaced by the new loop's first results (or, when ``replacements``
+    is given, the pairs are appended there for the caller to replace later).
+    """
+    body = for_op.detach_region(0)
+    new_for = scf.ForOp(for_op.lb, for_op.ub, for_op.step,
+                        [*for_op.iter_args, *new_inits], body)
+    new_for.attributes.update(for_op.attributes)
+    block = new_for.body.block
+    for value in new_inits:
+        block.insert_arg(value.type, len(block.args))
+    Rewriter.insert_op(new_for, InsertPoint.before(for_op))
+    pairs = list(zip(for_op.results, new_for.results[: len(for_op.results)]))
+    if replacements is None:
+        for old, new in pairs:
+            old.replace_all_uses_with(new)
+    else:
+        replacements.extend(pairs)
+    return new_for
+
+
+def replace_if_with_new_signature(
+    if_op: scf.IfOp, new_types: Sequence[Attribute],
+    replacements: list[tuple[SSAValue, SSAValue]] | None = None,
+) -> scf.IfOp:
+    """A copy of ``if_op`` with extra results of ``new_types``; regions move over."""
+    then_region = if_op.detach_region(0)
+    else_region = if_op.detach_region(0)
+    new_if = scf.IfOp(if_op.cond, [*(r.type for r in if_op.results), *new_types],
+                      then_region, else_region)
+    new_if.attributes.update(if_op.attributes)
+    Rewriter.insert_op(new_if, InsertPoint.before(if_op))
+    pairs = list(zip(if_op.results, new_if.results[: len(if_op.results)]))
+    if replacements is None:
+        for old, new in pairs:
+            old.replace_all_uses_with(new)
+    else:
+        replacements.extend(pairs)
+    return new_if
+
+
+def set_yield_operands(yield_op: Operation, operands: Sequence[SSAValue]) -> scf.YieldOp:
+    """Replace ``yield_op`` by an ``scf.yield`` of ``operands``."""
+    new_yield = scf.YieldOp(*operands)
+    Rewriter.replace_op(yield_op, new_yield)
+    return new_yield
+
+
+class ForIterArgsFolder(RewritePattern):
+    """Drop loop-carried values of an ``scf.for`` that do not need to be carried: yielded
+    unchanged (the block argument, or the init value), unused both inside and after the
+    loop, or carrying the same init and update as an earlier one (MLIR's
+    ``ForOpIterArgsFolder``)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, scf.ForOp):
+            return
+        block = op.body.block
+        yield_op = block.last_op
+        if not isinstance(yield_op, scf.YieldOp):
+            return
+        args = block.args[1:]
+        keep: list[int] = []
+        # for each dropped value: the init value that replaces it, or the index of the
+        # earlier loop-carried value it duplicates
+        forwarded: dict[int, SSAValue] = {}
+        duplicate_of: dict[int, int] = {}
+        first_index: dict[tuple[int, int], int] = {}
+        for i, (init, arg, result, yielded) in enumerate(
+                zip(op.iter_args, args, op.results, yield_op.operands)):
+            if yielded is arg or yielded is init or (not arg.uses and not result.uses):
+                forwarded[i] = init
+                continue
+            key = (id(init), id(yielded))
+            if key in first_index:
+                duplicate_of[i] = first_index[key]
+                continue
+            first_index[key] = i
+            keep.append(i)
+        if len(keep) == len(args):
+            return
+        body = op.detach_region(0)
+        new_for = scf.ForOp(op.lb, op.ub, op.step, [op.iter_args[i] for i in keep], body)
+        new_for.attributes.update(op.attributes)
+        rewriter.insert_op(new_for, InsertPoint.before(op))
+        new_block = new_for.body.block
+        old_args = list(new_block.args[1:])
+        for i, value in forwarded.items():
+            old_args[i].replace_all_uses_with(value)
+        for i, first in duplicate_of.items():
+            old_args[i].replace_all_uses_with(old_args[first])
+        rewriter.replace_op(yield_op, scf.YieldOp(*[yield_op.operands[i] for i in keep]))
+        for i in reversed(range(len(old_args))):
+            if i not in keep:
+                new_block.erase_arg(old_args[i])
+        result_of = {index: new_for.results[n] for n, index in enumerate(keep)}
+        new_results = [
+            result_of[i] if i in result_of
+            else forwarded[i] if i in forwarded
+            else result_of[duplicate_of[i]]
+            for i in range(len(args))
+        ]
+        rewriter.replace_op(op, [], new_results)
+
+
+class IfUnusedResults(RewritePattern):
+    """Drop results of an ``scf.if`` that nobody reads (MLIR's ``RemoveUnusedResults``)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, scf.IfOp) or not op.results:
+            return
+        used = [i for i, r in enumerate(op.results) if r.uses]
+        if len(used) == len(op.results):
+            return
+        then_region = op.detach_region(0)
+        else_region = op.detach_region(0)
+        for region in (then_region, else_region):
+            if not region.blocks:
+                continue
+            terminator = region.block.last_op
+            if isinstance(terminator, scf.YieldOp):
+                rewriter.replace_op(terminator, scf.YieldOp(*[terminator.operands[i] for i in used]))
+        new_if = scf.IfOp(op.cond, [op.results[i].type for i in used], then_region, else_region)
+        new_if.attributes.update(op.attributes)
+        rewriter.insert_op(new_if, InsertPoint.before(op))
+        results: list[SSAValue | None] = [None] * len(op.results)
+        for n, i in enumerate(used):
+            results[i] = new_if.results[n]
+        rewriter.replace_op(op, [], results)  # type: ignore[arg-type]
+
+
+SCF_CLEANUP_PATTERNS: tuple[RewritePattern, ...] = (ForIterArgsFolder(), IfUnusedResults())
+
+
+def _removable_if_unused(op: Operation) -> bool:
+    """MLIR's ``wouldOpBeTriviallyDead``: nothing but its results would be lost."""
+    return would_be_trivially_dead(op)
+
+
+def _eliminate_in_loop(for_op: scf.ForOp) -> bool:
+    block = for_op.body.block
+    yield_op = block.last_op
+    if not isinstance(yield_op, scf.YieldOp):
+        return False
+    alive: set[SSAValue] = set()
+    queue: list[SSAValue] = []
+
+    def mark(value: SSAValue) -> None:
+        parent = value.owner if isinstance(value, OpResult) else value.block
+        region_op = parent.parent_op() if isinstance(value, BlockArgument) else value.op
+        if region_op is None or not (region_op is for_op or for_op.is_ancestor(region_op)):
+            return
+        if value not in alive:
+            alive.add(value)
+            queue.append(value)
+
+    for i, result in enumerate(for_op.results):
+        if result.uses:
+            mark(yield_op.operands[i])
+    if len(alive) == len(for_op.results):
+        return False
+    for op in block.walk():
+        if isinstance(op, (scf.YieldOp, scf.ForOp)):
+            continue
+        if not _removable_if_unused(op):
+            for operand in op.operands:
+                mark(operand)
+    while queue:
+        value = queue.pop()
+        if isinstance(value, OpResult):
+            producer = value.op
+            if isinstance(producer, scf.ForOp):
+                mark(producer.iter_args[value.index])
+                mark(producer.body.block.last_op.operands[value.index])
+                continue
+            if isinstance(producer, scf.IfOp):
+                mark(producer.cond)
+                for region in (producer.true_region, producer.false_region):
+                    if region.blocks:
+                        mark(region.block.last_op.operands[value.index])
+                continue
+            if isinstance(producer, scf.WhileOp):
+                return False
+            for operand in producer.operands:
+                mark(operand)
+            continue
+        owner = value.block.parent_op()
+        if isinstance(owner, scf.ForOp) and value.index > 0:
+            index = value.index - 1
+            mark(owner.body.block.last_op.operands[index])
+            mark(owner.iter_args[index])
+    dead = []
+    for i, yielded in enumerate(yield_op.operands):
+        if yielded in alive or yielded is block.args[i + 1]:
+            continue
+        defined_inside = (isinstance(yielded, OpResult) and for_op.is_ancestor(yielded.op)) or (
+            isinstance(yielded, BlockArgument) and for_op.is_ancestor(yielded.block.parent_op()))
+        if not defined_inside and yielded is not for_op.iter_args[i]:
+            continue  # the loop may run zero times: its result would differ
+        dead.append(i)
+    if not dead:
+        return False
+    operands = list(yield_op.operands)
+    for i in dead:
+        operands[i] = block.args[i + 1]
+    set_yield_operands(yield_op, operands)
+    return True
+
+
+def eliminate_dead_iter_args(root: Operation) -> None:
+    """Make every ``scf.for`` under ``root`` stop updating loop-carried values that only
+    feed their own update and whose result is unused."""
+    for op in list(root.walk()):
+        if isinstance(op, scf.ForOp):
+            _eliminate_in_loop(op)

@@ -1,0 +1,165 @@
+"""Layouts of TritonGPU tensor values, seen through linear layouts.
+
+The layout passes keep asking the same questions about a ``tensor<...xT, #layout>``: what
+is its encoding, what is the same tensor in another encoding, and what would a
+``ttg.convert_layout`` between two encodings cost. The last question is answered the way
+Triton 3.6 does (``minimalCvtLayout`` in ``lib/Analysis/Utility.cpp``), with linear
+layouts instead of one rule per pair of layout kinds:
+
+- the conversion map ``dst^-1 . src`` sends each (register, lane, warp, block) of the
+  destination to where the element lives in the source;
+- block, warp and lane are divided out of it, slowest first, as long as the map is the
+  identity on them;
+- what is left says where data moves: nothing at all (two spellings of one layout), only
+  registers inside each thread (free), or across lanes/warps (shuffles or shared memory).
+
+The module attributes that size a kernel (``ttg.num-warps``, ``ttg.threads-per-warp``,
+``ttg.num-ctas``) are read here too.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, NoneAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from tileopt.layouts.encodings import Encoding, get_elems_per_thread, to_linear_layout
+from tileopt.layouts.linear_layout import LayoutError, LinearLayout
+from tileopt.layouts.parse_text import parse_layout
+
+# Input dimensions of a distributed linear layout, fastest to slowest.
+HARDWARE_DIMS = ("register", "lane", "warp", "block")
+
+
+def tensor_type(value_or_type: SSAValue | Attribute) -> TensorType | None:
+    ty = value_or_type.type if isinstance(value_or_type, SSAValue) else value_or_type
+    return ty if isinstance(ty, TensorType) else None
+
+
+def encoding(value_or_type: SSAValue | Attribute) -> Attribute | None:
+    """The layout of a ranked tensor value or type (None for scalars and plain tensors)."""
+    ty = tensor_type(value_or_type)
+    if ty is None or isinstance(ty.encoding, NoneAttr):
+        return None
+    return ty.encoding
+
+
+def with_encoding(ty: TensorType, layout: Attribute) -> TensorType:
+    """``ty`` with its layout replaced (Triton's ``cloneWithEncoding``)."""
+    return TensorType(ty.element_type, ty.get_shape(), layout)
+
+
+def with_shape(ty: TensorType, shape, layout: Attribute | None = None) -> TensorType:
+    return TensorType(ty.element_type, shape, ty.encoding if layout is None else layout)
+
+
+def retype(value: SSAValue, ty: Attribute) -> None:
+    """Give ``value`` a new type in place, keeping its identity and uses (MLIR's
+    ``Value::setType``). xDSL only offers replacement by a new value, which would orphan
+    the per-value tables the layout passes keep while they rewrite."""
+    value._type = ty  # noqa: SLF001 - see docstring
+
+
+@lru_cache(maxsize=None)
+def _encoding_from_text(text: str) -> Encoding:
+    return parse_layout(text)
+
+
+def layout_encoding(layout: Attribute) -> Encoding:
+    """The pure-Python encoding (``tileopt.layouts``) of a ``#ttg`` layout attribute."""
+    return _encoding_from_text(str(layout))
+
+
+@lru_cache(maxsize=None)
+def _linear_layout(text: str, shape: tuple[int, ...]) -> LinearLayout:
+    return to_linear_layout(_encoding_from_text(text), shape)
+
+
+def linear_layout(ty: TensorType) -> LinearLayout:
+    """Which register/lane/warp/block holds which element of the tensor type ``ty``."""
+    return _linear_layout(str(ty.encoding), tuple(ty.get_shape()))
+
+
+def elems_per_thread(ty: TensorType) -> list[int]:
+    """Registers each thread holds, attributed to each dim (Triton's ``getElemsPerThread``)."""
+    return get_elems_per_thread(layout_encoding(ty.encoding), ty.get_shape())
+
+
+@lru_cache(maxsize=None)
+def _minimal_conversion(src_text: str, dst_text: str, shape: tuple[int, ...]) -> LinearLayout:
+    src = _linear_layout(src_text, shape)
+    dst = _linear_layout(dst_text, shape)
+    conversion = dst.invert_and_compose(src)
+    for dim in reversed(HARDWARE_DIMS):
+        if not conversion.has_in_dim(dim):
+            continue
+        reduced = conversion.quotient([dim])
+        if reduced is None:
+            break
+        conversion = reduced
+    return conversion
+
+
+def minimal_conversion(src: TensorType, dst: TensorType) -> LinearLayout | None:
+    """The part of a src -> dst conversion that moves data (Triton's ``minimalCvtLayout``).
+
+    None when the layouts cannot be related (a layout with no linear form, or shapes that
+    are not powers of two): such a conversion is treated as moving data.
+    """
+    try:
+        return _minimal_conversion(str(src.encoding), str(dst.encoding), tuple(src.get_shape()))
+    except LayoutError:
+        return None
+
+
+def conversion_is_trivial(src: TensorType, dst: TensorType) -> bool:
+    """src and dst are two spellings of one layout: converting moves nothing."""
+    if src == dst:
+        return True
+    conversion = minimal_conversion(src, dst)
+    return conversion is not None and not conversion.out_dims
+
+
+def conversion_reorders_registers(src: TensorType, dst: TensorType) -> bool:
+    """Converting only permutes registers inside each thread (Triton's ``cvtReordersRegisters``)."""
+    if src == dst:
+        return True
+    conversion = minimal_conversion(src, dst)
+    return conversion is not None and list(conversion.out_dims) in ([], ["register"])
+
+
+def module_of(op: Operation) -> ModuleOp | None:
+    while op is not None and not isinstance(op, ModuleOp):
+        op = op.parent_op()
+    return op
+
+
+def _module_int(op: Operation, name: str, default: int) -> int:
+    module = module_of(op)
+    while module is not None:
+        attr = module.attributes.get(name)
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+        module = module_of(module.parent_op()) if module.parent_op() else None
+    return default
+
+
+def num_warps(op: Operation) -> int:
+    """Warps per CTA: a ``ttg.num-warps`` on an enclosing op (warp-specialised regions may
+    carry their own), else the module's."""
+    current = op
+    while current is not None:
+        attr = current.attributes.get("ttg.num-warps")
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+        current = current.parent_op()
+    return 4
+
+
+def threads_per_warp(op: Operation) -> int:
+    return _module_int(op, "ttg.threads-per-warp", 32)
+
+
+def num_ctas(op: Operation) -> int:
+    return _module_int(op, "ttg.num-ctas", 1)
