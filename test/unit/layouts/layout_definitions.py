@@ -168,10 +168,12 @@ def hopper_mma(warps_per_cta, instr_n, shape):
     )
 
 
-def ampere_dot_operand(op_idx, k_width, warps_per_cta, shape):
+def ampere_dot_operand(op_idx, k_width, warps_per_cta, shape, warps_m_first=False):
     """PTX A/B fragments of mma.m16n8k{8,16,32} generalised by k_width (values per 32 bits):
     A: row groupID (+8 for the second pair), column tig*w + j (+4w for the upper half);
-    B: row(k) tig*w + j (+4w), column groupID. Warps repeat along M (A) or N (B) only."""
+    B: row(k) tig*w + j (+4w), column groupID. Warps repeat along M (A) or N (B) only.
+    wgmma's A operand from registers has the same per-warp fragment, with the warps of a
+    warpgroup stacked along M first (``warps_m_first``)."""
     w = k_width
     wm, wn = warps_per_cta
     if op_idx == 0:
@@ -184,7 +186,7 @@ def ampere_dot_operand(op_idx, k_width, warps_per_cta, shape):
             rk, rm = rep % reps_k, rep // reps_k  # K repeats first
             j, m_hi, k_hi = i % w, (i // w) % 2, i // (2 * w)
             group, tig = lane // 4, lane % 4
-            w_m = warp // wn
+            w_m = warp % wm if warps_m_first else warp // wn
             row = rm * tile_m + w_m * 16 + group + 8 * m_hi
             col = rk * tile_k + tig * w + j + 4 * w * k_hi
             return (row % shape[0], col % shape[1])
@@ -244,7 +246,8 @@ def _mfma_instr(m_dim, n_dim, transposed, element_bits, i, lane):
 
     32x32 (32-bit): m = i%4 + 8*(i/4) + 4*(lane/32), n = lane%32.
     16x16 (32-bit): m = i + 4*(lane/16),               n = lane%16.
-    16x16 f64:      m = lane/16 + 4*i,                 n = lane%16.
+    16x16 f64:      m = lane/16 + 4*i,                 n = lane%16 (one row per register, as
+                    Triton describes the f64 MFMA; not checked against AMD's table).
     A transposed layout swaps the roles of m and n.
     """
     a, b = (n_dim, m_dim) if transposed else (m_dim, n_dim)

@@ -183,6 +183,14 @@ def test_ampere_dot_operand_matches_ptx_fragment(op_idx, k_width, warps, shape):
     assert_matches(layout, ref.ampere_dot_operand(op_idx, k_width, warps, shape))
 
 
+@pytest.mark.parametrize("k_width", [2, 4])
+@pytest.mark.parametrize("warps,shape", [([4, 1], (64, 32)), ([4, 2], (128, 64)), ([8, 1], (64, 64))], ids=str)
+def test_hopper_register_operand_a_matches_fragment(k_width, warps, shape):
+    encoding = DotOperand(0, NvidiaMma(3, 0, warps, [16, 64, 16]), k_width)
+    layout = to_linear_layout(encoding, shape)
+    assert_matches(layout, ref.ampere_dot_operand(0, k_width, warps, shape, warps_m_first=True))
+
+
 def test_hopper_dot_operand_b_is_rejected():
     with pytest.raises(LayoutError, match="shared memory"):
         to_linear_layout(DotOperand(1, NvidiaMma(3, 0, [4, 1], [16, 64, 16]), 2), [64, 64])
@@ -232,6 +240,13 @@ def test_mfma_operand_matches_instruction_table(op_idx, instr, k_width, warps, s
     encoding = DotOperand(op_idx, AmdMfma(3, warps, [*instr, 8], True), k_width)
     layout = to_linear_layout(encoding, shape)
     assert_matches(layout, ref.amd_mfma_operand(op_idx, k_width, instr, warps, shape))
+
+
+@pytest.mark.parametrize("op_idx", [0, 1])
+def test_mfma_operand_with_tiles_per_warp(op_idx):
+    encoding = DotOperand(op_idx, AmdMfma(4, [2, 2], [16, 16, 32], True, tiles_per_warp=[2, 2]), 8)
+    layout = to_linear_layout(encoding, (128, 128))
+    assert_matches(layout, ref.amd_mfma_operand(op_idx, 8, (16, 16), [2, 2], (128, 128), (2, 2)))
 
 
 @pytest.mark.parametrize("version", [1, 2])
