@@ -34,7 +34,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.llvm import ATOMIC_ORDERING_KEYWORDS, FastMathAttr, LLVMPointerType, LLVMStructType
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Data, Dialect, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -47,8 +47,9 @@ from xdsl.irdl import (
     result_def,
     var_operand_def,
     opt_result_def,
+    param_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
@@ -614,6 +615,130 @@ class InlineAsmOp(IRDLOperation):
                                     [self.res.type] if self.res is not None else [])
 
 
+# --------------------------------------------------------------------------- debug info attributes
+
+
+@irdl_attr_definition
+class DIRawValueAttr(Data[str]):
+    """A bare value inside a debug-info attribute (``11``, ``true``, ``DW_LANG_C``,
+    ``distinct[0]<>``); the enclosing attribute prints it verbatim."""
+
+    name = "llvm.di_raw_value"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> str:
+        with parser.in_angle_brackets():
+            return parser.parse_str_literal()
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f'<"{self.data}">')
+
+
+def _parse_di_value(parser: AttrParser) -> Attribute:
+    if parser.parse_optional_keyword("distinct") is not None:
+        with parser.in_square_brackets():
+            number = parser.parse_integer()
+        with parser.in_angle_brackets():
+            inner = parser.parse_optional_attribute()
+        return DIRawValueAttr(f"distinct[{number}]<{'' if inner is None else inner}>")
+    if (text := parser.parse_optional_str_literal()) is not None:
+        return StringAttr(text)
+    if (number := parser.parse_optional_integer(allow_boolean=False)) is not None:
+        return DIRawValueAttr(str(number))
+    if (word := parser.parse_optional_identifier()) is not None:
+        return DIRawValueAttr(word)
+    return parser.parse_attribute()
+
+
+def _print_di_value(printer: Printer, value: Attribute) -> None:
+    if isinstance(value, DIRawValueAttr):
+        printer.print_string(value.data)
+    elif isinstance(value, StringAttr):
+        printer.print_string_literal(value.data)
+    else:
+        printer.print_attribute(value)
+
+
+class _DIAttr(ParametrizedAttribute):
+    """``#llvm.di_<kind><key = value, ...>``: MLIR's debug-info attributes, kept as written.
+
+    tileopt derives line tables from locations (``tileopt.target.debug_info``), so these
+    only need to be read and printed back; the fields stay in their order, values as
+    parsed (references to other ``#di_*`` aliases stay attributes).
+    """
+
+    keys: ArrayAttr[StringAttr] = param_def()
+    values: ArrayAttr = param_def()
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        keys: list[StringAttr] = []
+        values: list[Attribute] = []
+
+        def entry() -> None:
+            keys.append(StringAttr(parser.parse_identifier()))
+            parser.parse_punctuation("=")
+            values.append(_parse_di_value(parser))
+
+        with parser.in_angle_brackets():
+            if parser.parse_optional_punctuation(">") is None:
+                parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
+        return (ArrayAttr(keys), ArrayAttr(values))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        for index, (key, value) in enumerate(zip(self.keys.data, self.values.data)):
+            if index:
+                printer.print_string(", ")
+            printer.print_string(f"{key.data} = ")
+            _print_di_value(printer, value)
+        printer.print_string(">")
+
+    def get(self, key: str) -> Attribute | None:
+        for name, value in zip(self.keys.data, self.values.data):
+            if name.data == key:
+                return value
+        return None
+
+
+def _di_attr(kind: str) -> type[ParametrizedAttribute]:
+    class_name = "DI" + "".join(p.capitalize() for p in kind.split("_")) + "Attr"
+    return irdl_attr_definition(type(class_name, (_DIAttr,), {"name": f"llvm.di_{kind}"}))
+
+
+@irdl_attr_definition
+class DIFileAttr(ParametrizedAttribute):
+    """``#llvm.di_file<"kernels.py" in ".">``."""
+
+    name = "llvm.di_file"
+    file_name: StringAttr = param_def()
+    directory: StringAttr = param_def()
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            file_name = parser.parse_str_literal()
+            parser.parse_keyword("in")
+            directory = parser.parse_str_literal()
+        return (StringAttr(file_name), StringAttr(directory))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_string_literal(self.file_name.data)
+        printer.print_string(" in ")
+        printer.print_string_literal(self.directory.data)
+        printer.print_string(">")
+
+
+DI_ATTRS: tuple[type[Attribute], ...] = (
+    DIRawValueAttr,
+    DIFileAttr,
+    *(_di_attr(kind) for kind in ("compile_unit", "subprogram", "subroutine_type",
+                                  "lexical_block_file", "lexical_block", "basic_type",
+                                  "local_variable", "derived_type", "composite_type")),
+)
+
+
 # --------------------------------------------------------------------------- intrinsics
 
 # ``llvm.intr.<name>`` ops that xDSL lacks, as (name, number of operands, fast-math flags?,
@@ -683,7 +808,7 @@ EXTRA_OPS: tuple[type[Operation], ...] = (
 REPLACED_OPS: tuple[type[Operation], ...] = (LoadOp, StoreOp, InlineAsmOp)
 """Ops xDSL defines under the same name, replaced by versions that read MLIR's syntax."""
 
-EXTRA_ATTRS: tuple[type[Attribute], ...] = (AtomicBinOpAttr,)
+EXTRA_ATTRS: tuple[type[Attribute], ...] = (AtomicBinOpAttr, *DI_ATTRS)
 
 _replaced_names = {op.name for op in REPLACED_OPS}
 

@@ -15,6 +15,7 @@ standing in for Triton's ``AllowFPOpFusion = Fast`` (llvmlite cannot set target 
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import pickle
 import re
@@ -167,6 +168,8 @@ def run_isolated(work: Callable[[], bytes], what: str) -> bytes:
             try:
                 os.close(read_end)
                 os.dup2(stderr_file.fileno(), 2)
+                # An abort is expected here; no Python traceback on the parent's terminal.
+                faulthandler.disable()
                 try:
                     payload = b"\0" + work()
                 except TileoptError as err:

@@ -21,6 +21,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tileopt.ir import TileoptError
 from tileopt.target import llvm_backend
+from tileopt.target import llvmlite_additions as add
 from tileopt.target.conversion_table import ConversionTable
 from tileopt.target.debug_info import DebugInfoBuilder, file_location
 from tileopt.target.gpu_target import GPUTarget, parse_arch, target_from_module_attr
@@ -33,6 +34,13 @@ from tileopt.target.rocdl_ops import ROCDL_CONVERSIONS, convert_matrix_op
 CONVERTERS = ConversionTable({**LLVM_CONVERSIONS, **NVVM_CONVERSIONS, **ROCDL_CONVERSIONS})
 
 MODULE_NAME = "LLVMDialectModule"
+
+
+def op_name(op: Operation) -> str:
+    """The name as written: unregistered ops keep theirs in ``op_name__``."""
+    if isinstance(op, builtin.UnregisteredOp):
+        return op.op_name.data
+    return op.name
 
 
 def error_at(op: Operation, message: str) -> TileoptError:
@@ -49,9 +57,11 @@ class ModuleTranslation:
     def __init__(self, module: builtin.ModuleOp, target: GPUTarget | None, debug_info: bool):
         self.source = module
         self.target = target
-        self.module = ir.Module(name=MODULE_NAME)
+        self.module = add.Module(MODULE_NAME)
         self.debug = DebugInfoBuilder(self.module) if debug_info else None
         self.launch = ModuleLaunchInfo.of(module)
+        # The op each instruction came from, to blame the op if LLVM rejects the result.
+        self.origins: dict[int, tuple[ir.Instruction, Operation]] = {}
         self._intrinsics: dict[tuple[str, str], ir.Function] = {}
 
     def translate(self) -> ir.Module:
@@ -75,6 +85,7 @@ class ModuleTranslation:
     # ----------------------------------------------------------------- module level
 
     def _set_triple_and_layout(self) -> None:
+        self.module.triple = ""  # llvmlite's default is "unknown-unknown-unknown"
         if self.target is not None:
             self.module.triple = self.target.triple
             self.module.data_layout = llvm_backend.data_layout(self.target)
@@ -211,7 +222,7 @@ class FunctionEmitter:
         return instruction
 
     def error(self, op: Operation, message: str) -> TileoptError:
-        return error_at(op, f"cannot translate '{op.name}' to LLVM IR: {message}")
+        return error_at(op, f"cannot translate '{op_name(op)}' to LLVM IR: {message}")
 
     def call_intrinsic(self, name: str, return_type: ir.Type, args: list[ir.Value],
                        fastmath: list[str] | tuple[str, ...] = ()) -> ir.Instruction:
@@ -270,8 +281,11 @@ class FunctionEmitter:
             raise self.error(op, f"operand {err} is not defined before its use") from None
         except Exception as err:  # llvmlite's type checks: mismatched operand types etc.
             raise self.error(op, f"{type(err).__name__}: {err}") from None
+        new_instructions = llvm_block.instructions[first_new:]
+        for instruction in new_instructions:
+            self.translation.origins[id(instruction)] = (instruction, op)
         if self.subprogram is not None:
-            self._attach_location(op, llvm_block.instructions[first_new:])
+            self._attach_location(op, new_instructions)
 
     def _attach_location(self, op: Operation, instructions: list[ir.Instruction]) -> None:
         if not instructions:
@@ -308,10 +322,26 @@ def module_to_llvm_ir(module: builtin.ModuleOp, target: GPUTarget | str | None =
     flags of that GPU. Without one, the translation is target-neutral, like
     ``mlir-translate`` (``nvvm.kernel`` still gives a ``ptx_kernel``).
     """
-    text = str(module_to_llvmlite(module, target, debug_info=debug_info))
-    parsed = llvm_backend.parse(text, filename)
+    translation = ModuleTranslation(module, _resolve_target(module, target), debug_info)
+    text = str(translation.translate())
+    try:
+        parsed = llvm_backend.parse(text, "<translated LLVM IR>")
+    except TileoptError as err:
+        raise _blame_op(translation, text, err) from None
+    parsed.name = MODULE_NAME
     _unname_values(parsed)
     return str(parsed)
+
+
+def _blame_op(translation: ModuleTranslation, text: str, err: TileoptError) -> TileoptError:
+    """LLVM rejected the translated IR at some line: report it at the op that made it."""
+    if err.line is not None:
+        line = text.splitlines()[err.line - 1].strip()
+        for instruction, op in translation.origins.values():
+            if str(instruction).strip() == line:
+                return error_at(op, f"LLVM rejects the translation of '{op_name(op)}': "
+                                    f"{err.message.removeprefix('invalid LLVM IR: ')}")
+    return TileoptError(f"internal error: LLVM rejects the translated IR: {err.message}")
 
 
 def _unname_values(module) -> None:

@@ -15,6 +15,26 @@ import struct
 from llvmlite import ir
 from llvmlite.ir import instructions, types, values
 
+# --------------------------------------------------------------------------- module
+
+
+class Module(ir.Module):
+    """An ``ir.Module`` that also prints ``source_filename`` (MLIR sets it to the module name)."""
+
+    def __init__(self, name: str = "", source_filename: str = ""):
+        super().__init__(name=name)
+        self.source_filename = source_filename or name
+
+    def __repr__(self) -> str:
+        lines = [f'; ModuleID = "{escape_llvm_string(self.name)}"',
+                 f'source_filename = "{escape_llvm_string(self.source_filename)}"',
+                 f'target triple = "{self.triple}"',
+                 f'target datalayout = "{self.data_layout}"', ""]
+        lines += self._get_body_lines()
+        lines += self._get_metadata_lines()
+        return "\n".join(lines)
+
+
 # --------------------------------------------------------------------------- types and constants
 
 
