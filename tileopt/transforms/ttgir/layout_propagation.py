@@ -30,6 +30,7 @@ from tileopt.dialects.ttg_attrs import (
     NvidiaMmaEncodingAttr,
     SliceEncodingAttr,
 )
+from tileopt.transforms.ttgir.blocked_layouts import make_blocked
 from tileopt.transforms.ttgir.tensor_layouts import (
     conversion_reorders_registers,
     encoding,
@@ -102,16 +103,14 @@ def transposed_layout(layout: Attribute, order: list[int]) -> Attribute | None:
     def permute(values):
         return [values[o] for o in order]
 
-    single_cta = all(v == 1 for v in (*d["CTAsPerCGA"], *d["CTASplitNum"]))
-    return BlockedEncodingAttr.get(
+    return make_blocked(
         permute(d["sizePerThread"]),
         permute(d["threadsPerWarp"]),
         permute(d["warpsPerCTA"]),
         [inverse[o] for o in d["order"]],
-        # with one CTA the CTA order means nothing: keep the default spelling
-        None if single_cta else permute(d["CTAsPerCGA"]),
-        None if single_cta else permute(d["CTASplitNum"]),
-        None if single_cta else [inverse[o] for o in d["CTAOrder"]],
+        permute(d["CTAsPerCGA"]),
+        permute(d["CTASplitNum"]),
+        [inverse[o] for o in d["CTAOrder"]],
     )
 
 

@@ -32,6 +32,7 @@ from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, SliceEncodingAttr
 from tileopt.layouts.encodings import get_order
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.canonicalization.tt_patterns import dense_splat
+from tileopt.transforms.ttgir.blocked_layouts import blocked_for_shape, make_blocked
 from tileopt.transforms.ttgir.convert_layout_patterns import is_expensive_view
 from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
 from tileopt.transforms.ttgir.scf_rewrites import replace_for_with_new_signature
@@ -57,30 +58,6 @@ _NEUTRAL = {
 }
 
 
-def default_blocked_layout(shape: list[int], size_per_thread: list[int], order: list[int],
-                           warps: int, lanes: int) -> BlockedEncodingAttr:
-    """Triton's ``BlockedEncodingAttr::get(shape, sizePerThread, order, ...)`` for one CTA:
-    lanes, then warps, fill the dims in ``order`` (fastest first) as far as the shape
-    allows; the slowest dim takes what is left."""
-    rank = len(shape)
-    threads = [1] * rank
-    warps_per_cta = [1] * rank
-    lanes_left, threads_left, warps_left = lanes, warps * lanes, warps
-    lanes_used = warps_used = 1
-    for i in order[: rank - 1]:
-        per_cta = max(1, min(threads_left, max(1, shape[i] // size_per_thread[i])))
-        threads[i] = max(1, min(per_cta, lanes_left))
-        warps_per_cta[i] = max(1, min(per_cta // threads[i], warps_left))
-        warps_left //= warps_per_cta[i]
-        lanes_left //= threads[i]
-        threads_left //= per_cta
-        lanes_used *= threads[i]
-        warps_used *= warps_per_cta[i]
-    threads[order[rank - 1]] = lanes // lanes_used
-    warps_per_cta[order[rank - 1]] = warps // warps_used
-    return BlockedEncodingAttr.get(size_per_thread, threads, warps_per_cta, order)
-
-
 class OptimizeReshapeLayout(RewritePattern):
     """Give a reordering reshape feeding reductions a layout where each thread holds whole
     rows along the reduced axis."""
@@ -103,9 +80,9 @@ class OptimizeReshapeLayout(RewritePattern):
                 return  # already thread-local along the axis
         shape = list(ty.get_shape())
         order = [i for i in get_order(layout_encoding(layout), shape) if i != axis] + [axis]
-        new_layout = default_blocked_layout(shape, [1] * len(shape), order, num_warps(op),
-                                            threads_per_warp(op))
-        if num_ctas(op) != 1 or new_layout == layout:
+        new_layout = blocked_for_shape(shape, [1] * len(shape), order, num_warps(op),
+                                       threads_per_warp(op), num_ctas(op))
+        if new_layout == layout:
             return
         new_type = with_encoding(ty, new_layout)
         if is_expensive_view(op.operands[0].type, new_type):
@@ -195,15 +172,14 @@ def thread_local_layout(src: TensorType, axis: int) -> BlockedEncodingAttr:
     rank = len(src.get_shape())
     size = _insert(list(d["sizePerThread"]), rank, d["sizePerThread"][axis])
     size[axis] = 1
-    single_cta = all(v == 1 for v in (*d["CTAsPerCGA"], *d["CTASplitNum"]))
-    return BlockedEncodingAttr.get(
+    return make_blocked(
         size,
         _insert(list(d["threadsPerWarp"]), rank, 1),
         _insert(list(d["warpsPerCTA"]), rank, 1),
         _insert(list(d["order"]), 0, rank),
-        None if single_cta else _insert(list(d["CTAsPerCGA"]), rank, 1),
-        None if single_cta else _insert(list(d["CTASplitNum"]), rank, 1),
-        None if single_cta else _insert(list(d["CTAOrder"]), rank, rank),
+        _insert(list(d["CTAsPerCGA"]), rank, 1),
+        _insert(list(d["CTASplitNum"]), rank, 1),
+        _insert(list(d["CTAOrder"]), rank, rank),
     )
 
 

@@ -26,7 +26,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.layouts.encodings import Encoding, get_elems_per_thread, to_linear_layout
 from tileopt.layouts.linear_layout import LayoutError, LinearLayout
-from tileopt.layouts.parse_text import parse_layout
+from tileopt.layouts.from_attr import encoding_from_attr
 
 # Input dimensions of a distributed linear layout, fastest to slowest.
 HARDWARE_DIMS = ("register", "lane", "warp", "block")
@@ -62,23 +62,19 @@ def retype(value: SSAValue, ty: Attribute) -> None:
 
 
 @lru_cache(maxsize=None)
-def _encoding_from_text(text: str) -> Encoding:
-    return parse_layout(text)
-
-
 def layout_encoding(layout: Attribute) -> Encoding:
     """The pure-Python encoding (``tileopt.layouts``) of a ``#ttg`` layout attribute."""
-    return _encoding_from_text(str(layout))
+    return encoding_from_attr(layout)
 
 
 @lru_cache(maxsize=None)
-def _linear_layout(text: str, shape: tuple[int, ...]) -> LinearLayout:
-    return to_linear_layout(_encoding_from_text(text), shape)
+def _linear_layout(layout: Attribute, shape: tuple[int, ...]) -> LinearLayout:
+    return to_linear_layout(layout_encoding(layout), shape)
 
 
 def linear_layout(ty: TensorType) -> LinearLayout:
     """Which register/lane/warp/block holds which element of the tensor type ``ty``."""
-    return _linear_layout(str(ty.encoding), tuple(ty.get_shape()))
+    return _linear_layout(ty.encoding, tuple(ty.get_shape()))
 
 
 def elems_per_thread(ty: TensorType) -> list[int]:
@@ -87,9 +83,10 @@ def elems_per_thread(ty: TensorType) -> list[int]:
 
 
 @lru_cache(maxsize=None)
-def _minimal_conversion(src_text: str, dst_text: str, shape: tuple[int, ...]) -> LinearLayout:
-    src = _linear_layout(src_text, shape)
-    dst = _linear_layout(dst_text, shape)
+def _minimal_conversion(src_layout: Attribute, dst_layout: Attribute,
+                        shape: tuple[int, ...]) -> LinearLayout:
+    src = _linear_layout(src_layout, shape)
+    dst = _linear_layout(dst_layout, shape)
     conversion = dst.invert_and_compose(src)
     for dim in reversed(HARDWARE_DIMS):
         if not conversion.has_in_dim(dim):
@@ -108,7 +105,7 @@ def minimal_conversion(src: TensorType, dst: TensorType) -> LinearLayout | None:
     are not powers of two): such a conversion is treated as moving data.
     """
     try:
-        return _minimal_conversion(str(src.encoding), str(dst.encoding), tuple(src.get_shape()))
+        return _minimal_conversion(src.encoding, dst.encoding, tuple(src.get_shape()))
     except LayoutError:
         return None
 
