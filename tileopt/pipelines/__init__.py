@@ -12,6 +12,7 @@ import difflib
 import re
 
 from tileopt.passes.options import OptionTextError, split_option_text
+from tileopt.passes.registry import all_passes, get_pass
 from tileopt.pipelines.loader import (available_pipelines, load_pipeline, looks_like_pipeline,
                                       resolve_name)
 from tileopt.pipelines.model import PassStep, Pipeline, Where
@@ -45,6 +46,14 @@ def resolve_pass_pipeline(text: str) -> Pipeline:
             overrides = [(a.key, a.value, _where(text, body_start + a.offset))
                          for a in assignments]
         return load_pipeline(resolve_name(name, _where(text, 0)), overrides)
+    if re.fullmatch(r"[\w.\-]+", name) and get_pass(name) is None:
+        # A lone name that is neither a pass nor a pipeline: suggest from both.
+        candidates = list(all_passes()) + list(available_pipelines())
+        message = f"unknown pass or pipeline '{name}'"
+        close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+        if close:
+            message += f"; did you mean '{close[0]}'?"
+        raise _where(text, text.index(name)).error(message)
     return parse_pipeline_text(text)
 
 
