@@ -56,7 +56,7 @@ def constant_attr(value: SSAValue) -> Attribute | None:
     return owner.value if isinstance(owner, arith.ConstantOp) else None
 
 
-def _splat_scalar(attr: Attribute | None) -> Attribute | None:
+def splat_scalar(attr: Attribute | None) -> Attribute | None:
     """The scalar of a constant: an IntegerAttr/FloatAttr itself, or the single value of a
     splat dense attribute (as an attribute of the element type)."""
     if isinstance(attr, IntegerAttr | FloatAttr):
@@ -73,7 +73,7 @@ def _splat_scalar(attr: Attribute | None) -> Attribute | None:
 def is_zero(value: SSAValue) -> bool:
     """MLIR's ``m_Zero`` or ``m_AnyZeroFloat``: an integer 0 or a float +-0.0 constant,
     scalar or splat."""
-    scalar = _splat_scalar(constant_attr(value))
+    scalar = splat_scalar(constant_attr(value))
     if isinstance(scalar, IntegerAttr):
         return scalar.value.data == 0
     if isinstance(scalar, FloatAttr):
@@ -88,7 +88,7 @@ def constant_int(value: SSAValue) -> int | None:
     if isinstance(owner, tt.SplatOp):
         value = owner.src
     else:
-        scalar = _splat_scalar(constant_attr(value))
+        scalar = splat_scalar(constant_attr(value))
         if isinstance(value.type, TensorType) and isinstance(scalar, IntegerAttr):
             return scalar.value.data
     attr = constant_attr(value)
