@@ -57,3 +57,21 @@ def format_table(results: dict[tuple[str, str], str]) -> str:
         cells = [results.get((t, kernel), "-").ljust(13) for t in TARGETS]
         lines.append(kernel.ljust(width) + "".join(cells))
     return "\n".join(lines)
+
+
+def run_chain(corpus: Path, passes_root: Path, target: str, kernel: str,
+              passes: list[tuple[str, dict]], until: str) -> CompareResult | None:
+    """Run ``passes`` from the input of the first one and compare with the dump taken
+    before Triton's (first) ``until`` pass."""
+    first = list(corpus_pass_cases(passes_root, passes[0][0], (target,), (kernel,)))
+    last = list(corpus_pass_cases(passes_root, until, (target,), (kernel,)))
+    if not first or not last:
+        return None
+    module = parse_module(first[0].input_path.read_text(), str(first[0].input_path))
+    expected = parse_module(last[0].input_path.read_text(), str(last[0].input_path))
+    ctx = make_context()
+    for name, options in passes:
+        pass_class = get_pass(name)
+        assert pass_class is not None, f"pass {name} is not registered"
+        pass_class.from_options(options).apply(ctx, module)
+    return compare_modules(module, expected)
