@@ -75,7 +75,7 @@ class FoldConvertIntoProducer(RewritePattern):
             return
         src, dst = op.src.type, op.result.type
         if src == dst:
-            rewriter.replace_op(op, [], [op.src])
+            rewriter.replace(op, [], [op.src])
             return
         if isinstance(encoding(dst), DotOperandEncodingAttr) and isinstance(
                 encoding(src), NvidiaMmaEncodingAttr):
@@ -91,29 +91,29 @@ class FoldConvertIntoProducer(RewritePattern):
                     or isinstance(encoding(src), DotOperandEncodingAttr)
                     or isinstance(encoding(dst), DotOperandEncodingAttr)):
                 return
-            rewriter.replace_op(op, recreate_with_result_type(producer, dst))
+            rewriter.replace(op, recreate_with_result_type(producer, dst))
             return
         if name == "tt.histogram":
-            rewriter.replace_op(op, recreate_with_result_type(producer, dst))
+            rewriter.replace(op, recreate_with_result_type(producer, dst))
             return
         if name == "ttg.local_load":
             # Load where the original load was: memory effects may sit in between.
             new = recreate_with_result_type(producer, dst)
-            rewriter.insert_op(new, InsertPoint.before(producer))
-            rewriter.replace_op(op, [], new.results)
+            rewriter.insert(new, InsertPoint.before(producer))
+            rewriter.replace(op, [], new.results)
             return
         if _is_convert(producer):
-            rewriter.replace_op(op, ConvertLayoutOp(producer.operands[0], dst))
+            rewriter.replace(op, ConvertLayoutOp(producer.operands[0], dst))
             return
         if name in ("tt.splat", "tt.make_range"):
-            rewriter.replace_op(op, recreate_with_result_type(producer, dst))
+            rewriter.replace(op, recreate_with_result_type(producer, dst))
             return
         if name == "arith.constant":
             value = producer.properties.get("value")
             if isinstance(value, DenseIntOrFPElementsAttr) and splat_value(value) is not None:
                 new = type(producer).create(
                     result_types=[dst], properties={"value": dense_splat(dst, splat_value(value))})
-                rewriter.replace_op(op, new)
+                rewriter.replace(op, new)
 
 
 class FoldTrivialConvertIntoReshape(RewritePattern):
@@ -132,7 +132,7 @@ class FoldTrivialConvertIntoReshape(RewritePattern):
                 return
             if "allow_reorder" not in op.properties:
                 return
-        rewriter.replace_op(op, recreate_with_result_type(op, op.results[0].type, [src]))
+        rewriter.replace(op, recreate_with_result_type(op, op.results[0].type, [src]))
 
 
 class FoldTrivialConvertIntoTrans(RewritePattern):
@@ -144,7 +144,7 @@ class FoldTrivialConvertIntoTrans(RewritePattern):
             return
         order = [int(v) for v in op.properties["order"].get_values()]
         if order == list(range(len(order))):
-            rewriter.replace_op(op, ConvertLayoutOp(op.operands[0], op.results[0].type))
+            rewriter.replace(op, ConvertLayoutOp(op.operands[0], op.results[0].type))
             return
         convert = _producer(op.operands[0])
         if not _is_convert(convert):
@@ -152,7 +152,7 @@ class FoldTrivialConvertIntoTrans(RewritePattern):
         src = convert.operands[0]
         if not conversion_is_trivial(src.type, convert.results[0].type):
             return
-        rewriter.replace_op(op, recreate_with_result_type(op, op.results[0].type, [src]))
+        rewriter.replace(op, recreate_with_result_type(op, op.results[0].type, [src]))
 
 
 class FoldConvertIntoLayoutFreeUser(RewritePattern):
@@ -179,7 +179,7 @@ class FoldConvertIntoLayoutFreeUser(RewritePattern):
             properties=dict(op.properties),
             attributes=dict(op.attributes),
         )
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 CONVERT_LAYOUT_PATTERNS: tuple[RewritePattern, ...] = (

@@ -92,7 +92,7 @@ class OptimizeReshapeLayout(RewritePattern):
         retype(result, new_type)
         op.properties["efficient_layout"] = UnitAttr()
         convert = ConvertLayoutOp(result, ty)
-        rewriter.insert_op(convert, InsertPoint.after(op))
+        rewriter.insert(convert, InsertPoint.after(op))
         for use in users:
             use.operation.operands[use.index] = convert.result
         rewriter.handle_operation_modification(op)

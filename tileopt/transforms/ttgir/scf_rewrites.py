@@ -114,14 +114,14 @@ class ForIterArgsFolder(RewritePattern):
         body = op.detach_region(0)
         new_for = scf.ForOp(op.lb, op.ub, op.step, [op.iter_args[i] for i in keep], body)
         new_for.attributes.update(op.attributes)
-        rewriter.insert_op(new_for, InsertPoint.before(op))
+        rewriter.insert(new_for, InsertPoint.before(op))
         new_block = new_for.body.block
         old_args = list(new_block.args[1:])
         for i, value in forwarded.items():
             old_args[i].replace_all_uses_with(value)
         for i, first in duplicate_of.items():
             old_args[i].replace_all_uses_with(old_args[first])
-        rewriter.replace_op(yield_op, scf.YieldOp(*[yield_op.operands[i] for i in keep]))
+        rewriter.replace(yield_op, scf.YieldOp(*[yield_op.operands[i] for i in keep]))
         for i in reversed(range(len(old_args))):
             if i not in keep:
                 new_block.erase_arg(old_args[i])
@@ -132,7 +132,7 @@ class ForIterArgsFolder(RewritePattern):
             else result_of[duplicate_of[i]]
             for i in range(len(args))
         ]
-        rewriter.replace_op(op, [], new_results)
+        rewriter.replace(op, [], new_results)
 
 
 class IfUnusedResults(RewritePattern):
@@ -151,14 +151,14 @@ class IfUnusedResults(RewritePattern):
                 continue
             terminator = region.block.last_op
             if isinstance(terminator, scf.YieldOp):
-                rewriter.replace_op(terminator, scf.YieldOp(*[terminator.operands[i] for i in used]))
+                rewriter.replace(terminator, scf.YieldOp(*[terminator.operands[i] for i in used]))
         new_if = scf.IfOp(op.cond, [op.results[i].type for i in used], then_region, else_region)
         new_if.attributes.update(op.attributes)
-        rewriter.insert_op(new_if, InsertPoint.before(op))
+        rewriter.insert(new_if, InsertPoint.before(op))
         results: list[SSAValue | None] = [None] * len(op.results)
         for n, i in enumerate(used):
             results[i] = new_if.results[n]
-        rewriter.replace_op(op, [], results)  # type: ignore[arg-type]
+        rewriter.replace(op, [], results)  # type: ignore[arg-type]
 
 
 SCF_CLEANUP_PATTERNS: tuple[RewritePattern, ...] = (ForIterArgsFolder(), IfUnusedResults())
