@@ -1,0 +1,392 @@
+"""Creating LLVM-dialect ops while lowering: one builder per function.
+
+Every pattern of the TritonGPU -> LLVM lowering emits its ops through :class:`LLVMBuilder`.
+It appends to a *current block* (control-flow lowering moves it), gives each new op the
+location of the source op being lowered (so line info reaches the PTX), and keeps the IR
+small, which decides compile time here (xDSL prints and parses ~6k ops/s):
+
+- constants and the thread/warp ids live once per function, in a *prologue* at the top of
+  the entry block, shared by every use (MLIR materialises one per use and relies on CSE);
+- integer arithmetic on known constants folds (``x ^ 0``, ``x << 0``, ``x & -1``, ``c1 + c2``),
+  which removes most of what layout index arithmetic would otherwise emit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    IntAttr,
+    StringAttr,
+    UnitAttr,
+    VectorType,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.irdl import IRDLOperation
+
+from tileopt.dialects import llvm_ext
+from tileopt.dialects.llvm_ext import INTRINSIC_OPS
+
+_ICMP = {flag.value: flag.to_int() for flag in llvm.ICmpPredicateFlag}
+
+# Integer ops the builder folds when both operands are known constants.
+_FOLD = {
+    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+    "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
+    "shl": lambda a, b: a << b, "lshr": lambda a, b: a >> b,
+}
+_INT_OPS: dict[str, type[IRDLOperation]] = {
+    "add": llvm.AddOp, "sub": llvm.SubOp, "mul": llvm.MulOp, "and": llvm.AndOp,
+    "or": llvm.OrOp, "xor": llvm.XOrOp, "shl": llvm.ShlOp, "lshr": llvm.LShrOp,
+    "ashr": llvm.AShrOp, "udiv": llvm.UDivOp, "sdiv": llvm.SDivOp, "urem": llvm.URemOp,
+    "srem": llvm.SRemOp,
+}
+_FLOAT_OPS: dict[str, type[IRDLOperation]] = {
+    "fadd": llvm.FAddOp, "fsub": llvm.FSubOp, "fmul": llvm.FMulOp, "fdiv": llvm.FDivOp,
+    "frem": llvm.FRemOp,
+}
+_CASTS: dict[str, type[IRDLOperation]] = {
+    "sext": llvm.SExtOp, "zext": llvm.ZExtOp, "trunc": llvm.TruncOp,
+    "bitcast": llvm.BitcastOp, "fpext": llvm.FPExtOp, "fptrunc": llvm.FPTruncOp,
+    "sitofp": llvm.SIToFPOp, "uitofp": llvm_ext.UIToFPOp, "fptosi": llvm_ext.FPToSIOp,
+    "fptoui": llvm_ext.FPToUIOp, "ptrtoint": llvm.PtrToIntOp, "inttoptr": llvm.IntToPtrOp,
+    "addrspacecast": llvm_ext.AddrSpaceCastOp,
+}
+
+
+def ptr_type(address_space: int) -> llvm.LLVMPointerType:
+    return llvm.LLVMPointerType(IntAttr(address_space))
+
+
+def int_width(ty: Attribute) -> int | None:
+    return ty.width.data if isinstance(ty, IntegerType) else None
+
+
+def _wrap(value: int, width: int) -> int:
+    """``value`` as the signed integer of ``width`` bits with the same bit pattern."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if width > 1 and value >> (width - 1) else value
+
+
+class LLVMBuilder:
+    """Appends LLVM-dialect ops to ``self.block``; constants go to the function prologue."""
+
+    def __init__(self, entry: Block):
+        self.entry = entry
+        self.block = entry
+        self.location: Attribute | None = None
+        # The first op of the entry block that is not prologue; prologue ops go before it.
+        self._first_body_op: Operation | None = None
+        self._constants: dict[tuple[Attribute, object], SSAValue] = {}
+        self._known: dict[SSAValue, int] = {}  # integer constants, by SSA value
+        self._prologue_values: dict[str, SSAValue] = {}
+
+    # ------------------------------------------------------------------ insertion
+
+    def insert(self, op: Operation) -> Operation:
+        if self.location is not None:
+            op.location = self.location
+        self.block.add_op(op)
+        if self.block is self.entry and self._first_body_op is None:
+            self._first_body_op = op
+        return op
+
+    def emit(self, op: Operation) -> SSAValue:
+        """Insert ``op`` and return its only result."""
+        return self.insert(op).results[0]
+
+    def insert_in_prologue(self, op: Operation) -> Operation:
+        if self.location is not None:
+            op.location = self.location
+        if self._first_body_op is None:
+            self.entry.add_op(op)
+        else:
+            self.entry.insert_op_before(op, self._first_body_op)
+        return op
+
+    def prologue_value(self, key: str, make) -> SSAValue:
+        """A per-function value (thread id, ...) built once by ``make()`` in the prologue.
+
+        ``make`` receives this builder positioned in the prologue.
+        """
+        if key not in self._prologue_values:
+            saved_block, saved_first = self.block, self._first_body_op
+            with _PrologueMode(self):
+                self._prologue_values[key] = make(self)
+            self.block, self._first_body_op = saved_block, saved_first
+        return self._prologue_values[key]
+
+    # ------------------------------------------------------------------ constants
+
+    def constant(self, ty: Attribute, value: int | float | bool) -> SSAValue:
+        if isinstance(ty, IntegerType):
+            value = _wrap(int(value), ty.width.data)
+        else:
+            value = float(value)
+        key = (ty, value)
+        found = self._constants.get(key)
+        if found is not None:
+            return found
+        attr = IntegerAttr(value, ty) if isinstance(ty, IntegerType) else FloatAttr(value, ty)
+        result = self.insert_in_prologue(llvm.ConstantOp(attr, ty)).results[0]
+        self._constants[key] = result
+        if isinstance(ty, IntegerType):
+            self._known[result] = value
+        return result
+
+    def i32(self, value: int) -> SSAValue:
+        return self.constant(i32, value)
+
+    def i64(self, value: int) -> SSAValue:
+        return self.constant(i64, value)
+
+    def i1(self, value: bool) -> SSAValue:
+        return self.constant(i1, int(bool(value)))
+
+    def known(self, value: SSAValue) -> int | None:
+        """The integer ``value`` holds, when it is a constant this builder made."""
+        return self._known.get(value)
+
+    def zero(self, ty: Attribute) -> SSAValue:
+        if isinstance(ty, llvm.LLVMPointerType):
+            key = (ty, "zero")
+            if key not in self._constants:
+                op = llvm.ZeroOp.create(result_types=[ty])
+                self._constants[key] = self.insert_in_prologue(op).results[0]
+            return self._constants[key]
+        return self.constant(ty, 0)
+
+    def undef(self, ty: Attribute) -> SSAValue:
+        return self.emit(llvm.UndefOp(ty))
+
+    def poison(self, ty: Attribute) -> SSAValue:
+        return self.emit(llvm_ext.PoisonOp.create(result_types=[ty]))
+
+    # ------------------------------------------------------------------ integer arithmetic
+
+    def int_op(self, kind: str, lhs: SSAValue, rhs: SSAValue, *, disjoint: bool = False) -> SSAValue:
+        """``llvm.<kind> lhs, rhs``, folded when the result is known without emitting it."""
+        a, b = self._known.get(lhs), self._known.get(rhs)
+        width = int_width(lhs.type)
+        if a is not None and b is not None and kind in _FOLD and width is not None:
+            if kind in ("shl", "lshr"):
+                a &= (1 << width) - 1
+            return self.constant(lhs.type, _FOLD[kind](a, b))
+        if b is not None:
+            if b == 0 and kind in ("add", "sub", "or", "xor", "shl", "lshr", "ashr"):
+                return lhs
+            if b == 0 and kind in ("and", "mul"):
+                return rhs
+            if b == 1 and kind in ("mul", "udiv", "sdiv"):
+                return lhs
+            if b == -1 and kind == "and":
+                return lhs
+        if a is not None:
+            if a == 0 and kind in ("add", "or", "xor"):
+                return rhs
+            if a == 0 and kind in ("and", "mul", "shl", "lshr", "ashr"):
+                return lhs
+            if a == 1 and kind == "mul":
+                return rhs
+            if a == -1 and kind == "and":
+                return rhs
+        if kind == "or" and disjoint:
+            return self.emit(llvm.OrOp(lhs, rhs, is_disjoint=UnitAttr()))
+        return self.emit(_INT_OPS[kind](lhs, rhs))
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.int_op("add", a, b)
+
+    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.int_op("sub", a, b)
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.int_op("mul", a, b)
+
+    def and_(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.int_op("and", a, b)
+
+    def or_(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.int_op("or", a, b)
+
+    def xor(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.int_op("xor", a, b)
+
+    def shl(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.int_op("shl", a, b)
+
+    def lshr(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.int_op("lshr", a, b)
+
+    def udiv(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.int_op("udiv", a, b)
+
+    def urem(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.int_op("urem", a, b)
+
+    def icmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+        return self.emit(llvm.ICmpOp(lhs, rhs, IntegerAttr(_ICMP[predicate], i64)))
+
+    def fcmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+        return self.emit(llvm.FCmpOp(lhs, rhs, predicate))
+
+    def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        known = self._known.get(cond)
+        if known is not None:
+            return a if known else b
+        if a is b:
+            return a
+        return self.emit(llvm.SelectOp(cond, a, b))
+
+    def float_op(self, kind: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+        return self.emit(_FLOAT_OPS[kind](lhs, rhs))
+
+    def fneg(self, value: SSAValue) -> SSAValue:
+        return self.emit(llvm.FNegOp(value))
+
+    # ------------------------------------------------------------------ casts
+
+    def cast(self, kind: str, value: SSAValue, ty: Attribute) -> SSAValue:
+        if value.type == ty and kind in ("bitcast", "sext", "zext", "trunc", "fpext", "fptrunc"):
+            return value
+        known = self._known.get(value)
+        if known is not None and isinstance(ty, IntegerType) and kind in ("sext", "trunc"):
+            return self.constant(ty, known)
+        if known is not None and isinstance(ty, IntegerType) and kind == "zext":
+            return self.constant(ty, known & ((1 << int_width(value.type)) - 1))
+        cls = _CASTS[kind]
+        return self.emit(cls.create(operands=[value], result_types=[ty]))
+
+    def bitcast(self, value: SSAValue, ty: Attribute) -> SSAValue:
+        return self.cast("bitcast", value, ty)
+
+    def int_cast(self, value: SSAValue, ty: IntegerType, signed: bool = True) -> SSAValue:
+        """sext/zext/trunc of an integer to ``ty``, or ``value`` itself when widths agree."""
+        src = int_width(value.type)
+        dst = ty.width.data
+        if src == dst:
+            return value
+        if src > dst:
+            return self.cast("trunc", value, ty)
+        return self.cast("sext" if signed else "zext", value, ty)
+
+    # ------------------------------------------------------------------ memory
+
+    def gep(self, ptr: SSAValue, index: SSAValue, element_type: Attribute) -> SSAValue:
+        """``&ptr[index]`` in units of ``element_type``."""
+        known = self._known.get(index)
+        if known == 0:
+            return ptr
+        op = llvm.GEPOp(ptr, [llvm.GEP_USE_SSA_VAL], element_type, ssa_indices=[index],
+                        result_type=ptr.type)
+        return self.emit(op)
+
+    def load(self, ptr: SSAValue, ty: Attribute, alignment: int | None = None) -> SSAValue:
+        return self.emit(llvm_ext.LoadOp(ptr, ty, alignment=alignment))
+
+    def store(self, value: SSAValue, ptr: SSAValue, alignment: int | None = None) -> None:
+        self.insert(llvm_ext.StoreOp(value, ptr, alignment=alignment))
+
+    def address_of(self, name: str, ty: Attribute) -> SSAValue:
+        return self.emit(llvm.AddressOfOp(name, ty))
+
+    # ------------------------------------------------------------------ aggregates
+
+    def extract_value(self, aggregate: SSAValue, index: int, ty: Attribute) -> SSAValue:
+        return self.emit(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [index]), aggregate, ty))
+
+    def insert_value(self, aggregate: SSAValue, value: SSAValue, index: int) -> SSAValue:
+        return self.emit(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [index]), aggregate, value))
+
+    def extract_element(self, vector: SSAValue, index: int) -> SSAValue:
+        return self.emit(llvm_ext.ExtractElementOp(vector, self.i32(index)))
+
+    def insert_element(self, vector: SSAValue, value: SSAValue, index: int) -> SSAValue:
+        return self.emit(llvm.InsertElementOp(vector, value, self.i32(index)))
+
+    def pack_vector(self, values: Sequence[SSAValue]) -> SSAValue:
+        """A ``vector<N x T>`` of ``values`` (all of one type)."""
+        vector = self.undef(VectorType(values[0].type, [len(values)]))
+        for index, value in enumerate(values):
+            vector = self.insert_element(vector, value, index)
+        return vector
+
+    def unpack_vector(self, vector: SSAValue) -> list[SSAValue]:
+        count = vector.type.get_shape()[0]
+        return [self.extract_element(vector, i) for i in range(count)]
+
+    # ------------------------------------------------------------------ calls and asm
+
+    def call_intrinsic(self, name: str, args: Sequence[SSAValue],
+                       result_type: Attribute | None) -> SSAValue | None:
+        op = self.insert(llvm.CallIntrinsicOp(name, list(args),
+                                              [result_type] if result_type is not None else []))
+        return op.results[0] if op.results else None
+
+    def intrinsic_op(self, name: str, args: Sequence[SSAValue], result_type: Attribute,
+                     **flags: bool) -> SSAValue:
+        """``llvm.intr.<name>`` (xDSL's own op when it has one, else ``llvm_ext``'s)."""
+        cls = INTRINSIC_OPS.get(name) or _XDSL_INTRINSICS.get(name)
+        if cls is None:
+            return self.call_intrinsic(f"llvm.{name}", args, result_type)
+        props = {flag: IntegerAttr(int(value), i1) for flag, value in flags.items()}
+        return self.emit(cls.create(operands=list(args), result_types=[result_type],
+                                    properties=props))
+
+    def inline_asm(self, asm: str, constraints: str, operands: Sequence[SSAValue],
+                   result_type: Attribute | None, side_effects: bool = True) -> SSAValue | None:
+        props: dict[str, Attribute] = {"asm_string": StringAttr(asm),
+                                       "constraints": StringAttr(constraints)}
+        if side_effects:
+            props["has_side_effects"] = UnitAttr()
+        op = llvm_ext.InlineAsmOp.create(
+            operands=list(operands),
+            result_types=[result_type] if result_type is not None else [],
+            properties=props)
+        self.insert(op)
+        return op.results[0] if op.results else None
+
+    # ------------------------------------------------------------------ control flow
+
+    def br(self, dest: Block, args: Sequence[SSAValue] = ()) -> None:
+        self.insert(llvm.BrOp(dest, *args))
+
+    def cond_br(self, cond: SSAValue, then_block: Block, then_args: Sequence[SSAValue],
+                else_block: Block, else_args: Sequence[SSAValue]) -> None:
+        self.insert(llvm.CondBrOp(cond, then_block, list(then_args), else_block, list(else_args)))
+
+
+class _PrologueMode:
+    """Within it, ``insert`` puts ops in the prologue (used by ``prologue_value``)."""
+
+    def __init__(self, builder: LLVMBuilder):
+        self.builder = builder
+
+    def __enter__(self):
+        b = self.builder
+        self._insert = b.insert
+        b.insert = b.insert_in_prologue  # type: ignore[method-assign]
+        return b
+
+    def __exit__(self, *exc):
+        self.builder.insert = self._insert  # type: ignore[method-assign]
+        return False
+
+
+def _xdsl_intrinsics() -> dict[str, type[IRDLOperation]]:
+    found = {}
+    for op in llvm.LLVM.operations:
+        if op.name.startswith("llvm.intr."):
+            found[op.name.removeprefix("llvm.intr.")] = op
+    return found
+
+
+_XDSL_INTRINSICS = _xdsl_intrinsics()

@@ -1,0 +1,1 @@
+"""NVIDIA parts of the TritonGPU -> LLVM lowering: target hooks and the pass."""

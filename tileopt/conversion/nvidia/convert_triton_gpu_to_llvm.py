@@ -1,0 +1,36 @@
+"""``convert-triton-gpu-to-llvm``: TritonGPU IR -> LLVM dialect + ``nvvm`` for NVIDIA GPUs.
+
+Triton's pass of the same name (``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/
+TritonGPUToLLVM.cpp``, options from its ``Passes.td``). The lowering itself is shared
+with AMD (``tileopt/conversion/triton_gpu_to_llvm/``); this pass supplies the NVIDIA
+target hooks. Structured control flow may still be present (it is lowered directly,
+keeping axis information for loads in loops) or already be ``cf`` (Triton's pipeline runs
+``convert-scf-to-cf`` first). The result contains no TritonGPU ops and no unrealized
+casts: it is ready for ``tileopt-translate``.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+from tileopt.conversion.nvidia.hooks import NvidiaHooks
+from tileopt.conversion.triton_gpu_to_llvm.lowering import ModuleLowering
+from tileopt.passes import Pass, PassFailure, option, register_pass
+
+
+@register_pass
+class ConvertTritonGPUToLLVM(Pass):
+    """Convert TritonGPU to LLVM (NVIDIA: nvvm ops and inline PTX)."""
+
+    name = "convert-triton-gpu-to-llvm"
+
+    compute_capability: int = option(80, "device compute capability")
+    ptx_version: int = option(80, "PTX version")
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        if not isinstance(op, ModuleOp):
+            raise PassFailure(op, "convert-triton-gpu-to-llvm runs on a builtin.module")
+        hooks = NvidiaHooks(self.compute_capability, self.ptx_version)
+        ModuleLowering(op, hooks).run()

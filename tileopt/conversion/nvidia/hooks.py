@@ -1,0 +1,459 @@
+"""NVIDIA implementation of the lowering's target hooks: ``nvvm`` ops and inline PTX.
+
+What it emits follows Triton's NVIDIA back end (``third_party/nvidia/lib/
+TritonNVIDIAGPUToLLVM``): masked global loads and stores are inline PTX
+(``@p ld.global.v4.b32 {...}, [ptr + 0]``, the destination registers first set to the
+``other`` values or zero, since a masked-off ``ld`` leaves them untouched); unmasked ones
+with default caching are plain LLVM vector loads and stores; warp shuffles exchange 32-bit
+registers (``shfl.sync``), wider values in pieces; atomics are ``atom``/``red``
+instructions with Triton's semantics and scope spelling; ``math`` ops on f32 use the
+approximate instructions libdevice picks under Triton's settings (flush to zero on,
+precise square root off), e.g. ``math.exp`` is ``ex2.approx`` of ``x * log2(e)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    BFloat16Type,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    VectorType,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+
+from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
+from tileopt.conversion.target_hooks import CachePolicy, MemoryAccess, TargetHooks
+from tileopt.dialects import nvvm
+
+LOG2E = 1.4426950408889634
+LN2 = 0.6931471805599453
+_AXES = ("x", "y", "z")
+
+
+def _bits(ty: Attribute) -> int:
+    if isinstance(ty, IntegerType):
+        return ty.width.data
+    if isinstance(ty, llvm.LLVMPointerType):
+        return 64
+    return ty.bitwidth
+
+
+def _int(bits: int) -> IntegerType:
+    return IntegerType(bits)
+
+
+def _asm_operand_list(indices: Sequence[int]) -> str:
+    return ", ".join(f"${i}" for i in indices)
+
+
+class NvidiaHooks(TargetHooks):
+    """Target hooks for sm_80 and newer (``compute_capability`` 80, 90, ...)."""
+
+    warp_size = 32
+
+    def __init__(self, compute_capability: int = 80, ptx_version: int = 80):
+        self.compute_capability = compute_capability
+        self.ptx_version = ptx_version
+
+    # -------------------------------------------------------------- ids
+
+    def thread_id(self, b: LLVMBuilder) -> SSAValue:
+        return b.emit(nvvm.SREG_OPS["tid.x"]())
+
+    def program_id(self, b: LLVMBuilder, axis: int) -> SSAValue:
+        return b.emit(nvvm.SREG_OPS[f"ctaid.{_AXES[axis]}"]())
+
+    def num_programs(self, b: LLVMBuilder, axis: int) -> SSAValue:
+        return b.emit(nvvm.SREG_OPS[f"nctaid.{_AXES[axis]}"]())
+
+    # -------------------------------------------------------------- exchange
+
+    def _shuffle(self, b: LLVMBuilder, kind: nvvm.ShflKind, value: SSAValue,
+                 offset: SSAValue, clamp: int) -> SSAValue:
+        ty = value.type
+        bits = _bits(ty)
+        if bits == 64:
+            as_int = b.cast("ptrtoint", value, i64) if isinstance(ty, llvm.LLVMPointerType) \
+                else b.bitcast(value, i64)
+            halves = b.bitcast(as_int, VectorType(i32, [2]))
+            lo = self._shuffle32(b, kind, b.extract_element(halves, 0), offset, clamp)
+            hi = self._shuffle32(b, kind, b.extract_element(halves, 1), offset, clamp)
+            joined = b.bitcast(b.pack_vector([lo, hi]), i64)
+            if isinstance(ty, llvm.LLVMPointerType):
+                return b.emit(llvm.IntToPtrOp.create(operands=[joined], result_types=[ty]))
+            return b.bitcast(joined, ty)
+        if bits > 64:
+            raise ValueError(f"cannot shuffle a {bits}-bit value")
+        if isinstance(ty, IntegerType):
+            widened = b.int_cast(value, i32, signed=False)
+            return b.int_cast(self._shuffle32(b, kind, widened, offset, clamp), ty)
+        if bits == 32:
+            return b.bitcast(self._shuffle32(b, kind, b.bitcast(value, i32), offset, clamp), ty)
+        # 16-bit floats travel in the low half of a 32-bit register.
+        as_int = b.int_cast(b.bitcast(value, _int(bits)), i32, signed=False)
+        out = self._shuffle32(b, kind, as_int, offset, clamp)
+        return b.bitcast(b.int_cast(out, _int(bits)), ty)
+
+    def _shuffle32(self, b: LLVMBuilder, kind: nvvm.ShflKind, value: SSAValue,
+                   offset: SSAValue, clamp: int) -> SSAValue:
+        return b.emit(nvvm.ShflSyncOp(kind, b.i32(-1), value, offset, b.i32(clamp)))
+
+    def shuffle_xor(self, b: LLVMBuilder, value: SSAValue, lane_mask: int) -> SSAValue:
+        return self._shuffle(b, nvvm.ShflKind.BFLY, value, b.i32(lane_mask), 0x1F)
+
+    def shuffle_up(self, b: LLVMBuilder, value: SSAValue, delta: int) -> SSAValue:
+        return self._shuffle(b, nvvm.ShflKind.UP, value, b.i32(delta), 0x0)
+
+    def shuffle_idx(self, b: LLVMBuilder, value: SSAValue, lane: SSAValue) -> SSAValue:
+        return self._shuffle(b, nvvm.ShflKind.IDX, value, lane, 0x1F)
+
+    def barrier(self, b: LLVMBuilder) -> None:
+        b.insert(nvvm.Barrier0Op())
+
+    # -------------------------------------------------------------- global memory
+
+    @staticmethod
+    def _words(element_type: Attribute, count: int) -> tuple[int, int]:
+        """(bits per word, number of words) of a vector access, as Triton splits it."""
+        elem_bits = _bits(element_type)
+        total = elem_bits * count
+        width = min(total, max(32, elem_bits))
+        return width, max(1, total // width)
+
+    def _cache_policy_operand(self, b: LLVMBuilder, policy: CachePolicy) -> SSAValue | None:
+        """The L2 eviction policy register (``createpolicy``) for evict_first/evict_last."""
+        if policy.eviction not in ("evict_first", "evict_last") or self.compute_capability < 80:
+            return None
+        asm = f"createpolicy.fractional.L2::{policy.eviction}.b64 $0, 1.0;"
+        return b.inline_asm(asm, "=l", [], i64, side_effects=False)
+
+    @staticmethod
+    def _word_types(width: int) -> tuple[str, str]:
+        """Inline-asm constraints (read, write) of a register of ``width`` bits."""
+        read = "l" if width == 64 else "r" if width == 32 else "c"
+        return read, "=" + read
+
+    def load_global(self, b: LLVMBuilder, access: MemoryAccess,
+                    policy: CachePolicy) -> list[SSAValue]:
+        ety, count = access.element_type, access.count
+        default_policy = policy.cache in ("none", "ca") and policy.eviction == "normal" \
+            and not policy.volatile
+        if access.pred is None and default_policy:
+            return self._native_load(b, access)
+        width, words = self._words(ety, count)
+        read, write = self._word_types(width)
+        mov = f"mov.u{max(width, 16)}"
+        operands: list[SSAValue] = []
+        constraints = [write] * words
+        lines = []
+        next_index = words
+        if access.other is not None:
+            per_word = width // _bits(ety)
+            for w in range(words):
+                word = self._pack_word(b, access.other[w * per_word:(w + 1) * per_word], width)
+                known = b.known(word)
+                if known is not None:
+                    lines.append(f"{mov} ${w}, {hex(known & ((1 << width) - 1))};")
+                else:
+                    lines.append(f"{mov} ${w}, ${next_index};")
+                    operands.append(word)
+                    constraints.append(read)
+                    next_index += 1
+        else:
+            lines += [f"{mov} ${w}, 0x0;" for w in range(words)]
+        address_index = next_index
+        operands.append(access.ptr)
+        constraints.append("l")
+        next_index += 1
+        l2 = self._cache_policy_operand(b, policy)
+        modifiers = "".join(self._load_modifiers(policy, l2 is not None))
+        vector = f".v{words}" if words > 1 else ""
+        dests = "{ " + _asm_operand_list(range(words)) + " }"
+        instr = f"ld{'.volatile' if policy.volatile else ''}.global{modifiers}{vector}.b{width} " \
+                f"{dests}, [ ${address_index} + 0 ]"
+        if l2 is not None:
+            instr += f", ${next_index}"
+            operands.append(l2)
+            constraints.append("l")
+            next_index += 1
+        if access.pred is not None:
+            instr = f"@${next_index} {instr}"
+            operands.append(access.pred)
+            constraints.append("b")
+        lines.append(instr + ";")
+        result_type = _int(width) if words == 1 else \
+            llvm.LLVMStructType.from_type_list([_int(width)] * words)
+        result = b.inline_asm("\n\t".join(lines), ",".join(constraints), operands, result_type)
+        word_values = [result] if words == 1 else \
+            [b.extract_value(result, w, _int(width)) for w in range(words)]
+        values: list[SSAValue] = []
+        for word in word_values:
+            values += self._unpack_word(b, word, ety, width)
+        return values
+
+    @staticmethod
+    def _load_modifiers(policy: CachePolicy, l2_hint: bool) -> list[str]:
+        mods = []
+        if policy.cache in ("ca", "cg", "cs", "cv"):
+            mods.append(f".{policy.cache}")
+        if policy.eviction in ("evict_first", "evict_last"):
+            mods.append(f".L1::{policy.eviction}")
+        if l2_hint:
+            mods.append(".L2::cache_hint")
+        return mods
+
+    def _native_load(self, b: LLVMBuilder, access: MemoryAccess) -> list[SSAValue]:
+        ety, count = access.element_type, access.count
+        align = _bits(ety) * count // 8
+        if count == 1:
+            return [b.load(access.ptr, ety, align)]
+        vector = b.load(access.ptr, VectorType(ety, [count]), align)
+        return b.unpack_vector(vector)
+
+    def _pack_word(self, b: LLVMBuilder, values: Sequence[SSAValue], width: int) -> SSAValue:
+        """``values`` (same type) as one integer register of ``width`` bits."""
+        ty = values[0].type
+        if len(values) == 1:
+            if isinstance(ty, llvm.LLVMPointerType):
+                return b.cast("ptrtoint", values[0], i64)
+            if isinstance(ty, IntegerType):
+                return b.int_cast(values[0], _int(width), signed=False)
+            return b.bitcast(values[0], _int(width))
+        if isinstance(ty, IntegerType) and ty.width.data == 1:
+            values = [b.int_cast(v, IntegerType(8), signed=False) for v in values]
+            ty = IntegerType(8)
+        return b.bitcast(b.pack_vector(list(values)), _int(width))
+
+    def _unpack_word(self, b: LLVMBuilder, word: SSAValue, ety: Attribute,
+                     width: int) -> list[SSAValue]:
+        elem_bits = _bits(ety)
+        if isinstance(ety, llvm.LLVMPointerType):
+            return [b.emit(llvm.IntToPtrOp.create(operands=[word], result_types=[ety]))]
+        if elem_bits == width:
+            return [b.bitcast(word, ety)]
+        if isinstance(ety, IntegerType) and elem_bits == 1:
+            return [b.int_cast(word, i1)]
+        if width // elem_bits == 1:
+            return [b.int_cast(word, ety) if isinstance(ety, IntegerType)
+                    else b.bitcast(b.int_cast(word, _int(elem_bits)), ety)]
+        vector = b.bitcast(word, VectorType(ety, [width // elem_bits]))
+        return b.unpack_vector(vector)
+
+    def store_global(self, b: LLVMBuilder, access: MemoryAccess, values: Sequence[SSAValue],
+                     policy: CachePolicy) -> None:
+        ety, count = access.element_type, access.count
+        default_policy = policy.cache in ("none", "wb") and policy.eviction == "normal"
+        if access.pred is None and default_policy:
+            align = _bits(ety) * count // 8
+            value = values[0] if count == 1 else b.pack_vector(list(values))
+            b.store(value, access.ptr, align)
+            return
+        width, words = self._words(ety, count)
+        read, _ = self._word_types(width)
+        per_word = max(1, width // _bits(ety))
+        operands = [self._pack_word(b, values[w * per_word:(w + 1) * per_word], width)
+                    for w in range(words)]
+        constraints = [read] * words
+        address_index = len(operands)
+        operands.append(access.ptr)
+        constraints.append("l")
+        mods = []
+        if policy.cache in ("wb", "cg", "cs", "wt"):
+            mods.append(f".{policy.cache}")
+        if policy.eviction in ("evict_first", "evict_last"):
+            mods.append(f".L1::{policy.eviction}")
+        l2 = self._cache_policy_operand(b, policy)
+        if l2 is not None:
+            mods.append(".L2::cache_hint")
+        vector = f".v{words}" if words > 1 else ""
+        src = "{ " + _asm_operand_list(range(words)) + " }"
+        instr = f"st.global{''.join(mods)}{vector}.b{width} [ ${address_index} + 0 ], {src}"
+        if l2 is not None:
+            instr += f", ${len(operands)}"
+            operands.append(l2)
+            constraints.append("l")
+        if access.pred is not None:
+            instr = f"@${len(operands)} {instr}"
+            operands.append(access.pred)
+            constraints.append("b")
+        b.inline_asm(instr + ";", ",".join(constraints), operands, None)
+
+    # -------------------------------------------------------------- shared memory
+
+    def store_shared(self, b: LLVMBuilder, ptr: SSAValue, values: Sequence[SSAValue],
+                     pred: SSAValue | None) -> None:
+        ety = values[0].type
+        count = len(values)
+        if pred is None:
+            value = values[0] if count == 1 else b.pack_vector(list(values))
+            b.store(value, ptr, _bits(ety) * count // 8)
+            return
+        width, words = self._words(ety, count)
+        read, _ = self._word_types(width)
+        per_word = max(1, width // _bits(ety))
+        operands = [ptr] + [self._pack_word(b, values[w * per_word:(w + 1) * per_word], width)
+                            for w in range(words)]
+        src = _asm_operand_list(range(1, words + 1))
+        if words > 1:
+            src = "{ " + src + " }"
+        vector = f".v{words}" if words > 1 else ""
+        asm = f"@${words + 1} st.shared{vector}.b{width} [ $0 + 0 ], {src};"
+        operands.append(pred)
+        b.inline_asm(asm, ",".join(["r"] + [read] * words + ["b"]), operands, None)
+
+    def load_shared(self, b: LLVMBuilder, ptr: SSAValue, element_type: Attribute, count: int,
+                    pred: SSAValue | None) -> list[SSAValue]:
+        if pred is None:
+            return self._native_load(b, MemoryAccess(ptr, element_type, count))
+        width, words = self._words(element_type, count)
+        read, write = self._word_types(width)
+        dests = _asm_operand_list(range(words))
+        if words > 1:
+            dests = "{ " + dests + " }"
+        vector = f".v{words}" if words > 1 else ""
+        asm = f"@${words + 1} ld.shared{vector}.b{width} {dests}, [ ${words} + 0 ];"
+        result_type = _int(width) if words == 1 else \
+            llvm.LLVMStructType.from_type_list([_int(width)] * words)
+        result = b.inline_asm(asm, ",".join([write] * words + ["r", "b"]), [ptr, pred],
+                              result_type)
+        word_values = [result] if words == 1 else \
+            [b.extract_value(result, w, _int(width)) for w in range(words)]
+        values: list[SSAValue] = []
+        for word in word_values:
+            values += self._unpack_word(b, word, element_type, width)
+        return values
+
+    # -------------------------------------------------------------- atomics
+
+    _RMW = {
+        # kind -> (PTX operation, type class: b (bits), u, s, f)
+        "and": ("and", "b"), "or": ("or", "b"), "xor": ("xor", "b"),
+        "add": ("add", "u"), "fadd": ("add", "f"), "max": ("max", "s"), "min": ("min", "s"),
+        "umax": ("max", "u"), "umin": ("min", "u"), "exch": ("exch", "b"),
+    }
+
+    @staticmethod
+    def _sem_scope(sem: str, scope: str) -> str:
+        scope = {"gpu": "gpu", "cta": "cta", "sys": "sys", "system": "sys"}.get(scope, scope)
+        return f".{scope}.{sem}"
+
+    def atomic_rmw(self, b: LLVMBuilder, kind: str, ptr: SSAValue, value: SSAValue,
+                   pred: SSAValue | None, sem: str, scope: str, *,
+                   returns: bool = True) -> SSAValue | None:
+        ty = value.type
+        bits = _bits(ty)
+        op, cls = self._RMW[kind]
+        if cls == "f":
+            suffix = f".noftz.f{bits}" if bits == 16 and isinstance(ty, Float16Type) else \
+                ".noftz.bf16" if isinstance(ty, BFloat16Type) else f".f{bits}"
+        elif cls == "b" or (op == "add" and bits == 64):
+            suffix = f".{'u' if op == 'add' else 'b'}{bits}"
+        else:
+            suffix = f".{cls}{bits}"
+        read = "l" if bits == 64 else "h" if bits == 16 else "r"
+        operand = value if isinstance(ty, IntegerType) else b.bitcast(value, _int(bits))
+        ordering = self._sem_scope(sem, scope)
+        if not returns:
+            asm = f"red.global{ordering}.{op}{suffix} [ $0 + 0 ], $1;"
+            operands = [ptr, operand]
+            constraints = ["l", read]
+            if pred is not None:
+                asm = f"@$2 {asm}"
+                operands.append(pred)
+                constraints.append("b")
+            b.inline_asm(asm, ",".join(constraints), operands, None)
+            return None
+        mov = f"mov.u{max(bits, 16)} $0, 0x0;"
+        asm = f"atom.global{ordering}.{op}{suffix} $0, [ $1 + 0 ], $2;"
+        operands = [ptr, operand]
+        constraints = ["=" + read, "l", read]
+        if pred is not None:
+            asm = f"@$3 {asm}"
+            operands.append(pred)
+            constraints.append("b")
+        old = b.inline_asm(f"{mov}\n\t{asm}", ",".join(constraints), operands, _int(bits))
+        return old if isinstance(ty, IntegerType) else b.bitcast(old, ty)
+
+    def atomic_cas(self, b: LLVMBuilder, ptr: SSAValue, cmp: SSAValue, value: SSAValue,
+                   pred: SSAValue | None, sem: str, scope: str) -> SSAValue:
+        ty = value.type
+        bits = _bits(ty)
+        read = "l" if bits == 64 else "h" if bits == 16 else "r"
+        as_int = (lambda v: v) if isinstance(ty, IntegerType) else \
+            (lambda v: b.bitcast(v, _int(bits)))
+        ordering = self._sem_scope(sem, scope)
+        asm = f"atom.global{ordering}.cas.b{bits} $0, [ $1 + 0 ], $2, $3;"
+        operands = [ptr, as_int(cmp), as_int(value)]
+        constraints = ["=" + read, "l", read, read]
+        if pred is not None:
+            asm = f"@$4 {asm}"
+            operands.append(pred)
+            constraints.append("b")
+        old = b.inline_asm(f"mov.u{max(bits, 16)} $0, 0x0;\n\t{asm}", ",".join(constraints),
+                           operands, _int(bits))
+        return old if isinstance(ty, IntegerType) else b.bitcast(old, ty)
+
+    # -------------------------------------------------------------- math
+
+    # f32 math as libdevice resolves it under Triton's __nvvm_reflect settings
+    # (__CUDA_FTZ=1, __CUDA_PREC_SQRT=0): one approximate instruction each.
+    _F32_UNARY = {
+        "sqrt": "llvm.nvvm.sqrt.approx.ftz.f",
+        "rsqrt": "llvm.nvvm.rsqrt.approx.ftz.f",
+        "exp2": "llvm.nvvm.ex2.approx.ftz.f",
+        "log2": "llvm.nvvm.lg2.approx.ftz.f",
+        "precise_sqrt": "llvm.nvvm.sqrt.rn.f",
+    }
+
+    def math(self, b: LLVMBuilder, name: str, args: Sequence[SSAValue]) -> SSAValue | None:
+        ty = args[0].type
+        f32 = isinstance(ty, Float32Type)
+        if name == "exp" and f32:
+            scaled = b.float_op("fmul", args[0], b.constant(ty, LOG2E))
+            return b.call_intrinsic("llvm.nvvm.ex2.approx.f", [scaled], ty)
+        if name == "log" and f32:
+            log2 = b.call_intrinsic("llvm.nvvm.lg2.approx.ftz.f", list(args), ty)
+            return b.float_op("fmul", log2, b.constant(ty, LN2))
+        if f32 and name in self._F32_UNARY:
+            return b.call_intrinsic(self._F32_UNARY[name], list(args), ty)
+        if name == "divf" and f32:
+            return b.call_intrinsic("llvm.nvvm.div.full", list(args), ty)
+        if name == "divf" and isinstance(ty, Float64Type):
+            return b.call_intrinsic("llvm.nvvm.div.rn.d", list(args), ty)
+        if name == "precise_divf" and f32:
+            return b.call_intrinsic("llvm.nvvm.div.rn.f", list(args), ty)
+        if name == "precise_sqrt" and isinstance(ty, Float64Type):
+            return b.intrinsic_op("sqrt", list(args), ty)
+        if name == "fma_ftz" and f32:
+            return b.call_intrinsic("llvm.nvvm.fma.rn.ftz.f", list(args), ty)
+        if name == "exp2_ftz" and f32:
+            return b.call_intrinsic("llvm.nvvm.ex2.approx.ftz.f", list(args), ty)
+        if name == "fabs_ftz" and f32:
+            return b.call_intrinsic("llvm.nvvm.fabs.ftz.f32", list(args), ty)
+        return None
+
+    # -------------------------------------------------------------- functions
+
+    def kernel_attributes(self, num_warps: int, threads_per_warp: int) -> dict[str, Attribute]:
+        return {
+            "nvvm.kernel": IntegerAttr(1, IntegerType(1, Signedness.UNSIGNED)),
+            "nvvm.reqntid": DenseArrayBase.from_list(i32, [num_warps * threads_per_warp]),
+        }
+
+    def extra_kernel_arguments(self) -> list[Attribute]:
+        # Triton 3.6 kernels take a global-scratch and a profile-scratch pointer last.
+        return [ptr_type(1), ptr_type(1)]
+
+
+__all__ = ["NvidiaHooks", "LOG2E", "LN2"]

@@ -1,0 +1,142 @@
+"""What the TritonGPU -> LLVM lowering asks of a GPU vendor.
+
+The lowering patterns (``tileopt/conversion/triton_gpu_to_llvm/``) are shared by NVIDIA
+and AMD; everything that differs goes through a :class:`TargetHooks` object: special
+registers (thread and program ids), warp size, cross-lane exchange, barriers, address
+spaces, the memory instructions for masked vector loads and stores, atomics, the
+approximate math the vendor uses, and the attributes a kernel function carries.
+``nvidia/hooks.py`` implements it with ``nvvm`` ops and inline PTX as Triton's NVIDIA
+back end does; an AMD implementation supplies ``rocdl`` equivalents.
+
+Values handed to the exchange hooks may have any scalar type; the hooks pack them into
+the 32-bit registers the hardware exchanges (Triton's ``shuffleCommon``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.ir import Attribute, SSAValue
+
+from tileopt.conversion.llvm_builder import LLVMBuilder
+
+
+@dataclass(frozen=True)
+class CachePolicy:
+    """The cache and eviction hints of a ``tt.load``/``tt.store`` (Triton's names, lower case)."""
+
+    cache: str = "none"          # none | ca | cg | cs | cv | wb | wt
+    eviction: str = "normal"     # normal | evict_first | evict_last
+    volatile: bool = False
+
+
+@dataclass
+class MemoryAccess:
+    """One vector access of ``count`` elements of ``element_type`` at ``ptr``.
+
+    ``pred`` guards it (None: always); ``other`` are the values a masked-off load
+    yields (None: zeros).
+    """
+
+    ptr: SSAValue
+    element_type: Attribute
+    count: int
+    pred: SSAValue | None = None
+    other: Sequence[SSAValue] | None = None
+
+
+class TargetHooks(ABC):
+    """The vendor-specific pieces of the lowering; see the module docstring."""
+
+    warp_size: int = 32
+    global_address_space: int = 1
+    shared_address_space: int = 3
+    # Name of the module-level shared-memory array (``@global_smem`` in Triton).
+    shared_memory_symbol: str = "global_smem"
+
+    # -------------------------------------------------------------- ids
+
+    @abstractmethod
+    def thread_id(self, b: LLVMBuilder) -> SSAValue:
+        """The thread's index in its block (x dimension), i32."""
+
+    @abstractmethod
+    def program_id(self, b: LLVMBuilder, axis: int) -> SSAValue:
+        """``tt.get_program_id``: the block index along ``axis`` (0, 1, 2), i32."""
+
+    @abstractmethod
+    def num_programs(self, b: LLVMBuilder, axis: int) -> SSAValue:
+        """``tt.get_num_programs``: the grid size along ``axis``, i32."""
+
+    def uniform(self, b: LLVMBuilder, value: SSAValue) -> SSAValue:
+        """Tell the compiler ``value`` is the same in every lane (AMD: readfirstlane)."""
+        return value
+
+    # -------------------------------------------------------------- cross-lane and block sync
+
+    @abstractmethod
+    def shuffle_xor(self, b: LLVMBuilder, value: SSAValue, lane_mask: int) -> SSAValue:
+        """The ``value`` of lane ``lane ^ lane_mask``."""
+
+    @abstractmethod
+    def shuffle_up(self, b: LLVMBuilder, value: SSAValue, delta: int) -> SSAValue:
+        """The ``value`` of lane ``lane - delta`` (own value where that is below 0)."""
+
+    @abstractmethod
+    def shuffle_idx(self, b: LLVMBuilder, value: SSAValue, lane: SSAValue) -> SSAValue:
+        """The ``value`` of lane ``lane`` (an i32 SSA value)."""
+
+    @abstractmethod
+    def barrier(self, b: LLVMBuilder) -> None:
+        """Every thread of the block waits; shared memory written before is visible after."""
+
+    # -------------------------------------------------------------- memory
+
+    @abstractmethod
+    def load_global(self, b: LLVMBuilder, access: MemoryAccess,
+                    policy: CachePolicy) -> list[SSAValue]:
+        """Load ``access.count`` elements as one vector; masked-off lanes give ``other``."""
+
+    @abstractmethod
+    def store_global(self, b: LLVMBuilder, access: MemoryAccess, values: Sequence[SSAValue],
+                     policy: CachePolicy) -> None:
+        """Store ``values`` as one vector where ``access.pred`` holds."""
+
+    @abstractmethod
+    def store_shared(self, b: LLVMBuilder, ptr: SSAValue, values: Sequence[SSAValue],
+                     pred: SSAValue | None) -> None:
+        """Store ``values`` (one vector) to shared memory where ``pred`` holds."""
+
+    @abstractmethod
+    def load_shared(self, b: LLVMBuilder, ptr: SSAValue, element_type: Attribute, count: int,
+                    pred: SSAValue | None) -> list[SSAValue]:
+        """Load ``count`` elements (one vector) from shared memory where ``pred`` holds."""
+
+    @abstractmethod
+    def atomic_rmw(self, b: LLVMBuilder, kind: str, ptr: SSAValue, value: SSAValue,
+                   pred: SSAValue | None, sem: str, scope: str) -> SSAValue:
+        """``tt.atomic_rmw`` on one element; returns the old value (undefined where not pred)."""
+
+    @abstractmethod
+    def atomic_cas(self, b: LLVMBuilder, ptr: SSAValue, cmp: SSAValue, value: SSAValue,
+                   pred: SSAValue | None, sem: str, scope: str) -> SSAValue:
+        """``tt.atomic_cas`` on one element; returns the old value."""
+
+    # -------------------------------------------------------------- math
+
+    def math(self, b: LLVMBuilder, name: str, args: Sequence[SSAValue]) -> SSAValue | None:
+        """A vendor lowering of ``math.<name>``/``tt.<name>`` on scalars, or None for the
+        generic one (an ``llvm.intr.*`` intrinsic or an expansion)."""
+        return None
+
+    # -------------------------------------------------------------- functions
+
+    @abstractmethod
+    def kernel_attributes(self, num_warps: int, threads_per_warp: int) -> dict[str, Attribute]:
+        """Attributes of a kernel ``llvm.func`` (launch bounds, calling convention marker)."""
+
+    def extra_kernel_arguments(self) -> list[Attribute]:
+        """Parameters appended to every kernel's signature (Triton's scratch pointers)."""
+        return []

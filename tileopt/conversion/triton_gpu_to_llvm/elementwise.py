@@ -1,0 +1,281 @@
+"""Elementwise ops (``arith``, ``math``, Triton's casts and precise math) -> LLVM, per element.
+
+An elementwise op on tensors applies one scalar operation to each register a thread holds
+(all operands share the result's layout), and on scalars to the one value: one code path
+for both. Which LLVM operation each op becomes is data, not code, in the tables below;
+the few ops that are not one LLVM op (``cmpf`` predicates, ``erf``, ``clampf``,
+``mulhiui``, rounding casts) have a small function each. Math that vendors implement
+differently (``exp`` as ``ex2.approx`` of ``x*log2(e)``, ``divf`` as ``div.full`` on
+NVIDIA) goes through ``TargetHooks.math`` first and falls back to the LLVM intrinsic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+)
+from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPERATIONS
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
+
+# ----------------------------------------------------------------------------- tables
+
+INT_BINARY = {
+    "arith.addi": "add", "arith.subi": "sub", "arith.muli": "mul", "arith.divsi": "sdiv",
+    "arith.divui": "udiv", "arith.remsi": "srem", "arith.remui": "urem", "arith.andi": "and",
+    "arith.ori": "or", "arith.xori": "xor", "arith.shli": "shl", "arith.shrsi": "ashr",
+    "arith.shrui": "lshr",
+}
+FLOAT_BINARY = {
+    "arith.addf": "fadd", "arith.subf": "fsub", "arith.mulf": "fmul", "arith.remf": "frem",
+}
+CASTS = {
+    "arith.extf": "fpext", "arith.extsi": "sext", "arith.extui": "zext",
+    "arith.trunci": "trunc", "arith.sitofp": "sitofp", "arith.uitofp": "uitofp",
+    "arith.fptosi": "fptosi", "arith.fptoui": "fptoui", "arith.bitcast": "bitcast",
+    "tt.bitcast": "bitcast", "tt.int_to_ptr": "inttoptr", "tt.ptr_to_int": "ptrtoint",
+}
+# op -> LLVM intrinsic (``llvm.intr.<name>``), with its immediate flags.
+INTRINSICS: dict[str, tuple[str, dict[str, bool]]] = {
+    "arith.maxnumf": ("maxnum", {}), "arith.minnumf": ("minnum", {}),
+    "arith.maximumf": ("maximum", {}), "arith.minimumf": ("minimum", {}),
+    "arith.maxsi": ("smax", {}), "arith.minsi": ("smin", {}),
+    "arith.maxui": ("umax", {}), "arith.minui": ("umin", {}),
+    "math.absf": ("fabs", {}), "math.absi": ("abs", {"is_int_min_poison": False}),
+    "math.floor": ("floor", {}), "math.ceil": ("ceil", {}), "math.trunc": ("trunc", {}),
+    "math.round": ("round", {}), "math.roundeven": ("roundeven", {}),
+    "math.fma": ("fma", {}), "math.copysign": ("copysign", {}), "math.powf": ("pow", {}),
+    "math.ctlz": ("ctlz", {"is_zero_poison": False}),
+    "math.cttz": ("cttz", {"is_zero_poison": False}), "math.ctpop": ("ctpop", {}),
+    "math.sin": ("sin", {}), "math.cos": ("cos", {}), "math.tan": ("tan", {}),
+    "math.tanh": ("tanh", {}), "math.log10": ("log10", {}),
+}
+# op -> (name the vendor hook knows, generic fallback: an intrinsic or an LLVM float op).
+VENDOR_MATH: dict[str, tuple[str, str]] = {
+    "math.exp": ("exp", "intr:exp"), "math.exp2": ("exp2", "intr:exp2"),
+    "math.log": ("log", "intr:log"), "math.log2": ("log2", "intr:log2"),
+    "math.sqrt": ("sqrt", "intr:sqrt"), "math.rsqrt": ("rsqrt", "rsqrt"),
+    "arith.divf": ("divf", "op:fdiv"), "tt.precise_divf": ("precise_divf", "op:fdiv"),
+    "tt.precise_sqrt": ("precise_sqrt", "intr:sqrt"),
+}
+
+# ----------------------------------------------------------------------------- driver
+
+
+def _elementwise(fl: FunctionLowering, op: Operation,
+                 scalar: Callable[[LLVMBuilder, list[SSAValue], Attribute], SSAValue]) -> None:
+    """Apply ``scalar(b, operand values, result element type)`` register by register."""
+    result = op.results[0]
+    out_type = fl.llvm_type(result.type)
+    columns = [fl.get(v) for v in op.operands]
+    count = fl.layouts.num_registers(result.type)
+    columns = [c if len(c) == count else c * count for c in columns]  # scalar operands
+    values = [scalar(fl.b, [c[i] for c in columns], out_type) for i in range(count)]
+    fl.set(result, values)
+
+
+def _register(names, make: Callable[[str], Callable]) -> None:
+    for name in names:
+        fn = make(name)
+        lowers(name)(lambda fl, op, fn=fn: _elementwise(fl, op, fn))
+
+
+_register(INT_BINARY, lambda name: lambda b, a, t: b.int_op(INT_BINARY[name], a[0], a[1]))
+_register(FLOAT_BINARY, lambda name: lambda b, a, t: b.float_op(FLOAT_BINARY[name], a[0], a[1]))
+_register(CASTS, lambda name: lambda b, a, t: b.cast(CASTS[name], a[0], t))
+_register(INTRINSICS, lambda name: lambda b, a, t: b.intrinsic_op(
+    INTRINSICS[name][0], a, t, **INTRINSICS[name][1]))
+
+
+def vendor_math(fl_hooks, b: LLVMBuilder, name: str, args: Sequence[SSAValue],
+                ty: Attribute) -> SSAValue:
+    """``name`` through the vendor hook, else its generic LLVM form."""
+    hook_name, fallback = VENDOR_MATH[name]
+    value = fl_hooks.math(b, hook_name, list(args))
+    if value is not None:
+        return value
+    kind, _, what = fallback.partition(":")
+    if kind == "intr":
+        return b.intrinsic_op(what, list(args), ty)
+    if kind == "op":
+        return b.float_op(what, args[0], args[1])
+    # rsqrt: 1 / sqrt(x)
+    return b.float_op("fdiv", b.constant(ty, 1.0), b.intrinsic_op("sqrt", list(args), ty))
+
+
+for _name in VENDOR_MATH:
+    lowers(_name)(lambda fl, op, name=_name: _elementwise(
+        fl, op, lambda b, a, t: vendor_math(fl.hooks, b, name, a, t)))
+
+
+# ----------------------------------------------------------------------------- special cases
+
+
+@lowers("arith.cmpi")
+def _cmpi(fl: FunctionLowering, op: Operation) -> None:
+    predicate = CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+    _elementwise(fl, op, lambda b, a, t: b.icmp(predicate, a[0], a[1]))
+
+
+@lowers("arith.cmpf")
+def _cmpf(fl: FunctionLowering, op: Operation) -> None:
+    predicate = CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
+    if predicate in ("false", "true"):
+        _elementwise(fl, op, lambda b, a, t: b.i1(predicate == "true"))
+        return
+    _elementwise(fl, op, lambda b, a, t: b.fcmp(predicate, a[0], a[1]))
+
+
+@lowers("arith.select")
+def _select(fl: FunctionLowering, op: Operation) -> None:
+    _elementwise(fl, op, lambda b, a, t: b.select(a[0], a[1], a[2]))
+
+
+@lowers("arith.negf")
+def _negf(fl: FunctionLowering, op: Operation) -> None:
+    _elementwise(fl, op, lambda b, a, t: b.fneg(a[0]))
+
+
+@lowers("arith.index_cast", "arith.index_castui")
+def _index_cast(fl: FunctionLowering, op: Operation) -> None:
+    signed = op.name == "arith.index_cast"
+    _elementwise(fl, op, lambda b, a, t: b.int_cast(a[0], t, signed=signed))
+
+
+@lowers("arith.truncf")
+def _truncf(fl: FunctionLowering, op: Operation) -> None:
+    _elementwise(fl, op, lambda b, a, t: b.cast("fptrunc", a[0], t))
+
+
+@lowers("tt.fp_to_fp")
+def _fp_to_fp(fl: FunctionLowering, op: Operation) -> None:
+    src = fl.llvm_type(op.operands[0].type)
+    dst = fl.llvm_type(op.results[0].type)
+    rounding = op.properties.get("rounding")
+    rtz = rounding is not None and rounding.value.data == 1
+    if not all(isinstance(t, (Float16Type, BFloat16Type, Float32Type)) for t in (src, dst)):
+        raise fl.error(op, f"tt.fp_to_fp from {src} to {dst} is not supported yet "
+                           "(8-bit float formats)")
+    if src.bitwidth < dst.bitwidth:
+        _elementwise(fl, op, lambda b, a, t: b.cast("fpext", a[0], t))
+    elif rtz:
+        raise fl.error(op, "tt.fp_to_fp with rounding = rtz is not supported yet")
+    else:
+        _elementwise(fl, op, lambda b, a, t: b.cast("fptrunc", a[0], t))
+
+
+@lowers("tt.clampf")
+def _clampf(fl: FunctionLowering, op: Operation) -> None:
+    propagate = op.propagateNan.value.data != 0
+    lo_name, hi_name = ("maximum", "minimum") if propagate else ("maxnum", "minnum")
+
+    def clamp(b: LLVMBuilder, a: list[SSAValue], t: Attribute) -> SSAValue:
+        upper = b.intrinsic_op(hi_name, [a[0], a[2]], t)
+        return b.intrinsic_op(lo_name, [upper, a[1]], t)
+
+    _elementwise(fl, op, clamp)
+
+
+@lowers("tt.mulhiui")
+def _mulhiui(fl: FunctionLowering, op: Operation) -> None:
+    def mulhi(b: LLVMBuilder, a: list[SSAValue], t: Attribute) -> SSAValue:
+        width = t.width.data
+        wide = IntegerType(2 * width)
+        product = b.mul(b.int_cast(a[0], wide, signed=False), b.int_cast(a[1], wide, signed=False))
+        return b.int_cast(b.lshr(product, b.constant(wide, width)), t)
+
+    _elementwise(fl, op, mulhi)
+
+
+# erf (libdevice's __nv_erff, which Triton links): a degree-6 polynomial in x*x for
+# |x| < 1.00296, else 1 - 2^p(|x|) with the sign of x. Branch-free: selects pick the
+# coefficients. (c6, c5, ..., c0) for each range.
+_ERF_THRESHOLD = 1.002959966659546
+_ERF_SMALL = (8.483494457323104e-05, -0.0008213091641664505, 0.005213488824665546,
+              -0.026868773624300957, 0.11284004896879196, -0.37612664699554443,
+              0.12837915122509003)
+_ERF_LARGE = (1.6425845387857407e-05, -0.0004680210549850017, 0.0052647641859948635,
+              -0.034303076565265656, 0.1532936990261078, 0.9163130521774292,
+              0.6282998323440552)
+
+
+def erf_f32(fl_hooks, b: LLVMBuilder, x: SSAValue) -> SSAValue:
+    ty = x.type
+
+    def hook_or(name: str, args: list[SSAValue], intrinsic: str) -> SSAValue:
+        value = fl_hooks.math(b, name, args)
+        return value if value is not None else b.intrinsic_op(intrinsic, args, ty)
+
+    a = hook_or("fabs_ftz", [x], "fabs")
+    large = b.fcmp("oge", a, b.constant(ty, _ERF_THRESHOLD))
+    t = b.select(large, a, b.float_op("fmul", x, x))
+    coeffs = [b.select(large, b.constant(ty, hi), b.constant(ty, lo))
+              for lo, hi in zip(_ERF_SMALL, _ERF_LARGE)]
+    r = coeffs[0]
+    for c in coeffs[1:-1]:
+        r = hook_or("fma_ftz", [r, t, c], "fma")
+    r = hook_or("fma_ftz", [r, t, coeffs[-1]], "fma")
+    s = b.select(large, b.fneg(t), x)
+    r = hook_or("fma_ftz", [r, s, s], "fma")
+    # Large |x|: 1 - 2^r, with the sign of x.
+    e = hook_or("exp2_ftz", [r], "exp2")
+    one_minus = b.float_op("fsub", b.constant(ty, 1.0), e)
+    signed = b.intrinsic_op("copysign", [one_minus, x], ty)
+    return b.select(large, signed, r)
+
+
+@lowers("math.erf")
+def _erf(fl: FunctionLowering, op: Operation) -> None:
+    def erf(b: LLVMBuilder, a: list[SSAValue], t: Attribute) -> SSAValue:
+        if isinstance(t, Float32Type):
+            return erf_f32(fl.hooks, b, a[0])
+        if isinstance(t, (Float16Type, BFloat16Type)):
+            wide = erf_f32(fl.hooks, b, b.cast("fpext", a[0], Float32Type()))
+            return b.cast("fptrunc", wide, t)
+        raise fl.error(op, f"math.erf on {t} is not supported yet")
+
+    _elementwise(fl, op, erf)
+
+
+# ----------------------------------------------------------------------------- constants
+
+
+def _scalar_constant(b: LLVMBuilder, value, ty: Attribute) -> SSAValue:
+    if isinstance(value, bool):
+        value = int(value)
+    return b.constant(ty, value)
+
+
+@lowers("arith.constant")
+def _constant(fl: FunctionLowering, op: Operation) -> None:
+    result = op.results[0]
+    attr = op.properties.get("value") or op.attributes.get("value")
+    ty = fl.llvm_type(result.type)
+    if isinstance(attr, (IntegerAttr, FloatAttr)):
+        fl.set(result, [_scalar_constant(fl.b, attr.value.data, ty)])
+        return
+    if not isinstance(attr, DenseIntOrFPElementsAttr) or not isinstance(result.type, TensorType):
+        raise fl.error(op, f"constant {attr} is not supported")
+    values = list(attr.get_values())
+    count = fl.layouts.num_registers(result.type)
+    if len(values) == 1 or all(v == values[0] for v in values):
+        fl.set(result, [_scalar_constant(fl.b, values[0], ty)] * count)
+        return
+    # A non-splat constant: each register is the element at its coordinates, chosen by
+    # the thread's lane/warp at run time unless the layout keeps it within registers.
+    raise fl.error(op, "non-splat tensor constants are not supported yet")
+
+
+__all__ = ["INT_BINARY", "FLOAT_BINARY", "CASTS", "INTRINSICS", "VENDOR_MATH", "erf_f32",
+           "vendor_math"]

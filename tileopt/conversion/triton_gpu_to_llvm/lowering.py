@@ -1,0 +1,271 @@
+"""The driver of the TritonGPU -> LLVM lowering: one walk that rebuilds each function.
+
+MLIR's dialect conversion replaces ops one at a time and keeps every tensor as an
+``!llvm.struct`` between them, with ``unrealized_conversion_cast`` glue. Here each
+``tt.func`` is rebuilt into a fresh ``llvm.func`` in one walk over its blocks: every
+TritonGPU SSA value maps to the *Python list* of LLVM values one thread holds (see
+``type_converter``), patterns read their operands' lists and record their results' lists,
+and nothing is packed until a value crosses a block boundary (then each element is one
+block argument). The IR is built once, small, in order, so the old function can simply be
+dropped at the end.
+
+A pattern is a function ``pattern(fl: FunctionLowering, op)`` registered for op names
+with :func:`lowers`; it emits through ``fl.b`` (an :class:`LLVMBuilder`) and records
+results with ``fl.set(result, values)``. Family modules (``elementwise``, ``load_store``,
+``reduce``...) register theirs on import; :func:`load_patterns` imports them all.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from tileopt.analysis.axis_info import AxisInfoAnalysis
+from tileopt.conversion.indexing import HardwareIds
+from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
+from tileopt.conversion.shared_memory import SharedMemoryPlan
+from tileopt.conversion.target_hooks import TargetHooks
+from tileopt.conversion.type_converter import (
+    LayoutCache,
+    UnsupportedType,
+    convert_scalar_type,
+    element_type,
+)
+from tileopt.ir import TileoptError
+from tileopt.passes import PassFailure
+
+Pattern = Callable[["FunctionLowering", Operation], None]
+PATTERNS: dict[str, Pattern] = {}
+
+PATTERN_MODULES = (
+    "func", "program_id", "view_ops", "elementwise", "load_store", "atomics",
+    "control_flow", "reduce", "scan", "convert_layout", "print_assert",
+)
+
+
+def lowers(*names: str) -> Callable[[Pattern], Pattern]:
+    """Register a pattern for the ops called ``names``."""
+
+    def register(pattern: Pattern) -> Pattern:
+        for name in names:
+            PATTERNS[name] = pattern
+        return pattern
+
+    return register
+
+
+def load_patterns() -> None:
+    for name in PATTERN_MODULES:
+        importlib.import_module(f"tileopt.conversion.triton_gpu_to_llvm.{name}")
+
+
+class LoweringError(PassFailure):
+    """An op the lowering cannot handle; reported at the op's location."""
+
+
+class FunctionLowering:
+    """The state of lowering one ``tt.func``: value map, builder, ids, analyses."""
+
+    def __init__(self, module: ModuleLowering, func: Operation, new_entry: Block):
+        self.module = module
+        self.func = func
+        self.hooks: TargetHooks = module.hooks
+        self.layouts: LayoutCache = module.layouts
+        self.axis: AxisInfoAnalysis = module.axis
+        self.num_warps: int = module.num_warps
+        self.warp_size: int = module.warp_size
+        self.b = LLVMBuilder(new_entry)
+        self.ids = HardwareIds(self.b, self.hooks, self.num_warps)
+        self.values: dict[SSAValue, list[SSAValue]] = {}
+        self.region: Region | None = None  # the new function's body
+        self.blocks: dict[Block, Block] = {}  # old block -> new block (cf input)
+
+    # ------------------------------------------------------------------ values
+
+    def get(self, value: SSAValue) -> list[SSAValue]:
+        """The per-thread LLVM values of a lowered TritonGPU value."""
+        found = self.values.get(value)
+        if found is None:
+            raise KeyError(value)
+        return found
+
+    def scalar(self, value: SSAValue) -> SSAValue:
+        [single] = self.get(value)
+        return single
+
+    def set(self, result: SSAValue, values: Sequence[SSAValue]) -> None:
+        values = list(values)
+        expected = self.layouts.num_registers(result.type)
+        if len(values) != expected:
+            raise AssertionError(f"lowering produced {len(values)} values for "
+                                 f"{result.type}, which holds {expected} per thread")
+        self.values[result] = values
+
+    def llvm_type(self, ty: Attribute) -> Attribute:
+        """The LLVM type of one element of ``ty``."""
+        return convert_scalar_type(element_type(ty))
+
+    def flat_types(self, ty: Attribute) -> list[Attribute]:
+        """The LLVM types a value of ``ty`` is spelled with at a block boundary."""
+        return [self.llvm_type(ty)] * self.layouts.num_registers(ty)
+
+    def error(self, op: Operation, message: str) -> LoweringError:
+        return LoweringError(op, message)
+
+    # ------------------------------------------------------------------ blocks and regions
+
+    def new_block(self, arg_types: Sequence[Attribute] = ()) -> Block:
+        """A block, not yet placed in the function (see :meth:`place`)."""
+        return Block(arg_types=list(arg_types))
+
+    def place(self, block: Block) -> None:
+        """Append ``block`` to the function body: blocks are placed in the order the walk
+        reaches them, which keeps every definition before its uses."""
+        assert self.region is not None
+        self.region.add_block(block)
+
+    def bind_block_args(self, old: Block, new: Block, start: int = 0) -> None:
+        """Map ``old``'s arguments onto ``new``'s, element lists in order."""
+        index = start
+        for arg in old.args:
+            count = self.layouts.num_registers(arg.type)
+            self.values[arg] = list(new.args[index:index + count])
+            index += count
+
+    def flatten(self, values: Sequence[SSAValue]) -> list[SSAValue]:
+        """The LLVM values of TritonGPU ``values``, concatenated (branch operands)."""
+        flat: list[SSAValue] = []
+        for value in values:
+            flat += self.get(value)
+        return flat
+
+    def lower_ops(self, ops: Sequence[Operation] | Block) -> None:
+        for op in list(ops):
+            self.lower_op(op)
+
+    def lower_op(self, op: Operation) -> None:
+        pattern = PATTERNS.get(op.name)
+        if pattern is None:
+            raise self.error(op, f"no lowering to LLVM for '{op.name}'")
+        saved = self.b.location
+        self.b.location = op.location
+        try:
+            pattern(self, op)
+        except (TileoptError, PassFailure):
+            raise
+        except UnsupportedType as err:
+            raise self.error(op, f"cannot lower {err}") from None
+        finally:
+            self.b.location = saved
+
+    def inline_region(self, region: Region, args: Sequence[SSAValue],
+                      terminator: str) -> list[SSAValue]:
+        """Lower a single-block region (a reduce/scan combiner) on scalar ``args``; the
+        scalar values its ``terminator`` yields."""
+        block = region.block
+        for arg, value in zip(block.args, args, strict=True):
+            self.values[arg] = [value]
+        for op in block.ops:
+            if op.name == terminator:
+                return [self.scalar(v) for v in op.operands]
+            self.lower_op(op)
+        raise self.error(region.parent_op(), f"region has no '{terminator}'")
+
+    # ------------------------------------------------------------------ function body
+
+    def lower_body(self, old_region: Region, new_region: Region) -> None:
+        self.region = new_region
+        old_blocks = list(old_region.blocks)
+        entry = self.b.entry
+        new_region.add_block(entry)
+        self.blocks[old_blocks[0]] = entry
+        for old in old_blocks[1:]:
+            types: list[Attribute] = []
+            for arg in old.args:
+                types += self.flat_types(arg.type)
+            self.blocks[old] = self.new_block(types)
+        for old in old_blocks:
+            new = self.blocks[old]
+            if new is not entry:
+                self.place(new)
+                self.bind_block_args(old, new)
+            self.b.block = new
+            self.lower_ops(old.ops)
+
+
+class ModuleLowering:
+    """Lowers every ``tt.func`` of a module and adds the module-level LLVM globals."""
+
+    def __init__(self, module: ModuleOp, hooks: TargetHooks):
+        load_patterns()
+        self.module = module
+        self.hooks = hooks
+        self.layouts = LayoutCache()
+        self.num_warps = _int_attr(module, "ttg.num-warps", 4)
+        self.warp_size = _int_attr(module, "ttg.threads-per-warp", hooks.warp_size)
+        if _int_attr(module, "ttg.num-ctas", 1) != 1:
+            raise PassFailure(module, "num-ctas > 1 (thread block clusters) is not supported")
+        self.axis = AxisInfoAnalysis(module)
+        self.shared = SharedMemoryPlan(module, self.layouts)
+
+    def run(self) -> None:
+        funcs = [op for op in self.module.ops if op.name == "tt.func"]
+        for op in list(self.module.ops):
+            if op.name not in ("tt.func", "llvm.func", "llvm.mlir.global"):
+                raise PassFailure(op, f"cannot lower '{op.name}' at module level")
+        for func in funcs:
+            new_func = self._lower_function(func)
+            self.module.body.block.insert_op_before(new_func, func)
+            func.detach()
+            func.erase(safe_erase=False)
+        self._add_shared_memory_global()
+        self.shared.record_total(self.module)
+
+    def _lower_function(self, func: Operation) -> llvm.FuncOp:
+        from tileopt.conversion.triton_gpu_to_llvm.func import build_llvm_func
+
+        new_func, entry = build_llvm_func(self, func)
+        lowering = FunctionLowering(self, func, entry)
+        lowering.bind_block_args(func.regions[0].blocks.first, entry)
+        lowering.lower_body(func.regions[0], new_func.body)
+        return new_func
+
+    def _add_shared_memory_global(self) -> None:
+        name = self.hooks.shared_memory_symbol
+        for op in self.module.ops:
+            if isinstance(op, llvm.GlobalOp) and op.sym_name.data == name:
+                return
+        array = llvm.LLVMArrayType(IntAttr(0), IntegerType(8))
+        glob = llvm.GlobalOp(array, name, "external", addr_space=self.hooks.shared_address_space,
+                             alignment=16)
+        glob.location = self.module.location
+        first = self.module.body.block.first_op
+        if first is None:
+            self.module.body.block.add_op(glob)
+        else:
+            self.module.body.block.insert_op_before(glob, first)
+
+
+def shared_memory_base(fl: FunctionLowering) -> SSAValue:
+    """The address of the kernel's shared memory (``@global_smem``), built once."""
+    hooks = fl.hooks
+    return fl.b.prologue_value("smem", lambda b: b.address_of(
+        hooks.shared_memory_symbol, ptr_type(hooks.shared_address_space)))
+
+
+def _int_attr(module: ModuleOp, name: str, default: int) -> int:
+    attr = module.attributes.get(name)
+    return attr.value.data if isinstance(attr, IntegerAttr) else default
+
+
+__all__ = ["FunctionLowering", "ModuleLowering", "LoweringError", "lowers", "PATTERNS",
+           "load_patterns", "shared_memory_base"]

@@ -1,0 +1,108 @@
+"""Types of the TritonGPU -> LLVM lowering: what each TritonGPU value becomes per thread.
+
+A scalar becomes one LLVM value. A distributed tensor (``tensor<...xT, #layout>``) becomes
+the list of the elements one thread holds, in the order of the ``register`` index of its
+linear layout, each of LLVM type ``T``. Triton packs that list into an ``!llvm.struct``;
+here it stays a Python list of SSA values for the whole conversion (no insertvalue/
+extractvalue pairs to create, print and parse again), and only control flow spells it out,
+as one block argument per element.
+
+Element types map as Triton's ``TritonGPUToLLVMTypeConverter`` maps them: integers and
+floats stay, ``index`` is i32, 8-bit float formats are i8, ``!tt.ptr<T, as>`` is
+``!llvm.ptr<as>``.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    NoneAttr,
+    TensorType,
+    i8,
+    i32,
+)
+from xdsl.ir import Attribute
+
+from tileopt.conversion.llvm_builder import ptr_type
+from tileopt.dialects.tt_types import PointerType
+from tileopt.layouts.encodings import to_linear_layout
+from tileopt.layouts.from_attr import encoding_from_attr
+from tileopt.layouts.linear_layout import LinearLayout
+
+_FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+
+
+class UnsupportedType(Exception):
+    """A type the lowering has no LLVM form for (the pass turns it into a diagnostic)."""
+
+
+def element_type(ty: Attribute) -> Attribute:
+    """The scalar type of a tensor, or the type itself."""
+    return ty.element_type if isinstance(ty, TensorType) else ty
+
+
+def convert_scalar_type(ty: Attribute) -> Attribute:
+    """The LLVM type of one element of type ``ty``."""
+    if isinstance(ty, IntegerType) or isinstance(ty, _FLOATS):
+        if isinstance(ty, IntegerType) and ty.signedness.data.value != "signless":
+            return IntegerType(ty.width.data)
+        return ty
+    if isinstance(ty, IndexType):
+        return i32
+    if isinstance(ty, PointerType):
+        if ty.is_block_pointer:
+            raise UnsupportedType(f"block pointer {ty} (rewrite-tensor-pointer removes them)")
+        return ptr_type(ty.address_space.data)
+    if isinstance(ty, llvm.LLVMPointerType) or isinstance(ty, llvm.LLVMStructType):
+        return ty
+    name = getattr(ty, "name", "")
+    if name.startswith("f8") or type(ty).__name__.startswith("Float8"):
+        return i8
+    raise UnsupportedType(f"type {ty}")
+
+
+def bit_width(ty: Attribute) -> int:
+    """Bits of one element in memory (pointers: 64)."""
+    ty = convert_scalar_type(element_type(ty))
+    if isinstance(ty, IntegerType):
+        return ty.width.data
+    if isinstance(ty, llvm.LLVMPointerType):
+        return 64
+    return ty.bitwidth
+
+
+def is_float(ty: Attribute) -> bool:
+    return isinstance(element_type(ty), _FLOATS)
+
+
+def is_tensor(ty: Attribute) -> bool:
+    return isinstance(ty, TensorType)
+
+
+class LayoutCache:
+    """Linear layouts of tensor types, computed once per (encoding, shape)."""
+
+    def __init__(self) -> None:
+        self._layouts: dict[Attribute, LinearLayout] = {}
+
+    def of(self, ty: TensorType) -> LinearLayout:
+        found = self._layouts.get(ty)
+        if found is None:
+            if isinstance(ty.encoding, NoneAttr):
+                raise UnsupportedType(f"tensor {ty} has no layout (run the TritonGPU passes first)")
+            encoding = encoding_from_attr(ty.encoding)
+            found = to_linear_layout(encoding, list(ty.get_shape()))
+            self._layouts[ty] = found
+        return found
+
+    def num_registers(self, ty: Attribute) -> int:
+        """How many values one thread holds: 1 for a scalar."""
+        if not isinstance(ty, TensorType):
+            return 1
+        return self.of(ty).in_dim_size("register")
