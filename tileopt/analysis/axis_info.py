@@ -841,6 +841,7 @@ class AxisInfoAnalysis:
 
     def _visit(self, op: Operation) -> None:
         handler = {"scf.for": self._visit_for, "scf.if": self._visit_if,
+                   "scf.execute_region": self._visit_if,
                    "scf.while": self._visit_while}.get(op.name)
         if handler is not None:
             handler(op)
@@ -899,7 +900,9 @@ class AxisInfoAnalysis:
                 return
 
     def _visit_if(self, op: Operation) -> None:
-        self._operand_info(op.operands[0])
+        """scf.if (and scf.execute_region): results join what every region yields."""
+        for operand in op.operands:
+            self._operand_info(operand)
         branches = []
         for region in op.regions:
             if region.blocks:

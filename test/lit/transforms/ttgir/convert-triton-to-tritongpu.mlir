@@ -1,5 +1,6 @@
 // RUN: tileopt %s -split-input-file --convert-triton-to-tritongpu="target=cuda:80 num-warps=4" | FileCheck %s
 // RUN: tileopt %s -split-input-file --convert-triton-to-tritongpu="target=hip:gfx942 num-warps=8 threads-per-warp=64" | FileCheck %s --check-prefix=WAVE64
+// RUN: tileopt %s -split-input-file --convert-triton-to-tritongpu="target=cuda:80 enable-source-remat=true" | FileCheck %s --check-prefix=REMAT
 // RUN: not tileopt %s -split-input-file --convert-triton-to-tritongpu 2>&1 | FileCheck %s --check-prefix=NOTARGET
 
 // NOTARGET: error: 'convert-triton-to-tritongpu' requires 'target' option to be set
@@ -142,5 +143,26 @@ module {
     %d = tt.dot %a, %b, %c : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
     %t = tt.trans %d {order = array<i32: 1, 0>} : tensor<64x64xf32> -> tensor<64x64xf32>
     tt.return %t : tensor<64x64xf32>
+  }
+}
+
+// -----
+
+// An op Triton has no conversion pattern for (math.tanh) gets the default layout like the
+// rest; with enable-source-remat it keeps its layout-less types behind casts instead, as
+// Triton's source materialization does.
+
+// CHECK-LABEL: tt.func @no_pattern
+// CHECK: math.tanh %{{.*}} : tensor<64xf32, #{{.*}}>
+// REMAT-LABEL: tt.func @no_pattern
+// REMAT: %[[IN:.+]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<64xf32, #[[L:.+]]> to tensor<64xf32>
+// REMAT: %[[T:.+]] = math.tanh %[[IN]] : tensor<64xf32>
+// REMAT: %[[OUT:.+]] = ttg.convert_layout %[[T]] : tensor<64xf32> -> tensor<64xf32, #[[L]]>
+// REMAT: arith.addf %[[OUT]], %{{.*}} : tensor<64xf32, #[[L]]>
+module {
+  tt.func @no_pattern(%x: tensor<64xf32>) -> tensor<64xf32> {
+    %t = math.tanh %x : tensor<64xf32>
+    %y = arith.addf %t, %x : tensor<64xf32>
+    tt.return %y : tensor<64xf32>
   }
 }
