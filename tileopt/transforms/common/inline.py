@@ -46,9 +46,9 @@ def _drop_unreachable_blocks(func: Operation) -> None:
         for block in list(region.blocks):
             if block is entry or block.predecessors():
                 continue
-            for op in reversed(list(block.ops)):
+            for op in block.ops:
                 for result in op.results:
-                    if result.uses:
+                    if any(use.operation.parent_block() is not block for use in result.uses):
                         return  # values escape the block: leave the function alone
             for op in reversed(list(block.ops)):
                 block.erase_op(op, safe_erase=False)
