@@ -126,6 +126,19 @@ def conversion_reorders_registers(src: TensorType, dst: TensorType) -> bool:
     return conversion is not None and list(conversion.out_dims) in ([], ["register"])
 
 
+def conversion_needs_shared_memory(src: TensorType, dst: TensorType) -> bool:
+    """Converting moves data between warps (or CTAs): it goes through shared memory.
+
+    Conversions that stay inside each warp (lanes and registers only) are done with warp
+    shuffles. Triton additionally sends shuffles that would need several rounds of mixed
+    lane/register transpositions through shared memory; that refinement is not modelled.
+    """
+    if conversion_reorders_registers(src, dst):
+        return False
+    conversion = minimal_conversion(src, dst)
+    return conversion is None or list(conversion.out_dims) != ["register", "lane"]
+
+
 def module_of(op: Operation) -> ModuleOp | None:
     while op is not None and not isinstance(op, ModuleOp):
         op = op.parent_op()
