@@ -39,7 +39,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
-    ModuleOp,
     NoneAttr,
     TensorType,
 )

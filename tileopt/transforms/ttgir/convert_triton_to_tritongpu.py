@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
     i32,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileopt.dialects.ttg import ConvertLayoutOp
@@ -190,9 +190,6 @@ class _Conversion:
                 continue
             handler = _PATTERNS.get(op.name, _generic)
             handler(self, op)
-
-    def layout_of(self, value: SSAValue) -> Attribute:
-        return value.type.encoding
 
 
 # ---------------------------------------------------------------------------- patterns
@@ -431,6 +428,9 @@ def _region_op(conv: _Conversion, op: Operation) -> None:
 
 
 def _func(conv: _Conversion, op: Operation) -> None:
+    """Tensor arguments and results get the default layout (Triton converts the entry
+    block only and keeps the old function type; both are converted here so the function
+    stays consistent)."""
     ftype = op.properties["function_type"]
     op.properties["function_type"] = FunctionType.from_lists(
         [conv.convert_type(t) for t in ftype.inputs.data],
