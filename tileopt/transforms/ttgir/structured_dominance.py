@@ -51,3 +51,12 @@ def post_dominates(a: Operation, b: Operation) -> bool:
     if ancestor is None:
         return False
     return ancestor is not a and is_before_in_block(ancestor, a)
+
+
+def dominates(a: Operation, b: Operation) -> bool:
+    """``a`` is ``b`` or runs before it on every path (an op does not dominate the ops
+    nested in it: their results could not flow out through it)."""
+    if a is b:
+        return True
+    ancestor = ancestor_in_block(b, a.parent_block())
+    return ancestor is not None and ancestor is not a and is_before_in_block(a, ancestor)
