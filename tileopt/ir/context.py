@@ -1,11 +1,14 @@
-"""The xDSL context with every dialect tileopt reads and writes."""
+"""The xDSL context with every dialect tileopt reads and writes.
+
+Upstream dialects come from xDSL, except ``arith``, whose comparison, select and cast ops
+tileopt redefines for tensors (``tileopt/ir/arith.py``).
+"""
 
 from __future__ import annotations
 
 import importlib
 
 from xdsl.context import Context
-from xdsl.dialects.arith import Arith
 from xdsl.dialects.builtin import Builtin
 from xdsl.dialects.cf import Cf
 from xdsl.dialects.func import Func
@@ -13,6 +16,8 @@ from xdsl.dialects.llvm import LLVM
 from xdsl.dialects.math import Math
 from xdsl.dialects.scf import Scf
 from xdsl.dialects.ub import UB
+
+from tileopt.ir.arith import arith_dialect
 
 # tileopt's own dialects: (module, exported Dialect name). Each module defines one
 # xDSL ``Dialect`` object under that name.
@@ -39,7 +44,7 @@ def _tileopt_dialects():
 
 def make_context(allow_unregistered: bool = False) -> Context:
     ctx = Context(allow_unregistered=allow_unregistered)
-    for dialect in (Builtin, Arith, Math, Scf, Cf, Func, UB, LLVM):
+    for dialect in (Builtin, arith_dialect(), Math, Scf, Cf, Func, UB, LLVM):
         ctx.load_dialect(dialect)
     for dialect in _tileopt_dialects():
         ctx.load_dialect(dialect)

@@ -6,9 +6,10 @@ prints with (``printNameLocAsPrefix``):
 - a region's values are named first, then the regions nested in its ops, each of those
   starting from the counters the enclosing region ended with (so sibling loops reuse
   names, and a loop body's names come after every name of the function body);
-- a result takes the name of its op's ``loc("name"(...))``; otherwise an op's own
-  naming (``arith.constant``: ``%c42_i32``, ``%true``, ``%cst``); otherwise the value's
-  name hint (kept from the parsed text); otherwise a number ``%0``, ``%1``, ...;
+- a result takes the name of its op's ``loc("name"(...))``; otherwise the value's name
+  hint (kept from the parsed text, so text without locations keeps its names);
+  otherwise an op's own naming (``arith.constant``: ``%c42_i32``, ``%true``, ``%cst``);
+  otherwise a number ``%0``, ``%1``, ...;
 - entry block arguments are ``%argN`` (one counter for all entry blocks) unless their
   location is a ``NameLoc``; other block arguments are numbered;
 - a taken name gets ``_N`` appended, N from one counter for all names (``%x``, ``%x_0``,
@@ -158,7 +159,7 @@ def _name_region(region: Region, counters: _Counters, scope: _Scope,
             if not op.results:
                 continue
             first = op.results[0]
-            name = _name_loc(op.location) or _asm_result_name(op) or first.name_hint
+            name = _name_loc(op.location) or first.name_hint or _asm_result_name(op)
             base = _set_name(first, name, counters, scope, table)
             if len(op.results) > 1:
                 table.result_groups[op] = base

@@ -17,35 +17,46 @@ Every failure, whatever raised it, leaves as ``TileoptError(message, file, line,
 from __future__ import annotations
 
 import bisect
+import math
 import re
 import weakref
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     BytesAttr,
+    CallSiteLoc,
+    ComplexType,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
     FusedLoc,
+    IndexType,
     IntAttr,
+    IntegerType,
     LocationAttr,
+    MemRefType,
     ModuleOp,
     NameLoc,
     NoneAttr,
     StringAttr,
+    TensorType,
+    UnknownLoc,
+    VectorType,
 )
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import DiagnosticException, ParseError
-from xdsl.utils.lexer import Span
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tileopt.ir.aliases import AliasDefinition, LazyAliasTable, find_alias_definitions
 from tileopt.ir.context import make_context
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.floats import bits_to_float, float_format
+from tileopt.ir.lexer import FastMLIRLexer
 
 
 @dataclass
@@ -82,15 +93,51 @@ def source_position(op: Operation) -> tuple[str, int, int] | None:
 class _HexFloatElement(Parser._TensorLiteralElement):
     """A hexadecimal literal in a dense float literal: a bit pattern, as in MLIR."""
 
+    def bits(self, parser, type, fmt: tuple[int, int]) -> bytes:
+        width = fmt[0] + fmt[1] + 1
+        if self.value >> width:
+            parser.raise_error(f"hexadecimal float constant out of range for type {type}",
+                               at_position=self.span)
+        return self.value.to_bytes(width // 8, "little")
+
     def to_type(self, parser, type):
         fmt = float_format(type)
-        if fmt is not None and isinstance(self.value, int):
-            if self.value >> (fmt[0] + fmt[1] + 1):
-                parser.raise_error(
-                    f"hexadecimal float constant out of range for type {type}",
-                    at_position=self.span)
+        if fmt is not None:
+            self.bits(parser, type, fmt)
             return bits_to_float(self.value, fmt)
         return super().to_type(parser, type)
+
+
+_ALIAS = r"#[A-Za-z_][\w$.-]*"
+_SIMPLE_LOCATION = re.compile(
+    r"[ \t]*loc\((?:"
+    r'"(?P<name>[^"\\\n]*)"(?::(?P<line>\d+):(?P<col>\d+)|\((?P<child>' + _ALIAS + r")\))"
+    r"|callsite\((?P<callee>" + _ALIAS + r") at (?P<caller>" + _ALIAS + r")\)"
+    r"|unknown)\)")
+_LOCATION_ALIAS_USE = re.compile(r"loc\((#[A-Za-z_][\w$.-]*)\)")
+_SHAPED_TYPES = frozenset(("tensor", "vector", "memref"))
+_BRACKET = re.compile(r'->|[<>()\[\]{}"]')
+
+
+def _balanced_end(text: str, pos: int) -> int | None:
+    """End of the ``<...>`` that starts at ``pos``; None if there is none or a string
+    is inside (then the type is parsed the ordinary way)."""
+    if text[pos:pos + 1] != "<":
+        return None
+    depth = 0
+    for match in _BRACKET.finditer(text, pos):
+        bracket = match.group()
+        if bracket == "->":
+            continue
+        if bracket == '"':
+            return None
+        if bracket in "<([{":
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                return match.end() if bracket == ">" else None
+    return None
 
 
 class TileoptParser(Parser):
@@ -98,18 +145,22 @@ class TileoptParser(Parser):
 
     def __init__(self, ctx: Context, text: str, filename: str = "<stdin>"):
         super().__init__(ctx, text, filename)
+        self._parser_state = ParserState(FastMLIRLexer(Input(text, filename)))
         self.attribute_aliases = LazyAliasTable(
             find_alias_definitions(text), self._parse_alias_value, self._alias_cycle)
         self.op_starts: list[tuple[Operation, int]] = []
         self._op_name_span: Span | None = None
-        self._dense_hex_bits: list[int | None] | None = None
+        self._text = text
+        self._type_cache: dict[str, Attribute] = {}
 
     # --- aliases defined after use ---------------------------------------------------
 
     def _parse_alias_value(self, definition: AliasDefinition) -> tuple[Attribute, int]:
         """Parse the value of an alias definition at its own place in the file."""
+        if (fast := self._simple_location(definition.value_start)) is not None:
+            return fast
         saved = self._parser_state
-        lexer = MLIRLexer(self.lexer.input)
+        lexer = FastMLIRLexer(self.lexer.input)
         lexer.pos = definition.value_start
         self._parser_state = ParserState(lexer)
         try:
@@ -117,6 +168,32 @@ class TileoptParser(Parser):
             return value, self._current_token.span.start
         finally:
             self._parser_state = saved
+
+    def _simple_location(self, pos: int) -> tuple[Attribute, int] | None:
+        """The common location definitions of Triton files, read without the lexer:
+        ``loc("f.py":3:4)``, ``loc("name"(#loc2))``, ``loc(callsite(#a at #b))``,
+        ``loc(unknown)``. None for anything else (then the parser reads it)."""
+        match = _SIMPLE_LOCATION.match(self._text, pos)
+        if match is None:
+            return None
+        name, line, col, child, callee, caller = match.group(
+            "name", "line", "col", "child", "callee", "caller")
+        aliases = self.attribute_aliases
+        if name is not None:
+            if line is not None:
+                location = FileLineColLoc(StringAttr(name), IntAttr(int(line)),
+                                          IntAttr(int(col)))
+            else:
+                if child not in aliases:
+                    return None
+                location = NameLoc(StringAttr(name), aliases[child])
+        elif callee is not None:
+            if callee not in aliases or caller not in aliases:
+                return None
+            location = CallSiteLoc(aliases[callee], aliases[caller])
+        else:
+            location = UnknownLoc()
+        return location, match.end()
 
     def _alias_cycle(self, definition: AliasDefinition) -> None:
         raise ParseError(
@@ -163,7 +240,47 @@ class TileoptParser(Parser):
                 span)
         self.raise_error(f"custom op '{name}' is unknown", span)
 
-    # --- locations -----------------------------------------------------------------
+    # --- types: parsed once per spelling ---------------------------------------------
+
+    def parse_optional_type(self):
+        """Types repeat verbatim all over a Triton file (``tensor<128x64xf16,
+        #blocked1>``); within one file, with its aliases, the same text is the same
+        type, so each spelling is parsed once."""
+        token = self._current_token
+        if not (token.kind == MLIRTokenKind.EXCLAMATION_IDENT or (
+                token.kind == MLIRTokenKind.BARE_IDENT and token.text in _SHAPED_TYPES)):
+            return super().parse_optional_type()
+        start = token.span.start
+        end = _balanced_end(self._text, token.span.end)
+        if end is None:
+            return super().parse_optional_type()
+        key = self._text[start:end]
+        cached = self._type_cache.get(key)
+        if cached is not None:
+            self._resume_from(end)
+            return cached
+        parsed = super().parse_optional_type()
+        if parsed is not None:
+            # cache it only if the parse consumed exactly the scanned text
+            next_start = self._current_token.span.start
+            if next_start == end or (next_start > end and
+                                     self._text[end:next_start].isspace()):
+                self._type_cache[key] = parsed
+        return parsed
+
+    # --- locations -------------------------------------------------------------------
+
+    def parse_optional_location(self) -> LocationAttr | None:
+        # Fast path for the form on nearly every op of a Triton file: `loc(#loc12)`.
+        token = self._current_token
+        if token.kind == MLIRTokenKind.BARE_IDENT and token.text == "loc":
+            match = _LOCATION_ALIAS_USE.match(self._text, token.span.start)
+            if match is not None and match.group(1) in self.attribute_aliases:
+                location = self.attribute_aliases[match.group(1)]
+                if isinstance(location, LocationAttr):
+                    self._resume_from(match.end())
+                    return location
+        return super().parse_optional_location()
 
     def _parse_location(self) -> LocationAttr:
         token = self._current_token
@@ -205,42 +322,70 @@ class TileoptParser(Parser):
             self.raise_error(f"unknown location kind '{token.text}'", token.span)
         return super()._parse_location()
 
-    # --- hexadecimal floats in dense literals ----------------------------------------
+    # --- dense literals: hexadecimal floats, fast splats -----------------------------
 
     def _parse_tensor_literal_element(self):
         token = self._current_token
         if token.kind == MLIRTokenKind.INTEGER_LIT and token.text[:2] in ("0x", "0X"):
             self._consume_token(MLIRTokenKind.INTEGER_LIT)
-            value = token.kind.get_int_value(token.span)
-            if self._dense_hex_bits is not None:
-                self._dense_hex_bits.append(value)
-            return _HexFloatElement(False, value, token.span)
-        element = super()._parse_tensor_literal_element()
-        if self._dense_hex_bits is not None:
-            self._dense_hex_bits.append(None)
-        return element
+            return _HexFloatElement(False, token.kind.get_int_value(token.span), token.span)
+        return super()._parse_tensor_literal_element()
 
     def parse_dense_int_or_fp_elements_attr(self, type):
-        outer = self._dense_hex_bits
-        self._dense_hex_bits = elements = []
-        try:
-            attr = super().parse_dense_int_or_fp_elements_attr(type)
-        finally:
-            self._dense_hex_bits = outer
-        element_type = attr.get_element_type()
-        if not isinstance(element_type, AnyFloat) or all(e is None for e in elements):
-            return attr
-        # Keep the exact bit patterns (NaN payloads included), not their float values.
-        size = element_type.compile_time_size
-        values = attr.get_values()
-        if len(elements) == 1 and len(values) > 1:  # splat
-            elements = elements * len(values)
-        data = b"".join(
-            bits.to_bytes(size, "little") if bits is not None
-            else element_type.pack((value,))
-            for bits, value in zip(elements, values))
-        return DenseIntOrFPElementsAttr(attr.type, BytesAttr(data))
-
+        """``dense<...>`` as MLIR reads it: hexadecimal elements of a float type are bit
+        patterns, and a splat is stored without expanding it element by element."""
+        self.parse_punctuation("<", " in dense attribute")
+        contents = None
+        if self.parse_optional_punctuation(">") is None:
+            contents = self.parse_optional_str_literal()
+            if contents is None:
+                contents = self._parse_tensor_literal()
+            self.parse_punctuation(">", " in dense attribute")
+        type_at = self._current_token.span
+        if type is None:
+            self.parse_punctuation(":", " in dense attribute")
+            type_at = self._current_token.span
+            type = self.parse_type()
+        if not isinstance(type, TensorType | VectorType | MemRefType) or not isinstance(
+                type.element_type, IntegerType | IndexType | AnyFloat | ComplexType):
+            self.raise_error("dense attribute type must be a tensor, vector or memref "
+                             f"of integers, index or floats, not {type}", type_at)
+        shape = list(type.get_shape())
+        if any(dim == DYNAMIC_INDEX for dim in shape):
+            self.raise_error("dense attribute type must have a static shape", type_at)
+        count = math.prod(shape)
+        element_type = type.element_type
+        if contents is None:
+            if count:
+                self.raise_error("expected dense elements, got none", type_at)
+            return DenseIntOrFPElementsAttr(type, BytesAttr(b""))
+        if isinstance(contents, str):  # "0x..." raw data
+            try:
+                data = bytes.fromhex(contents[2:])
+            except ValueError:
+                self.raise_error("dense hex string is not valid hexadecimal data", type_at)
+            if len(data) == element_type.compile_time_size:
+                data *= count
+            if len(data) != count * element_type.compile_time_size:
+                self.raise_error(f"dense hex data holds {len(data)} bytes, the type needs "
+                                 f"{count * element_type.compile_time_size}", type_at)
+            return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+        elements, literal_shape = contents
+        if literal_shape and literal_shape != shape:
+            self.raise_error(f"dense literal has shape {literal_shape}, the type has "
+                             f"{shape}", type_at)
+        fmt = float_format(element_type)
+        if fmt is not None:
+            data = b"".join(
+                e.bits(self, element_type, fmt) if isinstance(e, _HexFloatElement)
+                else element_type.pack((e.to_type(self, element_type),))
+                for e in elements)
+            if not literal_shape:
+                data *= count
+            return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+        values = [element.to_type(self, element_type) for element in elements]
+        # One element and no brackets is a splat: from_list repeats its bytes.
+        return DenseIntOrFPElementsAttr.from_list(type, values)
 
 def _decode(text: str | bytes, filename: str, first_line: int) -> str:
     if isinstance(text, str):

@@ -10,7 +10,8 @@
   "use" is the order MLIR's alias pass visits the IR (the text order, except that generic
   ops visit their regions before their types);
 - with ``debuginfo``, ``loc(#locN)`` after each op and ``#locN = loc(...)`` lines after
-  the module; block argument locations inline (``loc("x"(#loc))``), as MLIR does;
+  the module; block argument locations inline (``loc("x"(#loc))``) and their aliases
+  (and the aliases those use) defined before the module, as MLIR does;
 - SSA and block names as MLIR chooses them (``naming.py``); ``%x:3`` / ``%x#1`` for ops
   with several results; ``// pred: ^bb1`` comments on blocks;
 - floats as MLIR writes them (``floats.py``): ``1.000000e+00``, ``0.707106769``,
@@ -56,12 +57,21 @@ class _NullStream:
         return len(text)
 
 
-@dataclass
+@dataclass(eq=False)
 class _AliasInfo:
     name: str  # "blocked", "loc", ...
     order: int
     is_type: bool
+    deferrable: bool  # printed after the module (op locations), else before it
     depth: int = 0
+    children: list[_AliasInfo] = field(default_factory=list)
+
+    def make_non_deferrable(self) -> None:
+        """MLIR's ``markAliasNonDeferrable``: the alias and what it refers to go on top."""
+        if self.deferrable:
+            self.deferrable = False
+            for child in self.children:
+                child.make_non_deferrable()
 
 
 def alias_name_of(attr: Attribute, debuginfo: bool) -> str | None:
@@ -83,6 +93,7 @@ class TileoptPrinter(Printer):
     recording: bool = field(default=False)
     _alias_infos: dict[Attribute, _AliasInfo] = field(default_factory=dict, init=False)
     _alias_stack: list[_AliasInfo] = field(default_factory=list, init=False)
+    _visiting_op_location: bool = field(default=False, init=False)
     _defining_alias: Attribute | None = field(default=None, init=False)
     _default_dialects: list[str] = field(default_factory=lambda: ["builtin"], init=False)
 
@@ -127,7 +138,7 @@ class TileoptPrinter(Printer):
 
     def print_op(self, op: Operation) -> None:
         if self.recording and self.print_debuginfo:
-            self.print_attribute(op.location)  # MLIR visits an op's location first
+            self._print_location_ref(op.location)  # MLIR visits an op's location first
         if isinstance(op, ModuleOp):
             self._print_module_op(op)
             return
@@ -176,7 +187,14 @@ class TileoptPrinter(Printer):
 
     def _print_location_ref(self, location: Attribute) -> None:
         """An op's location: ``loc(#locN)`` when it has an alias."""
-        alias = self.aliases.get(location) if not self.recording else None
+        if self.recording:
+            self._visiting_op_location = True
+            try:
+                self.print_attribute(location)
+            finally:
+                self._visiting_op_location = False
+            return
+        alias = self.aliases.get(location)
         if alias is not None:
             self.print_string(f"loc({alias})")
         else:
@@ -324,19 +342,23 @@ class TileoptPrinter(Printer):
         if name is None:
             self._print_attribute_inline(attribute)
             return
+        deferrable = self._visiting_op_location
         info = self._alias_infos.get(attribute)
         if info is None:
             info = _AliasInfo(name, len(self._alias_infos),
-                              isinstance(attribute, TypeAttribute))
+                              isinstance(attribute, TypeAttribute), deferrable)
             self._alias_infos[attribute] = info
             self._alias_stack.append(info)
             try:
                 self._print_attribute_inline(attribute)
             finally:
                 self._alias_stack.pop()
+        elif not deferrable:
+            info.make_non_deferrable()
         if self._alias_stack:
             enclosing = self._alias_stack[-1]
             enclosing.depth = max(enclosing.depth, info.depth + 1)
+            enclosing.children.append(info)
 
     def print_float(self, value: float, type: AnyFloat) -> None:
         self.print_string(format_float(value, type))
@@ -388,8 +410,9 @@ class TileoptPrinter(Printer):
 
     # --- aliases ---------------------------------------------------------------------
 
-    def assign_aliases(self) -> list[tuple[Attribute, str]]:
-        """Name the recorded aliases as MLIR does; returns them in definition order."""
+    def assign_aliases(self) -> list[tuple[Attribute, str, bool]]:
+        """Name the recorded aliases as MLIR does; returns them in definition order,
+        each with whether it is deferred (printed after the module)."""
         ordered = sorted(self._alias_infos.items(),
                          key=lambda item: (item[1].depth, not item[1].is_type,
                                            item[1].name, item[1].order))
@@ -404,7 +427,7 @@ class TileoptPrinter(Printer):
             prefix = "!" if info.is_type else "#"
             text = f"{prefix}{info.name}{suffix}"
             self.aliases[attr] = text
-            result.append((attr, text))
+            result.append((attr, text, info.deferrable))
         return result
 
     def print_alias_definition(self, attr: Attribute, text: str) -> None:
@@ -438,8 +461,8 @@ def print_module(module: ModuleOp, debuginfo: bool = False) -> str:
     printer = TileoptPrinter(stream=stream, print_debuginfo=debuginfo, names=names,
                              aliases=recorder.aliases)
     deferred = []
-    for attr, text in definitions:
-        if isinstance(attr, LocationAttr):
+    for attr, text, is_deferred in definitions:
+        if is_deferred:
             deferred.append((attr, text))
         else:
             printer.print_alias_definition(attr, text)

@@ -1,0 +1,57 @@
+"""A faster MLIR lexer: xDSL's, with the common tokens read by one regular expression.
+
+Lexing is about a third of parse time in xDSL's ``MLIRLexer`` (a Python branch per
+character class for every token). Here whitespace, comments, bare identifiers,
+``%``/``#``/``!``/``^`` identifiers, plain decimal integers and single-character
+punctuation are matched by one compiled pattern; everything else (strings, floats,
+hexadecimal numbers, ``@`` symbols, ``{``, ``-``, ``...``, ``{-#``/``#-}``, errors) goes
+to xDSL's own code, so tokens are the same as xDSL's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from xdsl.utils.lexer import Span, Token
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+_K = MLIRTokenKind
+_PUNCTUATION = {
+    ":": _K.COLON, ",": _K.COMMA, "(": _K.L_PAREN, ")": _K.R_PAREN, "}": _K.R_BRACE,
+    "[": _K.L_SQUARE, "]": _K.R_SQUARE, "<": _K.LESS, ">": _K.GREATER, "=": _K.EQUAL,
+    "+": _K.PLUS, "*": _K.STAR, "?": _K.QUESTION, "|": _K.VERTICAL_BAR,
+    "->": _K.ARROW,
+}
+_PREFIXED = {"%": _K.PERCENT_IDENT, "#": _K.HASH_IDENT, "!": _K.EXCLAMATION_IDENT,
+             "^": _K.CARET_IDENT}
+
+_TOKEN = re.compile(
+    r"(?://[^\n]*\n?|\s+)*"  # skipped: whitespace and comments
+    r"(?:(?P<bare>[a-zA-Z_][a-zA-Z0-9_$.]*)"
+    r"|(?P<prefixed>[%#!^](?:[0-9]+|[a-zA-Z$._][a-zA-Z0-9$._-]*|-(?!\})[a-zA-Z0-9$._-]*))"
+    r"|(?P<int>[1-9][0-9]*|0(?![xX][0-9a-fA-F]))(?![0-9.])"
+    r"|(?P<punct>->|[:,()}\[\]<>=+*?|]))",
+    re.ASCII,
+)
+
+
+class FastMLIRLexer(MLIRLexer):
+    """``MLIRLexer`` with a one-regex path for the most frequent tokens."""
+
+    def lex(self) -> Token[MLIRTokenKind]:
+        match = _TOKEN.match(self.input.content, self.pos)
+        if match is None or match.lastgroup is None:
+            return super().lex()
+        group = match.lastgroup
+        text = match.group(group)
+        start = match.start(group)
+        self.pos = match.end()
+        if group == "bare":
+            kind = _K.BARE_IDENT
+        elif group == "prefixed":
+            kind = _PREFIXED[text[0]]
+        elif group == "int":
+            kind = _K.INTEGER_LIT
+        else:
+            kind = _PUNCTUATION[text]
+        return Token(kind, Span(start, self.pos, self.input))
