@@ -13,6 +13,7 @@ small, which decides compile time here (xDSL prints and parses ~6k ops/s):
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 
 from xdsl.dialects import llvm
@@ -70,6 +71,18 @@ def int_width(ty: Attribute) -> int | None:
     return ty.width.data if isinstance(ty, IntegerType) else None
 
 
+def _float_bits(value: float, ty: Attribute) -> tuple[int, int] | None:
+    """(bit pattern, width) of a float constant of type ``ty`` (f16, f32, f64)."""
+    formats = {"f16": ("<e", "<H", 16), "f32": ("<f", "<I", 32), "f64": ("<d", "<Q", 64)}
+    fmt = formats.get(str(ty))
+    if fmt is None:
+        return None
+    try:
+        return struct.unpack(fmt[1], struct.pack(fmt[0], value))[0], fmt[2]
+    except (OverflowError, struct.error):
+        return None
+
+
 def _wrap(value: int, width: int) -> int:
     """``value`` as the signed integer of ``width`` bits with the same bit pattern."""
     value &= (1 << width) - 1
@@ -87,6 +100,7 @@ class LLVMBuilder:
         self._first_body_op: Operation | None = None
         self._constants: dict[tuple[Attribute, object], SSAValue] = {}
         self._known: dict[SSAValue, int] = {}  # integer constants, by SSA value
+        self._known_float: dict[SSAValue, float] = {}
         self._prologue_values: dict[str, SSAValue] = {}
 
     # ------------------------------------------------------------------ insertion
@@ -140,6 +154,8 @@ class LLVMBuilder:
         self._constants[key] = result
         if isinstance(ty, IntegerType):
             self._known[result] = value
+        else:
+            self._known_float[result] = value
         return result
 
     def i32(self, value: int) -> SSAValue:
@@ -262,6 +278,10 @@ class LLVMBuilder:
             return self.constant(ty, known)
         if known is not None and isinstance(ty, IntegerType) and kind == "zext":
             return self.constant(ty, known & ((1 << int_width(value.type)) - 1))
+        if kind == "bitcast" and isinstance(ty, IntegerType) and value in self._known_float:
+            bits = _float_bits(self._known_float[value], value.type)
+            if bits is not None and bits[1] == ty.width.data:
+                return self.constant(ty, bits[0])
         cls = _CASTS[kind]
         return self.emit(cls.create(operands=[value], result_types=[ty]))
 
