@@ -137,8 +137,8 @@ class CombineDotAdd(RewritePattern):
         operands = list(new_dot.operands)
         operands[2] = op.operands[other_side]
         new_dot.operands = operands
-        rewriter.replace_matched_op(new_dot, [new_dot.results[0]])
-        rewriter.erase_op(dot)
+        rewriter.replace(op, new_dot, [new_dot.results[0]])
+        rewriter.erase(dot)
 
 
 class CombineSelectMaskedLoad(RewritePattern):
@@ -152,7 +152,7 @@ class CombineSelectMaskedLoad(RewritePattern):
         splat = load.mask.owner
         if not isinstance(splat, tt.SplatOp) or splat.src != op.cond:
             return
-        rewriter.replace_matched_op(tt.LoadOp(
+        rewriter.replace(op, tt.LoadOp(
             load.ptr, load.mask, op.rhs, cache=load.cache_modifier,
             evict=load.eviction_policy, is_volatile=load.is_volatile))
 
@@ -172,7 +172,7 @@ class CombineAddPtr(RewritePattern):
         for name in ADDPTR_HINTS:
             if name in op.attributes:
                 combined.attributes[name] = op.attributes[name]
-        rewriter.replace_matched_op([total, combined])
+        rewriter.replace(op, [total, combined])
 
 
 def _broadcasts_only_along(op: tt.BroadcastOp, axis: int) -> bool:
@@ -218,7 +218,7 @@ class CombineBroadcastMulReduce(RewritePattern):
         zero = arith.ConstantOp(FloatAttr(0.0, element))  # type: ignore[arg-type]
         acc = tt.SplatOp(zero, TensorType(element, [lhs_shape[0], rhs_shape[2]]))
         dot = tt.DotOp(a, b, acc, InputPrecision.IEEE, 0)
-        rewriter.replace_matched_op([a, b, zero, acc, dot])
+        rewriter.replace(op, [a, b, zero, acc, dot])
 
 
 class CombineReshapeReduce(RewritePattern):
@@ -255,8 +255,8 @@ class RankReduceDescriptorLoad(RewritePattern):
         new_load = type(load).create(
             operands=list(load.operands), result_types=[op.result.type],
             properties=dict(load.properties), attributes=dict(load.attributes))
-        rewriter.replace_op(load, new_load)
-        rewriter.replace_matched_op([], [new_load.results[0]])
+        rewriter.replace(load, new_load)
+        rewriter.replace(op, [], [new_load.results[0]])
 
 
 COMBINE_PATTERNS = (CombineDotAdd, CombineSelectMaskedLoad, CombineAddPtr,

@@ -92,7 +92,7 @@ class MoveSplatAfterElementwise(RewritePattern):
         new_ops.append(scalar_op)
         splats = [tt.SplatOp(s, r.type) for s, r in zip(scalar_op.results, op.results)]
         new_ops.extend(splats)
-        rewriter.replace_matched_op(new_ops, [s.result for s in splats])
+        rewriter.replace(op, new_ops, [s.result for s in splats])
 
 
 class MoveBroadcastAfterElementwise(RewritePattern):
@@ -141,7 +141,7 @@ class MoveBroadcastAfterElementwise(RewritePattern):
         new_ops.append(narrow_op)
         wides = [tt.BroadcastOp(n, r.type) for n, r in zip(narrow_op.results, op.results)]
         new_ops.extend(wides)
-        rewriter.replace_matched_op(new_ops, [w.result for w in wides])
+        rewriter.replace(op, new_ops, [w.result for w in wides])
 
 
 def _canonicalization_patterns(op_type: type[Operation]) -> list[RewritePattern]:
