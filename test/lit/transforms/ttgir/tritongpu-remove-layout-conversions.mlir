@@ -1,0 +1,262 @@
+// RUN: tileopt %s -split-input-file --tritongpu-remove-layout-conversions | FileCheck %s
+
+// Forward propagation: the load's layout (an anchor: 1024 elements, more than the 128
+// threads) flows through the conversion and the exp to the store; both conversions go.
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @forward
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[V:.+]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[A]]>
+// CHECK-NEXT: %[[E:.+]] = math.exp %[[V]] : tensor<1024xf32, #[[A]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[E]] : tensor<1024x!tt.ptr<f32>, #[[A]]>
+#A = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @forward(%p: tensor<1024x!tt.ptr<f32>, #A>, %q: tensor<1024x!tt.ptr<f32>, #A>) {
+    %v = tt.load %p : tensor<1024x!tt.ptr<f32>, #A>
+    %c = ttg.convert_layout %v : tensor<1024xf32, #A> -> tensor<1024xf32, #B>
+    %e = math.exp %c : tensor<1024xf32, #B>
+    %ec = ttg.convert_layout %e : tensor<1024xf32, #B> -> tensor<1024xf32, #A>
+    tt.store %q, %ec : tensor<1024x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
+
+// -----
+
+// Backward rematerialization: the offsets are computed in #B and converted for the load.
+// make_range, splat and addi are cheap, so they are recomputed in the load's layout and
+// the conversion disappears (the #B copies die).
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @remat_offsets
+// CHECK-NOT: ttg.convert_layout
+// CHECK-DAG: %[[R:.+]] = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #[[A]]>
+// CHECK-DAG: %[[S:.+]] = tt.splat %{{.*}} : i32 -> tensor<1024xi32, #[[A]]>
+// CHECK: %[[O:.+]] = arith.addi %[[S]], %[[R]] : tensor<1024xi32, #[[A]]>
+// CHECK: tt.addptr %{{.*}}, %[[O]] : tensor<1024x!tt.ptr<f32>, #[[A]]>, tensor<1024xi32, #[[A]]>
+// CHECK-NOT: ttg.convert_layout
+#A = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @remat_offsets(%x: !tt.ptr<f32>, %off: i32, %q: tensor<1024x!tt.ptr<f32>, #A>) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #B>
+    %s = tt.splat %off : i32 -> tensor<1024xi32, #B>
+    %o = arith.addi %s, %r : tensor<1024xi32, #B>
+    %oc = ttg.convert_layout %o : tensor<1024xi32, #B> -> tensor<1024xi32, #A>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #A>
+    %xp = tt.addptr %xs, %oc : tensor<1024x!tt.ptr<f32>, #A>, tensor<1024xi32, #A>
+    %v = tt.load %xp : tensor<1024x!tt.ptr<f32>, #A>
+    tt.store %q, %v : tensor<1024x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
+
+// -----
+
+// Two anchors disagree: a load in #B feeds a store in #A. Neither layout can change, so
+// exactly one conversion remains, right on the loaded value.
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[B:.+]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @anchors_disagree
+// CHECK: %[[V:.+]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[B]]>
+// CHECK-NEXT: %[[VC:.+]] = ttg.convert_layout %[[V]] : tensor<1024xf32, #[[B]]> -> tensor<1024xf32, #[[A]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[VC]] : tensor<1024x!tt.ptr<f32>, #[[A]]>
+#A = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @anchors_disagree(%p: tensor<1024x!tt.ptr<f32>, #B>, %q: tensor<1024x!tt.ptr<f32>, #A>) {
+    %v = tt.load %p : tensor<1024x!tt.ptr<f32>, #B>
+    %vc = ttg.convert_layout %v : tensor<1024xf32, #B> -> tensor<1024xf32, #A>
+    tt.store %q, %vc : tensor<1024x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
+
+// -----
+
+// Loop-carried values take the propagated layout: the accumulator of this loop is carried
+// in the load's layout #A, its zero init is rebuilt in #A, no conversion is left.
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @loop_carried
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[Z:.+]] = arith.constant dense<0.000000e+00> : tensor<1024xf32, #[[A]]>
+// CHECK: %[[R:.+]] = scf.for %{{.*}} iter_args(%[[ACC:.+]] = %[[Z]]) -> (tensor<1024xf32, #[[A]]>)
+// CHECK: %[[V:.+]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[A]]>
+// CHECK: %[[S:.+]] = arith.addf %[[ACC]], %[[V]] : tensor<1024xf32, #[[A]]>
+// CHECK: scf.yield %[[S]] : tensor<1024xf32, #[[A]]>
+// CHECK: tt.store %{{.*}}, %[[R]] : tensor<1024x!tt.ptr<f32>, #[[A]]>
+// CHECK-NOT: ttg.convert_layout
+#A = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @loop_carried(%p: tensor<1024x!tt.ptr<f32>, #A>, %q: tensor<1024x!tt.ptr<f32>, #A>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<1024xf32, #B>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<1024xf32, #B>) : i32 {
+      %v = tt.load %p : tensor<1024x!tt.ptr<f32>, #A>
+      %vc = ttg.convert_layout %v : tensor<1024xf32, #A> -> tensor<1024xf32, #B>
+      %s = arith.addf %acc, %vc : tensor<1024xf32, #B>
+      scf.yield %s : tensor<1024xf32, #B>
+    }
+    %rc = ttg.convert_layout %r : tensor<1024xf32, #B> -> tensor<1024xf32, #A>
+    tt.store %q, %rc : tensor<1024x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
+
+// -----
+
+// Reductions: the layout flows through tt.reduce (to a slice of it) and back through
+// expand_dims, so a row-wise "x - max(x)" runs entirely in the load's layout.
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func @through_reduce
+// CHECK-NOT: ttg.convert_layout
+// CHECK: "tt.reduce"
+// CHECK: (tensor<32x32xf32, #[[A]]>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #[[A]]}>>
+// CHECK: tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<32xf32, #ttg.slice<{dim = 1, parent = #[[A]]}>> -> tensor<32x1xf32, #[[A]]>
+// CHECK: tt.broadcast %{{.*}} : tensor<32x1xf32, #[[A]]> -> tensor<32x32xf32, #[[A]]>
+// CHECK: arith.subf %{{.*}}, %{{.*}} : tensor<32x32xf32, #[[A]]>
+// CHECK-NOT: ttg.convert_layout
+#A = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#B = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @through_reduce(%p: tensor<32x32x!tt.ptr<f32>, #A>, %q: tensor<32x32x!tt.ptr<f32>, #A>) {
+    %x = tt.load %p : tensor<32x32x!tt.ptr<f32>, #A>
+    %xc = ttg.convert_layout %x : tensor<32x32xf32, #A> -> tensor<32x32xf32, #B>
+    %m = "tt.reduce"(%xc) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %mx = arith.maxnumf %a, %b : f32
+      tt.reduce.return %mx : f32
+    }) : (tensor<32x32xf32, #B>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #B}>>
+    %e = tt.expand_dims %m {axis = 1 : i32} : tensor<32xf32, #ttg.slice<{dim = 1, parent = #B}>> -> tensor<32x1xf32, #B>
+    %bc = tt.broadcast %e : tensor<32x1xf32, #B> -> tensor<32x32xf32, #B>
+    %d = arith.subf %xc, %bc : tensor<32x32xf32, #B>
+    %dc = ttg.convert_layout %d : tensor<32x32xf32, #B> -> tensor<32x32xf32, #A>
+    tt.store %q, %dc : tensor<32x32x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
+
+// -----
+
+// Hoisting above an extension: the f32 value comes from an f16 load that must keep its
+// layout, so the conversion cannot be removed; it moves before the extf instead, and the
+// extf is computed in the store's layout.
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[B:.+]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @hoist_above_extf
+// CHECK: %[[X:.+]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f16>, #[[B]]>
+// CHECK-NEXT: %[[XC:.+]] = ttg.convert_layout %[[X]] : tensor<1024xf16, #[[B]]> -> tensor<1024xf16, #[[A]]>
+// CHECK-NEXT: %[[Y:.+]] = arith.extf %[[XC]] : tensor<1024xf16, #[[A]]> to tensor<1024xf32, #[[A]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[Y]] : tensor<1024x!tt.ptr<f32>, #[[A]]>
+#A = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @hoist_above_extf(%p: tensor<1024x!tt.ptr<f16>, #B>, %q: tensor<1024x!tt.ptr<f32>, #A>) {
+    %x = tt.load %p : tensor<1024x!tt.ptr<f16>, #B>
+    %y = arith.extf %x : tensor<1024xf16, #B> to tensor<1024xf32, #B>
+    %yc = ttg.convert_layout %y : tensor<1024xf32, #B> -> tensor<1024xf32, #A>
+    tt.store %q, %yc : tensor<1024x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
+
+// -----
+
+// The cost model. A small (cheap, 64-element) load feeds two exps; the result is stored in
+// #B and also converted to #A. Recomputing the load and the exps in #A costs
+// 8 + 2 * 8 = 24 units per byte, the conversion 32: it is rematerialized.
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+// CHECK-LABEL: tt.func @remat_is_cheaper
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.load %{{.*}} : tensor<64x!tt.ptr<f32>, #[[A]]>
+// CHECK-NOT: ttg.convert_layout
+#A = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @remat_is_cheaper(%x: !tt.ptr<f32>, %q: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #B>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #B>
+    %xp = tt.addptr %xs, %r : tensor<64x!tt.ptr<f32>, #B>, tensor<64xi32, #B>
+    %v = tt.load %xp : tensor<64x!tt.ptr<f32>, #B>
+    %a = math.exp %v : tensor<64xf32, #B>
+    %b = math.exp %a : tensor<64xf32, #B>
+    %qs = tt.splat %q : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #B>
+    %qp = tt.addptr %qs, %r : tensor<64x!tt.ptr<f32>, #B>, tensor<64xi32, #B>
+    tt.store %qp, %b : tensor<64x!tt.ptr<f32>, #B>
+    %bc = ttg.convert_layout %b : tensor<64xf32, #B> -> tensor<64xf32, #A>
+    %ra = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #A>
+    %qa = tt.splat %q : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #A>
+    %qpa = tt.addptr %qa, %ra : tensor<64x!tt.ptr<f32>, #A>, tensor<64xi32, #A>
+    tt.store %qpa, %bc : tensor<64x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
+
+// -----
+
+// Same with four exps: 8 + 4 * 8 = 40 units per byte exceed the conversion's 32, so the
+// values stay in #B and the conversion stays.
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+// CHECK-DAG: #[[B:.+]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+// CHECK-LABEL: tt.func @conversion_is_cheaper
+// CHECK-COUNT-4: math.exp %{{.*}} : tensor<64xf32, #[[B]]>
+// CHECK: ttg.convert_layout %{{.*}} : tensor<64xf32, #[[B]]> -> tensor<64xf32, #[[A]]>
+#A = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @conversion_is_cheaper(%x: !tt.ptr<f32>, %q: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #B>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #B>
+    %xp = tt.addptr %xs, %r : tensor<64x!tt.ptr<f32>, #B>, tensor<64xi32, #B>
+    %v = tt.load %xp : tensor<64x!tt.ptr<f32>, #B>
+    %a = math.exp %v : tensor<64xf32, #B>
+    %b = math.exp %a : tensor<64xf32, #B>
+    %c = math.exp %b : tensor<64xf32, #B>
+    %d = math.exp %c : tensor<64xf32, #B>
+    %qs = tt.splat %q : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #B>
+    %qp = tt.addptr %qs, %r : tensor<64x!tt.ptr<f32>, #B>, tensor<64xi32, #B>
+    tt.store %qp, %d : tensor<64x!tt.ptr<f32>, #B>
+    %dc = ttg.convert_layout %d : tensor<64xf32, #B> -> tensor<64xf32, #A>
+    %ra = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #A>
+    %qa = tt.splat %q : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #A>
+    %qpa = tt.addptr %qa, %ra : tensor<64x!tt.ptr<f32>, #A>, tensor<64xi32, #A>
+    tt.store %qpa, %dc : tensor<64x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
+
+// -----
+
+// Conversions that fold away on their own: convert(convert(x)), a conversion to the type
+// it already has, and a conversion of a splat constant (rebuilt in the new layout).
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @folds
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[C:.+]] = arith.constant dense<1.000000e+00> : tensor<1024xf32, #[[A]]>
+// CHECK: arith.addf %{{.*}}, %[[C]] : tensor<1024xf32, #[[A]]>
+#A = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#C = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @folds(%p: tensor<1024x!tt.ptr<f32>, #A>, %q: tensor<1024x!tt.ptr<f32>, #A>) {
+    %one = arith.constant dense<1.000000e+00> : tensor<1024xf32, #B>
+    %v = tt.load %p : tensor<1024x!tt.ptr<f32>, #A>
+    %v1 = ttg.convert_layout %v : tensor<1024xf32, #A> -> tensor<1024xf32, #C>
+    %v2 = ttg.convert_layout %v1 : tensor<1024xf32, #C> -> tensor<1024xf32, #A>
+    %v3 = ttg.convert_layout %v2 : tensor<1024xf32, #A> -> tensor<1024xf32, #A>
+    %onec = ttg.convert_layout %one : tensor<1024xf32, #B> -> tensor<1024xf32, #A>
+    %s = arith.addf %v3, %onec : tensor<1024xf32, #A>
+    tt.store %q, %s : tensor<1024x!tt.ptr<f32>, #A>
+    tt.return
+  }
+}
