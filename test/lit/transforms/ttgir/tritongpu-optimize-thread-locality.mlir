@@ -1,0 +1,129 @@
+// RUN: tileopt %s -split-input-file --tritongpu-optimize-thread-locality | FileCheck %s
+
+// A loop accumulating row sums of loaded tiles. Each thread holds 4 consecutive elements of
+// a row, so the loop now only adds those 4 (reshape 16x64 -> 16x16x4, reduce the new last
+// axis) into a 16x16 partial accumulator, and reduces across threads once, after the loop.
+// The accumulator is added back in its original layout. The old reduction stays, dead.
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[T:.+]] = #ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [2, 16, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+// CHECK-LABEL: tt.func @row_sums
+// CHECK: %[[INIT:.+]] = arith.constant dense<0.000000e+00> : tensor<16xf32, #ttg.slice<{dim = 1, parent = #[[A]]}>>
+// CHECK: %[[PART:.+]] = arith.constant dense<0.000000e+00> : tensor<16x16xf32, #ttg.slice<{dim = 2, parent = #[[T]]}>>
+// CHECK: %[[LOOP:.+]]:2 = scf.for {{.*}} iter_args(%[[ACC:.+]] = %[[INIT]], %[[P:.+]] = %[[PART]])
+// CHECK: %[[X:.+]] = tt.load
+// CHECK: "tt.reduce"(%[[X]]) <{axis = 1 : i32}>
+// CHECK: %[[V:.+]] = tt.reshape %[[X]] allow_reorder efficient_layout : tensor<16x64xf32, #[[A]]> -> tensor<16x16x4xf32, #[[T]]>
+// CHECK: %[[R:.+]] = "tt.reduce"(%[[V]]) <{axis = 2 : i32}>
+// CHECK: -> tensor<16x16xf32, #ttg.slice<{dim = 2, parent = #[[T]]}>>
+// CHECK: %[[NP:.+]] = arith.addf %[[P]], %[[R]] : tensor<16x16xf32, #ttg.slice<{dim = 2, parent = #[[T]]}>>
+// CHECK: scf.yield %[[ACC]], %[[NP]]
+// CHECK: %[[F:.+]] = "tt.reduce"(%[[LOOP]]#1) <{axis = 1 : i32}>
+// CHECK: -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #ttg.slice<{dim = 2, parent = #[[T]]}>}>>
+// CHECK: %[[FC:.+]] = ttg.convert_layout %[[F]] : {{.*}} -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #[[A]]}>>
+// CHECK: %[[SUM:.+]] = arith.addf %[[INIT]], %[[FC]]
+// CHECK: tt.store %{{.*}}, %[[SUM]]
+#A = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @row_sums(%p: tensor<16x64x!tt.ptr<f32>, #A>, %q: tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #A}>>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>) : i32 {
+      %x = tt.load %p : tensor<16x64x!tt.ptr<f32>, #A>
+      %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<16x64xf32, #A>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+      %next = arith.addf %acc, %s : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+      scf.yield %next : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+    }
+    tt.store %q, %r : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #A}>>
+    tt.return
+  }
+}
+
+// -----
+
+// A max-reduction gets the neutral element -inf for its partial accumulator.
+
+// CHECK-LABEL: tt.func @row_max
+// CHECK: arith.constant dense<0xFF800000> : tensor<16x16xf32
+// CHECK: arith.maxnumf
+#A = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @row_max(%p: tensor<16x64x!tt.ptr<f32>, #A>, %q: tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #A}>>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %init = arith.constant dense<0.000000e+00> : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>) : i32 {
+      %x = tt.load %p : tensor<16x64x!tt.ptr<f32>, #A>
+      %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.maxnumf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<16x64xf32, #A>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+      %next = arith.maxnumf %acc, %s : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+      scf.yield %next : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+    }
+    tt.store %q, %r : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #A}>>
+    tt.return
+  }
+}
+
+// -----
+
+// One element per thread along the reduced axis: nothing to gain, nothing changes.
+
+// CHECK-LABEL: tt.func @one_element_per_thread
+// CHECK-NOT: tt.reshape
+// CHECK: scf.for
+// CHECK-COUNT-1: "tt.reduce"
+// CHECK-NOT: "tt.reduce"
+#A = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @one_element_per_thread(%p: tensor<16x64x!tt.ptr<f32>, #A>, %q: tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #A}>>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>) : i32 {
+      %x = tt.load %p : tensor<16x64x!tt.ptr<f32>, #A>
+      %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<16x64xf32, #A>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+      %next = arith.addf %acc, %s : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+      scf.yield %next : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+    }
+    tt.store %q, %r : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #A}>>
+    tt.return
+  }
+}
+
+// -----
+
+// A reordering reshape feeding a reduction along axis 1 gets a layout with one element
+// per thread and axis 1 last in its order (threads spread over rows first, so each thread
+// walks whole rows); the reduction reads it through a conversion back to the old layout.
+
+// CHECK-DAG: #[[OLD:.+]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+// CHECK-DAG: #[[NEW:.+]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+// CHECK-LABEL: tt.func @reshape_for_reduce
+// CHECK: %[[V:.+]] = tt.reshape %{{.*}} allow_reorder efficient_layout : tensor<4096xf32, #{{.*}}> -> tensor<128x32xf32, #[[NEW]]>
+// CHECK: %[[C:.+]] = ttg.convert_layout %[[V]] : tensor<128x32xf32, #[[NEW]]> -> tensor<128x32xf32, #[[OLD]]>
+// CHECK: "tt.reduce"(%[[C]]) <{axis = 1 : i32}>
+#L = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#OLD = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @reshape_for_reduce(%x: tensor<4096xf32, #L>) -> tensor<128xf32, #ttg.slice<{dim = 1, parent = #OLD}>> {
+    %v = tt.reshape %x allow_reorder : tensor<4096xf32, #L> -> tensor<128x32xf32, #OLD>
+    %s = "tt.reduce"(%v) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<128x32xf32, #OLD>) -> tensor<128xf32, #ttg.slice<{dim = 1, parent = #OLD}>>
+    tt.return %s : tensor<128xf32, #ttg.slice<{dim = 1, parent = #OLD}>>
+  }
+}
