@@ -44,11 +44,16 @@ def op_name(op: Operation) -> str:
 
 
 def error_at(op: Operation, message: str) -> TileoptError:
-    """A TileoptError at ``op``'s source location (when it has one)."""
+    """A TileoptError at ``op``'s ``loc(...)``, else where the parser read it (as MLIR)."""
     where = file_location(op.location)
-    if where is None:
+    if where is not None:
+        return TileoptError(message, where.filename.data, where.line.data, where.column.data)
+    try:
+        from tileopt.ir.parse import source_position
+    except ImportError:  # an IR layer without parse positions
         return TileoptError(message)
-    return TileoptError(message, where.filename.data, where.line.data, where.column.data)
+    position = source_position(op)
+    return TileoptError(message, *position) if position else TileoptError(message)
 
 
 class ModuleTranslation:
