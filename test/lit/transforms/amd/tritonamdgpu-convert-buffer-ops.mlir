@@ -1,0 +1,90 @@
+// RUN: tileopt %s -split-input-file --tritonamdgpu-convert-buffer-ops="arch-generation-name=gfx942" | FileCheck %s --check-prefixes=CHECK,GFX942
+// RUN: tileopt %s -split-input-file --tritonamdgpu-convert-buffer-ops="arch-generation-name=gfx1100" | FileCheck %s --check-prefixes=CHECK,GFX1100
+
+// Offsets from make_range: non-negative and small, so buffer ops; the zero `other`
+// goes, the mask stays.
+// CHECK-LABEL: tt.func @range_offsets
+// CHECK-SAME: (%[[P:.*]]: !tt.ptr<f32>, %[[Q:.*]]: !tt.ptr<f32>, %{{.*}}: i32)
+// CHECK: %[[R:.*]] = tt.make_range
+// CHECK: %[[M:.*]] = arith.cmpi slt
+// CHECK: %[[X:.*]] = amdg.buffer_load %[[P]][%[[R]]], %[[M]] : tensor<1024xf32, #blocked>
+// CHECK: amdg.buffer_store %[[X]], %[[Q]][%[[R]]], %[[M]] : tensor<1024xf32, #blocked>
+// CHECK-NOT: tt.load
+// CHECK-NOT: arith.constant
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @range_offsets(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %n: i32) {
+    %zero = arith.constant dense<0.000000e+00> : tensor<1024xf32, #blocked>
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<1024xi32, #blocked>
+    %m = arith.cmpi slt, %r, %ns : tensor<1024xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %x = tt.load %pa, %m, %zero : tensor<1024x!tt.ptr<f32>, #blocked>
+    %qs = tt.splat %q : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %qa = tt.addptr %qs, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %qa, %x, %m : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// pid * 1024 may wrap around (pid < 2^31), so the offsets may be negative: no buffer op.
+// CHECK-LABEL: tt.func @program_offsets_may_wrap
+// CHECK: tt.load
+// CHECK-NOT: amdg.buffer_load
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @program_offsets_may_wrap(%p: !tt.ptr<f32>) -> tensor<1024xf32, #blocked> {
+    %c1024 = arith.constant 1024 : i32
+    %pid = tt.get_program_id x : i32
+    %start = arith.muli %pid, %c1024 : i32
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %s = tt.splat %start : i32 -> tensor<1024xi32, #blocked>
+    %o = arith.addi %s, %r : tensor<1024xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %o : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %x = tt.load %pa : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return %x : tensor<1024xf32, #blocked>
+  }
+}
+
+// -----
+
+// A tt.pointer_range = 32 base is a tensor under 2 GiB: any 32-bit offsets will do,
+// 64-bit offsets never do.
+// CHECK-LABEL: tt.func @small_tensor_base
+// CHECK-SAME: (%[[P:.*]]: !tt.ptr<f16> {tt.pointer_range = 32 : i32}, %[[O:.*]]: tensor<1024xi32, #blocked>, %{{.*}}: tensor<1024xi64, #blocked>, %[[V:.*]]: tensor<1024xf16, #blocked>)
+// CHECK: amdg.buffer_store %[[V]], %[[P]][%[[O]]] : tensor<1024xf16, #blocked>
+// CHECK: tt.store
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @small_tensor_base(%p: !tt.ptr<f16> {tt.pointer_range = 32 : i32}, %o: tensor<1024xi32, #blocked>, %o64: tensor<1024xi64, #blocked>, %v: tensor<1024xf16, #blocked>) {
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>, #blocked>
+    %pa = tt.addptr %ps, %o : tensor<1024x!tt.ptr<f16>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %pa, %v : tensor<1024x!tt.ptr<f16>, #blocked>
+    %pb = tt.addptr %ps, %o64 : tensor<1024x!tt.ptr<f16>, #blocked>, tensor<1024xi64, #blocked>
+    tt.store %pb, %v : tensor<1024x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// Buffer atomics only on CDNA3/4; the all-true mask is dropped.
+// CHECK-LABEL: tt.func @atomic_add
+// GFX942: %[[OLD:.*]] = amdg.buffer_atomic_rmw fadd, relaxed, gpu, %v, %p[%{{.*}}] : tensor<1024xf32, #blocked>
+// GFX942-NEXT: tt.return %[[OLD]]
+// GFX1100: tt.atomic_rmw fadd, relaxed, gpu
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @atomic_add(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %v: tensor<1024xf32, #blocked>) -> tensor<1024xf32, #blocked> {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %t = arith.constant dense<true> : tensor<1024xi1, #blocked>
+    %old = tt.atomic_rmw fadd, relaxed, gpu, %pa, %v, %t : (tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xf32, #blocked>, tensor<1024xi1, #blocked>) -> tensor<1024xf32, #blocked>
+    tt.return %old : tensor<1024xf32, #blocked>
+  }
+}
