@@ -340,17 +340,10 @@ def _fence(op: Operation, e: FunctionEmitter) -> None:
 def _call(op: Operation, e: FunctionEmitter) -> None:
     if op.op_bundle_operands:
         raise e.error(op, "calls with operand bundles are not supported")
-    args = [e.value(v) for v in op.args]
     if op.callee is None:
-        callee_ptr, *args = args
-        fn_type = e.type(op, op.var_callee_type) if op.var_callee_type is not None else \
-            ir.FunctionType(e.result_type(op) if op.results else ir.VoidType(),
-                            [a.type for a in args])
-        callee = e.builder.bitcast(callee_ptr, fn_type.as_pointer()) \
-            if not isinstance(callee_ptr.type, ir.PointerType) else callee_ptr
-        callee.function_type = fn_type
-    else:
-        callee = e.callee(op, op.callee.string_value())
+        raise e.error(op, "indirect calls are not supported")
+    args = [e.value(v) for v in op.args]
+    callee = e.callee(op, op.callee.string_value())
     cconv = op.CConv.convention.data
     tail = op.TailCallKind.data.value if op.TailCallKind.data.value != "none" else None
     flags = fastmath_flags(op) if op.results and isinstance(
