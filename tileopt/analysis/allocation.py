@@ -256,9 +256,7 @@ def convert_layout_scratch_bytes(op: Operation, target: SharedMemoryTarget) -> i
     shape = _shape(src)
     bits = tensor_bitwidth(src)
     src_enc, dst_enc = _encoding(src), _encoding(dst)
-    path = conversion_path(src_enc, dst_enc, shape, bits,
-                           is_pointer=isinstance(src.element_type, PointerType),
-                           element=str(src.element_type))
+    path = conversion_path(src_enc, dst_enc, shape, bits)
     if path is not ConversionPath.SHARED_MEMORY:
         return 0
     if target.vendor == "amd" and any(a in op.attributes for a in AMD_PADDED_SCRATCH_ATTRS):

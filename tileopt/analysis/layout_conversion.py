@@ -9,9 +9,8 @@ divided out of it, slowest first, while the map is the identity on them
 
 - nothing: the two layouts are spellings of one (:attr:`ConversionPath.NONE`);
 - registers only: each thread permutes its own registers (``REGISTERS``);
-- registers and lanes: one warp shuffle round can do it when the map splits into
-  register permutation, shuffle, register permutation with at most one select on each
-  side (:func:`warp_shuffle_decomposition`, ``WARP_SHUFFLE``);
+- registers and lanes: warp shuffles, when the permutation of index bits swaps at most
+  one register bit with a lane bit (:func:`warp_decomposition`, ``WARP_SHUFFLE``);
 - anything else goes through shared memory (``SHARED_MEMORY``); its scratch buffer is
   sized by :mod:`tileopt.analysis.shared_swizzling`.
 
@@ -26,13 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tileopt.layouts.encodings import (
-    AmdMfma,
-    DotOperand,
     Encoding,
-    NvidiaMma,
     get_contig_per_thread,
     get_order,
-    get_warps_per_cta,
     to_linear_layout,
 )
 from tileopt.layouts.linear_layout import LayoutError, LinearLayout
@@ -48,11 +43,15 @@ class ConversionPath(enum.Enum):
 
 
 def minimal_conversion(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
-    """The part of ``dst^-1 . src`` that moves data (Triton's ``minimalCvtLayout``)."""
+    """The part of ``dst^-1 . src`` that moves data (Triton's ``minimalCvtLayout``): the
+    input dims both layouts share, slowest first, are divided out while trivial."""
+    common = []
+    for s_dim, d_dim in zip(reversed(src.in_dims), reversed(dst.in_dims)):
+        if s_dim != d_dim:
+            break
+        common.append(s_dim)
     conversion = dst.invert_and_compose(src)
-    for dim in (BLOCK, WARP, LANE, REGISTER):
-        if not conversion.has_in_dim(dim):
-            continue
+    for dim in common:
         reduced = conversion.quotient([dim])
         if reduced is None:
             break
@@ -61,30 +60,133 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
 
 
 @dataclass(frozen=True)
-class WarpShuffle:
-    """A conversion done as ``P1 . shuffle . P2``: ``p2_inverse`` picks, per destination
-    lane, the source register to send; ``shuffle`` (lane -> source lane, from destination
-    (lane, register)) is one shuffle per register; ``p1`` puts the received values in the
-    destination registers. ``reduced_p1``/``reduced_p2`` keep only the lane bits that
-    change the register choice (each needs a select)."""
+class WarpDecomposition:
+    """A conversion inside warps as permutations of index bits (Triton's
+    ``DecomposedWarpConversion`` without its byte-permute selectors).
 
-    p1: LinearLayout
-    shuffle: LinearLayout
-    p2_inverse: LinearLayout
-    reduced_p1: LinearLayout
-    reduced_p2: LinearLayout
+    With broadcast registers removed and the register and lane dims padded to equal sizes,
+    the map from source (register, lane) bits to destination bits is a permutation ``P``,
+    factored as ``P = P_mixed . P_lane . P_reg``: ``p_reg`` permutes register bits (a
+    renumbering), ``p_lane`` lane bits (one ``shfl.idx`` per register), and each
+    ``(register bit, lane bit)`` in ``mixed_transpositions`` swaps a register bit with a
+    lane bit (a select, a shuffle, a select). ``n_pack``: low register bits packed into
+    one 32-bit shuffle (sub-32-bit elements)."""
 
-
-def _identity(size: int, in_dim: str, out_dim: str) -> LinearLayout:
-    if size == 1:
-        return LinearLayout({in_dim: []}, [(out_dim, 1)])
-    return LinearLayout.identity_1d(size, in_dim, out_dim)
+    p_reg: LinearLayout
+    p_lane: LinearLayout
+    mixed_transpositions: tuple[tuple[int, int], ...]
+    n_pack: int
 
 
-def _zeros(size: int, in_dim: str, out_dim: str, out_size: int) -> LinearLayout:
-    if size == 1:
-        return LinearLayout({in_dim: []}, [(out_dim, out_size)])
-    return LinearLayout.zeros_1d(size, in_dim, out_dim, out_size)
+def _pad(layout: LinearLayout, reg_bits: int, lane_bits: int) -> LinearLayout:
+    zero = (0,) * layout.num_out_dims()
+    bases = {REGISTER: list(layout.get_bases(REGISTER)), LANE: list(layout.get_bases(LANE))}
+    bases[REGISTER] += [zero] * (reg_bits - len(bases[REGISTER]))
+    bases[LANE] += [zero] * (lane_bits - len(bases[LANE]))
+    return LinearLayout(bases, list(layout.out_dim_sizes().items()), require_surjective=False)
+
+
+def warp_decomposition(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> WarpDecomposition:
+    """Triton's ``getWarpLayoutConvertDecomposition`` for a conversion that stays inside
+    warps: build the permutation ``P``, then walk its cycles, cutting each run of lane
+    bits out of a cycle that mixes register and lane bits as one transposition."""
+    src = src.remove_zero_bases_along_dim(REGISTER)
+    dst = dst.remove_zero_bases_along_dim(REGISTER)
+    reg_bits = max(src.in_dim_size_log2(REGISTER), dst.in_dim_size_log2(REGISTER))
+    lane_bits = max(src.in_dim_size_log2(LANE), dst.in_dim_size_log2(LANE))
+    dims = (REGISTER, LANE)
+    out_dims = src.out_dims
+    s = _pad(src.sublayout(list(dims), out_dims), reg_bits, lane_bits)
+    t = _pad(dst.sublayout(list(dims), out_dims), reg_bits, lane_bits)
+    p = s.invert_and_compose(t).transpose_outs(list(dims))
+    p_bases = {d: [list(b) for b in p.get_bases(d)] for d in dims}
+
+    s_flat, t_flat = s.flatten_outs(), t.flatten_outs()
+    src_zeros, dst_zeros = [], []
+    for dim_idx, dim in enumerate(dims):
+        for i in range(s_flat.in_dim_size_log2(dim)):
+            s_val, t_val = s_flat.get_basis(dim, i)[0], t_flat.get_basis(dim, i)[0]
+            if s_val == 0 and t_val == 0:
+                p_bases[dim][i][dim_idx] = 1 << i  # a fixed point
+            elif s_val == 0:
+                src_zeros.append((dim_idx, i))
+            elif t_val == 0:
+                dst_zeros.append((dim_idx, i))
+    for (src_dim, src_idx), (dst_dim, dst_idx) in zip(src_zeros, dst_zeros):
+        p_bases[dims[src_dim]][src_idx][dst_dim] = 1 << dst_idx
+
+    reg_perm = [0] * reg_bits
+    lane_perm = [0] * lane_bits
+    mixed: list[tuple[int, int]] = []
+    visited = [False] * (reg_bits + lane_bits)
+
+    def flat(dim: str, index: int) -> int:
+        return index if dim == REGISTER else reg_bits + index
+
+    for dim in dims:
+        for i in range(reg_bits if dim == REGISTER else lane_bits):
+            if visited[flat(dim, i)]:
+                continue
+            entry = (dim, i)
+            curr_dim, curr_idx = entry
+            reg_start = lane_start = lane_end = reg_end = -1
+            for _ in range(reg_bits + lane_bits + 1):
+                visited[flat(curr_dim, curr_idx)] = True
+                next_dim = next_idx = None
+                for k, value in enumerate(p_bases[curr_dim][curr_idx]):
+                    if value:
+                        next_dim, next_idx = dims[k], value.bit_length() - 1
+                if next_dim is None:
+                    raise LayoutError("the conversion inside a warp is not a permutation")
+                if curr_dim == REGISTER and next_dim == REGISTER:
+                    reg_perm[curr_idx] = 1 << next_idx
+                elif curr_dim == LANE and next_dim == LANE:
+                    lane_perm[curr_idx] = 1 << next_idx
+                elif curr_dim == REGISTER:
+                    reg_start, lane_start = curr_idx, next_idx
+                else:
+                    reg_end, lane_end = next_idx, curr_idx
+                if reg_end >= 0:
+                    reg_perm[reg_start] = 1 << reg_end
+                    lane_perm[lane_end] = 1 << lane_start
+                    mixed.append((reg_end, lane_start))
+                    reg_start = lane_start = lane_end = reg_end = -1
+                curr_dim, curr_idx = next_dim, next_idx
+                if flat(curr_dim, curr_idx) == flat(*entry):
+                    break
+            else:
+                raise LayoutError("the conversion inside a warp is not a permutation")
+
+    n_pack = min(max(0, (min(max(32 // bitwidth, 1), 4)).bit_length() - 1), reg_bits - len(mixed))
+    p_reg = LinearLayout({REGISTER: [(b,) for b in reg_perm]}, [(REGISTER, 1 << reg_bits)])
+    p_lane = LinearLayout({LANE: [(b,) for b in lane_perm]}, [(LANE, 1 << lane_bits)])
+    return WarpDecomposition(p_reg, p_lane, tuple(mixed), n_pack)
+
+
+def conversion_path(src_enc: Encoding, dst_enc: Encoding, shape: Sequence[int],
+                    bitwidth: int = 32) -> ConversionPath:
+    """How a conversion of a ``shape`` tensor moves data (Triton's ``cvtReordersRegisters``,
+    ``cvtNeedsWarpShuffle``, ``cvtNeedsSharedMemory``).
+
+    Inside a warp, shuffles are used when the bit permutation has at most one mixed
+    register/lane transposition (decided at 32 bits, as Triton does); more go through
+    shared memory. Layouts without a linear form go through shared memory too.
+    ``bitwidth`` is accepted for symmetry with the lowering and does not change the answer.
+    """
+    try:
+        src = to_linear_layout(src_enc, shape)
+        dst = to_linear_layout(dst_enc, shape)
+        conversion = minimal_conversion(src, dst)
+        if not conversion.out_dims:
+            return ConversionPath.NONE
+        if conversion.out_dims == [REGISTER]:
+            return ConversionPath.REGISTERS
+        if conversion.out_dims == [REGISTER, LANE]:
+            if len(warp_decomposition(src, dst, 32).mixed_transpositions) < 2:
+                return ConversionPath.WARP_SHUFFLE
+    except LayoutError:
+        pass
+    return ConversionPath.SHARED_MEMORY
 
 
 def scratch_vector_lengths(src_enc: Encoding, dst_enc: Encoding,
@@ -101,127 +203,15 @@ def scratch_vector_lengths(src_enc: Encoding, dst_enc: Encoding,
     return in_vec, out_vec
 
 
-def warp_shuffle_decomposition(src_enc: Encoding, dst_enc: Encoding, shape: Sequence[int],
-                               bitwidth: int, is_pointer: bool = False) -> WarpShuffle | None:
-    """Triton's ``getWarpLayoutConvertDecomposition``; None when one shuffle round with at
-    most one select per side cannot do the conversion (or shared memory is faster)."""
-    src = to_linear_layout(src_enc, shape)
-    dst = to_linear_layout(dst_enc, shape)
-    conversion = minimal_conversion(src, dst)
-    if conversion.out_dims != [REGISTER, LANE]:
-        return None
-    c = conversion.sublayout([d for d in conversion.in_dims if d in (REGISTER, LANE)],
-                             [REGISTER, LANE])
-    c = c.transpose_ins([REGISTER, LANE])
-    reg_bits, lane_bits = c.in_dim_size_log2(REGISTER), c.in_dim_size_log2(LANE)
-
-    # Lanes whose source is another register of the same lane cannot be shuffled until P2
-    # mixes a register that does change lanes into them.
-    missing = []
-    for i in range(lane_bits):
-        to_reg, to_lane = c.get_bases(LANE)[i]
-        if to_reg != 0:
-            if to_lane != 0:
-                return None
-            missing.append(i)
-        elif to_lane == 0:
-            return None  # broadcast along lanes: not a permutation
-    p_prime_lane = [[0] for _ in range(lane_bits)]
-    for i in range(reg_bits):
-        to_reg, to_lane = c.get_bases(REGISTER)[i]
-        if to_lane == 0:
-            continue
-        if missing:
-            p_prime_lane[missing.pop()][0] |= 1 << i
-    if missing:
-        return None
-
-    reg_size, lanes = c.in_dim_size(REGISTER), c.in_dim_size(LANE)
-    p_prime = LinearLayout({LANE: [tuple(b) for b in p_prime_lane]}, [(REGISTER, reg_size)],
-                           require_surjective=False)
-    p2_top = _identity(reg_size, REGISTER, REGISTER).concat_outs(
-        _zeros(reg_size, REGISTER, LANE, lanes))
-    p2_bottom = p_prime.concat_outs(_identity(lanes, LANE, LANE))
-    p2_inverse = p2_top.concat_ins(p2_bottom)
-    cp = p2_inverse.compose(c)
-    l_inv = cp.sublayout([LANE], [LANE]).pseudo_invert()
-    r = cp.sublayout([REGISTER], [LANE]).compose(l_inv)
-    w_left = _identity(reg_size, REGISTER, REGISTER).concat_ins(
-        _zeros(lanes, LANE, REGISTER, reg_size))
-    w_inverse = w_left.concat_outs(r.concat_ins(l_inv))
-    p1 = w_inverse.compose(cp)
-
-    p1 = p1.sublayout([REGISTER, LANE], [REGISTER])
-    p2_inverse = p2_inverse.sublayout([REGISTER, LANE], [REGISTER])
-    cp = cp.sublayout([REGISTER, LANE], [LANE])
-    reduced_p1 = p1.remove_zero_bases_along_dim(LANE)
-    reduced_p2 = p2_inverse.remove_zero_bases_along_dim(LANE)
-    # More than one select per side is slower than shared memory.
-    if reduced_p1.in_dim_size(LANE) > 2 or reduced_p2.in_dim_size(LANE) > 2:
-        return None
-    for enc in (src_enc, dst_enc):
-        if isinstance(enc, DotOperand) and enc.k_width == 0:
-            return None
-    # Sub-32-bit values are shuffled one per 32-bit register; wide shared accesses win.
-    in_vec, out_vec = scratch_vector_lengths(src_enc, dst_enc, shape)
-    if not is_pointer and bitwidth < 32 and in_vec > 4 and out_vec > 4:
-        return None
-    return WarpShuffle(p1, cp, p2_inverse, reduced_p1, reduced_p2)
-
-
-def _is_float8(element: str) -> bool:
-    return element.startswith("f8")
-
-
-def _mma_v3_to_dot_shortcut(src_enc: Encoding, dst_enc: Encoding, shape: Sequence[int],
-                            bitwidth: int) -> bool:
-    """Hopper accumulator to 8-bit A operand: a register permutation Triton lowers with a
-    dedicated shuffle (``matchMmaV3AndDotOperandLayout``)."""
-    if not (isinstance(src_enc, NvidiaMma) and isinstance(dst_enc, DotOperand)):
-        return False
-    return (src_enc.version_major == 3 and dst_enc.op_idx == 0
-            and src_enc.warps_per_cta[1] == 1 and bitwidth == 8
-            and dst_enc.k_width == 32 // bitwidth
-            and conversion_path(dst_enc.parent, src_enc, shape, bitwidth)
-            is not ConversionPath.SHARED_MEMORY)
-
-
-def _mfma_to_dot_shortcut(src_enc: Encoding, dst_enc: Encoding, element: str) -> bool:
-    """CDNA fp8 MFMA accumulator to its own A operand (``matchMFMAAndDotOperandShuffleCase``)."""
-    if not (isinstance(src_enc, AmdMfma) and isinstance(dst_enc, DotOperand)):
-        return False
-    return (dst_enc.parent == src_enc and dst_enc.op_idx == 0 and src_enc.is_transposed
-            and dst_enc.k_width == 8 and tuple(src_enc.instr_shape[:2]) in ((16, 16), (32, 32))
-            and _is_float8(element) and src_enc.warps_per_cta[1] == 1)
-
-
-def conversion_path(src_enc: Encoding, dst_enc: Encoding, shape: Sequence[int], bitwidth: int,
-                    is_pointer: bool = False, element: str = "") -> ConversionPath:
-    """How a conversion of a ``shape`` tensor of ``bitwidth``-bit elements moves data.
-
-    ``element`` is the element type's name (``f32``, ``f8E4M3FN``...), consulted for the
-    fp8 special cases. Layouts without a linear form go through shared memory.
-    """
-    try:
-        src = to_linear_layout(src_enc, shape)
-        dst = to_linear_layout(dst_enc, shape)
-        conversion = minimal_conversion(src, dst)
-    except LayoutError:
-        return ConversionPath.SHARED_MEMORY
-    if not conversion.out_dims:
-        return ConversionPath.NONE
-    if conversion.out_dims == [REGISTER]:
-        return ConversionPath.REGISTERS
-    if conversion.out_dims == [REGISTER, LANE] and warp_shuffle_decomposition(
-            src_enc, dst_enc, shape, bitwidth, is_pointer) is not None:
-        return ConversionPath.WARP_SHUFFLE
-    if _mma_v3_to_dot_shortcut(src_enc, dst_enc, shape, bitwidth):
-        return ConversionPath.REGISTERS
-    if _mfma_to_dot_shortcut(src_enc, dst_enc, element):
-        return ConversionPath.WARP_SHUFFLE
-    return ConversionPath.SHARED_MEMORY
-
-
-def warps_along(encoding: Encoding, shape: Sequence[int], axis: int) -> int:
-    """Warps holding distinct data along ``axis`` (Triton's ``getWarpsPerCTA(enc, shape)``)."""
-    return get_warps_per_cta(encoding, shape)[axis]
+def is_conversion_warp_synchronous(src: LinearLayout, dst: LinearLayout) -> bool:
+    """Each warp reads back only what it wrote (Triton's ``isCvtDimSync(.., warp)``): a
+    shared-memory conversion then needs only a warp-level barrier between its halves."""
+    for dim in (BLOCK, WARP):
+        if not (src.has_in_dim(dim) and dst.has_in_dim(dim)):
+            return False
+        conversion = dst.invert_and_compose(src)
+        if not conversion.is_trivial_over([dim]):
+            return False
+        if src.get_free_variable_masks().get(dim, 0) or dst.get_free_variable_masks().get(dim, 0):
+            return False
+    return True
