@@ -14,6 +14,7 @@ Triton 3.6's ``make_llir`` adds on top for each vendor:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from llvmlite import ir
@@ -160,11 +161,8 @@ def _flat_work_group_size(op: llvm.FuncOp, launch: ModuleLaunchInfo,
     if launch.num_warps is not None:
         return f"1,{launch.num_warps * (launch.threads_per_warp or target.warp_size)}"
     for name in ("rocdl.reqd_work_group_size", "nvvm.reqntid", "nvvm.maxntid"):
-        if (values := _int_list(op.attributes.get(name))) :
-            total = 1
-            for v in values:
-                total *= v
-            return f"1,{total}"
+        if values := _int_list(op.attributes.get(name)):
+            return f"1,{math.prod(values)}"
     return None
 
 

@@ -44,8 +44,7 @@ def convert_type(attr: Attribute) -> ir.Type:
             raise UnsupportedType(f"only fixed one-dimensional vectors exist in LLVM IR, not {attr}")
         return ir.VectorType(convert_type(attr.element_type), attr.get_shape()[0])
     if isinstance(attr, llvm.LLVMStructType):
-        return ir.LiteralStructType([convert_type(t) for t in attr.types.data],
-                                    packed=_is_packed(attr))
+        return ir.LiteralStructType([convert_type(t) for t in attr.types.data])
     if isinstance(attr, llvm.LLVMArrayType):
         return ir.ArrayType(convert_type(attr.type), attr.size.data)
     if isinstance(attr, (llvm.LLVMVoidType, builtin.NoneType)):
@@ -56,11 +55,3 @@ def convert_type(attr: Attribute) -> ir.Type:
                                var_arg=attr.is_variadic)
     raise UnsupportedType(f"type {attr} has no LLVM IR counterpart")
 
-
-def _is_packed(struct: llvm.LLVMStructType) -> bool:
-    packed = getattr(struct, "packed", None)
-    return bool(packed is not None and getattr(packed, "data", packed))
-
-
-def is_void(attr: Attribute) -> bool:
-    return isinstance(attr, (llvm.LLVMVoidType, builtin.NoneType))

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tileopt.target import module_to_llvm_ir, parse_llvm_dialect
 
 V = r"%\d+"  # any numbered LLVM value
