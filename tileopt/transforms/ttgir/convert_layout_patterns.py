@@ -31,7 +31,6 @@ from tileopt.transforms.ttgir.tensor_layouts import (
     conversion_is_trivial,
     encoding,
     linear_layout,
-    tensor_type,
 )
 
 
@@ -189,6 +188,3 @@ CONVERT_LAYOUT_PATTERNS: tuple[RewritePattern, ...] = (
     FoldConvertIntoLayoutFreeUser(),
 )
 
-
-__all__ = ["CONVERT_LAYOUT_PATTERNS", "is_expensive_view", "recreate_with_result_type",
-           "tensor_type"]

@@ -34,14 +34,14 @@ from collections.abc import Callable
 
 from xdsl.context import Context
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType
+from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.hints import isa
 
 from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, DotOperandEncodingAttr
-from tileopt.ir import TileoptError
-from tileopt.passes import Pass, register_pass
+from tileopt.passes import Pass, PassFailure, register_pass
 from tileopt.transforms.ttgir.convert_layout_patterns import CONVERT_LAYOUT_PATTERNS
 from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
 from tileopt.transforms.ttgir.layout_propagation import (
@@ -310,8 +310,7 @@ class LayoutPropagation:
                     "tt.gather", "ttng.warp_group_dot_wait"):
                 self.rewrite_generic(op, layout)
             else:
-                raise TileoptError(f"tritongpu-remove-layout-conversions: cannot give "
-                                   f"'{op.name}' another layout")
+                raise PassFailure(op, f"cannot give '{op.name}' another layout")
 
     def rewrite_generic(self, op: Operation, layout: Attribute) -> None:
         operand_layout = None
@@ -429,11 +428,10 @@ def convert_cost(src: SSAValue, layout: Attribute) -> int:
 
 def _reduce_is_associative(op: Operation) -> bool:
     """Floating-point add/mul reductions over more than two elements are not (Triton's
-    ``ReduceOpHelper::isAssociative``)."""
+    ``ReduceOpHelper::isAssociative``): recomputing one may change the result's rounding."""
     ty = tensor_type(op.operands[0])
     assert ty is not None
-    if not getattr(ty.element_type, "name", "").startswith("f") and "float" not in type(
-            ty.element_type).__name__.lower():
+    if not isa(ty.element_type, AnyFloat):
         return True
     axis = op.properties["axis"].value.data  # type: ignore[union-attr]
     if ty.get_shape()[axis] <= 2:
