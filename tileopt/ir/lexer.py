@@ -26,7 +26,8 @@ _PREFIXED = {"%": _K.PERCENT_IDENT, "#": _K.HASH_IDENT, "!": _K.EXCLAMATION_IDEN
              "^": _K.CARET_IDENT}
 
 _TOKEN = re.compile(
-    r"(?://[^\n]*\n?|\s+)*"  # skipped: whitespace and comments
+    r"(?://[^\n]*+\n?|\s+)*+"  # skipped: whitespace and comments (possessive: a
+    # comment must not give back characters to become a token)
     r"(?:(?P<bare>[a-zA-Z_][a-zA-Z0-9_$.]*)"
     r"|(?P<prefixed>[%#!^](?:[0-9]+|[a-zA-Z$._][a-zA-Z0-9$._-]*|-(?!\})[a-zA-Z0-9$._-]*))"
     r"|(?P<int>[1-9][0-9]*|0(?![xX][0-9a-fA-F]))(?![0-9.])"

@@ -240,12 +240,28 @@ class TileoptParser(Parser):
                 span)
         self.raise_error(f"custom op '{name}' is unknown", span)
 
+    # --- alias uses ---------------------------------------------------------------------
+
+    def _check_alias_use(self) -> None:
+        """An undefined ``#alias``/``!alias`` is reported at the alias, as MLIR does
+        (xDSL reports the token after it)."""
+        token = self._current_token
+        if token.kind in (MLIRTokenKind.HASH_IDENT, MLIRTokenKind.EXCLAMATION_IDENT) and \
+                "." not in token.text and token.text not in self.attribute_aliases and \
+                self._text[token.span.end:token.span.end + 1] != "<":
+            self.raise_error(f"undefined symbol alias '{token.text}'", token.span)
+
+    def parse_optional_attribute(self):
+        self._check_alias_use()
+        return super().parse_optional_attribute()
+
     # --- types: parsed once per spelling ---------------------------------------------
 
     def parse_optional_type(self):
         """Types repeat verbatim all over a Triton file (``tensor<128x64xf16,
         #blocked1>``); within one file, with its aliases, the same text is the same
         type, so each spelling is parsed once."""
+        self._check_alias_use()
         token = self._current_token
         if not (token.kind == MLIRTokenKind.EXCLAMATION_IDENT or (
                 token.kind == MLIRTokenKind.BARE_IDENT and token.text in _SHAPED_TYPES)):
@@ -464,23 +480,23 @@ def _describe(err: Exception) -> str:
     return f"invalid input ({type(err).__name__}: {first})"
 
 
+_SPLIT_MARKER = re.compile(r"^// -----.*(?:\n|$)", re.MULTILINE)
+
+
 def split_input_file(text: str) -> list[tuple[str, int]]:
-    """Split like ``--split-input-file``: chunks between ``// -----`` lines.
+    """Split like ``mlir-opt --split-input-file``: at lines starting with ``// -----``.
 
     Returns ``(chunk_text, first_line_number)`` pairs; pass the line number to
     ``parse_module(..., first_line=...)`` so messages keep the file's own lines.
     """
     chunks: list[tuple[str, int]] = []
-    current: list[str] = []
-    start_line = 1
-    for number, line in enumerate(text.splitlines(keepends=True), start=1):
-        if re.fullmatch(r"\s*// -----\s*", line):
-            chunks.append(("".join(current), start_line))
-            current = []
-            start_line = number + 1
-        else:
-            current.append(line)
-    chunks.append(("".join(current), start_line))
+    start, line = 0, 1
+    for marker in _SPLIT_MARKER.finditer(text):
+        chunks.append((text[start:marker.start()], line))
+        line += text.count("\n", start, marker.end()) + (
+            0 if marker.group().endswith("\n") else 1)
+        start = marker.end()
+    chunks.append((text[start:], line))
     return chunks
 
 

@@ -1,0 +1,46 @@
+"""The text normaliser behind the corpus comparison: what it hides and what it does not."""
+
+from __future__ import annotations
+
+from tileopt.ir.compare_corpus import (
+    expand_aliases,
+    first_difference,
+    normalise,
+    split_debug_dumps,
+)
+
+
+def test_locations_are_removed_with_nested_parentheses_and_strings():
+    text = ('%x = tt.foo %a : i32 loc(callsite(#loc3 at "f(1).py":2:3))\n'
+            '#loc3 = loc("a"(#loc))\n'
+            "#loc = loc(unknown)\n"
+            '  tt.func @f(%a: i32 loc("a)"(#loc))) {\n')
+    assert normalise(text) == "%v0 = tt.foo %v1 : i32\n  tt.func @f(%v1: i32) {\n"
+
+
+def test_values_are_renamed_in_order_of_appearance():
+    a = "%x = arith.addi %a, %b : i32\n%y:2 = foo %x\nbar %y#1\n"
+    b = "%0 = arith.addi %q, %r : i32\n%1:2 = foo %0\nbar %1#1\n"
+    assert normalise(a) == normalise(b)
+
+
+def test_a_swapped_operand_is_still_a_difference():
+    a = normalise("%x = arith.subi %a, %b : i32\n%y = arith.subi %a, %b : i32\n")
+    b = normalise("%x = arith.subi %a, %b : i32\n%y = arith.subi %b, %a : i32\n")
+    assert first_difference(a, b) == (2, "%v3 = arith.subi %v1, %v2 : i32",
+                                      "%v3 = arith.subi %v2, %v1 : i32")
+
+
+def test_attributes_and_types_are_not_normalised():
+    assert normalise("x : tensor<4xf32, #blocked>") != normalise("x : tensor<4xf32, #mma>")
+    assert normalise("dense<0xFF800000>") != normalise("dense<-1.0>")
+
+
+def test_alias_expansion_for_dumps_printed_without_aliases():
+    with_aliases = "#a = #ttg.b<{x = 1}>\n#c = #ttg.s<{p = #a}>\nt : tensor<4xi32, #c>\n"
+    assert expand_aliases(with_aliases) == "t : tensor<4xi32, #ttg.s<{p = #ttg.b<{x = 1}>}>>\n"
+
+
+def test_pipeliner_debug_dumps_are_split_off():
+    text = "module {\n}\n\n\n// -----// SoftwarePipeliner internal IR Dump After: X\nmodule {\n}\n"
+    assert split_debug_dumps(text) == ["module {\n}\n", "module {\n}\n"]
