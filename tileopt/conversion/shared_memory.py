@@ -39,9 +39,18 @@ class SharedMemoryPlan:
         self.placeholder_bytes = max(self.placeholder_bytes, size_bytes)
         return 0
 
-    def barrier_before_use(self) -> bool:
-        """Whether an op must sync before touching its scratch (no barrier analysis ran)."""
-        return not self.allocated
+    def barrier_before_use(self, op: Operation, used_before: bool) -> bool:
+        """Whether ``op`` must sync before touching its scratch (no barrier analysis ran).
+
+        Not needed by the first op using shared memory in a function when it sits in the
+        entry block (no loop can bring it back after a later use).
+        """
+        if self.allocated:
+            return False
+        func = op.parent_op()
+        in_entry = func is not None and func.name == "tt.func" and \
+            op.parent_block() is func.regions[0].blocks.first
+        return used_before or not in_entry
 
     def record_total(self, module: ModuleOp) -> None:
         if self.allocated:

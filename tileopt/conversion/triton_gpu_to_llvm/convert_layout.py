@@ -1,1 +1,123 @@
-"""(being written)"""
+"""``ttg.convert_layout``: the same tensor in another layout, by the cheapest route.
+
+Derived from the two linear layouts (``register_maps``, ``shared_layouts``):
+
+- every thread already holds what it needs (equal layouts, or only the register order
+  differs): pick registers, no instruction at all;
+- otherwise through shared memory: each thread writes its distinct registers, a barrier,
+  each thread reads the elements of its new registers. The offset map is chosen for vector
+  accesses on both sides where possible and bank-conflict-free transactions, xor-swizzled
+  over GF(2) (``shared_layouts.plan_transfer``).
+
+The scratch buffer comes from ``allocate-shared-memory`` (``allocation.offset``) or the
+stand-in of ``shared_memory.py``.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import TensorType, i1, i8, i64
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from tileopt.conversion import register_maps
+from tileopt.conversion.indexing import HW_DIMS, apply_layout, register_coordinates
+from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.shared_layouts import TransferPlan, plan_transfer
+from tileopt.conversion.triton_gpu_to_llvm.load_store import unique_registers
+from tileopt.conversion.triton_gpu_to_llvm.lowering import (
+    FunctionLowering,
+    lowers,
+    shared_memory_base,
+)
+from tileopt.conversion.type_converter import bit_width
+from tileopt.layouts.linear_layout import LinearLayout
+
+
+def storage_type(ty: Attribute) -> Attribute:
+    """How a register of type ``ty`` is kept in shared memory (bools as bytes, pointers as i64)."""
+    if ty == i1:
+        return i8
+    if isinstance(ty, llvm.LLVMPointerType):
+        return i64
+    return ty
+
+
+def to_storage(b: LLVMBuilder, value: SSAValue, storage: Attribute) -> SSAValue:
+    if isinstance(value.type, llvm.LLVMPointerType):
+        return b.cast("ptrtoint", value, storage)
+    if value.type == i1:
+        return b.int_cast(value, storage, signed=False)
+    return value
+
+
+def from_storage(b: LLVMBuilder, value: SSAValue, ty: Attribute) -> SSAValue:
+    if isinstance(ty, llvm.LLVMPointerType):
+        return b.emit(llvm.IntToPtrOp.create(operands=[value], result_types=[ty]))
+    if ty == i1:
+        return b.icmp("ne", value, b.constant(value.type, 0))
+    return value
+
+
+def shared_offsets(fl: FunctionLowering, plan: TransferPlan, layout: LinearLayout):
+    """(thread part as an i32 SSA value, per-register constant) of each register's offset."""
+    offsets = plan.hardware_offsets(layout)
+    threads = offsets.sublayout([d for d in HW_DIMS if offsets.has_in_dim(d)], ["offset"])
+    key = f"smem-offsets:{tuple(tuple(threads.get_bases(d)) for d in threads.in_dims)}"
+    thread_part = fl.b.prologue_value(key, lambda b: apply_layout(
+        b, threads, {d: fl.ids.value(d) for d in threads.in_dims})[0])
+    constants = [c[0] for c in register_coordinates(offsets)]
+    return thread_part, constants
+
+
+def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSAValue],
+                           src: LinearLayout, dst: LinearLayout, shape: list[int],
+                           element_type: Attribute) -> list[SSAValue]:
+    b = fl.b
+    storage = storage_type(element_type)
+    element_bytes = max(1, bit_width(storage) // 8)
+    src_unique, _ = unique_registers(src)
+    dst_unique, dst_canonical = unique_registers(dst)
+    plan = plan_transfer(src, dst, shape, element_bytes, len(src_unique), len(dst_unique))
+    base_offset = fl.module.shared.offset(op, plan.bytes)
+    fl.begin_shared_memory_use(op)
+    base = b.gep(shared_memory_base(fl), b.i32(base_offset), i8)
+
+    thread, constants = shared_offsets(fl, plan, src)
+    vec = plan.store.vector
+    for r in src_unique:
+        if r % vec:
+            continue
+        ptr = b.gep(base, b.xor(thread, b.i32(constants[r])), storage)
+        group = [to_storage(b, values[r + k], storage) for k in range(vec)]
+        fl.hooks.store_shared(b, ptr, group, None)
+    fl.hooks.barrier(b)
+
+    thread, constants = shared_offsets(fl, plan, dst)
+    vec = plan.load.vector
+    loaded: dict[int, SSAValue] = {}
+    for r in dst_unique:
+        if r % vec:
+            continue
+        ptr = b.gep(base, b.xor(thread, b.i32(constants[r])), storage)
+        for k, v in enumerate(fl.hooks.load_shared(b, ptr, storage, vec, None)):
+            loaded[r + k] = from_storage(b, v, element_type)
+    return [loaded[dst_canonical[r]] for r in range(len(dst_canonical))]
+
+
+@lowers("ttg.convert_layout")
+def _convert_layout(fl: FunctionLowering, op: Operation) -> None:
+    src_type: TensorType = op.operands[0].type
+    dst_type: TensorType = op.results[0].type
+    src = fl.layouts.of(src_type)
+    dst = fl.layouts.of(dst_type)
+    values = fl.get(op.operands[0])
+    mapping = register_maps.register_map(src, dst)
+    if mapping is not None:
+        fl.set(op.results[0], [values[i] for i in mapping])
+        return
+    element_type = fl.llvm_type(src_type)
+    fl.set(op.results[0], convert_through_shared(fl, op, values, src, dst,
+                                                 list(src_type.get_shape()), element_type))
+
+
+__all__ = ["convert_through_shared", "storage_type"]

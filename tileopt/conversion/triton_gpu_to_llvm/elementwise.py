@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPERATIONS
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from tileopt.conversion.indexing import register_coordinates
 from tileopt.conversion.llvm_builder import LLVMBuilder
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
 
@@ -75,14 +76,53 @@ VENDOR_MATH: dict[str, tuple[str, str]] = {
 
 def _elementwise(fl: FunctionLowering, op: Operation,
                  scalar: Callable[[LLVMBuilder, list[SSAValue], Attribute], SSAValue]) -> None:
-    """Apply ``scalar(b, operand values, result element type)`` register by register."""
+    """Apply ``scalar(b, operand values, result element type)`` register by register,
+    once per group of registers axis info proves equal (Triton's maybeDeduplicate)."""
     result = op.results[0]
     out_type = fl.llvm_type(result.type)
     columns = [fl.get(v) for v in op.operands]
     count = fl.layouts.num_registers(result.type)
     columns = [c if len(c) == count else c * count for c in columns]  # scalar operands
-    values = [scalar(fl.b, [c[i] for c in columns], out_type) for i in range(count)]
+    leaders = constancy_leaders(fl, result) or range(count)
+    values: list[SSAValue] = []
+    for i, leader in enumerate(leaders):
+        if leader != i:
+            values.append(values[leader])
+        else:
+            values.append(scalar(fl.b, [c[i] for c in columns], out_type))
     fl.set(result, values)
+
+
+def constancy_leaders(fl: FunctionLowering, value: SSAValue) -> list[int] | None:
+    """For each register, the first register of its run of equal elements, or None.
+
+    Axis info's constancy says the tensor is made of aligned runs of equal values along
+    each dim; a run that is whole within each thread's registers needs one computation.
+    """
+    ty = value.type
+    info = fl.axis.get(value) if isinstance(ty, TensorType) else None
+    if info is None:
+        return None
+    layout = fl.layouts.of(ty)
+    runs = []
+    for d, c in enumerate(info.constancy):
+        run = min(c & -c if c > 0 else 1, ty.get_shape()[d])
+        for dim in ("lane", "warp"):
+            for basis in layout.get_bases(dim):
+                if basis[d]:  # threads must not split a run
+                    run = min(run, basis[d] & -basis[d])
+        runs.append(run)
+    if all(run == 1 for run in runs):
+        return None
+    coords = register_coordinates(layout)
+    first: dict[tuple[int, ...], int] = {}
+    for r, c in enumerate(coords):
+        first.setdefault(c, r)
+    leaders = []
+    for r, c in enumerate(coords):
+        rounded = tuple(x & ~(run - 1) for x, run in zip(c, runs))
+        leaders.append(first.get(rounded, r))
+    return leaders
 
 
 def _register(names, make: Callable[[str], Callable]) -> None:
@@ -260,7 +300,9 @@ def _scalar_constant(b: LLVMBuilder, value, ty: Attribute) -> SSAValue:
 @lowers("arith.constant")
 def _constant(fl: FunctionLowering, op: Operation) -> None:
     result = op.results[0]
-    attr = op.properties.get("value") or op.attributes.get("value")
+    attr = op.properties.get("value")
+    if attr is None:
+        attr = op.attributes.get("value")
     ty = fl.llvm_type(result.type)
     if isinstance(attr, (IntegerAttr, FloatAttr)):
         fl.set(result, [_scalar_constant(fl.b, attr.value.data, ty)])

@@ -88,6 +88,13 @@ class FunctionLowering:
         self.values: dict[SSAValue, list[SSAValue]] = {}
         self.region: Region | None = None  # the new function's body
         self.blocks: dict[Block, Block] = {}  # old block -> new block (cf input)
+        self.shared_memory_used = False
+
+    def begin_shared_memory_use(self, op: Operation) -> None:
+        """Sync before ``op`` reuses shared memory, unless a barrier analysis does that."""
+        if self.module.shared.barrier_before_use(op, self.shared_memory_used):
+            self.hooks.barrier(self.b)
+        self.shared_memory_used = True
 
     # ------------------------------------------------------------------ values
 

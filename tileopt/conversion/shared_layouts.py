@@ -1,0 +1,330 @@
+"""Where elements go in shared memory when a layout conversion passes through it.
+
+A ``convert_layout`` that moves elements between warps writes the tensor to shared memory
+from the source layout and reads it back in the destination layout. What decides its
+speed is the *offset map* ``O`` from tensor coordinates to element offsets: each side
+wants its registers to land on consecutive offsets (vector accesses of up to 16 bytes),
+and the lanes of one memory transaction to hit different banks (no conflicts).
+
+Everything here is linear over GF(2) (Triton's "optimal swizzling" works the same way):
+coordinates and offsets are bit vectors, ``O`` is an invertible bit matrix. A candidate
+is built from one side's point of view -- its vector register bases become the lowest
+offset bits, the lanes of one transaction the next ones, everything else above -- and then
+*swizzled* for the other side: high offset bits are xor-ed into the bank bits until the
+other side's lanes also hit distinct banks. Both orientations are built, each side's vector
+width measured, bank conflicts counted exactly by enumerating the lanes of a warp, and the
+cheaper plan kept. Pure Python, tested exhaustively (test/unit/conversion).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tileopt.layouts.linear_layout import LinearLayout, log2_exact
+
+BANKS = 32
+BANK_BYTES = 4
+MAX_VECTOR_BYTES = 16
+
+
+# --------------------------------------------------------------------------- GF(2) helpers
+
+
+class CoordPacking:
+    """Tensor coordinates <-> one integer of bits (dim 0's bits lowest)."""
+
+    def __init__(self, shape: Sequence[int]):
+        self.shape = list(shape)
+        self.widths = [log2_exact(s) for s in shape]
+        self.shifts = []
+        total = 0
+        for w in self.widths:
+            self.shifts.append(total)
+            total += w
+        self.bits = total
+
+    def pack(self, coords: Sequence[int]) -> int:
+        return sum(c << s for c, s in zip(coords, self.shifts))
+
+    def unpack(self, value: int) -> tuple[int, ...]:
+        return tuple((value >> s) & ((1 << w) - 1) for s, w in zip(self.shifts, self.widths))
+
+
+def _reduce(value: int, basis: dict[int, int]) -> int:
+    """``value`` minus its component in the span of ``basis`` ({pivot bit: row})."""
+    for pivot, row in basis.items():
+        if value >> pivot & 1:
+            value ^= row
+    return value
+
+
+def _insert(value: int, basis: dict[int, int]) -> bool:
+    """Add ``value`` to an echelon ``basis``; False if it was already in the span."""
+    value = _reduce(value, basis)
+    if not value:
+        return False
+    pivot = value.bit_length() - 1
+    for p in list(basis):
+        if basis[p] >> pivot & 1:
+            basis[p] ^= value
+    basis[pivot] = value
+    return True
+
+
+def invert(columns: Sequence[int], bits: int) -> list[int]:
+    """The inverse of the bit matrix whose column ``i`` is ``columns[i]`` (images of 2**i)."""
+    # Gauss-Jordan on rows [M | I], rows indexed by output bit.
+    rows = []
+    for r in range(bits):
+        row = 0
+        for i, col in enumerate(columns):
+            if col >> r & 1:
+                row |= 1 << i
+        rows.append((row, 1 << r))
+    for c in range(bits):
+        pivot = next(i for i in range(c, bits) if rows[i][0] >> c & 1)
+        rows[c], rows[pivot] = rows[pivot], rows[c]
+        for i in range(bits):
+            if i != c and rows[i][0] >> c & 1:
+                rows[i] = (rows[i][0] ^ rows[c][0], rows[i][1] ^ rows[c][1])
+    # rows[c] = (e_c, inverse row c): inverse maps input bit r to output bits {c: row_c has r}
+    inverse = []
+    for r in range(bits):
+        col = 0
+        for c in range(bits):
+            if rows[c][1] >> r & 1:
+                col |= 1 << c
+        inverse.append(col)
+    return inverse
+
+
+def apply(columns: Sequence[int], value: int) -> int:
+    out = 0
+    i = 0
+    while value:
+        if value & 1:
+            out ^= columns[i]
+        value >>= 1
+        i += 1
+    return out
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+@dataclass(frozen=True)
+class Side:
+    """How one layout accesses shared memory under a plan."""
+
+    vector: int          # elements per access
+    ways: int            # worst bank conflict of one access (1: conflict-free)
+    accesses: int        # accesses per thread
+
+    element_bytes: int = 4
+
+    @property
+    def cost(self) -> int:
+        """Shared-memory wavefronts plus one issue slot per instruction."""
+        phases = BANKS // phase_lanes(self.vector * self.element_bytes)
+        return self.accesses * (self.ways * phases + 1)
+
+
+@dataclass(frozen=True)
+class TransferPlan:
+    """An offset map for a conversion through shared memory and what it costs."""
+
+    shape: tuple[int, ...]
+    element_bytes: int
+    offset_columns: tuple[int, ...]   # O: image (an element offset) of each coordinate bit
+    store: Side
+    load: Side
+
+    def offset(self, coords: Sequence[int]) -> int:
+        return apply(self.offset_columns, CoordPacking(self.shape).pack(coords))
+
+    def hardware_offsets(self, layout: LinearLayout) -> LinearLayout:
+        """``O`` composed with ``layout``: (register, lane, warp, block) -> element offset."""
+        packing = CoordPacking(self.shape)
+        bases = {}
+        for dim in layout.in_dims:
+            bases[dim] = [[apply(self.offset_columns, packing.pack(b))]
+                          for b in layout.get_bases(dim)]
+        return LinearLayout(bases, {"offset": 1 << packing.bits})
+
+    @property
+    def bytes(self) -> int:
+        size = self.element_bytes
+        for s in self.shape:
+            size *= s
+        return size
+
+
+def _bases(layout: LinearLayout, packing: CoordPacking, dim: str) -> list[int]:
+    return [packing.pack(b) for b in layout.get_bases(dim)] if layout.has_in_dim(dim) else []
+
+
+def _vector_bases(layout: LinearLayout, packing: CoordPacking, element_bytes: int) -> list[int]:
+    """The leading register bases usable as one vector (nonzero, independent, <= 16 bytes)."""
+    result: list[int] = []
+    basis: dict[int, int] = {}
+    for b in _bases(layout, packing, "register"):
+        if (element_bytes << (len(result) + 1)) > MAX_VECTOR_BYTES:
+            break
+        if not b or not _insert(b, basis):
+            break
+        result.append(b)
+    return result
+
+
+def phase_lanes(vector_bytes: int) -> int:
+    """How many lanes share one shared-memory transaction (128 bytes of banks)."""
+    return max(1, min(32, BANKS * BANK_BYTES // max(vector_bytes, BANK_BYTES)))
+
+
+def conflict_ways(byte_addresses: Sequence[int], vector_bytes: int) -> int:
+    """Worst number of distinct words one bank serves in one transaction of a warp."""
+    words = max(1, vector_bytes // BANK_BYTES)
+    phase = phase_lanes(vector_bytes)
+    worst = 1
+    for start in range(0, len(byte_addresses), phase):
+        banks: dict[int, set[int]] = defaultdict(set)
+        for address in byte_addresses[start:start + phase]:
+            for w in range(words):
+                word = address // BANK_BYTES + w
+                banks[word % BANKS].add(word)
+        worst = max(worst, max(len(s) for s in banks.values()))
+    return worst
+
+
+def _measure(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking,
+             element_bytes: int, unique_registers: int) -> Side:
+    """Vector width, worst conflict and access count of ``layout`` under offset map ``columns``."""
+    vec_bases = _vector_bases(layout, packing, element_bytes)
+    vector = 0
+    while vector < len(vec_bases) and apply(columns, vec_bases[vector]) == 1 << vector:
+        vector += 1
+    elements = 1 << vector
+    lanes = _bases(layout, packing, "lane")
+    addresses = []
+    for lane in range(32):
+        coords = 0
+        for i, b in enumerate(lanes):
+            if lane >> i & 1:
+                coords ^= b
+        addresses.append(apply(columns, coords) * element_bytes)
+    ways = conflict_ways(addresses, elements * element_bytes)
+    return Side(elements, ways, max(1, unique_registers // elements), element_bytes)
+
+
+def _complete(order: list[int], bits: int) -> list[int]:
+    """``order`` filtered to independent vectors, then unit vectors until ``bits`` of them."""
+    basis: dict[int, int] = {}
+    chosen = []
+    for v in order:
+        if v and _insert(v, basis):
+            chosen.append(v)
+    for i in range(bits):
+        if len(chosen) == bits:
+            break
+        if _insert(1 << i, basis):
+            chosen.append(1 << i)
+    return chosen
+
+
+def _swizzle(columns: list[int], other: LinearLayout, packing: CoordPacking,
+             element_bytes: int, other_vector: int, keep_low: int) -> list[int]:
+    """Xor high offset bits into the bank bits so ``other``'s lanes stop conflicting.
+
+    ``keep_low`` offset bits (the first side's vector) are left alone; the first side's
+    transaction lanes only vary bits below the bank field's top, so xor-ing in functions
+    of bits above it keeps them conflict-free.
+    """
+    vector_bytes = other_vector * element_bytes
+    e_bits = log2_exact(element_bytes)
+    lo = max(log2_exact(max(vector_bytes, BANK_BYTES)) - e_bits, 0)
+    hi = min(max(log2_exact(BANKS * BANK_BYTES) - e_bits, lo), packing.bits)
+    outputs = [b for b in range(max(lo, keep_low), hi)]
+    if not outputs:
+        return columns
+    phase_bits = log2_exact(phase_lanes(vector_bytes))
+    lanes = [apply(columns, b) for b in _bases(other, packing, "lane")[:phase_bits]]
+    field = sum(1 << b for b in range(lo, hi))
+    high_mask = ~((1 << hi) - 1)
+    m: dict[int, int] = {}  # input offset bit -> output offset bit(s) to xor in
+
+    def swizzled(offset: int) -> int:
+        extra = 0
+        for bit, out in m.items():
+            if offset >> bit & 1:
+                extra ^= out
+        return offset ^ extra
+
+    seen_full: dict[int, int] = {}
+    seen_bank: dict[int, int] = {}
+    for i, u in enumerate(lanes):
+        if not _insert(u, seen_full):
+            continue  # same address as a combination of earlier lanes: a broadcast
+        if _insert(swizzled(u) & field, seen_bank):
+            continue
+        fixed = False
+        earlier = lanes[:i]
+        for bit in range(hi, packing.bits):
+            if not (u & high_mask) >> bit & 1 or bit in m:
+                continue
+            if any(v >> bit & 1 for v in earlier):
+                continue
+            for out in outputs:
+                trial = dict(seen_bank)
+                if _insert((swizzled(u) ^ (1 << out)) & field, trial):
+                    m[bit] = 1 << out
+                    seen_bank = trial
+                    fixed = True
+                    break
+            if fixed:
+                break
+    return [swizzled(c) for c in columns]
+
+
+def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
+                  element_bytes: int, src_registers: int, dst_registers: int) -> TransferPlan:
+    """The cheapest offset map found for writing in ``src`` and reading in ``dst``.
+
+    ``*_registers``: distinct registers each side accesses per thread.
+    """
+    packing = CoordPacking(shape)
+    bits = packing.bits
+    candidates = []
+    for first, second in ((src, dst), (dst, src)):
+        full_vector = _vector_bases(first, packing, element_bytes)
+        # A narrower vector on the first side leaves more bank bits to swizzle for the other.
+        for width in range(len(full_vector), -1, -1):
+            vec = full_vector[:width]
+            phase_bits = log2_exact(phase_lanes((element_bytes << len(vec))))
+            lanes = _bases(first, packing, "lane")
+            order = vec + lanes[:phase_bits] + _bases(first, packing, "register") \
+                + lanes[phase_bits:] + _bases(first, packing, "warp")
+            inverse_columns = _complete(order, bits)  # offset bit i -> coordinates
+            columns = invert(inverse_columns, bits)   # coordinate bit -> offset
+            other = _vector_bases(second, packing, element_bytes)
+            for other_vector in _powers_down(1 << len(other)):
+                candidates.append(_swizzle(columns, second, packing, element_bytes,
+                                           other_vector, keep_low=len(vec)))
+    best = None
+    for columns in candidates:
+        store = _measure(src, columns, packing, element_bytes, src_registers)
+        load = _measure(dst, columns, packing, element_bytes, dst_registers)
+        plan = TransferPlan(tuple(shape), element_bytes, tuple(columns), store, load)
+        if best is None or store.cost + load.cost < best.store.cost + best.load.cost:
+            best = plan
+    assert best is not None
+    return best
+
+
+def _powers_down(n: int) -> list[int]:
+    out = []
+    while n >= 1:
+        out.append(n)
+        n //= 2
+    return out
