@@ -260,3 +260,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Hoisting into a conditional (inside a loop): only the branch with the load needs a
+// conversion; the other branch's constant is rebuilt in #A. The conversion now runs only
+// when that branch is taken, and the scf.if yields #A.
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[B:.+]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @into_branch
+// CHECK: %[[Z:.+]] = arith.constant dense<0.000000e+00> : tensor<1024xf32, #[[A]]>
+// CHECK: scf.for
+// CHECK: %[[V:.+]] = scf.if %{{.*}} -> (tensor<1024xf32, #[[A]]>) {
+// CHECK-NEXT: %[[L:.+]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[B]]>
+// CHECK-NEXT: %[[LC:.+]] = ttg.convert_layout %[[L]] : tensor<1024xf32, #[[B]]> -> tensor<1024xf32, #[[A]]>
+// CHECK-NEXT: scf.yield %[[LC]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[Z]]
+// CHECK: tt.store %{{.*}}, %[[V]] : tensor<1024x!tt.ptr<f32>, #[[A]]>
+#A = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @into_branch(%p: tensor<1024x!tt.ptr<f32>, #B>, %q: tensor<1024x!tt.ptr<f32>, #A>, %n: i32, %cond: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %v = scf.if %cond -> (tensor<1024xf32, #B>) {
+        %l = tt.load %p : tensor<1024x!tt.ptr<f32>, #B>
+        scf.yield %l : tensor<1024xf32, #B>
+      } else {
+        %z = arith.constant dense<0.000000e+00> : tensor<1024xf32, #B>
+        scf.yield %z : tensor<1024xf32, #B>
+      }
+      %vc = ttg.convert_layout %v : tensor<1024xf32, #B> -> tensor<1024xf32, #A>
+      tt.store %q, %vc : tensor<1024x!tt.ptr<f32>, #A>
+    }
+    tt.return
+  }
+}
