@@ -1,8 +1,9 @@
 """``tritongpu-optimize-thread-locality``: keep reductions inside threads (Triton 3.6's
 ``OptimizeThreadLocality.cpp``).
 
-Two rewrites:
+Three rewrites:
 
+- A ``tt.gather`` gets a layout that keeps each gathered column inside one warp.
 - A ``tt.reshape`` that may reorder elements and feeds reductions along one axis gets a
   blocked layout with that axis last in its order and one element per thread, so the
   reduction needs no exchange between threads; a conversion gives users the old layout.
@@ -29,7 +30,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from tileopt.dialects import tt
 from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, SliceEncodingAttr
-from tileopt.layouts.encodings import get_order
+from tileopt.ir.arith import TruncIOp
+from tileopt.layouts.encodings import get_order, get_thread_order, get_warp_order
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.canonicalization.tt_patterns import dense_splat
 from tileopt.transforms.ttgir.blocked_layouts import blocked_for_shape, make_blocked
@@ -95,6 +97,73 @@ class OptimizeReshapeLayout(RewritePattern):
         rewriter.insert(convert, InsertPoint.after(op))
         for use in users:
             use.operation.operands[use.index] = convert.result
+        rewriter.handle_operation_modification(op)
+
+
+class OptimizeGatherLayout(RewritePattern):
+    """Give a gather (without an optimised layout yet) a layout where each warp holds whole
+    columns along the gather axis, so the gather needs only shuffles within warps: as many
+    lanes as possible along the axis (one warp there), the rest spread over the other dims
+    in thread order, warps over the other dims in warp order. Source and indices are
+    converted to it, the result converted back."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name != "tt.gather" or "efficient_layout" in op.properties:
+            return
+        src, idx = op.operands[0].type, op.operands[1].type
+        assert isinstance(src, TensorType) and isinstance(idx, TensorType)
+        axis = op.properties["axis"].value.data
+        shape, rank = list(src.get_shape()), len(src.get_shape())
+        if rank == 1:
+            return
+        lanes, warps = threads_per_warp(op), num_warps(op)
+        layout = layout_encoding(src.encoding)
+        threads = [0] * rank
+        warps_per_cta = [0] * rank
+        threads[axis] = min(shape[axis], lanes)
+        threads_left = lanes // threads[axis]
+        order = [axis]
+        for dim in get_thread_order(layout, shape):
+            if dim == axis:
+                continue
+            order.append(dim)
+            threads[dim] = min(shape[dim], threads_left)
+            threads_left //= threads[dim]
+        warps_per_cta[axis] = 1
+        warps_left = warps
+        for dim in get_warp_order(layout, shape):
+            if dim == axis:
+                continue
+            warps_per_cta[dim] = min(shape[dim] // threads[dim], warps_left)
+            warps_left //= warps_per_cta[dim]
+        size = [1] * rank
+        size[axis] = max(shape[axis], idx.get_shape()[axis]) // threads[axis]
+        threads[axis] *= threads_left  # what is left over broadcasts along the axis
+        warps_per_cta[axis] *= warps_left
+        d = src.encoding.as_dict() if hasattr(src.encoding, "as_dict") else {}
+        new_layout = make_blocked(size, threads, warps_per_cta, order, d.get("CTAsPerCGA"),
+                                  d.get("CTASplitNum"), d.get("CTAOrder"))
+        indices = op.operands[1]
+        if getattr(idx.element_type, "bitwidth", 32) > 32:
+            # indices become i32 in lowering anyway: do not move wider ones through memory
+            narrowed = TruncIOp(indices, TensorType(i32, idx.get_shape(), idx.encoding))
+            rewriter.insert(narrowed, InsertPoint.before(op))
+            indices = narrowed.results[0]
+        src_cvt = ConvertLayoutOp(op.operands[0], with_encoding(src, new_layout))
+        idx_cvt = ConvertLayoutOp(indices, with_encoding(indices.type, new_layout))
+        rewriter.insert(src_cvt, InsertPoint.before(op))
+        rewriter.insert(idx_cvt, InsertPoint.before(op))
+        result = op.results[0]
+        old_type = result.type
+        users = list(result.uses)
+        out_cvt = ConvertLayoutOp(result, old_type)
+        rewriter.insert(out_cvt, InsertPoint.after(op))
+        for use in users:
+            use.operation.operands[use.index] = out_cvt.result
+        op.operands[0] = src_cvt.result
+        op.operands[1] = idx_cvt.result
+        retype(result, with_encoding(old_type, new_layout))
+        op.properties["efficient_layout"] = UnitAttr()
         rewriter.handle_operation_modification(op)
 
 
@@ -290,7 +359,7 @@ class OptimizeThreadLocality(Pass):
     name = "tritongpu-optimize-thread-locality"
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        apply_patterns_greedily(ctx, op, [OptimizeReshapeLayout()])
+        apply_patterns_greedily(ctx, op, [OptimizeReshapeLayout(), OptimizeGatherLayout()])
         candidates = [c for r in op.walk() if r.name == "tt.reduce"
                       if (c := find_candidate(r)) is not None]
         for candidate in candidates:

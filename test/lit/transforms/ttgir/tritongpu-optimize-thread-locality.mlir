@@ -127,3 +127,24 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %s : tensor<128xf32, #ttg.slice<{dim = 1, parent = #OLD}>>
   }
 }
+
+// -----
+
+// A gather along axis 0 of a 32x16 source with 64x16 indices: all 32 lanes go along the
+// axis (each thread then holds 64 / 32 = 2 rows), one warp along it, the 4 warps across
+// the 16 columns. Source and indices are converted to it; the result converted back.
+
+// CHECK-DAG: #[[G:.+]] = #ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: tt.func @gather
+// CHECK: %[[S:.+]] = ttg.convert_layout %{{.*}} : tensor<32x16xf32, #{{.*}}> -> tensor<32x16xf32, #[[G]]>
+// CHECK: %[[I:.+]] = ttg.convert_layout %{{.*}} : tensor<64x16xi32, #{{.*}}> -> tensor<64x16xi32, #[[G]]>
+// CHECK: %[[R:.+]] = tt.gather %[[S]][%[[I]]] {axis = 0 : i32, efficient_layout} : (tensor<32x16xf32, #[[G]]>, tensor<64x16xi32, #[[G]]>) -> tensor<64x16xf32, #[[G]]>
+// CHECK: %[[O:.+]] = ttg.convert_layout %[[R]]
+// CHECK: tt.return %[[O]]
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @gather(%src: tensor<32x16xf32, #b>, %idx: tensor<64x16xi32, #b>) -> tensor<64x16xf32, #b> {
+    %g = tt.gather %src[%idx] {axis = 0 : i32} : (tensor<32x16xf32, #b>, tensor<64x16xi32, #b>) -> tensor<64x16xf32, #b>
+    tt.return %g : tensor<64x16xf32, #b>
+  }
+}
