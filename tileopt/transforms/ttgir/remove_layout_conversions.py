@@ -37,6 +37,7 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
 from xdsl.utils.hints import isa
 
 from tileopt.dialects.ttg import ConvertLayoutOp
@@ -842,7 +843,6 @@ class LayoutRematerialization:
             return False
 
         def no_data_movement(op: Operation) -> bool:
-            from xdsl.traits import is_side_effect_free
             return ((is_elementwise(op) and is_side_effect_free(op))
                     or op.name in ("tt.broadcast", "ttg.fp4_to_fp", "ttg.convert_layout")
                     or is_view(op))
