@@ -20,6 +20,7 @@ from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from tileopt.passes import Pass, register_pass
+from tileopt.transforms.canonicalization.extra_patterns import extra_canonicalization_patterns
 
 
 def _constant_key(op: Operation) -> tuple:
@@ -97,7 +98,8 @@ class Canonicalize(Pass):
 
     def apply(self, ctx: Context, op: Operation) -> None:
         pattern = GreedyRewritePatternApplier(
-            [CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True)
+            [CanonicalizationRewritePattern(), *extra_canonicalization_patterns()],
+            ctx=ctx, folding_enabled=True)
         walker = PatternRewriteWalker(pattern, post_walk_func=region_dce)
         for region in op.regions:
             walker.rewrite_region(region)
