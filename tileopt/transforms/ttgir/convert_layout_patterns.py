@@ -26,6 +26,7 @@ from xdsl.rewriter import InsertPoint
 from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr, NvidiaMmaEncodingAttr
 from tileopt.layouts.linear_layout import LayoutError
+from tileopt.transforms.canonicalization.extra_patterns import register_patterns
 from tileopt.transforms.canonicalization.tt_patterns import dense_splat, splat_value
 from tileopt.transforms.ttgir.tensor_layouts import (
     conversion_is_trivial,
@@ -188,3 +189,7 @@ CONVERT_LAYOUT_PATTERNS: tuple[RewritePattern, ...] = (
     FoldConvertIntoLayoutFreeUser(),
 )
 
+
+# ``canonicalize`` runs these too once this module is listed in
+# ``tileopt.transforms.canonicalization.extra_patterns.PATTERN_MODULES``.
+register_patterns(lambda: CONVERT_LAYOUT_PATTERNS)
