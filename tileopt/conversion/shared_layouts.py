@@ -116,13 +116,35 @@ def apply(columns: Sequence[int], value: int) -> int:
 
 @dataclass(frozen=True)
 class Side:
-    """How one layout accesses shared memory under a plan."""
+    """How one layout accesses shared memory under a plan.
 
-    vector: int          # elements per access
+    A vector access covers the registers that differ only in ``vector_bits`` (register
+    index bits; the one in position ``j`` moves by ``2**j`` elements in shared memory).
+    """
+
+    vector_bits: tuple[int, ...]
     ways: int            # worst bank conflict of one access (1: conflict-free)
     accesses: int        # accesses per thread
-
     element_bytes: int = 4
+
+    @property
+    def vector(self) -> int:
+        return 1 << len(self.vector_bits)
+
+    def group(self, register: int) -> list[int]:
+        """The registers of the vector access starting at ``register``."""
+        out = []
+        for j in range(self.vector):
+            r = register
+            for t, bit in enumerate(self.vector_bits):
+                if j >> t & 1:
+                    r |= 1 << bit
+            out.append(r)
+        return out
+
+    def starts(self, register: int) -> bool:
+        """Whether ``register`` begins a vector access (its vector bits are zero)."""
+        return not any(register >> bit & 1 for bit in self.vector_bits)
 
     @property
     def cost(self) -> int:
@@ -200,12 +222,16 @@ def conflict_ways(byte_addresses: Sequence[int], vector_bytes: int) -> int:
 
 def _measure(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking,
              element_bytes: int, unique_registers: int) -> Side:
-    """Vector width, worst conflict and access count of ``layout`` under offset map ``columns``."""
-    vec_bases = _vector_bases(layout, packing, element_bytes)
-    vector = 0
-    while vector < len(vec_bases) and apply(columns, vec_bases[vector]) == 1 << vector:
-        vector += 1
-    elements = 1 << vector
+    """Vector, worst conflict and access count of ``layout`` under offset map ``columns``."""
+    images: dict[int, int] = {}
+    for i, basis in enumerate(_bases(layout, packing, "register")):
+        if basis:
+            images.setdefault(apply(columns, basis), i)
+    vector_bits: list[int] = []
+    while (element_bytes << (len(vector_bits) + 1)) <= MAX_VECTOR_BYTES \
+            and (1 << len(vector_bits)) in images:
+        vector_bits.append(images[1 << len(vector_bits)])
+    elements = 1 << len(vector_bits)
     lanes = _bases(layout, packing, "lane")
     addresses = []
     for lane in range(32):
@@ -215,7 +241,7 @@ def _measure(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking
                 coords ^= b
         addresses.append(apply(columns, coords) * element_bytes)
     ways = conflict_ways(addresses, elements * element_bytes)
-    return Side(elements, ways, max(1, unique_registers // elements), element_bytes)
+    return Side(tuple(vector_bits), ways, max(1, unique_registers // elements), element_bytes)
 
 
 def _complete(order: list[int], bits: int) -> list[int]:
@@ -287,6 +313,28 @@ def _swizzle(columns: list[int], other: LinearLayout, packing: CoordPacking,
     return [swizzled(c) for c in columns]
 
 
+def _vector_candidates(first: LinearLayout, second: LinearLayout, packing: CoordPacking,
+                       element_bytes: int) -> list[list[int]]:
+    """Coordinate vectors to put at the lowest offsets: register bases of ``first``, the
+    leading ones or those ``second`` also has (then both sides access vectors), and every
+    shorter prefix of those (fewer vector bits leave more bank bits to swizzle)."""
+    seconds = set(_bases(second, packing, "register"))
+    leading = _vector_bases(first, packing, element_bytes)
+    common: list[int] = []
+    basis: dict[int, int] = {}
+    for b in _bases(first, packing, "register"):
+        if (element_bytes << (len(common) + 1)) > MAX_VECTOR_BYTES:
+            break
+        if b and b in seconds and _insert(b, basis):
+            common.append(b)
+    found: list[list[int]] = []
+    for full in (common, leading):
+        for width in range(len(full), -1, -1):
+            if full[:width] not in found:
+                found.append(full[:width])
+    return found
+
+
 def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
                   element_bytes: int, src_registers: int, dst_registers: int) -> TransferPlan:
     """The cheapest offset map found for writing in ``src`` and reading in ``dst``.
@@ -297,18 +345,15 @@ def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
     bits = packing.bits
     candidates = []
     for first, second in ((src, dst), (dst, src)):
-        full_vector = _vector_bases(first, packing, element_bytes)
-        # A narrower vector on the first side leaves more bank bits to swizzle for the other.
-        for width in range(len(full_vector), -1, -1):
-            vec = full_vector[:width]
+        lanes = _bases(first, packing, "lane")
+        other = _vector_bases(second, packing, element_bytes)
+        for vec in _vector_candidates(first, second, packing, element_bytes):
             phase_bits = log2_exact(phase_lanes((element_bytes << len(vec))))
-            lanes = _bases(first, packing, "lane")
             order = vec + lanes[:phase_bits] + _bases(first, packing, "register") \
                 + lanes[phase_bits:] + _bases(first, packing, "warp")
             inverse_columns = _complete(order, bits)  # offset bit i -> coordinates
             columns = invert(inverse_columns, bits)   # coordinate bit -> offset
-            other = _vector_bases(second, packing, element_bytes)
-            for other_vector in _powers_down(1 << len(other)):
+            for other_vector in _powers_down(max(1 << len(other), 1 << len(vec))):
                 candidates.append(_swizzle(columns, second, packing, element_bytes,
                                            other_vector, keep_low=len(vec)))
     best = None

@@ -116,8 +116,10 @@ class TargetHooks(ABC):
 
     @abstractmethod
     def atomic_rmw(self, b: LLVMBuilder, kind: str, ptr: SSAValue, value: SSAValue,
-                   pred: SSAValue | None, sem: str, scope: str) -> SSAValue:
-        """``tt.atomic_rmw`` on one element; returns the old value (undefined where not pred)."""
+                   pred: SSAValue | None, sem: str, scope: str, *,
+                   returns: bool = True) -> SSAValue | None:
+        """``tt.atomic_rmw`` on one element; the old value (undefined where not ``pred``),
+        or None when ``returns`` is False (a reduction that gives nothing back)."""
 
     @abstractmethod
     def atomic_cas(self, b: LLVMBuilder, ptr: SSAValue, cmp: SSAValue, value: SSAValue,

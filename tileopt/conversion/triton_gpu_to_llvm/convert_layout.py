@@ -83,24 +83,23 @@ def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSA
     base = b.gep(shared_memory_base(fl), b.i32(base_offset), i8)
 
     thread, constants = shared_offsets(fl, plan, src)
-    vec = plan.store.vector
     for r in src_unique:
-        if r % vec:
+        if not plan.store.starts(r):
             continue
         ptr = b.gep(base, b.xor(thread, b.i32(constants[r])), storage)
-        group = [to_storage(b, values[r + k], storage) for k in range(vec)]
+        group = [to_storage(b, values[g], storage) for g in plan.store.group(r)]
         fl.hooks.store_shared(b, ptr, group, None)
     fl.hooks.barrier(b)
 
     thread, constants = shared_offsets(fl, plan, dst)
-    vec = plan.load.vector
     loaded: dict[int, SSAValue] = {}
     for r in dst_unique:
-        if r % vec:
+        if not plan.load.starts(r):
             continue
         ptr = b.gep(base, b.xor(thread, b.i32(constants[r])), storage)
-        for k, v in enumerate(fl.hooks.load_shared(b, ptr, storage, vec, None)):
-            loaded[r + k] = from_storage(b, v, element_type)
+        group = plan.load.group(r)
+        for g, v in zip(group, fl.hooks.load_shared(b, ptr, storage, len(group), None)):
+            loaded[g] = from_storage(b, v, element_type)
     return [loaded[dst_canonical[r]] for r in range(len(dst_canonical))]
 
 
