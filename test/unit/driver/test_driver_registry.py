@@ -1,0 +1,111 @@
+"""The pass registry: typed options, registration rules, plugins and entry points."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from dataclasses import FrozenInstanceError
+
+import pytest
+
+from tileopt.ir import TileoptError
+from tileopt.passes import Pass, all_passes, get_pass, option, register_pass
+from tileopt.passes import registry
+from tileopt.passes.options import split_option_text
+
+GENERIC = ["inline", "canonicalize", "cse", "symbol-dce", "sccp", "triton-licm",
+           "loop-invariant-code-motion", "triton-loop-aware-cse", "convert-scf-to-cf"]
+
+
+@pytest.mark.parametrize("name", GENERIC)
+def test_generic_passes_are_registered_with_summaries(name):
+    cls = get_pass(name)
+    assert cls is not None and cls.name == name
+    assert cls.one_line_summary()
+
+
+def test_builtin_pass_modules_import_cleanly():
+    failures = [(m, e) for m, e, _ in registry.load_failures()
+                if m.startswith("tileopt.transforms.common")]
+    assert failures == []
+
+
+def test_options_have_cli_names_types_and_defaults():
+    @register_pass
+    class Probe(Pass):
+        """A probe."""
+
+        name = "unit-test-probe"
+        num_warps: int = option(4, "warps")
+        kPack: int = option(1, "k pack", name="kPack")
+        sizes: tuple[int, ...] = option((16, 16))
+        mode: str = option("a", choices=("a", "b"))
+
+    specs = {s.name: s for s in Probe.options()}
+    assert list(specs) == ["num-warps", "kPack", "sizes", "mode"]
+    assert specs["num-warps"].type_name == "int" and specs["num-warps"].default == 4
+    assert specs["sizes"].type_name == "list<int>"
+    assert specs["sizes"].parse("1,2,3") == (1, 2, 3)
+    assert specs["kPack"].parse("0x2") == 2
+    with pytest.raises(ValueError, match="must be one of a, b"):
+        specs["mode"].parse("c")
+    probe = Probe.from_options({"num-warps": 8, "kPack": 2})
+    assert probe.pipeline_text() == "unit-test-probe{num-warps=8 kPack=2 sizes=16,16 mode=a}"
+    with pytest.raises(FrozenInstanceError):
+        probe.num_warps = 1  # passes are immutable values
+    assert all_passes()["unit-test-probe"] is Probe
+
+
+def test_registering_another_class_under_a_taken_name_fails():
+    with pytest.raises(TileoptError, match="registered twice"):
+        @register_pass
+        class Impostor(Pass):
+            name = "cse"
+
+
+def test_option_text_splitting():
+    parts = split_option_text("a=1 b='x y' c={p q} flag d=\"z\"")
+    assert [(p.key, p.value) for p in parts] == [("a", "1"), ("b", "x y"), ("c", "p q"),
+                                                 ("flag", "true"), ("d", "z")]
+    assert parts[1].offset == 4
+
+
+def test_plugin_file(tmp_path):
+    plugin = tmp_path / "my_plugin.py"
+    plugin.write_text(
+        "from tileopt.passes import Pass, register_pass\n"
+        "@register_pass\n"
+        "class Mine(Pass):\n"
+        "    name = 'unit-test-plugin-pass'\n"
+        "    def apply(self, ctx, op):\n"
+        "        pass\n")
+    registry.load_plugin_file(str(plugin))
+    assert get_pass("unit-test-plugin-pass") is not None
+
+
+def test_plugin_file_errors_are_located(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("x = 1\nraise ValueError('nope')\n")
+    with pytest.raises(TileoptError) as err:
+        registry.load_plugin_file(str(bad))
+    assert (err.value.file, err.value.line) == (str(bad), 2)
+    assert "ValueError: nope" in err.value.message
+
+
+def test_entry_point_plugins(monkeypatch):
+    class FromEntryPoint(Pass):
+        name = "unit-test-entry-point-pass"
+
+    class FakeEntryPoint:
+        name, value = "demo", "demo.passes:FromEntryPoint"
+
+        def load(self):
+            return FromEntryPoint
+
+    def fake_entry_points(group):
+        assert group == "tileopt.passes"
+        return [FakeEntryPoint()]
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points)
+    monkeypatch.setattr(registry, "_entry_points_loaded", False)
+    registry.load_entry_point_plugins()
+    assert get_pass("unit-test-entry-point-pass") is not None
