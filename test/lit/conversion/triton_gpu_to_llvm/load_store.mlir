@@ -4,10 +4,10 @@
 // access, the destination registers zeroed first (a masked-off ld leaves them as they were).
 // CHECK-LABEL: llvm.func @vec4
 // CHECK:         %[[MASK:.*]] = llvm.icmp "slt"
-// CHECK:         %[[LD:.*]] = llvm.inline_asm has_side_effects {{.*}} "mov.u32 $0, 0x0;\0A\09mov.u32 $1, 0x0;\0A\09mov.u32 $2, 0x0;\0A\09mov.u32 $3, 0x0;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b" %{{.*}}, %[[MASK]] : (!llvm.ptr<1>, i1) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK:         %[[LD:.*]] = llvm.inline_asm has_side_effects{{.*}} "mov.u32 $0, 0x0;\0A\09mov.u32 $1, 0x0;\0A\09mov.u32 $2, 0x0;\0A\09mov.u32 $3, 0x0;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b" %{{.*}}, %[[MASK]] : (!llvm.ptr<1>, i1) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-COUNT-4: llvm.extractvalue %[[LD]]
 // CHECK:         llvm.fadd
-// CHECK:         llvm.inline_asm has_side_effects {{.*}} "@$5 st.global.v4.b32 [ $4 + 0 ], { $0, $1, $2, $3 };", "r,r,r,r,l,b"
+// CHECK:         llvm.inline_asm has_side_effects{{.*}} "@$5 st.global.v4.b32 [ $4 + 0 ], { $0, $1, $2, $3 };", "r,r,r,r,l,b"
 // CHECK-NOT:     ld.global
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
