@@ -2,7 +2,8 @@
 
 A failed run must never leave a half-written or truncated output behind (a build system
 would take it for a result), so the text goes to a temporary file in the same directory and
-is renamed over the target at the end.
+is renamed over the target at the end. Outputs that are not regular files (``/dev/null``,
+a pipe) are written directly: renaming over them would replace the device.
 """
 
 from __future__ import annotations
@@ -24,8 +25,16 @@ def write_output(data: str | bytes, path: str | None) -> None:
             sys.stdout.write(data)
             sys.stdout.flush()
         return
-    directory = os.path.dirname(os.path.abspath(path))
     mode = "wb" if isinstance(data, bytes) else "w"
+    if os.path.exists(path) and not os.path.isfile(path):
+        # /dev/null, a FIFO, /dev/stdout: not a file that can be replaced by a rename.
+        try:
+            with open(path, mode) as out:
+                out.write(data)
+        except OSError as err:
+            raise TileoptError(f"cannot write output file '{path}': {err.strerror}") from err
+        return
+    directory = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(prefix=".tileopt-", dir=directory)
     except OSError as err:

@@ -61,3 +61,19 @@ def test_write_bytes(tmp_path):
 def test_write_into_missing_directory_is_an_error(tmp_path):
     with pytest.raises(TileoptError, match="cannot write output file"):
         write_output("x", str(tmp_path / "no" / "such" / "dir.mlir"))
+
+
+def test_devices_are_written_not_replaced(tmp_path):
+    write_output("ignored", os.devnull)
+    assert not os.path.isfile(os.devnull)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    import threading
+
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    write_output("through a pipe", str(fifo))
+    reader.join(timeout=10)
+    assert received == ["through a pipe"]
+    assert not fifo.is_file()
