@@ -574,8 +574,7 @@ class InlineAsmOp(IRDLOperation):
             attrs_array = parser.parse_attribute()
             if not isinstance(attrs_array, ArrayAttr):
                 parser.raise_error("expected an array after 'operand_attrs ='")
-            if attrs_array.data:
-                props["operand_attrs"] = attrs_array
+            props["operand_attrs"] = attrs_array  # MLIR prints it when present, even empty
         props["asm_string"] = StringAttr(parser.parse_str_literal())
         parser.parse_punctuation(",")
         props["constraints"] = StringAttr(parser.parse_str_literal())
@@ -600,8 +599,9 @@ class InlineAsmOp(IRDLOperation):
         if self.asm_dialect is not None:
             printer.print_string(
                 f" asm_dialect = {xllvm.ASM_DIALECT_NAME_BY_KEY[self.asm_dialect.value.data]}")
-        printer.print_string(" operand_attrs = ")
-        printer.print_attribute(self.operand_attrs or ArrayAttr([]))
+        if self.operand_attrs is not None:
+            printer.print_string(" operand_attrs = ")
+            printer.print_attribute(self.operand_attrs)
         printer.print_string(" ")
         printer.print_string_literal(self.asm_string.data)
         printer.print_string(", ")

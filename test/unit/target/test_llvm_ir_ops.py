@@ -137,6 +137,23 @@ def test_constants_undef_poison_zero():
           r"store i32 poison, ", r"store ptr addrspace\(1\) null, ")
 
 
+def test_half_bfloat_and_hex_float_constants():
+    """bf16 has no llvmlite type: its constants are LLVM's ``0xR`` bit patterns, rounded to
+    nearest even (-3.140625 is 0xC049); hex literals are bit patterns (0xFC00 is -inf)."""
+    ir = to_llvm_ir(function("%p: !llvm.ptr<1>", """
+    %0 = llvm.mlir.constant(1.0 : bf16) : bf16
+    %1 = llvm.mlir.constant(-3.140625 : bf16) : bf16
+    %2 = llvm.mlir.constant(0xFC00 : f16) : f16
+    %3 = llvm.mlir.constant(dense<0xFF800000> : vector<2xf32>) : vector<2xf32>
+    llvm.store %0, %p : bf16, !llvm.ptr<1>
+    llvm.store %1, %p : bf16, !llvm.ptr<1>
+    llvm.store %2, %p : f16, !llvm.ptr<1>
+    llvm.store %3, %p : vector<2xf32>, !llvm.ptr<1>
+    llvm.return"""))
+    check(ir, r"store bfloat 0xR3F80, ", r"store bfloat 0xRC049, ", r"store half 0xHFC00, ",
+          r"store <2 x float> splat \(float 0xFFF0000000000000\), ")
+
+
 # --------------------------------------------------------------------------- memory
 
 
