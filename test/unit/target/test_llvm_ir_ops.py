@@ -324,6 +324,26 @@ def test_nvvm_special_registers_barriers_and_shuffles():
           r"call void @llvm\.nvvm\.cp\.async\.wait\.group\(i32 2\)")
 
 
+def test_nvvm_votes_reductions_and_named_barriers():
+    ir = to_llvm_ir(function("%v: i32, %c: i1", """
+    %mask = llvm.mlir.constant(-1 : i32) : i32
+    %one = llvm.mlir.constant(1 : i32) : i32
+    %n = llvm.mlir.constant(64 : i32) : i32
+    %0 = nvvm.vote.sync ballot %mask, %c -> i32
+    %1 = nvvm.vote.sync any %mask, %c -> i1
+    %2 = nvvm.redux.sync add %v, %mask : i32 -> i32
+    nvvm.barrier id = %one number_of_threads = %n
+    nvvm.barrier id = %one
+    nvvm.bar.warp.sync %mask : i32
+    llvm.return"""))
+    check(ir, r"= call i32 @llvm\.nvvm\.vote\.ballot\.sync\(i32 -1, i1 %1\)",
+          r"= call i1 @llvm\.nvvm\.vote\.any\.sync\(i32 -1, i1 %1\)",
+          r"= call i32 @llvm\.nvvm\.redux\.sync\.add\(i32 %0, i32 -1\)",
+          r"call void @llvm\.nvvm\.barrier\.cta\.sync\.aligned\.count\(i32 1, i32 64\)",
+          r"call void @llvm\.nvvm\.barrier\.cta\.sync\.aligned\.all\(i32 1\)",
+          r"call void @llvm\.nvvm\.bar\.warp\.sync\(i32 -1\)")
+
+
 def test_nvvm_matrix_loads_stores_and_wgmma_fences():
     ir = to_llvm_ir(function("%p: !llvm.ptr<3>, %a: i32", """
     %0 = nvvm.ldmatrix %p {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
