@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
@@ -36,6 +37,9 @@ _TOKEN = re.compile(
 )
 
 
+_SUFFIX_ID = re.compile(r"[0-9]+|[a-zA-Z$._-]")
+
+
 class FastMLIRLexer(MLIRLexer):
     """``MLIRLexer`` with a one-regex path for the most frequent tokens."""
 
@@ -56,3 +60,12 @@ class FastMLIRLexer(MLIRLexer):
         else:
             kind = _PUNCTUATION[text]
         return Token(kind, Span(start, self.pos, self.input))
+
+    def _lex_prefixed_ident(self, start_pos):
+        # xDSL's message for `#` (or %, !, ^) not followed by a name is not formatted
+        content = self.input.content
+        if _SUFFIX_ID.match(content, self.pos) is None:
+            prefix = content[start_pos]
+            raise ParseError(Span(start_pos, start_pos + 1, self.input),
+                             f"expected an identifier after '{prefix}'")
+        return super()._lex_prefixed_ident(start_pos)

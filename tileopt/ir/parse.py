@@ -48,7 +48,12 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import (
+    DiagnosticException,
+    MultipleSpansParseError,
+    ParseError,
+    VerifyException,
+)
 from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -152,6 +157,7 @@ class TileoptParser(Parser):
         self._op_name_span: Span | None = None
         self._text = text
         self._type_cache: dict[str, Attribute] = {}
+        self._first_uses: dict[str, Span] = {}
 
     # --- aliases defined after use ---------------------------------------------------
 
@@ -212,11 +218,86 @@ class TileoptParser(Parser):
         aliases[token.text]  # parses it now unless a use already did
         self._resume_from(first.value_end)
 
+    # --- SSA values and blocks: errors at the use ----------------------------------
+
+    def resolve_operand(self, operand, type):
+        if operand.operand_name not in self.ssa_values:
+            self._first_uses.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as err:
+            if err.msg.startswith("values used but not defined") and \
+                    self.forward_ssa_references:
+                name = next(iter(self.forward_ssa_references))
+                raise ParseError(self._first_uses.get(name, err.span),
+                                 f"use of undeclared SSA value name '%{name}'") from None
+            raise
+
+    def parse_optional_region(self, arguments=None):
+        try:
+            return super().parse_optional_region(arguments)
+        except MultipleSpansParseError as err:
+            if err.msg.startswith("region ends with missing block") and err.refs:
+                span = err.refs[0][0]
+                raise ParseError(span, f"reference to an undefined block '{span.text}'") \
+                    from None
+            raise
+
+    def _parse_block(self):
+        token = self._current_token
+        if token.kind != MLIRTokenKind.CARET_IDENT:
+            self.raise_error("expected an operation, a block label or '}' to close the "
+                             f"region, got '{token.text}'" if token.text else
+                             "expected '}' to close the region (at end of file: is the "
+                             "input truncated?)", token.span)
+        return super()._parse_block()
+
+    # --- attribute dictionaries: a repeated key is reported at the key ----------------
+
+    def parse_optional_dictionary_attr_dict(self) -> dict[str, Attribute]:
+        seen: dict[str, Attribute] = {}
+
+        def entry() -> tuple[str, Attribute]:
+            span = self._current_token.span
+            name, value = self._parse_attribute_entry()
+            if name in seen:
+                self.raise_error(f"duplicate key '{name}' in dictionary attribute", span)
+            seen[name] = value
+            return name, value
+
+        self.parse_optional_comma_separated_list(self.Delimiter.BRACES, entry)
+        return seen
+
+    # --- integer and float attributes: errors at the literal -------------------------
+
+    def parse_optional_builtin_int_or_float_attr(self):
+        start = self._current_token.span
+        try:
+            return super().parse_optional_builtin_int_or_float_attr()
+        except VerifyException as err:
+            raise ParseError(start, str(err).splitlines()[0]) from None
+        except ParseError as err:
+            if err.msg.startswith("Floating point value is not valid"):
+                raise ParseError(start, "floating point value is not valid for an "
+                                 "integer type") from None
+            raise
+
     # --- operations: positions and unknown names -----------------------------------
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except VerifyException as err:
+            # An op's own parser built something its constraints reject: report it at
+            # the op, named like a verifier error.
+            name = self._op_name_span.text if self._op_name_span is not None else "op"
+            message = " ".join(str(err).split())
+            raise ParseError(Span(start, start + 1, self.lexer.input),
+                             f"'{name.strip(chr(34))}' op {message}") from None
         self.op_starts.append((op, start))
         return op
 
@@ -333,8 +414,16 @@ class TileoptParser(Parser):
                 self.raise_error(f"expected location, but '{token.text}' is not one",
                                  token.span)
             return attr
-        if token.kind == MLIRTokenKind.BARE_IDENT and token.text not in (
-                "unknown", "callsite"):
+        if token.kind == MLIRTokenKind.BARE_IDENT and token.text == "callsite":
+            self._consume_token(MLIRTokenKind.BARE_IDENT)
+            self.parse_punctuation("(", " after 'callsite'")
+            callee = self._parse_location()
+            if self.parse_optional_keyword("at") is None:
+                self.raise_error("expected 'at' in callsite location")
+            caller = self._parse_location()
+            self.parse_punctuation(")", " to close the callsite location")
+            return CallSiteLoc(callee, caller)
+        if token.kind == MLIRTokenKind.BARE_IDENT and token.text != "unknown":
             self.raise_error(f"unknown location kind '{token.text}'", token.span)
         return super()._parse_location()
 
@@ -409,9 +498,15 @@ def _decode(text: str | bytes, filename: str, first_line: int) -> str:
     try:
         return text.decode("utf-8")
     except UnicodeDecodeError as err:
-        before = text[:err.start]
+        control = re.search(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text[:err.start])
+        at = control.start() if control is not None else err.start
+        before = text[:at]
         line = before.count(b"\n") + first_line
-        col = err.start - (before.rfind(b"\n") + 1) + 1
+        col = at - (before.rfind(b"\n") + 1) + 1
+        if control is not None:
+            raise TileoptError(
+                f"unexpected control character 0x{text[at]:02X}: this looks like binary "
+                "data, not an MLIR file", filename, line, col) from None
         raise TileoptError(
             f"input is not UTF-8 text (byte 0x{text[err.start]:02X} cannot start or "
             "continue a character); expected an MLIR file", filename, line, col) from None
@@ -431,8 +526,9 @@ def _check_text(text: str, filename: str, first_line: int) -> None:
 
 def _error_from_parse_error(err: ParseError, source: _SourceText) -> TileoptError:
     line, col = source.line_col(err.span.start)
-    message = err.msg
-    if err.span.start >= len(source.text) and "end of file" not in message:
+    message = err.msg.strip()
+    if max(err.span.start, err.span.end) >= len(source.text.rstrip()) and \
+            "xpected" in message and "end of file" not in message:
         message += " (at end of file: is the input truncated?)"
     return TileoptError(message, source.filename, line, col)
 

@@ -7,12 +7,13 @@ module into the exception; tileopt walks the ops itself and reports
 
 Besides each op's own verifier this checks what MLIR's verifier checks and xDSL leaves
 out: that a value is defined before it is used in the same block (dominance inside a
-block and into nested regions).
+block and into nested regions), and the module-level rules of the TritonGPU dialect
+(layouts against ``ttg.num-warps``/``ttg.threads-per-warp``).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, ModuleOp, NameLoc
 from xdsl.ir import Block, BlockArgument, Operation, OpResult
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException
@@ -147,9 +148,24 @@ def verify_module(module: Operation, filename: str | None = None) -> None:
                 op.verify_()
             except (DiagnosticException, ValueError, TypeError, KeyError,
                     IndexError, AttributeError) as err:
-                text = str(err).strip() or type(err).__name__
-                message = text.splitlines()[0] if isinstance(
-                    err, DiagnosticException) else (
-                    f"failed to verify ({type(err).__name__}: {text.splitlines()[0]})")
+                text = " ".join(line.strip() for line in str(err).splitlines()
+                                if line.strip()) or type(err).__name__
+                message = text if isinstance(err, DiagnosticException) else (
+                    f"failed to verify ({type(err).__name__}: {text})")
         if message is not None:
             raise _op_error(op, message, filename)
+    if isinstance(module, ModuleOp):
+        problem = _module_level_problem(module)
+        if problem is not None:
+            raise _op_error(problem[0], problem[1], filename)
+
+
+def _module_level_problem(module: ModuleOp) -> tuple[Operation, str] | None:
+    """Rules that span the module, like MLIR's ``verifyOperationAttribute``: TritonGPU's
+    layouts must distribute exactly the module's ``ttg.num-warps`` warps and
+    ``ttg.threads-per-warp`` lanes (checked by the ttg dialect, when it is there)."""
+    try:
+        from tileopt.dialects.ttg import find_layout_problem
+    except ImportError:
+        return None
+    return find_layout_problem(module)

@@ -1,0 +1,149 @@
+// RUN: not tileopt --split-input-file %s 2>&1 | FileCheck %s
+// RUN: not tileopt --split-input-file %s 2>&1 | FileCheck %s --check-prefix=CLEAN
+// Triton ops whose operands do not fit together.
+// CLEAN-NOT: {{Traceback|internal error}}
+
+// tt.dot: the K dimensions of A and B differ.
+// CHECK: {{.*}}invalid-tt.mlir:9:3: error: 'tt.dot' op K dimensions differ: A is 16x32 but B is 16x32
+tt.func @dot(%a: tensor<16x32xf16>, %b: tensor<16x32xf16>, %c: tensor<16x32xf32>) {
+  %0 = tt.dot %a, %b, %c : tensor<16x32xf16> * tensor<16x32xf16> -> tensor<16x32xf32>
+  tt.return
+}
+
+// -----
+
+// tt.dot: the accumulator does not have the shape of A x B.
+// CHECK: {{.*}}invalid-tt.mlir:18:3: error: 'tt.dot' op accumulator C is 16x16 but A x B is 16x8
+tt.func @dot_acc(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x16xf32>) {
+  %0 = tt.dot %a, %b, %c : tensor<16x32xf16> * tensor<32x8xf16> -> tensor<16x16xf32>
+  tt.return
+}
+
+// -----
+
+// tt.addptr: pointers and offsets of different shapes.
+// CHECK: {{.*}}invalid-tt.mlir:27:3: error: 'tt.addptr' op requires the same shape for all operands and results, got tensor<128x!tt.ptr<f32>>, tensor<64xi32>, tensor<128x!tt.ptr<f32>>
+tt.func @addptr(%p: tensor<128x!tt.ptr<f32>>, %o: tensor<64xi32>) {
+  %0 = tt.addptr %p, %o : tensor<128x!tt.ptr<f32>>, tensor<64xi32>
+  tt.return
+}
+
+// -----
+
+// tt.addptr: a float offset.
+// CHECK: {{.*}}invalid-tt.mlir:36:3: error: 'tt.addptr' op offset must be an integer or a tensor of integers, got f32
+tt.func @addptr_float(%p: !tt.ptr<f32>, %o: f32) {
+  %0 = tt.addptr %p, %o : !tt.ptr<f32>, f32
+  tt.return
+}
+
+// -----
+
+// tt.broadcast: a dimension that is not 1 cannot grow.
+// CHECK: {{.*}}invalid-tt.mlir:45:3: error: 'tt.broadcast' op different dimensions at index 0 between source (4) and result (8); broadcast requires the source dimension to be 1
+tt.func @broadcast(%x: tensor<4x1xi32>) {
+  %0 = tt.broadcast %x : tensor<4x1xi32> -> tensor<8x8xi32>
+  tt.return
+}
+
+// -----
+
+// tt.broadcast: ranks differ.
+// CHECK: {{.*}}invalid-tt.mlir:54:3: error: 'tt.broadcast' op rank of source (1) must be same as rank of result (2)
+tt.func @broadcast_rank(%x: tensor<4xi32>) {
+  %0 = tt.broadcast %x : tensor<4xi32> -> tensor<4x4xi32>
+  tt.return
+}
+
+// -----
+
+// tt.splat: the element type changes.
+// CHECK: {{.*}}invalid-tt.mlir:63:3: error: 'tt.splat' op requires the same element type for all operands and results
+tt.func @splat(%x: i32) {
+  %0 = tt.splat %x : i32 -> tensor<4xf32>
+  tt.return
+}
+
+// -----
+
+// tt.make_range: start after end.
+// CHECK: {{.*}}invalid-tt.mlir:72:3: error: 'tt.make_range' op start (16) must be less than end (0)
+tt.func @make_range() {
+  %0 = tt.make_range {end = 0 : i32, start = 16 : i32} : tensor<16xi32>
+  tt.return
+}
+
+// -----
+
+// tt.make_range: the tensor does not hold the range.
+// CHECK: {{.*}}invalid-tt.mlir:81:3: error: 'tt.make_range' op number of elements in returned tensor, 8, must match size of range [0, 16), which has 16 elements
+tt.func @make_range_len() {
+  %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<8xi32>
+  tt.return
+}
+
+// -----
+
+// tt.expand_dims: an axis past the rank.
+// CHECK: {{.*}}invalid-tt.mlir:90:3: error: 'tt.expand_dims' op axis 3 is out of range for a rank-1 source (expected 0..1)
+tt.func @expand_dims(%x: tensor<4xi32>) {
+  %0 = tt.expand_dims %x {axis = 3 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+  tt.return
+}
+
+// -----
+
+// tt.load: a mask of another shape than the pointers.
+// CHECK: {{.*}}invalid-tt.mlir:99:20: error: operand is used with type tensor<4xi1>, but has been previously used or defined with type tensor<8xi1>
+tt.func @load_mask(%p: tensor<4x!tt.ptr<f32>>, %m: tensor<8xi1>) {
+  %0 = tt.load %p, %m : tensor<4x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// tt.store: a value of another element type than the pointers.
+// CHECK: {{.*}}invalid-tt.mlir:108:16: error: operand is used with type tensor<4xf32>, but has been previously used or defined with type tensor<4xf16>
+tt.func @store(%p: tensor<4x!tt.ptr<f32>>, %v: tensor<4xf16>) {
+  tt.store %p, %v : tensor<4x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// tt.get_program_id: an axis that is not x, y or z.
+// CHECK: {{.*}}invalid-tt.mlir:117:26: error: expected program id dimension (x, y, z)
+tt.func @program_id() {
+  %0 = tt.get_program_id w : i32
+  tt.return
+}
+
+// -----
+
+// tt.reduce: an axis past the rank.
+// CHECK: {{.*}}invalid-tt.mlir:126:3: error: 'tt.reduce' op axis 1 out of bounds for operand rank 1
+tt.func @reduce(%x: tensor<4xf32>) {
+  %0 = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %1 = arith.addf %a, %b : f32
+    tt.reduce.return %1 : f32
+  }) : (tensor<4xf32>) -> f32
+  tt.return
+}
+
+// -----
+
+// tt.trans: an order that is not a permutation.
+// CHECK: {{.*}}invalid-tt.mlir:139:3: error: 'tt.trans' op order [0, 0] must be a permutation of 0..1
+tt.func @trans(%x: tensor<4x8xf32>) {
+  %0 = tt.trans %x {order = array<i32: 0, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
+  tt.return
+}
+
+// -----
+
+// tt.func without tt.return.
+// CHECK: {{.*}}invalid-tt.mlir:148:3: error: 'arith.addi' op ends the body of 'tt.func', which must end with a terminator operation
+tt.func @no_return(%x: i32) {
+  %0 = arith.addi %x, %x : i32
+}
