@@ -173,13 +173,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // #B and also converted to #A. Recomputing the load and the exps in #A costs
 // 8 + 2 * 8 = 24 units per byte, the conversion 32: it is rematerialized.
 
-// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-LABEL: tt.func @remat_is_cheaper
 // CHECK-NOT: ttg.convert_layout
 // CHECK: tt.load %{{.*}} : tensor<64x!tt.ptr<f32>, #[[A]]>
 // CHECK-NOT: ttg.convert_layout
-#A = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
-#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#A = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @remat_is_cheaper(%x: !tt.ptr<f32>, %q: !tt.ptr<f32>) {
     %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #B>
@@ -205,13 +205,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // Same with four exps: 8 + 4 * 8 = 40 units per byte exceed the conversion's 32, so the
 // values stay in #B and the conversion stays.
 
-// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
-// CHECK-DAG: #[[B:.+]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[B:.+]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-LABEL: tt.func @conversion_is_cheaper
 // CHECK-COUNT-4: math.exp %{{.*}} : tensor<64xf32, #[[B]]>
 // CHECK: ttg.convert_layout %{{.*}} : tensor<64xf32, #[[B]]> -> tensor<64xf32, #[[A]]>
-#A = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
-#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#A = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @conversion_is_cheaper(%x: !tt.ptr<f32>, %q: !tt.ptr<f32>) {
     %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #B>
