@@ -84,6 +84,9 @@ def run_opt(argv: list[str]) -> int:
                     load_plugin_file(arg[len(prefix) + 1:])
         load_builtin_passes()
         load_entry_point_plugins()
+        if debug:
+            for module, problem, trace in registry.load_failures():
+                print(f"note: pass module {module} failed to import:\n{trace}", file=sys.stderr)
         args = parse_argv(argv, FLAGS, is_pass=lambda name: get_pass(name) is not None,
                           pass_names=lambda: registry.all_passes())
         return _run(args)
@@ -236,7 +239,10 @@ def usage() -> str:
              "Flags take one or two dashes; every registered pass is a flag too "
              "(see --list-passes).", "", "options:"]
     for flag in FLAGS:
-        value = "" if flag.kind == "bool" else f"={flag.metavar or 'VALUE'}"
-        lines.append(f"  --{flag.name}{value}")
+        if len(flag.name) == 1:
+            lines.append(f"  -{flag.name} {flag.metavar or 'VALUE'}")
+        else:
+            value = "" if flag.kind == "bool" else f"={flag.metavar or 'VALUE'}"
+            lines.append(f"  --{flag.name}{value}")
         lines.append(f"      {flag.help}")
     return "\n".join(lines) + "\n"

@@ -79,6 +79,9 @@ def _accepts_filename(function) -> bool:
 def usage() -> str:
     lines = ["usage: tileopt-translate [options] [input-file|-]", "", "options:"]
     for flag in FLAGS:
-        spelled = f"--{flag.name}" + (f"={flag.metavar or 'VALUE'}" if flag.kind != "bool" else "")
+        if len(flag.name) == 1:
+            spelled = f"-{flag.name} {flag.metavar or 'VALUE'}"
+        else:
+            spelled = f"--{flag.name}" + (f"={flag.metavar or 'VALUE'}" if flag.kind != "bool" else "")
         lines.append(f"  {spelled:<34} {flag.help}")
     return "\n".join(lines) + "\n"
