@@ -282,8 +282,7 @@ def _opt(value: SSAValue | None) -> list[SSAValue]:
 
 @register_pass
 class ConvertBufferOps(Pass):
-    """Convert global loads/stores/atomics with a uniform base and small non-negative
-    offsets into AMD buffer ops."""
+    """Turn global loads/stores/atomics with a uniform base and small offsets into buffer ops."""
 
     name = "tritonamdgpu-convert-buffer-ops"
 

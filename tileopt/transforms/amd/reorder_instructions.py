@@ -270,8 +270,7 @@ def leaf_loops(func: Operation) -> list[scf.ForOp]:
 
 @register_pass
 class ReorderInstructions(Pass):
-    """Reorder ops for AMD GPUs: sink dot-operand conversions, hoist transposes and, in
-    matmul loops, hoist global loads and local stores."""
+    """Reorder ops for AMD GPUs: conversions, transposes and matmul loads/stores."""
 
     name = "tritonamdgpu-reorder-instructions"
 
