@@ -61,7 +61,7 @@ from tileopt.dialects.tt_types import (
     element_type_or_self,
 )
 from tileopt.passes import Pass, option, register_pass
-from tileopt.transforms.amd.integer_range_analysis import IntegerRanges
+from tileopt.analysis.integer_ranges import IntegerRanges
 from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
 
 TWO_GIB = (1 << 31) - 1

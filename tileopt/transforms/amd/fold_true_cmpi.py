@@ -20,7 +20,7 @@ from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.amd.integer_range_analysis import IntegerRanges, Range
+from tileopt.analysis.integer_ranges import IntegerRanges, Range
 from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
 
 PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")

@@ -50,7 +50,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from tileopt.passes import Pass, option, register_pass
-from tileopt.transforms.amd.integer_range_analysis import IntegerRanges, signed
+from tileopt.analysis.integer_ranges import IntegerRanges, signed
 from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
 
 # Smallest normal exponent of each float type whose reciprocal powers of two we allow.
