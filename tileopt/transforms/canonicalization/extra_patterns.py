@@ -17,6 +17,7 @@ from xdsl.pattern_rewriter import RewritePattern
 PATTERN_MODULES: tuple[str, ...] = (
     "tileopt.transforms.canonicalization.arith_patterns",
     "tileopt.transforms.canonicalization.scf_patterns",
+    "tileopt.transforms.ttgir.convert_layout_patterns",
 )
 
 _providers: list[Callable[[], Iterable[RewritePattern]]] = []
