@@ -203,7 +203,8 @@ def _check_text(file_id: str, text: str, ctx, prepare) -> Outcome:
         return Outcome(file_id, False, False, False, err.format())
     ops = sum(1 for _ in module.walk())
     try:
-        again = print_module(parse_module(printed, f"{file_id} (printed)", ctx))
+        again = print_module(parse_module(printed, f"{file_id} (printed)", ctx,
+                                          verify=False))
     except TileoptError as err:
         return Outcome(file_id, True, False, False, f"printed text does not parse: "
                        f"{err.format()}", ops)

@@ -94,6 +94,9 @@ class TileoptPrinter(Printer):
     _alias_infos: dict[Attribute, _AliasInfo] = field(default_factory=dict, init=False)
     _alias_stack: list[_AliasInfo] = field(default_factory=list, init=False)
     _visiting_op_location: bool = field(default=False, init=False)
+    _visited: dict[int, tuple[Attribute, _AliasInfo]] = field(default_factory=dict,
+                                                             init=False)
+    _printed: dict[int, tuple[Attribute, str]] = field(default_factory=dict, init=False)
     _defining_alias: Attribute | None = field(default=None, init=False)
     _default_dialects: list[str] = field(default_factory=lambda: ["builtin"], init=False)
 
@@ -322,7 +325,24 @@ class TileoptPrinter(Printer):
                 else:
                     self.print_string(alias)
                     return
-        self._print_attribute_inline(attribute)
+        if isinstance(attribute, LocationAttr) or attribute is self._defining_alias:
+            self._print_attribute_inline(attribute)
+            return
+        # The same type object is printed again and again (`tensor<128xf32, #blocked>`);
+        # with the aliases fixed, its text is too.
+        cached = self._printed.get(id(attribute))
+        if cached is not None and cached[0] is attribute:
+            self.print_string(cached[1])
+            return
+        stream, self.stream = self.stream, io.StringIO()
+        try:
+            self._print_attribute_inline(attribute)
+            text = self.stream.getvalue()
+        finally:
+            self.stream = stream
+        self.stream.write(text)
+        if "\n" not in text:
+            self._printed[id(attribute)] = (attribute, text)
 
     def _print_attribute_inline(self, attribute: Attribute) -> None:
         defining, self._defining_alias = self._defining_alias, None
@@ -340,7 +360,7 @@ class TileoptPrinter(Printer):
         """Record aliasable attributes in MLIR's visit order, with their depth."""
         name = alias_name_of(attribute, self.print_debuginfo)
         if name is None:
-            self._print_attribute_inline(attribute)
+            self._visit_plain_attribute(attribute)
             return
         deferrable = self._visiting_op_location
         info = self._alias_infos.get(attribute)
@@ -359,6 +379,31 @@ class TileoptPrinter(Printer):
             enclosing = self._alias_stack[-1]
             enclosing.depth = max(enclosing.depth, info.depth + 1)
             enclosing.children.append(info)
+
+    def _visit_plain_attribute(self, attribute: Attribute) -> None:
+        """An attribute without alias: walk it once for the aliases inside it, and on
+        later visits pass on what that walk found instead of walking it again."""
+        if isinstance(attribute, LocationAttr):
+            self._print_attribute_inline(attribute)
+            return
+        cached = self._visited.get(id(attribute))
+        if cached is not None and cached[0] is attribute:
+            inside = cached[1]
+        else:
+            inside = _AliasInfo("", -1, False, False)  # collects the aliases inside
+            self._alias_stack.append(inside)
+            try:
+                self._print_attribute_inline(attribute)
+            finally:
+                self._alias_stack.pop()
+            self._visited[id(attribute)] = (attribute, inside)
+        if self._alias_stack:
+            enclosing = self._alias_stack[-1]
+            enclosing.depth = max(enclosing.depth, inside.depth)
+            enclosing.children.extend(inside.children)
+        if not self._visiting_op_location:
+            for child in inside.children:
+                child.make_non_deferrable()
 
     def print_float(self, value: float, type: AnyFloat) -> None:
         self.print_string(format_float(value, type))

@@ -7,6 +7,8 @@ built by passes through xDSL's own constructors print right too.
 - ``scf.for``: MLIR writes two spaces before the induction variable type
   (``-> (f32)  : i32 {``, ``step %c1_i32  : i32 {``): ``ForOp::print`` emits ``' '``
   and then ``" : " << type << ' '``.
+- ``scf.if``: its attribute dictionary follows the last region after a space
+  (``} {tt.divisible}``; xDSL writes ``}{...}``).
 """
 
 from __future__ import annotations
@@ -50,9 +52,28 @@ def print_scf_for(op: scf.ForOp, printer: Printer) -> None:
     printer.print_op_attributes(op.attributes)
 
 
+def print_scf_if(op: scf.IfOp, printer: Printer) -> None:
+    printer.print_string(" ")
+    printer.print_operand(op.cond)
+    terminators = bool(op.output)
+    if terminators:
+        printer.print_string(" -> (")
+        printer.print_list(op.output.types, printer.print_attribute)
+        printer.print_string(")")
+    printer.print_string(" ")
+    printer.print_region(op.true_region, print_entry_block_args=False,
+                         print_block_terminators=terminators)
+    if op.false_region.blocks:
+        printer.print_string(" else ")
+        printer.print_region(op.false_region, print_entry_block_args=False,
+                             print_block_terminators=terminators)
+    printer.print_op_attributes(op.attributes)
+
+
 # op class -> printer of its custom syntax (after the op name)
 UPSTREAM_PRINTERS: dict[type[Operation], Callable[[Operation, Printer], None]] = {
     scf.ForOp: print_scf_for,
+    scf.IfOp: print_scf_if,
 }
 
 

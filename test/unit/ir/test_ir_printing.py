@@ -277,3 +277,41 @@ def test_unregistered_ops_print_generically():
     ctx = make_context(allow_unregistered=True)
     printed = _round_trip('"foo.bar"() {x = 1 : i32} : () -> ()\n', ctx=ctx)
     assert '"foo.bar"() {x = 1 : i32} : () -> ()' in printed
+
+
+def test_upstream_ops_print_like_mlir():
+    # Written as mlir-opt prints it: `call` without its dialect inside func.func,
+    # `} {attr}` after scf.if, nested regions numbered after the whole function body
+    # (the block argument %8 included), sibling regions reusing %arg4 and %9.
+    text = """\
+    module {
+      func.func private @ext(i32, f32) -> f32
+      func.func @f(%arg0: i32 {tt.divisibility = 16 : i32}, %arg1: f32, %arg2: i1, %arg3: index) -> (f32, i32) attributes {noinline = false} {
+        %0 = arith.addi %arg0, %arg0 overflow<nsw> : i32
+        %1 = arith.addf %arg1, %arg1 fastmath<fast> : f32
+        %2 = math.exp %arg1 fastmath<afn> : f32
+        %3 = call @ext(%0, %1) : (i32, f32) -> f32
+        %4:2 = scf.if %arg2 -> (f32, i32) {
+          scf.yield %3, %0 : f32, i32
+        } else {
+          scf.yield %1, %arg0 : f32, i32
+        } {some.attr}
+        %5 = scf.while (%arg4 = %arg0) : (i32) -> i32 {
+          %9 = arith.cmpi slt, %arg4, %0 : i32
+          scf.condition(%9) %arg4 : i32
+        } do {
+        ^bb0(%arg4: i32):
+          %9 = arith.addi %arg4, %arg4 : i32
+          scf.yield %9 : i32
+        }
+        %6 = arith.index_cast %arg3 : index to i32
+        %7 = ub.poison : tensor<4xf32>
+        cf.cond_br %arg2, ^bb1(%0 : i32), ^bb2
+      ^bb1(%8: i32):  // pred: ^bb0
+        return %4#0, %8 : f32, i32
+      ^bb2:  // pred: ^bb0
+        return %1, %5 : f32, i32
+      }
+    }
+    """
+    assert _round_trip(text) == textwrap.dedent(text)
