@@ -6,9 +6,6 @@ rewrite-tensor-pointer, ..., loop-unroll) run on ``passes/<target>/passes/<kerne
 000-inline.mlir``; the result must hold the same ops with the same types and attributes
 as the corpus ``<target>/<kernel>.ttir`` (any order, any value names). A table of
 matches is printed at the end of the session.
-
-Cases that do not match yet are marked xfail with the cause, which lies in
-``canonicalize`` (the arith folders it lacks), not in the ttir passes.
 """
 
 from __future__ import annotations
@@ -24,28 +21,6 @@ KERNELS = ("add", "add_nodiv", "axpy_f16", "gelu", "softmax", "layernorm_fwd", "
            "sum_cols", "cumsum", "transpose", "atomic_hist", "matmul", "matmul_small",
            "block_ptr_matmul")
 STAGE_END = "convert-triton-to-tritongpu"
-
-# What canonicalize does in Triton (MLIR's arith folders) and not yet in tileopt, by
-# kernel. Each is visible in the corpus dumps around the first canonicalize.
-_IDENTITY_BITCAST = "canonicalize: arith.bitcast x : T to T is not folded to x"
-_TRUNCF = "canonicalize: arith.truncf of a constant (dense splat) is not folded"
-_SITOFP = "canonicalize: arith.sitofp of a constant is not folded"
-_MULI_ONE = ("canonicalize: arith.muli dense<1>, x (constant on the left of a commutative "
-             "op) is neither moved right nor folded to x")
-_FOR_ITER_ARGS = ("canonicalize: arith.extsi of a constant is not folded, and scf.for "
-                  "iteration values yielded unchanged are not replaced by their init "
-                  "(MLIR's ForOpIterArgsFolder)")
-KNOWN_GAPS = {
-    "axpy_f16": _TRUNCF,
-    "gelu": _SITOFP,
-    "layernorm_fwd": f"{_IDENTITY_BITCAST}; {_TRUNCF}",
-    "sum_rows": _IDENTITY_BITCAST,
-    "sum_cols": _IDENTITY_BITCAST,
-    "matmul": f"{_MULI_ONE}; {_TRUNCF}; {_IDENTITY_BITCAST}",
-    "matmul_small": f"{_MULI_ONE}; {_TRUNCF}; {_IDENTITY_BITCAST}",
-    "block_ptr_matmul": f"{_FOR_ITER_ARGS}; {_IDENTITY_BITCAST}",
-}
-
 
 def stage_passes(passes_root, target: str, kernel: str) -> list[str]:
     order = passes_root / target / "passes" / kernel / "ORDER.txt"
@@ -74,8 +49,6 @@ def table(request):
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("target", TARGETS)
 def test_ttir_stage_matches_triton(passes_root, corpus, table, request, target, kernel):
-    if kernel in KNOWN_GAPS:
-        request.applymarker(pytest.mark.xfail(reason=KNOWN_GAPS[kernel], strict=False))
     ctx = make_context()
     source = passes_root / target / "passes" / kernel / "000-inline.mlir"
     module = parse_module(source.read_text(), str(source), ctx)
