@@ -59,8 +59,9 @@ def from_storage(b: LLVMBuilder, value: SSAValue, ty: Attribute) -> SSAValue:
 
 
 def shared_offsets(fl: FunctionLowering, plan: TransferPlan, layout: LinearLayout):
-    """(thread part as an i32 SSA value, per-register constant) of each register's offset."""
-    offsets = plan.hardware_offsets(layout)
+    """(thread part as an i32 SSA value, per-register constant) of each register's byte
+    offset; bytes, so that the xor with the constant is the whole address computation."""
+    offsets = plan.hardware_offsets(layout, plan.element_bytes)
     threads = offsets.sublayout([d for d in HW_DIMS if offsets.has_in_dim(d)], ["offset"])
     key = f"smem-offsets:{tuple(tuple(threads.get_bases(d)) for d in threads.in_dims)}"
     thread_part = fl.b.prologue_value(key, lambda b: apply_layout(
@@ -86,7 +87,7 @@ def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSA
     for r in src_unique:
         if not plan.store.starts(r):
             continue
-        ptr = b.gep(base, b.xor(thread, b.i32(constants[r])), storage)
+        ptr = b.gep(base, b.xor(thread, b.i32(constants[r])), i8)
         group = [to_storage(b, values[g], storage) for g in plan.store.group(r)]
         fl.hooks.store_shared(b, ptr, group, None)
     fl.hooks.barrier(b)
@@ -96,7 +97,7 @@ def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSA
     for r in dst_unique:
         if not plan.load.starts(r):
             continue
-        ptr = b.gep(base, b.xor(thread, b.i32(constants[r])), storage)
+        ptr = b.gep(base, b.xor(thread, b.i32(constants[r])), i8)
         group = plan.load.group(r)
         for g, v in zip(group, fl.hooks.load_shared(b, ptr, storage, len(group), None)):
             loaded[g] = from_storage(b, v, element_type)
