@@ -157,13 +157,20 @@ def thread_coordinates(b: LLVMBuilder, ids: HardwareIds, layout: LinearLayout) -
 
 def element_coordinates(b: LLVMBuilder, ids: HardwareIds,
                         layout: LinearLayout) -> list[list[SSAValue]]:
-    """For each register, the i32 coordinates (one per dim) of the element it holds."""
+    """For each register, the i32 coordinates (one per dim) of the element it holds.
+
+    They depend on the thread id alone, so they are built once per layout, in the
+    prologue, and shared by every op that asks.
+    """
     _check_single_block(layout)
-    thread = thread_coordinates(b, ids, layout)
-    result = []
-    for coords in register_coordinates(layout):
-        result.append([b.xor(t, b.i32(c)) for t, c in zip(thread, coords)])
-    return result
+    key = f"elements:{tuple(tuple(layout.get_bases(d)) for d in layout.in_dims)}"
+
+    def make(pb: LLVMBuilder) -> list[list[SSAValue]]:
+        thread = thread_coordinates(pb, ids, layout)
+        return [[pb.xor(t, pb.i32(c)) for t, c in zip(thread, coords)]
+                for coords in register_coordinates(layout)]
+
+    return b.prologue_value(key, make)
 
 
 def linear_index(b: LLVMBuilder, coords: Sequence[SSAValue], shape: Sequence[int]) -> SSAValue:
