@@ -19,6 +19,7 @@ scf.if
   ConditionPropagation      uses of c inside the then (else) region -> true (false)
   ConvertTrivialIfToSelect  results both branches yield from outside -> arith.select
   RemoveEmptyElseBranch     an else that only yields, in an if without results -> removed
+  RemoveStaticCondition     if true/false -> the then/else body
   RemoveUnusedResults       results without uses -> dropped
   ReplaceIfYieldWithConditionOrValue   a result yielded equal by both branches -> that
                             value; yielded true/false -> c; false/true -> not c
@@ -389,6 +390,21 @@ def combine_ifs(next_if: Operation, rewriter: PatternRewriter) -> bool:
     return True
 
 
+def remove_static_condition(op: Operation, rewriter: PatternRewriter) -> bool:
+    """if true/false -> the then/else body (xDSL has it too; kept for completeness)."""
+    assert isinstance(op, scf.IfOp)
+    condition = _bool_constant(op.cond)
+    if condition is None:
+        return False
+    if condition:
+        replace_op_with_region(rewriter, op, op.true_region)
+    elif _else_block(op) is not None:
+        replace_op_with_region(rewriter, op, op.false_region)
+    else:
+        rewriter.erase(op)
+    return True
+
+
 def remove_empty_else_branch(op: Operation, rewriter: PatternRewriter) -> bool:
     assert isinstance(op, scf.IfOp)
     if op.results:
@@ -456,8 +472,8 @@ def combine_nested_ifs(op: Operation, rewriter: PatternRewriter) -> bool:
 PATTERNS: dict[str, tuple[Rewrite, ...]] = {
     "scf.for": (for_iter_args_folder, simplify_trivial_loops),
     "scf.if": (fold_if_of_negation, combine_ifs, combine_nested_ifs, condition_propagation,
-               convert_trivial_if_to_select, remove_empty_else_branch, remove_unused_results,
-               replace_if_yield_with_condition_or_value),
+               convert_trivial_if_to_select, remove_empty_else_branch, remove_static_condition,
+               remove_unused_results, replace_if_yield_with_condition_or_value),
 }
 
 

@@ -1,0 +1,253 @@
+// RUN: tileopt %s -split-input-file -canonicalize | FileCheck %s
+
+// MLIR's scf.for and scf.if canonicalization patterns.
+
+// Iteration values yielded unchanged, whose init is yielded, or used nowhere are dropped
+// and read as their init; a value with the same init and yielded value as an earlier one
+// is merged into it. Only the accumulator stays.
+// CHECK-LABEL: func.func @for_iter_args
+// CHECK-SAME:    (%[[N:.*]]: i32, %[[P:.*]]: i64, %[[Q:.*]]: i64)
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
+// CHECK:         %[[R:.*]] = scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[Q]]) -> (i64)  : i32 {
+// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[P]] : i64
+// CHECK-NEXT:      %[[T:.*]] = arith.addi %[[S]], %[[ACC]] : i64
+// CHECK-NEXT:      scf.yield %[[T]] : i64
+// CHECK-NEXT:    }
+// CHECK:         return %[[P]], %[[C2]], %[[R]], %[[R]]
+func.func @for_iter_args(%n: i32, %p: i64, %q: i64) -> (i64, i32, i64, i64) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %r:5 = scf.for %i = %c0 to %n step %c1 iter_args(%same = %p, %two = %c2, %dead = %c0, %acc = %q, %twin = %q) -> (i64, i32, i32, i64, i64) : i32 {
+    %s = arith.addi %acc, %same : i64
+    %t = arith.addi %s, %twin : i64
+    %d = arith.addi %i, %c1 : i32
+    scf.yield %same, %c2, %d, %t, %t : i64, i32, i32, i64, i64
+  }
+  func.return %r#0, %r#1, %r#3, %r#4 : i64, i32, i64, i64
+}
+
+// -----
+
+// A loop whose bounds are equal, or whose upper bound is below the lower one, is its inits.
+// CHECK-LABEL: func.func @for_zero_trips
+// CHECK-NOT:     scf.for
+// CHECK:         return %init, %init
+func.func @for_zero_trips(%lb: i32, %init: f32) -> (f32, f32) {
+  %c1 = arith.constant 1 : i32
+  %cm4 = arith.constant -4 : i32
+  %r = scf.for %i = %lb to %lb step %c1 iter_args(%a = %init) -> (f32) : i32 {
+    %b = arith.addf %a, %a : f32
+    scf.yield %b : f32
+  }
+  %ub = arith.addi %lb, %cm4 : i32
+  %s = scf.for %i = %lb to %ub step %c1 iter_args(%a = %init) -> (f32) : i32 {
+    %b = arith.addf %a, %a : f32
+    scf.yield %b : f32
+  }
+  func.return %r, %s : f32, f32
+}
+
+// -----
+
+// One trip (step >= ub - lb): the body is inlined with the induction variable at lb.
+// CHECK-LABEL: func.func @for_single_trip
+// CHECK-NOT:     scf.for
+// CHECK:         %[[C4:.*]] = arith.constant 4 : i32
+// CHECK:         %[[B:.*]] = arith.addi %init, %[[C4]] : i32
+// CHECK:         return %[[B]]
+func.func @for_single_trip(%init: i32) -> i32 {
+  %c4 = arith.constant 4 : i32
+  %c7 = arith.constant 7 : i32
+  %c8 = arith.constant 8 : i32
+  %r = scf.for %i = %c4 to %c7 step %c8 iter_args(%a = %init) -> (i32) : i32 {
+    %b = arith.addi %a, %i : i32
+    scf.yield %b : i32
+  }
+  func.return %r : i32
+}
+
+// -----
+
+// An empty loop that runs at least once and yields values from outside is those values.
+// CHECK-LABEL: func.func @for_empty_body
+// CHECK-NOT:     scf.for
+// CHECK:         return %b
+func.func @for_empty_body(%a: f32, %b: f32) -> f32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c8 = arith.constant 8 : i32
+  %r = scf.for %i = %c0 to %c8 step %c1 iter_args(%x = %a) -> (f32) : i32 {
+    scf.yield %b : f32
+  }
+  func.return %r : f32
+}
+
+// -----
+
+// A loop that may run twice keeps its body.
+// CHECK-LABEL: func.func @for_two_trips
+// CHECK:         scf.for
+func.func @for_two_trips(%init: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %init) -> (i32) : i32 {
+    %b = arith.addi %a, %i : i32
+    scf.yield %b : i32
+  }
+  func.return %r : i32
+}
+
+// -----
+
+// if of a constant condition is the branch it takes.
+// CHECK-LABEL: func.func @if_constant_condition
+// CHECK-NOT:     scf.if
+// CHECK:         return %b
+func.func @if_constant_condition(%a: f32, %b: f32) -> f32 {
+  %false = arith.constant false
+  %r = scf.if %false -> (f32) {
+    scf.yield %a : f32
+  } else {
+    scf.yield %b : f32
+  }
+  func.return %r : f32
+}
+
+// -----
+
+// Results both branches take from outside become arith.select; a result yielded alike by
+// both is that value; results yielding true/false are the condition, false/true its negation.
+// CHECK-LABEL: func.func @if_to_select
+// CHECK-SAME:    (%[[C:.*]]: i1, %[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>)
+// CHECK-DAG:     %[[TRUE:.*]] = arith.constant true
+// CHECK-DAG:     %[[SEL:.*]] = arith.select %[[C]], %[[A]], %[[B]] : tensor<4xf32>
+// CHECK-DAG:     %[[NOT:.*]] = arith.xori %[[C]], %[[TRUE]] : i1
+// CHECK-NOT:     scf.if
+// CHECK:         return %[[SEL]], %[[A]], %[[C]], %[[NOT]]
+func.func @if_to_select(%c: i1, %a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, i1, i1) {
+  %true = arith.constant true
+  %false = arith.constant false
+  %r:4 = scf.if %c -> (tensor<4xf32>, tensor<4xf32>, i1, i1) {
+    scf.yield %a, %a, %true, %false : tensor<4xf32>, tensor<4xf32>, i1, i1
+  } else {
+    scf.yield %b, %a, %false, %true : tensor<4xf32>, tensor<4xf32>, i1, i1
+  }
+  func.return %r#0, %r#1, %r#2, %r#3 : tensor<4xf32>, tensor<4xf32>, i1, i1
+}
+
+// -----
+
+// Unused results go; results computed inside a branch stay with the if.
+// CHECK-LABEL: func.func @if_unused_results
+// CHECK:         %[[R:.*]] = scf.if %c -> (f32) {
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf
+// CHECK-NEXT:      scf.yield %[[M]] : f32
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %[[D:.*]] = arith.divf
+// CHECK-NEXT:      scf.yield %[[D]] : f32
+// CHECK-NEXT:    }
+// CHECK:         return %[[R]]
+func.func @if_unused_results(%c: i1, %a: f32, %b: f32) -> f32 {
+  %r:2 = scf.if %c -> (f32, f32) {
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %a, %b : f32
+    scf.yield %m, %s : f32, f32
+  } else {
+    %d = arith.divf %a, %b : f32
+    %s = arith.subf %a, %b : f32
+    scf.yield %d, %s : f32, f32
+  }
+  func.return %r#0 : f32
+}
+
+// -----
+
+// if (not c) A else B is if c B else A.
+// CHECK-LABEL: func.func @if_negated_condition
+// CHECK:         scf.if %c -> (f32) {
+// CHECK-NEXT:      arith.subf
+// CHECK:         } else {
+// CHECK-NEXT:      arith.addf
+func.func @if_negated_condition(%c: i1, %a: f32, %b: f32) -> f32 {
+  %true = arith.constant true
+  %n = arith.xori %c, %true : i1
+  %r = scf.if %n -> (f32) {
+    %s = arith.addf %a, %b : f32
+    scf.yield %s : f32
+  } else {
+    %d = arith.subf %a, %b : f32
+    scf.yield %d : f32
+  }
+  func.return %r : f32
+}
+
+// -----
+
+// Inside the then branch the condition is true; an else that only yields is removed.
+// CHECK-LABEL: func.func @if_condition_propagation
+// CHECK:         scf.if %c {
+// CHECK-NEXT:      tt.store %p, %v : !tt.ptr<f32>
+// CHECK-NEXT:    }
+// CHECK-NOT:     else
+func.func @if_condition_propagation(%c: i1, %p: !tt.ptr<f32>, %v: f32, %w: f32) {
+  scf.if %c {
+    %x = arith.select %c, %v, %w : f32
+    tt.store %p, %x : !tt.ptr<f32>
+  } else {
+  }
+  func.return
+}
+
+// -----
+
+// Two ifs in a row on one condition are merged; the second reads the first's values
+// directly.
+// CHECK-LABEL: func.func @combine_ifs
+// CHECK:         %[[R:.*]]:2 = scf.if %c -> (f32, f32) {
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %a, %b
+// CHECK-NEXT:      %[[N:.*]] = arith.addf %[[M]], %a
+// CHECK-NEXT:      scf.yield %[[M]], %[[N]] : f32, f32
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %[[D:.*]] = arith.divf %a, %b
+// CHECK-NEXT:      %[[E:.*]] = arith.subf %[[D]], %a
+// CHECK-NEXT:      scf.yield %[[D]], %[[E]] : f32, f32
+// CHECK-NEXT:    }
+// CHECK-NOT:     scf.if
+// CHECK:         return %[[R]]#0, %[[R]]#1
+func.func @combine_ifs(%c: i1, %a: f32, %b: f32) -> (f32, f32) {
+  %r = scf.if %c -> (f32) {
+    %m = arith.mulf %a, %b : f32
+    scf.yield %m : f32
+  } else {
+    %d = arith.divf %a, %b : f32
+    scf.yield %d : f32
+  }
+  %s = scf.if %c -> (f32) {
+    %n = arith.addf %r, %a : f32
+    scf.yield %n : f32
+  } else {
+    %e = arith.subf %r, %a : f32
+    scf.yield %e : f32
+  }
+  func.return %r, %s : f32, f32
+}
+
+// -----
+
+// Nested ifs become one if on the conjunction.
+// CHECK-LABEL: func.func @combine_nested_ifs
+// CHECK:         %[[AND:.*]] = arith.andi %a, %b : i1
+// CHECK-NEXT:    scf.if %[[AND]] {
+// CHECK-NEXT:      tt.store %p, %v : !tt.ptr<f32>
+// CHECK-NEXT:    }
+// CHECK-NOT:     scf.if
+func.func @combine_nested_ifs(%a: i1, %b: i1, %p: !tt.ptr<f32>, %v: f32) {
+  scf.if %a {
+    scf.if %b {
+      tt.store %p, %v : !tt.ptr<f32>
+    }
+  }
+  func.return
+}
