@@ -9,11 +9,17 @@ Public API (stable: the driver, passes and tests import only these names):
   ``TileoptError`` with the position of the problem.
 - ``print_module(module, debuginfo=False)``: ``ModuleOp`` -> text printed the way
   MLIR/triton-opt print it.
+
+Also here: ``verify_module(module, filename)`` (``TileoptError`` at the failing op),
+``split_input_file(text)`` (``--split-input-file`` chunks with their first line), and
+``source_position(op)`` (where a parsed op was in its file).
 """
 
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.context import make_context
-from tileopt.ir.parse import parse_module
+from tileopt.ir.parse import parse_module, source_position, split_input_file
 from tileopt.ir.printing import print_module
+from tileopt.ir.verify import verify_module
 
-__all__ = ["TileoptError", "make_context", "parse_module", "print_module"]
+__all__ = ["TileoptError", "make_context", "parse_module", "print_module",
+           "source_position", "split_input_file", "verify_module"]

@@ -8,6 +8,8 @@ prints it, and compares the text with Triton's after normalising both
 (``normalise``): locations removed (``loc(...)``, ``#loc`` lines) and SSA values renamed
 in order of appearance, since names and locations are not semantics. It prints the
 share of files that match and, for each file that does not, the first differing line.
+It also counts the files whose print with locations (``debuginfo=True``) is
+byte-identical to Triton's, names, ``#loc`` numbering and all.
 
 Some dumps taken before ``tritongpu-pipeline`` end with the pipeliner's own debug dumps
 (``// -----// SoftwarePipeliner internal IR Dump After: LowerLoops``), printed without
@@ -175,6 +177,8 @@ class Outcome:
     fixpoint: bool  # print(parse(print(x))) == print(x)
     detail: str  # error or first difference
     ops: int = 0
+    exact_with_locations: bool | None = None  # debuginfo print == Triton's text, byte
+    # for byte (None where not compared: internal debug dumps)
 
 
 def check_file(file_id: str, text: str, ctx=None) -> Outcome:
@@ -183,7 +187,7 @@ def check_file(file_id: str, text: str, ctx=None) -> Outcome:
 
     ctx = ctx or make_context()
     main, *internal = split_debug_dumps(text)
-    outcome = _check_text(file_id, main, ctx, lambda t: t)
+    outcome = _check_text(file_id, main, ctx, lambda t: t, exact=True)
     for number, dump in enumerate(internal, start=1):
         extra = _check_text(f"{file_id} (internal dump {number})", dump, ctx,
                             expand_aliases)
@@ -193,7 +197,7 @@ def check_file(file_id: str, text: str, ctx=None) -> Outcome:
     return outcome
 
 
-def _check_text(file_id: str, text: str, ctx, prepare) -> Outcome:
+def _check_text(file_id: str, text: str, ctx, prepare, exact: bool = False) -> Outcome:
     from tileopt.ir import TileoptError, parse_module, print_module
 
     try:
@@ -209,14 +213,15 @@ def _check_text(file_id: str, text: str, ctx, prepare) -> Outcome:
         return Outcome(file_id, True, False, False, f"printed text does not parse: "
                        f"{err.format()}", ops)
     fixpoint = again == printed
+    exact = print_module(module, debuginfo=True) == text if exact else None
     difference = first_difference(normalise(prepare(text)), normalise(prepare(printed)))
     if difference is None:
         detail = "" if fixpoint else "printing is not a fixpoint"
-        return Outcome(file_id, True, True, fixpoint, detail, ops)
+        return Outcome(file_id, True, True, fixpoint, detail, ops, exact)
     number, expected, actual = difference
     return Outcome(file_id, True, False, fixpoint,
                    f"line {number}:\n    triton:  {expected.strip()}\n"
-                   f"    tileopt: {actual.strip()}", ops)
+                   f"    tileopt: {actual.strip()}", ops, exact)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -244,12 +249,17 @@ def main(argv: list[str] | None = None) -> int:
     matched = sum(o.matches for o in outcomes)
     parsed = sum(o.ok for o in outcomes)
     fixpoints = sum(o.fixpoint for o in outcomes)
+    exact = sum(bool(o.exact_with_locations) for o in outcomes)
     for outcome in outcomes:
         if not outcome.matches or not outcome.fixpoint:
             print(f"DIFF {outcome.file_id}: {outcome.detail}")
+        elif outcome.exact_with_locations is False:
+            print(f"LOCATIONS {outcome.file_id}: printed with --mlir-print-debuginfo, "
+                  "the text differs from Triton's")
     print(f"\n{total} files in {elapsed:.1f} s: {parsed} parse+verify+print, "
           f"{fixpoints} print fixpoint, {matched} equal to Triton's text "
-          f"({100.0 * matched / max(total, 1):.1f}%)")
+          f"({100.0 * matched / max(total, 1):.1f}%), {exact} byte-identical to it "
+          "when printed with locations")
     return 0 if matched == total else 1
 
 
