@@ -40,7 +40,7 @@ def _best(repeat: int, fn):
 
 
 def _llvm_dumps(passes: Path) -> list[tuple[str, Path]]:
-    """Every stored dump at or after a pipeline's first LLVM-lowering pass."""
+    """Every stored dump taken after a pipeline's first LLVM-lowering pass ran."""
     from tileopt.ir.compare_corpus import LLVM_LOWERING_PASSES
 
     found = []
@@ -50,10 +50,11 @@ def _llvm_dumps(passes: Path) -> list[tuple[str, Path]]:
             lowered = False
             for line in (folder / "ORDER.txt").read_text().splitlines()[1:]:
                 name = line.split()[0]
-                lowered = lowered or name.split("-", 1)[1].removesuffix(".mlir") in \
-                    LLVM_LOWERING_PASSES
                 if lowered and (folder / name).exists():
                     found.append((f"passes/{target}/{kernel}/{name}", folder / name))
+                # a dump is the IR before its pass: the lowering's output is the next one
+                lowered = lowered or name.split("-", 1)[1].removesuffix(".mlir") in \
+                    LLVM_LOWERING_PASSES
     return found
 
 
@@ -61,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--tt", type=int, default=4, help="largest TritonGPU dumps")
-    parser.add_argument("--llvm", type=int, default=4, help="largest LLVM-dialect dumps")
+    parser.add_argument("--llvm", type=int, default=4,
+                        help="largest LLVM-dialect dumps that parse")
     parser.add_argument("--profile", choices=("parse", "print"),
                         help="profile this step on the first file, print the top 25")
     args = parser.parse_args(argv)
@@ -81,13 +83,18 @@ def main(argv: list[str] | None = None) -> int:
     ctx = make_context()
     rows = []
     skipped = []
-    for file_id, path in chosen + llvm[:args.llvm]:
+    llvm_parsed = 0
+    for file_id, path in chosen + llvm:
+        is_llvm = (file_id, path) in llvm
+        if is_llvm and llvm_parsed >= args.llvm:
+            break
         text = split_debug_dumps(path.read_text())[0]
         try:
             module = parse_module(text, file_id, ctx)
         except TileoptError as err:
             skipped.append((file_id, err.format().splitlines()[0]))
             continue
+        llvm_parsed += is_llvm
         if args.profile and not rows:
             step = (lambda: parse_module(text, file_id, ctx)) if args.profile == "parse" \
                 else (lambda: print_module(module))
@@ -112,8 +119,14 @@ def main(argv: list[str] | None = None) -> int:
           f"{total_ops / max(sum(r[3] for r in rows), 1e-9):7.0f} "
           f"{sum(r[4] for r in rows) * 1e3:9.1f} "
           f"{total_ops / max(sum(r[4] for r in rows), 1e-9):7.0f}")
-    for file_id, reason in skipped:
-        print(f"not parsed: {file_id}: {reason}")
+    if skipped:
+        reasons: dict[str, int] = {}
+        for _, reason in skipped:
+            reason = reason.split("error: ", 1)[-1]
+            reasons[reason] = reasons.get(reason, 0) + 1
+        print(f"\n{len(skipped)} larger LLVM-dialect dumps do not parse yet:")
+        for reason, count in sorted(reasons.items(), key=lambda r: -r[1]):
+            print(f"  {count:3d} x {reason}")
     return 0
 
 
