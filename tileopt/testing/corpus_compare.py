@@ -97,6 +97,20 @@ def compare_modules(actual: Operation, expected: Operation,
     return result
 
 
+def op_order_difference(actual: Operation, expected: Operation) -> str | None:
+    """None if both modules hold the same ops (as ``op_key`` sees them) in the same walk
+    order, else where they first differ. For passes that only move ops, which the
+    multiset comparison of ``compare_modules`` cannot see."""
+    actual_keys = [op_key(op) for op in actual.walk()]
+    expected_keys = [op_key(op) for op in expected.walk()]
+    for n, (a, e) in enumerate(zip(actual_keys, expected_keys)):
+        if a != e:
+            return f"op #{n} is\n  {format_key(a)}\nwhere Triton has\n  {format_key(e)}"
+    if len(actual_keys) != len(expected_keys):
+        return f"{len(actual_keys)} ops instead of {len(expected_keys)}"
+    return None
+
+
 @dataclass(frozen=True)
 class PassCase:
     target: str

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from tileopt.ir import parse_module
-from tileopt.testing.corpus_compare import compare_modules, corpus_pass_cases
+from tileopt.testing.corpus_compare import compare_modules, corpus_pass_cases, op_order_difference
 
 BASE = """
 func.func @f(%a: i32, %b: i32) -> i32 {
@@ -36,6 +36,21 @@ def test_attribute_difference_is_seen():
     result = compare_modules(_parse(other), _parse(BASE))
     assert not result.equal
     assert "arith.constant" in result.summary()
+
+
+def test_order_difference_names_the_first_moved_op():
+    swapped = BASE.replace("%c = arith.addi %a, %b : i32\n  %d = arith.constant 3 : i32",
+                           "%d = arith.constant 3 : i32\n  %c = arith.addi %a, %b : i32")
+    assert swapped != BASE
+    assert op_order_difference(_parse(BASE), _parse(BASE)) is None
+    difference = op_order_difference(_parse(swapped), _parse(BASE))
+    assert difference is not None and difference.startswith("op #2 is\n  arith.constant")
+
+
+def test_order_difference_sees_ops_past_the_end():
+    # module, @f and its 4 ops, against those plus @g and its return
+    longer = BASE + "func.func @g() {\n  func.return\n}\n"
+    assert op_order_difference(_parse(longer), _parse(BASE)) == "8 ops instead of 6"
 
 
 def test_attributes_can_be_ignored():
