@@ -13,10 +13,8 @@ import pytest
 from tileopt.ir import make_context, parse_module
 from tileopt.passes import get_pass
 
-TARGETS = ("cuda-sm80", "cuda-sm90", "hip-gfx942", "hip-gfx1100")
-KERNELS = ("add", "add_nodiv", "axpy_f16", "gelu", "softmax", "layernorm_fwd", "sum_rows",
-           "sum_cols", "cumsum", "transpose", "atomic_hist", "matmul", "matmul_small",
-           "block_ptr_matmul")
+from pass_harness import KERNELS, TARGETS
+
 SPECIAL = [0.0, -0.0, 1.0, -1.5, 3.0e38, -3.0e38, 1.0e-45, -1.0e-45, 1.0e-40,
            math.inf, -math.inf, math.nan, 0.1, 7.0]
 

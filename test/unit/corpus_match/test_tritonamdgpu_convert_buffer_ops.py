@@ -1,36 +1,11 @@
-"""``tritonamdgpu-convert-buffer-ops`` against Triton 3.6: for every kernel on the two AMD
-targets, the IR tileopt produces from the dump taken before the pass has the same ops
-(names, types, attributes) as the dump Triton took after it (softmax and cumsum become
-buffer loads/stores; offsets that may wrap around stay global accesses)."""
+"""``tritonamdgpu-convert-buffer-ops`` against Triton 3.6 (see pass_harness): every kernel
+on the two AMD targets, for the kernel's arch (softmax and cumsum become buffer
+loads/stores; offsets that may wrap around stay global accesses)."""
 
 from __future__ import annotations
 
-import pytest
+from pass_harness import AMD, pass_match_tests
 
-from tileopt.ir import make_context, parse_module
-from tileopt.passes import get_pass
-from tileopt.testing.corpus_compare import compare_modules, corpus_pass_cases
-
-PASS = "tritonamdgpu-convert-buffer-ops"
-TARGETS = ("hip-gfx942", "hip-gfx1100")
-KERNELS = ("add", "add_nodiv", "axpy_f16", "gelu", "softmax", "layernorm_fwd", "sum_rows",
-           "sum_cols", "cumsum", "transpose", "atomic_hist", "matmul", "matmul_small",
-           "block_ptr_matmul")
-
-
-@pytest.mark.parametrize("kernel", KERNELS)
-@pytest.mark.parametrize("target", TARGETS)
-def test_matches_triton(passes_root, target, kernel):
-    cases = list(corpus_pass_cases(passes_root, PASS, (target,), (kernel,)))
-    if not cases:
-        pytest.skip(f"Triton does not run {PASS} for {target}")
-    arch = target.split("-", 1)[1]
-    for case in cases:
-        ctx = make_context()
-        module = parse_module(case.input_path.read_text(), str(case.input_path), ctx)
-        get_pass(PASS).from_options({"arch-generation-name": arch}).apply(ctx, module)
-        module.verify()
-        expected = parse_module(case.expected_path.read_text(), str(case.expected_path),
-                                make_context())
-        result = compare_modules(module, expected)
-        assert result.equal, f"{case.id}:\n{result.summary()}"
+test_matches_triton, test_print_match_table = pass_match_tests(
+    "tritonamdgpu-convert-buffer-ops", targets=AMD,
+    options=lambda meta: {"arch-generation-name": meta["arch"]})

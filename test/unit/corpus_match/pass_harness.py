@@ -1,0 +1,152 @@
+"""Run one tileopt pass wherever Triton's pipelines run it, and compare with Triton.
+
+Shared by the per-pass corpus tests in this folder (one file per pass, each a declaration:
+``test_matches_triton, test_print_match_table = pass_match_tests("triton-combine")``).
+
+Every run of the pass in a corpus pipeline is a case: the dump taken before it is the
+input, the dump taken before the next pass the expected output. tileopt's result must
+verify and hold the same ops (names, types, attributes) as Triton's; for passes that only
+move ops, in the same order too. Pass options come from the kernel's
+``<target>/<kernel>.json`` (what Triton was asked to compile with), never from the
+expected output. Run with ``-s`` to see a kernel x target match table (``k/n``: k of the
+n runs in that pipeline match).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tileopt.ir import make_context, parse_module
+from tileopt.passes.registry import get_pass
+from tileopt.testing.corpus_compare import (CompareResult, PassCase, compare_modules,
+                                            corpus_pass_cases, op_order_difference)
+
+NVIDIA = ("cuda-sm80", "cuda-sm90")
+AMD = ("hip-gfx942", "hip-gfx1100")
+TARGETS = NVIDIA + AMD
+KERNELS = ("add", "add_nodiv", "axpy_f16", "gelu", "softmax", "layernorm_fwd", "sum_rows",
+           "sum_cols", "cumsum", "transpose", "atomic_hist", "matmul", "matmul_small",
+           "block_ptr_matmul")
+
+PassOptions = Callable[[dict], Mapping[str, object]]
+"""Pass options from a kernel's compile metadata (its ``<target>/<kernel>.json``)."""
+
+
+def no_options(meta: dict) -> Mapping[str, object]:
+    return {}
+
+
+def tritongpu_conversion_options(meta: dict) -> Mapping[str, object]:
+    """convert-triton-to-tritongpu as Triton runs it for the kernel."""
+    return {"target": meta["target"], "num-warps": meta["num_warps"],
+            "threads-per-warp": meta["warp_size"], "num-ctas": meta["num_ctas"]}
+
+
+def f32_dot_tc_options(meta: dict) -> Mapping[str, object]:
+    """tritongpu-F32DotTC: Triton emulates tf32x3 only on NVIDIA."""
+    return {"emu-tf32": meta["target"].startswith("cuda")}
+
+
+def compile_metadata(corpus: Path, target: str, kernel: str) -> dict:
+    """num_warps, num_ctas, warp_size, arch and target of the kernel's compile."""
+    return json.loads((corpus / target / f"{kernel}.json").read_text())
+
+
+@dataclass
+class PassRun:
+    case: PassCase
+    result: CompareResult
+    order: str | None
+    """First op-order difference, or None (also when order is not checked)."""
+
+    @property
+    def matches(self) -> bool:
+        return self.result.equal and self.order is None
+
+
+def run_pass_everywhere(passes_root: Path, pass_name: str, target: str, kernel: str,
+                        options: Mapping[str, object],
+                        check_order: bool = False) -> list[PassRun]:
+    """Every run of ``pass_name`` in the (target, kernel) pipeline, run by tileopt."""
+    pass_class = get_pass(pass_name)
+    assert pass_class is not None, f"pass {pass_name} is not registered"
+    runs = []
+    for case in corpus_pass_cases(passes_root, pass_name, (target,), (kernel,)):
+        ctx = make_context()
+        module = parse_module(case.input_path.read_text(), str(case.input_path), ctx)
+        pass_class.from_options(dict(options)).apply(ctx, module)
+        module.verify()
+        expected = parse_module(case.expected_path.read_text(), str(case.expected_path),
+                                make_context())
+        order = op_order_difference(module, expected) if check_order else None
+        runs.append(PassRun(case, compare_modules(module, expected), order))
+    return runs
+
+
+def run_chain(passes_root: Path, target: str, kernel: str,
+              passes: list[tuple[str, Mapping[str, object]]], until: str) -> CompareResult | None:
+    """Run ``passes`` from the input of the first one and compare with the dump taken
+    before Triton's (first) ``until`` pass; None where the pipeline has neither."""
+    first = list(corpus_pass_cases(passes_root, passes[0][0], (target,), (kernel,)))
+    last = list(corpus_pass_cases(passes_root, until, (target,), (kernel,)))
+    if not first or not last:
+        return None
+    ctx = make_context()
+    module = parse_module(first[0].input_path.read_text(), str(first[0].input_path), ctx)
+    expected = parse_module(last[0].input_path.read_text(), str(last[0].input_path),
+                            make_context())
+    for name, options in passes:
+        pass_class = get_pass(name)
+        assert pass_class is not None, f"pass {name} is not registered"
+        pass_class.from_options(dict(options)).apply(ctx, module)
+    return compare_modules(module, expected)
+
+
+def format_table(results: dict[tuple[str, str], str], targets: tuple[str, ...] = TARGETS) -> str:
+    """A kernel x target table of the cells in ``results``; '-' where there is none."""
+    width = max(len(k) for k in KERNELS) + 2
+    lines = ["".ljust(width) + "".join(t.ljust(13) for t in targets)]
+    for kernel in KERNELS:
+        cells = [results.get((t, kernel), "-").ljust(13) for t in targets]
+        lines.append(kernel.ljust(width) + "".join(cells))
+    return "\n".join(lines)
+
+
+def print_table(capsys, title: str, results: dict[tuple[str, str], str],
+                targets: tuple[str, ...] = TARGETS) -> None:
+    """Print past pytest's capture, so that ``-s`` is not needed to see the table."""
+    if not results:
+        pytest.skip("no corpus cases ran")
+    with capsys.disabled():
+        print(f"\n{title}\n" + format_table(results, targets))
+
+
+def pass_match_tests(pass_name: str, options: PassOptions = no_options,
+                     targets: tuple[str, ...] = TARGETS, check_order: bool = False):
+    """The two tests of a per-pass corpus file: every run of ``pass_name`` for each kernel
+    on each of ``targets`` (those whose Triton pipeline runs the pass), then the match
+    table. ``check_order`` also compares op order, for passes that only move ops."""
+    results: dict[tuple[str, str], str] = {}
+
+    @pytest.mark.parametrize("kernel", KERNELS)
+    @pytest.mark.parametrize("target", targets)
+    def test_matches_triton(corpus, passes_root, target, kernel):
+        meta = compile_metadata(corpus, target, kernel)
+        runs = run_pass_everywhere(passes_root, pass_name, target, kernel, options(meta),
+                                   check_order)
+        assert runs, f"Triton's {target} pipeline for {kernel} has no run of {pass_name}"
+        good = sum(run.matches for run in runs)
+        results[(target, kernel)] = "match" if good == len(runs) else f"{good}/{len(runs)}"
+        for run in runs:
+            assert run.result.equal, f"{run.case.id}:\n{run.result.summary()}"
+            assert run.order is None, f"{run.case.id}: {run.order}"
+
+    def test_print_match_table(capsys):
+        print_table(capsys, f"{pass_name}: tileopt vs Triton 3.6", results, targets)
+
+    return test_matches_triton, test_print_match_table
