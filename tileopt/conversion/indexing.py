@@ -167,7 +167,7 @@ def element_coordinates(b: LLVMBuilder, ids: HardwareIds,
 
     def make(pb: LLVMBuilder) -> list[list[SSAValue]]:
         thread = thread_coordinates(pb, ids, layout)
-        return [[pb.xor(t, pb.i32(c)) for t, c in zip(thread, coords)]
+        return [[pb.xor(t, pb.i32(c)) if c else t for t, c in zip(thread, coords)]
                 for coords in register_coordinates(layout)]
 
     return b.prologue_value(key, make)

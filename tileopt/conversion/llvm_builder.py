@@ -205,6 +205,8 @@ class LLVMBuilder:
                 return lhs
             if b == -1 and kind == "and":
                 return lhs
+            if kind == "and" and self._masked_within(lhs, b):
+                return lhs
         if a is not None:
             if a == 0 and kind in ("add", "or", "xor"):
                 return rhs
@@ -217,6 +219,14 @@ class LLVMBuilder:
         if kind == "or" and disjoint:
             return self.emit(llvm.OrOp(lhs, rhs, is_disjoint=UnitAttr()))
         return self.emit(_INT_OPS[kind](lhs, rhs))
+
+    def _masked_within(self, value: SSAValue, mask: int) -> bool:
+        """``value`` is ``x & c`` with every bit of ``c`` inside ``mask``."""
+        owner = value.owner
+        if getattr(owner, "name", None) != "llvm.and":
+            return False
+        c = self._known.get(owner.operands[1])
+        return c is not None and c >= 0 and mask >= 0 and c & mask == c
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.int_op("add", a, b)

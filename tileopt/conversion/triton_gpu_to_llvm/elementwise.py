@@ -94,26 +94,26 @@ def _elementwise(fl: FunctionLowering, op: Operation,
 
 
 def constancy_leaders(fl: FunctionLowering, value: SSAValue) -> list[int] | None:
-    """For each register, the first register of its run of equal elements, or None.
+    """For each register, the first register holding an equal element, or None if none do.
 
-    Axis info's constancy says the tensor is made of aligned runs of equal values along
-    each dim; a run that is whole within each thread's registers needs one computation.
+    Registers repeating an element (zero register bases) are equal; so are registers in
+    one run of axis info's constancy (aligned runs of equal values along each dim) when
+    the run is whole within each thread's registers.
     """
     ty = value.type
-    info = fl.axis.get(value) if isinstance(ty, TensorType) else None
-    if info is None:
+    if not isinstance(ty, TensorType):
         return None
     layout = fl.layouts.of(ty)
+    info = fl.axis.get(value)
     runs = []
-    for d, c in enumerate(info.constancy):
-        run = min(c & -c if c > 0 else 1, ty.get_shape()[d])
+    for d, size in enumerate(ty.get_shape()):
+        c = info.constancy[d] if info is not None else 1
+        run = min(c & -c if c > 0 else 1, size)
         for dim in ("lane", "warp"):
             for basis in layout.get_bases(dim):
                 if basis[d]:  # threads must not split a run
                     run = min(run, basis[d] & -basis[d])
         runs.append(run)
-    if all(run == 1 for run in runs):
-        return None
     coords = register_coordinates(layout)
     first: dict[tuple[int, ...], int] = {}
     for r, c in enumerate(coords):
@@ -122,6 +122,8 @@ def constancy_leaders(fl: FunctionLowering, value: SSAValue) -> list[int] | None
     for r, c in enumerate(coords):
         rounded = tuple(x & ~(run - 1) for x, run in zip(c, runs))
         leaders.append(first.get(rounded, r))
+    if all(leader == r for r, leader in enumerate(leaders)):
+        return None
     return leaders
 
 

@@ -73,6 +73,8 @@ def redundant_thread_predicate(fl: FunctionLowering, layout: LinearLayout | None
         masks = {"lane": fl.warp_size - 1, "warp": fl.num_warps - 1}
     else:
         masks = layout.get_free_variable_masks()
+    if masks.get("lane", 0) == fl.warp_size - 1 and masks.get("warp", 0) == fl.num_warps - 1:
+        return b.icmp("eq", fl.ids.thread, b.i32(0))  # every thread holds it all: thread 0
     pred = None
     for dim in ("lane", "warp"):
         mask = masks.get(dim, 0)
