@@ -1,0 +1,99 @@
+"""Lowering scalar ``arith``/``math`` ops in place, with the TritonGPU -> LLVM tables.
+
+``convert-arith-to-llvm`` and ``convert-math-to-llvm`` (MLIR's names) turn scalar ops
+that sit in LLVM-dialect functions into LLVM ops. They reuse the elementwise patterns of
+``triton_gpu_to_llvm/elementwise.py`` through a small adapter that looks like a
+``FunctionLowering`` holding one value per SSA value, so each op maps to exactly the LLVM
+ops ``convert-triton-gpu-to-llvm`` gives it, with the generic (vendor-neutral) math.
+tileopt's main lowering already converts the scalars of TritonGPU functions itself, so in
+tileopt's pipelines these passes find nothing; they serve other input.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IndexType, TensorType, VectorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.type_converter import convert_scalar_type
+
+
+class _InPlaceBuilder(LLVMBuilder):
+    """Inserts every op, constants too, right before one op."""
+
+    def __init__(self, before: Operation):
+        super().__init__(before.parent)
+        self.before = before
+        self.location = before.location
+
+    def insert(self, op: Operation) -> Operation:
+        op.location = self.location
+        self.block.insert_op_before(op, self.before)
+        return op
+
+    def insert_in_prologue(self, op: Operation) -> Operation:
+        return self.insert(op)
+
+
+class _NoVendorHooks:
+    def math(self, b, name, args):
+        return None
+
+
+class _ScalarLayouts:
+    @staticmethod
+    def num_registers(ty: Attribute) -> int:
+        return 1
+
+
+class ScalarLowering:
+    """Enough of ``FunctionLowering`` for the elementwise patterns on one scalar op."""
+
+    layouts = _ScalarLayouts()
+    hooks = _NoVendorHooks()
+    axis = None
+
+    def __init__(self, op: Operation):
+        self.b = _InPlaceBuilder(op)
+        self.op = op
+
+    def get(self, value: SSAValue) -> list[SSAValue]:
+        return [value]
+
+    def scalar(self, value: SSAValue) -> SSAValue:
+        return value
+
+    def set(self, result: SSAValue, values: list[SSAValue]) -> None:
+        [value] = values
+        result.replace_all_uses_with(value)
+
+    def llvm_type(self, ty: Attribute) -> Attribute:
+        return convert_scalar_type(ty)
+
+    def error(self, op: Operation, message: str):
+        from tileopt.passes import PassFailure
+
+        return PassFailure(op, message)
+
+
+def _scalar_only(op: Operation) -> bool:
+    types = [v.type for v in (*op.operands, *op.results)]
+    return not any(isinstance(t, (TensorType, VectorType, IndexType)) for t in types)
+
+
+def lower_scalar_ops(root: Operation, prefixes: tuple[str, ...]) -> None:
+    """Replace each scalar op whose name starts with one of ``prefixes`` by LLVM ops."""
+    from tileopt.conversion.triton_gpu_to_llvm.lowering import PATTERNS, load_patterns
+
+    load_patterns()
+    for op in list(root.walk()):
+        if not op.name.startswith(prefixes) or not _scalar_only(op):
+            continue
+        if op.parent_op() is not None and op.parent_op().name == "tt.func":
+            continue  # TritonGPU functions are convert-triton-gpu-to-llvm's
+        pattern = PATTERNS.get(op.name)
+        if pattern is None:
+            continue
+        pattern(ScalarLowering(op), op)
+        op.detach()
+        op.erase()
