@@ -17,6 +17,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from tileopt.dialects.rocdl_llvm import ROCDL_LLVM_OPS
 from tileopt.dialects.ttg import Synchronizes, parse_attr_dict_split, print_attr_dict
 
 
@@ -41,6 +42,7 @@ class _ImmediateOp(IRDLOperation):
 
 
 @irdl_op_definition
+
 class SetPrioOp(_ImmediateOp):
     """``rocdl.s.setprio N``: s_setprio, raise or lower this wave's issue priority."""
 
@@ -72,6 +74,8 @@ class SchedBarrierOp(_ImmediateOp):
 
 ROCDL_OPS = [SetPrioOp, SchedBarrierOp]
 
-ROCDL = Dialect("rocdl", ROCDL_OPS, [])
+# The LLVM-level ops (thread ids, barriers, cross-lane moves, buffer and matrix ops) that
+# Triton's convert-triton-amdgpu-to-llvm prints live in rocdl_llvm.py.
+ROCDL = Dialect("rocdl", [*ROCDL_OPS, *ROCDL_LLVM_OPS], [])
 
 __all__ = ["ROCDL", "ROCDL_OPS", "SetPrioOp", "SchedBarrierOp"]

@@ -12,11 +12,11 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin
 from xdsl.dialects.cf import Cf
 from xdsl.dialects.func import Func
-from xdsl.dialects.llvm import LLVM
 from xdsl.dialects.math import Math
 from xdsl.dialects.scf import Scf
 from xdsl.dialects.ub import UB
 
+from tileopt.dialects.llvm_ext import LLVM_EXT
 from tileopt.ir.arith import arith_dialect
 
 # tileopt's own dialects: (module, exported Dialect name). Each module defines one
@@ -44,7 +44,8 @@ def _tileopt_dialects():
 
 def make_context(allow_unregistered: bool = False) -> Context:
     ctx = Context(allow_unregistered=allow_unregistered)
-    for dialect in (Builtin, arith_dialect(), Math, Scf, Cf, Func, UB, LLVM):
+    # LLVM_EXT is xDSL's llvm dialect with the ops Triton's lowering needs added or fixed.
+    for dialect in (Builtin, arith_dialect(), Math, Scf, Cf, Func, UB, LLVM_EXT):
         ctx.load_dialect(dialect)
     for dialect in _tileopt_dialects():
         ctx.load_dialect(dialect)

@@ -51,33 +51,9 @@ def looks_like_llvm_ir(text: str) -> bool:
 
 
 def translation_context() -> Context:
-    """``make_context()`` plus everything needed to read Triton's LLVM-dialect output.
-
-    That is the complete ``llvm`` dialect (``tileopt.dialects.llvm_ext.LLVM_EXT``), the
-    ``nvvm`` dialect, and the LLVM-level ``rocdl`` ops of ``rocdl_llvm_ops`` that the
-    context does not declare yet. xDSL cannot load a second dialect named ``llvm``: if
-    ``make_context`` loaded xDSL's own, its dialects are loaded again into a fresh context
-    with ``LLVM_EXT`` in its place.
-    """
-    from tileopt.dialects.llvm_ext import LLVM_EXT
-    from tileopt.dialects.nvvm import NVVM
-    from tileopt.target.rocdl_llvm_ops import ROCDL_LLVM_OPS
-
-    ctx = make_context()
-    if not any(op.name == "llvm.extractelement" for op in ctx.loaded_ops):
-        fresh = Context(allow_unregistered=ctx.allow_unregistered)
-        for dialect in ctx.loaded_dialects:
-            fresh.load_dialect(LLVM_EXT if dialect.name == "llvm" else dialect)
-        ctx = fresh
-    loaded = {dialect.name for dialect in ctx.loaded_dialects}
-    for dialect in (LLVM_EXT, NVVM):
-        if dialect.name not in loaded:
-            ctx.load_dialect(dialect)
-    known = {op.name for op in ctx.loaded_ops}
-    for op in ROCDL_LLVM_OPS:
-        if op.name not in known:
-            ctx.load_op(op)
-    return ctx
+    """The context for reading Triton's LLVM-dialect output: ``make_context()`` already has
+    the complete ``llvm`` dialect (``LLVM_EXT``), ``nvvm`` and the LLVM-level ``rocdl`` ops."""
+    return make_context()
 
 
 def parse_llvm_dialect(text: str, filename: str = "<stdin>") -> ModuleOp:

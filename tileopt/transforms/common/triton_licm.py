@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import TensorType, i1
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tileopt.ir.arith import CmpiOp
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.common.loop_hoisting import (is_pure_and_speculatable,
                                                      move_loop_invariant_code, only_reads)
@@ -41,7 +42,7 @@ def _guard_load(load: Operation, loop: Operation) -> Operation:
 
     lower, upper = loop.operands[0], loop.operands[1]
     at_loop = InsertPoint.before(loop)
-    entered = arith.CmpiOp(lower, upper, "slt")
+    entered = CmpiOp(lower, upper, "slt")
     entered.location = loop.location
     Rewriter.insert_op(entered, at_loop)
     ptr_type = load.operands[0].type

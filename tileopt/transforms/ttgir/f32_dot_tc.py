@@ -41,6 +41,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
+from tileopt.ir.arith import CmpfOp, SelectOp
 from tileopt.dialects.tt import DotOp, ElementwiseInlineAsmOp, SplatOp
 from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
 from tileopt.passes import Pass, option, register_pass
@@ -93,9 +94,9 @@ class _Builder:
 
     def nans_to_zero(self, value: SSAValue) -> SSAValue:
         location = _location_of(value)
-        nans = self.insert(arith.CmpfOp(value, value, "uno"), location)
+        nans = self.insert(CmpfOp(value, value, "uno"), location)
         zero = self.zero_like(value)
-        return self.insert(arith.SelectOp(nans, zero, value), location)
+        return self.insert(SelectOp(nans, zero, value), location)
 
     def to_tf32(self, value: SSAValue) -> SSAValue:
         asm = ElementwiseInlineAsmOp.create(

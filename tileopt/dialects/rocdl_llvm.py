@@ -1,4 +1,4 @@
-"""The LLVM-level ``rocdl`` ops in Triton's AMD output, for reading LLVM-dialect files.
+"""The LLVM-level ``rocdl`` ops in Triton's AMD output (part of the ``ROCDL`` dialect).
 
 ``tileopt/dialects/rocdl.py`` declares the ``rocdl`` ops that appear at TritonGPU level
 (``s.setprio``, ``sched.barrier``) and invites the LLVM-level ones beside them. Until they
@@ -321,4 +321,4 @@ ROCDL_LLVM_OPS: list[type[IRDLOperation]] = [
     *ID_OPS, *BARRIER_OPS, WaitcntOp, BallotOp, ReadfirstlaneOp, *FUNCTIONAL_OPS, UpdateDppOp,
     PermlaneX16Op, MakeBufferRsrcOp, RawPtrBufferLoadOp, RawPtrBufferStoreOp, *MATRIX_OPS,
 ]
-"""Every op declared here, for ``translation_context`` to load where missing."""
+"""Every op declared here; ``tileopt/dialects/rocdl.py`` puts them in ``ROCDL``."""
