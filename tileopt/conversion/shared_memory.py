@@ -1,14 +1,19 @@
 """Where the lowering finds the shared-memory scratch of an op, and when it must sync.
 
-``allocate-shared-memory`` (``tileopt/analysis/allocation.py``, another part of tileopt)
-gives every op that needs scratch an ``allocation.offset`` attribute and the module its
-total in ``ttg.shared``; the barrier analysis that runs with it inserts the barriers that
-reuse of those bytes needs. When neither has run (Triton's own ``.ttgir`` files, tests),
-this module is a stand-in, marked as such: every op's scratch starts at offset 0, the
-module's ``ttg.shared`` becomes the largest scratch any op asked for, and each op that
-uses shared memory begins with a barrier, so that no thread overwrites bytes another is
-still reading from the op before. That is correct, and costs one barrier per op that a
-real barrier analysis may prove unneeded.
+``allocate-shared-memory(-nv)`` (:mod:`tileopt.analysis.allocation`) gives every op that
+needs scratch an ``allocation.offset`` attribute and the module its total in
+``ttg.shared``. When it has run, the lowering takes those offsets, checks that what it
+lowers into fits the bytes the allocator set aside, and asks the barrier analysis
+(:mod:`tileopt.analysis.membar`, Triton's Membar) which ops need a barrier before them.
+Every scratch op of this lowering synchronises the whole CTA between writing and reading
+its scratch, so the analysis runs with ``warp_synchronous=never``.
+
+When the allocator has not run (Triton's own ``.ttgir`` files, small tests), this module
+is a stand-in: every op's scratch starts at offset 0, the module's ``ttg.shared`` becomes
+the largest scratch any op asked for, and each op that uses shared memory begins with a
+barrier, except the first one of a function in its entry block, so that no thread
+overwrites bytes another is still reading. Correct, at the cost of barriers a real
+analysis may prove unneeded.
 """
 
 from __future__ import annotations
@@ -16,35 +21,55 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
 from xdsl.ir import Operation
 
+from tileopt.passes import PassFailure
+
 OFFSET_ATTR = "allocation.offset"
 TOTAL_ATTR = "ttg.shared"
 
 
 class SharedMemoryPlan:
-    """Scratch offsets of a module: the allocator's, or the stand-in described above."""
+    """Scratch offsets and barrier placement of a module (see the module docstring)."""
 
-    def __init__(self, module: ModuleOp, layouts=None):
+    def __init__(self, module: ModuleOp):
         self.allocated = any(OFFSET_ATTR in op.attributes for op in module.walk())
         self.placeholder_bytes = 0
+        self._barriers = None
+        self._target = None
+        if self.allocated:
+            from tileopt.analysis.allocation import ModuleAllocation, SharedMemoryTarget
+            from tileopt.analysis.membar import analyze_barriers, never
+
+            self._target = SharedMemoryTarget.from_module(module)
+            allocation = ModuleAllocation(module, self._target)
+            self._barriers = analyze_barriers(module, allocation, warp_synchronous=never)
 
     def offset(self, op: Operation, size_bytes: int) -> int:
         """Byte offset of ``op``'s scratch of ``size_bytes`` in the kernel's shared memory."""
         attr = op.attributes.get(OFFSET_ATTR)
-        if isinstance(attr, IntegerAttr):
-            return attr.value.data
         if self.allocated:
-            raise ValueError(f"'{op.name}' needs {size_bytes} bytes of shared memory but "
-                             f"allocate-shared-memory gave it no '{OFFSET_ATTR}'")
+            from tileopt.analysis.allocation import scratch_bytes
+
+            if not isinstance(attr, IntegerAttr):
+                raise PassFailure(op, f"needs {size_bytes} bytes of shared memory but "
+                                      f"allocate-shared-memory gave it no '{OFFSET_ATTR}'")
+            allotted = scratch_bytes(op, self._target)
+            if size_bytes > allotted:
+                raise PassFailure(op, f"needs {size_bytes} bytes of shared memory, more than "
+                                      f"the {allotted} allocate-shared-memory set aside "
+                                      "(conversions in several rounds are not supported yet)")
+            return attr.value.data
         # Stand-in allocator: all scratch at 0, see the module docstring.
         self.placeholder_bytes = max(self.placeholder_bytes, size_bytes)
         return 0
 
-    def barrier_before_use(self, op: Operation, used_before: bool) -> bool:
-        """Whether ``op`` must sync before touching its scratch (no barrier analysis ran).
+    def needs_barrier_before(self, op: Operation) -> bool:
+        """The barrier analysis' verdict (only when the allocator ran)."""
+        return self._barriers is not None and self._barriers.needs_barrier_before(op)
 
-        Not needed by the first op using shared memory in a function when it sits in the
-        entry block (no loop can bring it back after a later use).
-        """
+    def barrier_before_use(self, op: Operation, used_before: bool) -> bool:
+        """Whether ``op`` must sync before touching its scratch, when no barrier analysis
+        ran. Not needed by the first op using shared memory in a function when it sits in
+        the entry block (no loop can bring it back after a later use)."""
         if self.allocated:
             return False
         func = op.parent_op()

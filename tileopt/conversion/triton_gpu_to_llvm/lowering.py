@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tileopt.analysis.axis_info import AxisInfoAnalysis
+from tileopt.conversion.branch_axis_info import BranchAxisInfoAnalysis
 from tileopt.conversion.indexing import HardwareIds
 from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
 from tileopt.conversion.shared_memory import SharedMemoryPlan
@@ -166,6 +167,8 @@ class FunctionLowering:
         saved = self.b.location
         self.b.location = op.location
         try:
+            if self.module.shared.needs_barrier_before(op):
+                self.hooks.barrier(self.b)
             pattern(self, op)
         except (TileoptError, PassFailure):
             raise
@@ -221,8 +224,8 @@ class ModuleLowering:
         self.warp_size = _int_attr(module, "ttg.threads-per-warp", hooks.warp_size)
         if _int_attr(module, "ttg.num-ctas", 1) != 1:
             raise PassFailure(module, "num-ctas > 1 (thread block clusters) is not supported")
-        self.axis = AxisInfoAnalysis(module)
-        self.shared = SharedMemoryPlan(module, self.layouts)
+        self.axis = BranchAxisInfoAnalysis(module)
+        self.shared = SharedMemoryPlan(module)
 
     def run(self) -> None:
         funcs = [op for op in self.module.ops if op.name == "tt.func"]
