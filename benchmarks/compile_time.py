@@ -1,0 +1,241 @@
+"""Compile time: tileopt from ``.ttir`` to PTX per kernel, beside Triton 3.6's own.
+
+tileopt runs in this process, stage by stage as the ``nvidia-sm80``/``nvidia-sm90`` YAML
+pipeline splits them (parse the ``.ttir``, then its ``ttir``, ``ttgir`` and ``llir``
+stages, then ``tileopt-translate``'s LLVM dialect -> LLVM IR -> PTX). A stage that fails,
+or a pipeline that does not reach the LLVM dialect yet, shows ``n/a`` from there on. While
+that is so, the ``from .ttgir`` column times the lowering alone from Triton's ``.ttgir``
+(the pipeline's ``llir`` stage, else the passes in ``LOWERING``) to PTX.
+
+Triton is timed in a separate interpreter that has ``triton==3.6.0`` (``--triton-python``;
+Triton is never imported by tileopt): ``IRSource`` of the same ``.ttir``, then its
+``make_ttgir``, ``make_llir`` and ``make_ptx`` stages on the CPU, as ``triton.compile``
+runs them (an IR source skips its own stage), median of ``--repeat`` runs after a warm-up.
+
+    python benchmarks/compile_time.py [--triton-python VENV/bin/python] [--kernel add] \\
+        [--target cuda-sm90] [--repeat 5] [--all]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tileopt.driver.pass_manager import PassManager  # noqa: E402
+from tileopt.ir import TileoptError, make_context, parse_module  # noqa: E402
+from tileopt.pipelines import resolve_pass_pipeline, slice_stages  # noqa: E402
+from tileopt.target import translate  # noqa: E402
+
+NON_DOT = ["add", "add_nodiv", "axpy_f16", "gelu", "softmax", "layernorm_fwd", "sum_rows",
+           "sum_cols", "cumsum", "transpose", "atomic_hist"]
+DOT = ["matmul", "matmul_small", "block_ptr_matmul"]
+TARGETS = {"cuda-sm80": ("nvidia-sm80", "sm_80", 80), "cuda-sm90": ("nvidia-sm90", "sm_90a", 90)}
+STAGES = ("ttir", "ttgir", "llir")
+LOWERING = ("builtin.module(convert-scf-to-cf, allocate-shared-memory-nv{{compute-capability={cc}}}, "
+            "convert-triton-gpu-to-llvm, canonicalize, cse)")
+
+
+def _run_pipeline(pipeline, module, ctx, filename: str) -> None:
+    PassManager(pipeline, filename, True, []).run(ctx, module)
+
+
+def _has_llvm_function(module) -> bool:
+    return any(op.name == "llvm.func" for op in module.walk())
+
+
+def time_tileopt(corpus: Path, target: str, kernel: str) -> dict[str, object]:
+    """Seconds per stage (None after the first failure) and the reason it stopped."""
+    pipeline_name, arch, _ = TARGETS[target]
+    path = corpus / target / f"{kernel}.ttir"
+    times: dict[str, object] = {}
+    start = time.perf_counter()
+    ctx = make_context()
+    module = parse_module(path.read_text(), str(path), ctx)
+    times["parse"] = time.perf_counter() - start
+    pipeline = resolve_pass_pipeline(pipeline_name)
+    for stage in STAGES:
+        part = slice_stages(pipeline, stage, stage)
+        start = time.perf_counter()
+        try:
+            _run_pipeline(part, module, ctx, str(path))
+        except Exception as err:  # noqa: BLE001 - any failure ends the timing, reported
+            times["stopped"] = f"{stage}: {_short(err)}"
+            return times
+        times[stage] = time.perf_counter() - start
+    if not _has_llvm_function(module):
+        times["stopped"] = "no LLVM dialect after the llir stage"
+        return times
+    start = time.perf_counter()
+    try:
+        translate(module, "ptx", arch, str(path))
+    except Exception as err:  # noqa: BLE001
+        times["stopped"] = f"ptx: {_short(err)}"
+        return times
+    times["ptx"] = time.perf_counter() - start
+    return times
+
+
+def time_lowering(corpus: Path, target: str, kernel: str) -> tuple[float | None, str]:
+    """Seconds from Triton's ``.ttgir`` to PTX (parse, lowering, translation)."""
+    pipeline_name, arch, cc = TARGETS[target]
+    path = corpus / target / f"{kernel}.ttgir"
+    candidates = [("llir stage", slice_stages(resolve_pass_pipeline(pipeline_name), "llir", "llir")),
+                  ("passes", resolve_pass_pipeline(LOWERING.format(cc=cc)))]
+    last = "no route"
+    for route, pipeline in candidates:
+        start = time.perf_counter()
+        try:
+            ctx = make_context()
+            module = parse_module(path.read_text(), str(path), ctx)
+            _run_pipeline(pipeline, module, ctx, str(path))
+            if not _has_llvm_function(module):
+                last = f"{route}: no LLVM dialect"
+                continue
+            translate(module, "ptx", arch, str(path))
+        except Exception as err:  # noqa: BLE001
+            last = f"{route}: {_short(err)}"
+            continue
+        return time.perf_counter() - start, route
+    return None, last
+
+
+def _short(err: Exception) -> str:
+    text = err.format() if isinstance(err, TileoptError) else f"{type(err).__name__}: {err}"
+    return text.splitlines()[0][:120]
+
+
+# Runs under the interpreter that has Triton; prints one JSON object.
+TRITON_SCRIPT = textwrap.dedent("""
+    import json, statistics, sys, time
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler.compiler import IRSource, make_backend
+    from triton._C.libtriton import ir
+    request = json.loads(sys.argv[1])
+    out = {}
+    for job in request["jobs"]:
+        target = GPUTarget("cuda", job["cc"], 32)
+        backend = make_backend(target)
+        samples = {"ttgir": [], "llir": [], "ptx": []}
+        error = None
+        for run in range(request["repeat"] + 1):
+            try:
+                context = ir.context()
+                src = IRSource(job["ttir"], context, backend)
+                options = backend.parse_options(dict(num_warps=job["num_warps"],
+                                                     num_stages=job["num_stages"], num_ctas=1))
+                metadata = {"hash": "bench", "target": target, **options.__dict__}
+                stages = {}
+                backend.add_stages(stages, options, src.language)
+                module = src.make_ir(target, options, backend.get_codegen_implementation(options),
+                                     backend.get_module_map(), context)
+                for ext in ("ttgir", "llir", "ptx"):
+                    start = time.perf_counter()
+                    module = stages[ext](module, metadata)
+                    if run:  # the first run warms up
+                        samples[ext].append(time.perf_counter() - start)
+            except Exception as err:
+                error = f"{type(err).__name__}: {err}"[:200]
+                break
+        out[job["key"]] = {"error": error} if error else {
+            ext: statistics.median(v) for ext, v in samples.items()}
+    print(json.dumps(out))
+""")
+
+
+def time_triton(python: str, corpus: Path, cases: list[tuple[str, str]], repeat: int) -> dict:
+    jobs = []
+    for target, kernel in cases:
+        meta = json.loads((corpus / target / f"{kernel}.json").read_text())
+        jobs.append({"key": f"{target}/{kernel}", "ttir": str(corpus / target / f"{kernel}.ttir"),
+                     "cc": TARGETS[target][2], "num_warps": meta["num_warps"],
+                     "num_stages": meta["num_stages"]})
+    result = subprocess.run([python, "-c", TRITON_SCRIPT, json.dumps({"jobs": jobs, "repeat": repeat})],
+                            capture_output=True, text=True, timeout=3600)
+    if result.returncode != 0:
+        raise RuntimeError(f"Triton timing failed: {result.stderr.strip().splitlines()[-1:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _ms(value) -> str:
+    return f"{1e3 * value:8.0f}" if isinstance(value, float) else f"{'n/a':>8}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", default=os.environ.get("TILEOPT_CORPUS",
+                                                           str(REPO.parent / "shared" / "corpus")))
+    parser.add_argument("--triton-python", default=os.environ.get("TRITON_PYTHON"),
+                        help="a Python with triton==3.6.0 (default: $TRITON_PYTHON; none: "
+                             "no Triton column)")
+    parser.add_argument("--kernel", action="append", help="only these kernels")
+    parser.add_argument("--target", action="append", choices=list(TARGETS))
+    parser.add_argument("--repeat", type=int, default=5, help="Triton runs per kernel (median)")
+    parser.add_argument("--all", action="store_true", help="the dot kernels too")
+    parser.add_argument("--json", help="also write the numbers to this file")
+    args = parser.parse_args()
+    corpus = Path(args.corpus)
+    if not (corpus / "README.md").exists():
+        print(f"corpus not found at {corpus}", file=sys.stderr)
+        return 1
+    kernels = args.kernel or (NON_DOT + DOT if args.all else NON_DOT)
+    targets = args.target or list(TARGETS)
+    cases = [(t, k) for t in targets for k in kernels]
+
+    triton: dict = {}
+    if args.triton_python:
+        print(f"timing Triton with {args.triton_python} ...", file=sys.stderr, flush=True)
+        triton = time_triton(args.triton_python, corpus, cases, args.repeat)
+
+    head = (f"{'target':10} {'kernel':14} | tileopt ms: {'parse':>6} {'ttir':>7} {'ttgir':>7} "
+            f"{'llir':>7} {'ptx':>7} {'total':>8} {'.ttgir':>8} | Triton ms: {'ttgir':>6} "
+            f"{'llir':>6} {'ptx':>6} {'total':>6} | {'ratio':>6}  notes")
+    print(head)
+    print("-" * len(head))
+    records = []
+    for target, kernel in cases:
+        ours = time_tileopt(corpus, target, kernel)
+        lowering, route = time_lowering(corpus, target, kernel)
+        stage_times = [ours.get(s) for s in ("parse", *STAGES, "ptx")]
+        total = sum(stage_times) if all(isinstance(t, float) for t in stage_times) else None
+        theirs = triton.get(f"{target}/{kernel}", {})
+        t_times = [theirs.get(s) for s in ("ttgir", "llir", "ptx")]
+        t_total = sum(t_times) if all(isinstance(t, float) for t in t_times) else None
+        ratio = total / t_total if total and t_total else None
+        ratio_text = f"{ratio:6.1f}" if ratio else f"{'n/a':>6}"
+        notes = []
+        if "stopped" in ours:
+            notes.append(f"tileopt: {ours['stopped']}")
+        if lowering is not None and total is None:
+            notes.append(f".ttgir via {route}")
+            if t_total:
+                t_low = theirs["llir"] + theirs["ptx"]
+                notes.append(f"lowering ratio vs Triton llir+ptx {lowering / t_low:.1f}")
+        elif lowering is None:
+            notes.append(f".ttgir: {route}")
+        if theirs.get("error"):
+            notes.append(f"Triton: {theirs['error']}")
+        print(f"{target:10} {kernel:14} |             {_ms(ours.get('parse'))[2:]} "
+              f"{_ms(ours.get('ttir'))[1:]} {_ms(ours.get('ttgir'))[1:]} {_ms(ours.get('llir'))[1:]} "
+              f"{_ms(ours.get('ptx'))[1:]} {_ms(total)} {_ms(lowering)} |            "
+              f"{_ms(t_times[0])[2:]} {_ms(t_times[1])[2:]} {_ms(t_times[2])[2:]} {_ms(t_total)[2:]} "
+              f"| {ratio_text}  {'; '.join(notes)}", flush=True)
+        records.append({"target": target, "kernel": kernel, "tileopt": ours,
+                        "tileopt_from_ttgir": lowering, "ttgir_route": route, "triton": theirs})
+    print("\nratio = tileopt total / Triton total (.ttir to PTX); tileopt in-process with "
+          "verification after each pass, as the tileopt command runs it")
+    if args.json:
+        Path(args.json).write_text(json.dumps(records, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Prepare benchmarks/gpu/out/ for run.py (on this machine, before the device call):
+#   out/triton/<target>/<kernel>.{ptx,json}   Triton 3.6's PTX and metadata, from the corpus
+#   out/tileopt/<target>/<kernel>.ptx          tileopt's PTX for the same kernel
+#   out/tileopt/<target>/<kernel>.meta.json    how it was made (route), its shared bytes,
+#                                              ptxas's verdict, or why there is no PTX
+#   out/build.log                              every command and its errors
+# out/ is ignored by git; the device call carries it.
+#
+# tileopt's PTX is made from the corpus .ttir with the nvidia-sm80/sm90 pipeline ("ttir").
+# Where that does not reach the LLVM dialect yet, from Triton's .ttgir through the
+# pipeline's llir stage ("ttgir"), then through the lowering passes named in LLIR_PASSES
+# ("passes"); the table shows which route a kernel took. ROUTES chooses and orders them.
+#
+# Environment: TILEOPT, TILEOPT_TRANSLATE (the commands; default from PATH), TILEOPT_CORPUS,
+# ROUTES (default "ttir ttgir passes"), KERNELS, TARGETS.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+CORPUS=${TILEOPT_CORPUS:-$REPO/../shared/corpus}
+BUILD=$HERE/out
+TILEOPT=${TILEOPT:-tileopt}
+TRANSLATE=${TILEOPT_TRANSLATE:-tileopt-translate}
+ROUTES=${ROUTES:-"ttir ttgir passes"}
+KERNELS=${KERNELS:-"add add_nodiv axpy_f16 gelu softmax layernorm_fwd sum_rows sum_cols cumsum transpose atomic_hist"}
+TARGETS=${TARGETS:-"cuda-sm80 cuda-sm90"}
+
+if [ ! -f "$CORPUS/README.md" ]; then
+  echo "corpus not found at $CORPUS (set TILEOPT_CORPUS)" >&2
+  exit 1
+fi
+command -v "$TILEOPT" >/dev/null || { echo "$TILEOPT not on PATH (activate tileopt's venv)" >&2; exit 1; }
+mkdir -p "$BUILD"
+LOG=$BUILD/build.log
+: > "$LOG"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+json_string() {  # a JSON string literal of $1 (first line, quotes and backslashes escaped)
+  printf '"%s"' "$(printf '%s' "$1" | head -n 1 | cut -c1-300 | sed 's/\\/\\\\/g; s/"/\\"/g; s/\t/ /g')"
+}
+
+for target in $TARGETS; do
+  case $target in
+    cuda-sm80) arch=sm_80; cc=80; pipeline=nvidia-sm80 ;;
+    cuda-sm90) arch=sm_90a; cc=90; pipeline=nvidia-sm90 ;;
+    *) echo "unknown target $target" >&2; exit 1 ;;
+  esac
+  LLIR_PASSES=${LLIR_PASSES:-"--convert-scf-to-cf --allocate-shared-memory-nv=compute-capability=$cc --convert-triton-gpu-to-llvm --canonicalize --cse"}
+  mkdir -p "$BUILD/triton/$target" "$BUILD/tileopt/$target"
+  for kernel in $KERNELS; do
+    cp "$CORPUS/$target/$kernel.ptx" "$CORPUS/$target/$kernel.json" "$BUILD/triton/$target/"
+    dest=$BUILD/tileopt/$target
+    rm -f "$dest/$kernel.ptx" "$dest/$kernel.meta.json"
+    error="no route tried"
+    made=""
+    for route in $ROUTES; do
+      mlir=$WORK/$kernel.$target.$route.mlir
+      case $route in
+        ttir)   cmd=("$TILEOPT" "$CORPUS/$target/$kernel.ttir" "--pass-pipeline=$pipeline" -o "$mlir") ;;
+        ttgir)  cmd=("$TILEOPT" "$CORPUS/$target/$kernel.ttgir" "--pass-pipeline=$pipeline" --start-at=llir -o "$mlir") ;;
+        passes) # shellcheck disable=SC2206
+                cmd=("$TILEOPT" "$CORPUS/$target/$kernel.ttgir" $LLIR_PASSES -o "$mlir") ;;
+        *) echo "unknown route $route" >&2; exit 1 ;;
+      esac
+      echo "== $target $kernel [$route]: ${cmd[*]}" >> "$LOG"
+      start=$(date +%s.%N)
+      if ! "${cmd[@]}" 2> "$WORK/err"; then
+        cat "$WORK/err" >> "$LOG"
+        error="[$route] $(grep -m1 -i 'error' "$WORK/err" || head -n 1 "$WORK/err")"
+        continue
+      fi
+      if ! grep -q "llvm.func" "$mlir"; then
+        error="[$route] the pipeline stops before the LLVM dialect"
+        echo "   no llvm.func in the output" >> "$LOG"
+        continue
+      fi
+      if ! "$TRANSLATE" --emit=ptx "--arch=$arch" "$mlir" -o "$WORK/$kernel.ptx" 2> "$WORK/err"; then
+        cat "$WORK/err" >> "$LOG"
+        error="[$route] tileopt-translate: $(head -n 1 "$WORK/err")"
+        continue
+      fi
+      seconds=$(echo "$(date +%s.%N) - $start" | bc)
+      shared=$(grep -o -m1 'ttg.shared = [0-9]*' "$mlir" | grep -o '[0-9]*$')
+      ptxas_ok="not run"
+      if command -v ptxas >/dev/null; then
+        if ptxas "-arch=$arch" "$WORK/$kernel.ptx" -o "$WORK/$kernel.cubin" 2> "$WORK/err"; then
+          ptxas_ok="ok"
+        else
+          ptxas_ok=$(head -n 1 "$WORK/err")
+          cat "$WORK/err" >> "$LOG"
+        fi
+      fi
+      cp "$WORK/$kernel.ptx" "$dest/$kernel.ptx"
+      printf '{"route": "%s", "shared": %s, "seconds": %s, "ptxas": %s}\n' \
+        "$route" "${shared:-0}" "$seconds" "$(json_string "$ptxas_ok")" > "$dest/$kernel.meta.json"
+      made=$route
+      break
+    done
+    if [ -z "$made" ]; then
+      printf '{"error": %s}\n' "$(json_string "$error")" > "$dest/$kernel.meta.json"
+      echo "$target $kernel: no PTX ($error)"
+    else
+      echo "$target $kernel: PTX via $made (ptxas: $ptxas_ok)"
+    fi
+  done
+done
+echo "out/ is ready: $(du -sh "$BUILD" | cut -f1); details in $LOG"

@@ -1,0 +1,227 @@
+"""The benchmark problems: for each corpus kernel, its inputs, outputs and float64 reference.
+
+Sizes are the issue's ("full"); "small" ones make the same problems cheap enough for the
+unit tests and the GPU self-test. Each problem gives values for every runtime parameter of
+the kernel's signature (the corpus ``.json``), which outputs to poison and check, the
+values the ``.json`` grid expression refers to, and the bytes an ideal kernel moves
+(each input read once, each output written once) for the GB/s column.
+
+Everything goes through an ``ops`` back end (:mod:`array_ops`): PyTorch on the GPU, plain
+Python in the tests.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+NAN = float("nan")
+INV_SQRT2 = 0.7071067811865476
+
+
+@dataclass
+class Output:
+    """An output buffer: poisoned with ``poison`` before each run; ``written`` (a function
+    of the buffer) selects what the kernel must write, ``unwritten`` what it must leave."""
+
+    name: str
+    poison: float = NAN
+    written: Callable | None = None
+    unwritten: Callable | None = None
+
+
+@dataclass
+class Problem:
+    kernel: str
+    args: dict[str, object]                 # signature name -> tensor or Python number
+    outputs: list[Output]
+    reference: dict[str, object]            # output name -> float64 (or exact) expectation
+    grid_values: dict[str, int]             # names the .json grid expression uses
+    bytes_moved: int
+    tolerance: float                        # max relative error accepted
+    exact: bool = False                     # integer results: compared for equality
+    reset: dict[str, float] = field(default_factory=dict)  # refill before every launch
+
+    @property
+    def input_names(self) -> list[str]:
+        outs = {o.name for o in self.outputs}
+        return [k for k, v in self.args.items() if k not in outs and not isinstance(v, (int, float))]
+
+
+SIZES = {
+    "full": dict(n=1 << 26, rows_softmax=65536, cols_softmax=1000, stride_softmax=1024,
+                 ln_rows=16384, ln_cols=4096, rows_sum=32768, cols_sum=4096,
+                 transpose=8192, cumsum_rows=65536, cumsum_cols=512, hist_n=1 << 24),
+    # Not multiples of the block sizes (masks are exercised), but of 16 wherever the corpus
+    # kernels were specialised for divisibility by 16 (n, strides, N of layernorm).
+    "small": dict(n=5008, rows_softmax=3, cols_softmax=1000, stride_softmax=1024,
+                  ln_rows=3, ln_cols=1536, rows_sum=48, cols_sum=304,
+                  transpose=80, cumsum_rows=3, cumsum_cols=512, hist_n=3008),
+    "tiny": dict(n=48, rows_softmax=2, cols_softmax=5, stride_softmax=16,
+                 ln_rows=2, ln_cols=16, rows_sum=16, cols_sum=32,
+                 transpose=16, cumsum_rows=2, cumsum_cols=6, hist_n=96),
+}
+
+
+def _elementwise_tol(out_dtype: str) -> float:
+    return 2e-3 if out_dtype == "f16" else 1e-5
+
+
+def make_add(ops, size: str, kernel: str = "add") -> Problem:
+    n = SIZES[size]["n"]
+    x, y = ops.randn((n,)), ops.randn((n,))
+    out = ops.full((n,), NAN)
+    ref = ops.f64(x) + ops.f64(y)
+    return Problem(kernel, dict(x_ptr=x, y_ptr=y, out_ptr=out, n=n), [Output("out_ptr")],
+                   {"out_ptr": ref}, {"n": n}, 3 * 4 * n, 1e-6)
+
+
+def make_axpy_f16(ops, size: str) -> Problem:
+    n = SIZES[size]["n"]
+    x, y = ops.randn((n,), "f16"), ops.randn((n,), "f16")
+    alpha = 1.5
+    out = ops.full((n,), NAN, "f16")
+    ref = alpha * ops.f64(x) + ops.f64(y)
+    return Problem("axpy_f16", dict(x_ptr=x, y_ptr=y, out_ptr=out, alpha=alpha, n=n),
+                   [Output("out_ptr")], {"out_ptr": ref}, {"n": n}, 3 * 2 * n,
+                   _elementwise_tol("f16"))
+
+
+def gelu_reference(ops, x):
+    x = ops.f64(x)
+    y = 0.5 * x * (1.0 + ops.erf(x * INV_SQRT2))
+    return ops.where(x > 0, y, ops.sigmoid(x) * x)
+
+
+def make_gelu(ops, size: str) -> Problem:
+    n = SIZES[size]["n"]
+    x = ops.cast(ops.randn((n,)) * 3.0, "f32")
+    out = ops.full((n,), NAN)
+    return Problem("gelu", dict(x_ptr=x, out_ptr=out, n=n), [Output("out_ptr")],
+                   {"out_ptr": gelu_reference(ops, x)}, {"n": n}, 2 * 4 * n, 1e-5)
+
+
+def softmax_reference(ops, x):
+    x = ops.f64(x)
+    e = ops.exp(x - ops.max(x, axis=1, keepdims=True))
+    return e / ops.sum(e, axis=1, keepdims=True)
+
+
+def make_softmax(ops, size: str) -> Problem:
+    s = SIZES[size]
+    rows, cols, stride = s["rows_softmax"], s["cols_softmax"], s["stride_softmax"]
+    x = ops.randn((rows, stride)) * 4.0  # the padding columns are never read
+    out = ops.full((rows, stride), NAN)
+    ref = softmax_reference(ops, ops.columns(x, 0, cols))
+    return Problem(
+        "softmax", dict(out_ptr=out, in_ptr=x, in_stride=stride, out_stride=stride, n_cols=cols),
+        [Output("out_ptr", written=lambda t: ops.columns(t, 0, cols),
+                unwritten=lambda t: ops.columns(t, cols, stride))],
+        {"out_ptr": ref}, {"rows": rows}, 2 * 4 * rows * cols, 1e-5)
+
+
+def layernorm_reference(ops, x, w, b, eps):
+    x = ops.f64(x)
+    n = x.shape[1]
+    mean = ops.sum(x, axis=1, keepdims=True) / n
+    centered = x - mean
+    var = ops.sum(centered * centered, axis=1, keepdims=True) / n
+    rstd = 1.0 / ops.sqrt(var + eps)
+    y = centered * rstd * ops.f64(w) + ops.f64(b)
+    return y, ops.squeeze(mean, 1), ops.squeeze(rstd, 1)
+
+
+def make_layernorm_fwd(ops, size: str) -> Problem:
+    s = SIZES[size]
+    rows, cols = s["ln_rows"], s["ln_cols"]
+    x = ops.randn((rows, cols), "f16") * 2.0 + 0.5
+    x = ops.cast(x, "f16")
+    w, b = ops.rand((cols,), "f16", 0.5, 1.5), ops.randn((cols,), "f16")
+    y = ops.full((rows, cols), NAN, "f16")
+    mean, rstd = ops.full((rows,), NAN), ops.full((rows,), NAN)
+    eps = 1e-5
+    ref_y, ref_mean, ref_rstd = layernorm_reference(ops, x, w, b, eps)
+    return Problem(
+        "layernorm_fwd",
+        dict(X=x, Y=y, W=w, B=b, Mean=mean, Rstd=rstd, stride=cols, N=cols, eps=eps),
+        [Output("Y"), Output("Mean"), Output("Rstd")],
+        {"Y": ref_y, "Mean": ref_mean, "Rstd": ref_rstd}, {"rows": rows},
+        2 * 2 * rows * cols + 2 * 2 * cols + 2 * 4 * rows, 4e-3)
+
+
+def make_sum_rows(ops, size: str) -> Problem:
+    s = SIZES[size]
+    m, n = s["rows_sum"], s["cols_sum"]
+    x = ops.rand((m, n))
+    out = ops.full((m,), NAN)
+    return Problem("sum_rows", dict(x_ptr=x, out_ptr=out, M=m, N=n, stride=n), [Output("out_ptr")],
+                   {"out_ptr": ops.sum(ops.f64(x), axis=1)}, {"M": m, "N": n},
+                   4 * m * n + 4 * m, 1e-5)
+
+
+def make_sum_cols(ops, size: str) -> Problem:
+    s = SIZES[size]
+    m, n = s["cols_sum"], s["rows_sum"]  # 4096 x 32768: many columns, few rows
+    x = ops.rand((m, n))
+    out = ops.full((n,), NAN)
+    return Problem("sum_cols", dict(x_ptr=x, out_ptr=out, M=m, N=n, stride=n), [Output("out_ptr")],
+                   {"out_ptr": ops.sum(ops.f64(x), axis=0)}, {"M": m, "N": n},
+                   4 * m * n + 4 * n, 1e-5)
+
+
+def make_transpose(ops, size: str) -> Problem:
+    n = SIZES[size]["transpose"]
+    x = ops.randn((n, n))
+    y = ops.full((n, n), NAN)
+    return Problem("transpose", dict(x_ptr=x, y_ptr=y, M=n, N=n, stride_x=n, stride_y=n),
+                   [Output("y_ptr")], {"y_ptr": ops.transpose(ops.f64(x))}, {"M": n, "N": n},
+                   2 * 4 * n * n, 0.0)
+
+
+def make_cumsum(ops, size: str) -> Problem:
+    s = SIZES[size]
+    rows, cols = s["cumsum_rows"], s["cumsum_cols"]
+    x = ops.rand((rows, cols))
+    out = ops.full((rows, cols), NAN)
+    return Problem("cumsum", dict(x_ptr=x, out_ptr=out, N=cols), [Output("out_ptr")],
+                   {"out_ptr": ops.cumsum(ops.f64(x), axis=1)}, {"rows": rows},
+                   2 * 4 * rows * cols, 1e-5)
+
+
+NBINS = 64
+
+
+def make_atomic_hist(ops, size: str) -> Problem:
+    n = SIZES[size]["hist_n"]
+    x = ops.randint(0, 1 << 30, (n,))
+    hist = ops.full((NBINS,), 0, "i32")
+    return Problem("atomic_hist", dict(x_ptr=x, hist_ptr=hist, n=n),
+                   [Output("hist_ptr", poison=0)], {"hist_ptr": ops.bincount(x % NBINS, NBINS)},
+                   {"n": n}, 4 * n + 4 * NBINS, 0.0, exact=True, reset={"hist_ptr": 0})
+
+
+PROBLEMS: dict[str, Callable] = {
+    "add": lambda ops, size: make_add(ops, size, "add"),
+    "add_nodiv": lambda ops, size: make_add(ops, size, "add_nodiv"),
+    "axpy_f16": make_axpy_f16,
+    "gelu": make_gelu,
+    "softmax": make_softmax,
+    "layernorm_fwd": make_layernorm_fwd,
+    "sum_rows": make_sum_rows,
+    "sum_cols": make_sum_cols,
+    "cumsum": make_cumsum,
+    "transpose": make_transpose,
+    "atomic_hist": make_atomic_hist,
+}
+"""The issue's non-dot kernels, in the order the table lists them."""
+
+KERNELS = list(PROBLEMS)
+
+
+def cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def ideal_time_ms(bytes_moved: int, bandwidth_gbs: float) -> float:
+    return bytes_moved / (bandwidth_gbs * 1e9) * 1e3 if bandwidth_gbs else math.nan
