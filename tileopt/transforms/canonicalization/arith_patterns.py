@@ -554,20 +554,18 @@ def _index_cast_folder(signed: bool):
 
 
 def fold_bitcast(op: Operation) -> FoldResult:
+    """Constants are reinterpreted bit for bit (dense tensors element by element)."""
     source = cf.constant_of(op.operands[0])
-    if source is not None:
-        source_fmt = cf.float_format(source.type)
-        result_fmt = cf.float_format(op.results[0].type)
-        if cf.int_width(op.results[0].type) is None and result_fmt is None:
-            return None
+    result_type = op.results[0].type
+    result_fmt = cf.float_format(result_type)
+    if source is None or (result_fmt is None and cf.int_width(result_type) is None):
+        return None
+    source_fmt = cf.float_format(source.type)
 
-        def reinterpret(value: cf.Element) -> cf.Element:
-            bits = cf.float_to_bits(value, source_fmt) if source_fmt else value
-            return cf.bits_to_float(bits, result_fmt) if result_fmt else bits  # type: ignore[arg-type]
-        folded = fold_cast(op, reinterpret)
-        if folded is not None:
-            return folded
-    return None
+    def reinterpret(value: cf.Element) -> cf.Element:
+        bits = cf.float_to_bits(value, source_fmt) if source_fmt else value
+        return cf.bits_to_float(bits, result_fmt) if result_fmt else bits  # type: ignore[arg-type]
+    return fold_cast(op, reinterpret)
 
 
 # ---------------------------------------------------------------------------------------
@@ -584,6 +582,10 @@ _TRUE_FOR_EQUAL = {"eq", "sle", "sge", "ule", "uge"}
 
 def _cmpi_predicate(op: Operation) -> str:
     return cf.CMPI_PREDICATES[op.properties["predicate"].value.data]  # type: ignore[union-attr]
+
+
+def _cmpf_predicate(op: Operation) -> str:
+    return cf.CMPF_PREDICATES[op.properties["predicate"].value.data]  # type: ignore[union-attr]
 
 
 def _predicate_attr(name: str) -> IntegerAttr:
@@ -634,7 +636,7 @@ def fold_cmpf(op: Operation) -> FoldResult:
         lhs = rhs
     if lhs is None or rhs is None:
         return None
-    predicate = cf.CMPF_PREDICATES[op.properties["predicate"].value.data]  # type: ignore[union-attr]
+    predicate = _cmpf_predicate(op)
     return [IntegerAttr(-1 if cf.cmpf(predicate, lhs, rhs) else 0, i1)]
 
 
@@ -1049,7 +1051,7 @@ def _cmpf_of_int_to_float(op: Operation, rewriter: PatternRewriter) -> bool:
             exponent = math.frexp(abs(rhs))[1] - 1
             if mantissa_width <= exponent <= value_bits:
                 return False
-    predicate_name = cf.CMPF_PREDICATES[op.properties["predicate"].value.data]  # type: ignore[union-attr]
+    predicate_name = _cmpf_predicate(op)
 
     def constant(value: bool) -> bool:
         rewriter.replace(op, xarith.ConstantOp(IntegerAttr(-1 if value else 0, i1), i1))
