@@ -36,6 +36,14 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from tileopt.dialects.assembly import (
+    parse_attr_dict_split,
+    parse_cache_keywords,
+    parse_enum_prefix,
+    print_attr_dict,
+    print_cache_keywords,
+    print_enum_prefix,
+)
 from tileopt.dialects.tt_types import (
     MEM_SEMANTIC,
     MEM_SYNC_SCOPE,
@@ -50,11 +58,7 @@ from tileopt.dialects.ttg import (
     ReadsGlobalWritesShared,
     Synchronizes,
     effects,
-    parse_attr_dict_split,
-    parse_cache_keywords,
     parse_short_memdesc,
-    print_attr_dict,
-    print_cache_keywords,
     tensor_shape,
 )
 from tileopt.dialects.ttg_types import AsyncTokenType, MemDescType, print_memdesc_body
@@ -63,7 +67,7 @@ ReadsGlobal = effects((READ, GLOBAL))
 WritesGlobal = effects((WRITE, GLOBAL))
 ReadsWritesGlobal = effects((READ, GLOBAL), (WRITE, GLOBAL))
 
-_CLAUSE_PROPS = ["cache", "operandSegmentSizes"]
+_CLAUSE_PROPS = ["cache"]
 
 
 def _parse_stride_and_cache(parser: Parser) -> tuple[UnresolvedOperand | None, dict]:
@@ -257,12 +261,7 @@ class BufferAtomicRMWOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> BufferAtomicRMWOp:
-        rmw = RMW_OP.parse(parser)
-        parser.parse_punctuation(",")
-        sem = MEM_SEMANTIC.parse(parser)
-        parser.parse_punctuation(",")
-        scope = MEM_SYNC_SCOPE.parse(parser)
-        parser.parse_punctuation(",")
+        rmw, sem, scope = parse_enum_prefix(parser, (RMW_OP, MEM_SEMANTIC, MEM_SYNC_SCOPE))
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         ptr = parser.parse_unresolved_operand()
@@ -297,13 +296,8 @@ class BufferAtomicRMWOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        RMW_OP.print(printer, self.atomic_rmw_op)
-        printer.print_string(", ")
-        MEM_SEMANTIC.print(printer, self.sem)
-        printer.print_string(", ")
-        MEM_SYNC_SCOPE.print(printer, self.scope)
-        printer.print_string(", ")
+        print_enum_prefix(printer, [(RMW_OP, self.atomic_rmw_op), (MEM_SEMANTIC, self.sem),
+                                    (MEM_SYNC_SCOPE, self.scope)])
         printer.print_operand(self.value)
         printer.print_string(", ")
         printer.print_operand(self.ptr)

@@ -17,7 +17,7 @@ Canonicalization patterns live in ``tileopt/transforms/canonicalization/tt_patte
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -91,6 +91,14 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from tileopt.dialects.assembly import (
+    parse_attr_dict_split,
+    parse_cache_keywords,
+    parse_enum_prefix,
+    print_attr_dict,
+    print_cache_keywords,
+    print_enum_prefix,
+)
 from tileopt.dialects.tt_types import (
     CACHE_MODIFIER,
     EVICTION_POLICY,
@@ -115,7 +123,6 @@ from tileopt.dialects.tt_types import (
     RMWOp,
     RoundingMode,
     TensorDescType,
-    TritonEnum,
     bit_width,
     element_type_or_self,
     encoding_of,
@@ -133,37 +140,6 @@ from tileopt.dialects.tt_types import (
 # ---------------------------------------------------------------------------------------
 # Small printing/parsing helpers shared by the hand-written formats
 # ---------------------------------------------------------------------------------------
-
-
-def _print_attr_dict(
-    printer: Printer,
-    op: Operation,
-    elided: Iterable[str] = (),
-    defaults: Mapping[str, Attribute] | None = None,
-) -> None:
-    """Print ``attr-dict`` as MLIR does for an op with properties: inherent and discardable
-    attributes in one dictionary, sorted by name, without the ones printed elsewhere and
-    without default-valued ones."""
-    skip = set(elided) | {"operandSegmentSizes"}
-    defaults = defaults or {}
-    merged: dict[str, Attribute] = {}
-    for name, value in list(op.properties.items()) + list(op.attributes.items()):
-        if name in skip or defaults.get(name) == value:
-            continue
-        merged[name] = value
-    if merged:
-        printer.print_string(" ")
-        printer.print_attr_dict(dict(sorted(merged.items())))
-
-
-def _split_attr_dict(
-    attrs: Mapping[str, Attribute], property_names: Iterable[str]
-) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
-    """Split a parsed ``attr-dict`` into (properties, discardable attributes)."""
-    names = set(property_names)
-    props = {k: v for k, v in attrs.items() if k in names}
-    others = {k: v for k, v in attrs.items() if k not in names}
-    return props, others
 
 
 def _parse_operand_list_in_brackets(parser: Parser) -> list[UnresolvedOperand]:
@@ -615,7 +591,7 @@ class _ProgramAxisOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         PROGRAM_ID_DIM.print(printer, self.axis)
-        _print_attr_dict(printer, self, elided=("axis",))
+        print_attr_dict(printer, self, elide=("axis",))
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
@@ -1003,7 +979,7 @@ class AdvanceOp(IRDLOperation):
         printer.print_string(", [")
         printer.print_list(self.offsets, printer.print_operand)
         printer.print_string("]")
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         _print_stripped_pointer_type(printer, self.result.type)
 
@@ -1099,8 +1075,7 @@ class MakeTensorPtrOp(IRDLOperation):
         for _ in range(3):
             parser.parse_punctuation(",")
             groups.append(_parse_operand_list_in_brackets(parser))
-        attrs = parser.parse_optional_attr_dict()
-        props, attrs = _split_attr_dict(attrs, ("order",))
+        props, attrs = parse_attr_dict_split(parser, cls)
         parser.parse_punctuation(":")
         ty = _parse_stripped_pointer_type(parser)
         if not isinstance(ty.pointee_type, TensorType):
@@ -1126,7 +1101,7 @@ class MakeTensorPtrOp(IRDLOperation):
             printer.print_string(", [")
             printer.print_list(group, printer.print_operand)
             printer.print_string("]")
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         _print_stripped_pointer_type(printer, self.result.type)
 
@@ -1139,35 +1114,6 @@ _EMPTY_I32_ARRAY = DenseArrayBase.from_list(i32, [])
 _CACHE_NONE = CACHE_MODIFIER.attr(CacheModifier.NONE)
 _EVICT_NORMAL = EVICTION_POLICY.attr(EvictionPolicy.NORMAL)
 _FALSE = IntegerAttr(0, i1)
-
-
-def _parse_cache_evict(parser: Parser) -> dict[str, Attribute]:
-    """Triton's ``oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)``:
-    each clause at most once, in any order."""
-    found: dict[str, Attribute] = {}
-    while True:
-        pos = parser.pos
-        if parser.parse_optional_keyword("cacheModifier") is not None:
-            key, spec = "cache", CACHE_MODIFIER
-        elif parser.parse_optional_keyword("evictionPolicy") is not None:
-            key, spec = "evict", EVICTION_POLICY
-        else:
-            return found
-        if key in found:
-            parser.raise_error(f"'{key}' given twice", pos, parser.pos)
-        parser.parse_punctuation("=")
-        found[key] = spec.parse(parser)
-
-
-def _print_cache_evict(printer: Printer, op: Operation) -> None:
-    cache = op.properties.get("cache")
-    if cache is not None and cache != _CACHE_NONE:
-        printer.print_string(" cacheModifier = ")
-        CACHE_MODIFIER.print(printer, cache)  # type: ignore[arg-type]
-    evict = op.properties.get("evict")
-    if evict is not None and evict != _EVICT_NORMAL:
-        printer.print_string(" evictionPolicy = ")
-        EVICTION_POLICY.print(printer, evict)  # type: ignore[arg-type]
 
 
 def _verify_ptr_operand(op: Operation, ptr_type: Attribute, allow_block_ptr: bool) -> None:
@@ -1305,11 +1251,8 @@ class LoadOp(IRDLOperation):
             mask = parser.parse_unresolved_operand()
             if parser.parse_optional_punctuation(",") is not None:
                 other = parser.parse_unresolved_operand()
-        props = _parse_cache_evict(parser)
-        attrs = parser.parse_optional_attr_dict()
-        more_props, attrs = _split_attr_dict(
-            attrs, ("boundaryCheck", "padding", "cache", "evict", "isVolatile")
-        )
+        props = parse_cache_keywords(parser)
+        more_props, attrs = parse_attr_dict_split(parser, cls)
         props |= more_props
         parser.parse_punctuation(":")
         ptr_type = parser.parse_type()
@@ -1332,8 +1275,8 @@ class LoadOp(IRDLOperation):
             if value is not None:
                 printer.print_string(", ")
                 printer.print_operand(value)
-        _print_cache_evict(printer, self)
-        _print_attr_dict(printer, self, elided=("cache", "evict"), defaults=self._DEFAULTS)
+        print_cache_keywords(printer, self)
+        print_attr_dict(printer, self, elide=("cache", "evict"), defaults=self._DEFAULTS)
         printer.print_string(" : ")
         printer.print_attribute(self.ptr.type)
 
@@ -1412,9 +1355,8 @@ class StoreOp(IRDLOperation):
         mask = None
         if parser.parse_optional_punctuation(",") is not None:
             mask = parser.parse_unresolved_operand()
-        props = _parse_cache_evict(parser)
-        attrs = parser.parse_optional_attr_dict()
-        more_props, attrs = _split_attr_dict(attrs, ("boundaryCheck", "cache", "evict"))
+        props = parse_cache_keywords(parser)
+        more_props, attrs = parse_attr_dict_split(parser, cls)
         props |= more_props
         parser.parse_punctuation(":")
         ptr_type = parser.parse_type()
@@ -1436,8 +1378,8 @@ class StoreOp(IRDLOperation):
         if self.mask is not None:
             printer.print_string(", ")
             printer.print_operand(self.mask)
-        _print_cache_evict(printer, self)
-        _print_attr_dict(printer, self, elided=("cache", "evict"), defaults=self._DEFAULTS)
+        print_cache_keywords(printer, self)
+        print_attr_dict(printer, self, elide=("cache", "evict"), defaults=self._DEFAULTS)
         printer.print_string(" : ")
         printer.print_attribute(self.ptr.type)
 
@@ -1589,7 +1531,7 @@ class FpToFpOp(IRDLOperation):
         # Triton's format puts attr-dict *before* the rounding clause.
         printer.print_string(" ")
         printer.print_operand(self.src)
-        _print_attr_dict(printer, self, elided=("rounding",))
+        print_attr_dict(printer, self, elide=("rounding",))
         if self.rounding is not None:
             printer.print_string(", rounding = ")
             ROUNDING_MODE.print(printer, self.rounding)
@@ -1726,7 +1668,7 @@ class ClampFOp(IRDLOperation):
         printer.print_list(self.operands, printer.print_operand)
         printer.print_string(", propagateNan = ")
         PROPAGATE_NAN.print(printer, self.propagateNan)
-        _print_attr_dict(printer, self, elided=("propagateNan",))
+        print_attr_dict(printer, self, elide=("propagateNan",))
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
@@ -1838,8 +1780,7 @@ class DotOp(IRDLOperation):
             parser.parse_keyword("inputPrecision")
             parser.parse_punctuation("=")
             props["inputPrecision"] = INPUT_PRECISION.parse(parser)
-        attrs = parser.parse_optional_attr_dict()
-        more, attrs = _split_attr_dict(attrs, ("maxNumImpreciseAcc", "inputPrecision"))
+        more, attrs = parse_attr_dict_split(parser, cls)
         props |= more
         parser.parse_punctuation(":")
         a_type = parser.parse_type()
@@ -1866,7 +1807,7 @@ class DotOp(IRDLOperation):
         if self.inputPrecision != _IEEE:
             printer.print_string(", inputPrecision = ")
             INPUT_PRECISION.print(printer, self.inputPrecision)
-        _print_attr_dict(printer, self, elided=("inputPrecision",), defaults=self._DEFAULTS)
+        print_attr_dict(printer, self, elide=("inputPrecision",), defaults=self._DEFAULTS)
         printer.print_string(" : ")
         printer.print_attribute(self.a.type)
         printer.print_string(" * ")
@@ -1923,8 +1864,7 @@ class DotScaledOp(IRDLOperation):
         parser.parse_keyword("rhs")
         parser.parse_punctuation("=")
         rhs = SCALE_DOT_ELEM_TYPE.parse(parser)
-        attrs = parser.parse_optional_attr_dict()
-        props, attrs = _split_attr_dict(attrs, ("fastMath",))
+        props, attrs = parse_attr_dict_split(parser, cls)
         props |= {"a_elem_type": lhs, "b_elem_type": rhs}
         parser.parse_punctuation(":")
         a_type = parser.parse_type()
@@ -1969,7 +1909,7 @@ class DotScaledOp(IRDLOperation):
         SCALE_DOT_ELEM_TYPE.print(printer, self.a_elem_type)
         printer.print_string(" rhs = ")
         SCALE_DOT_ELEM_TYPE.print(printer, self.b_elem_type)
-        _print_attr_dict(printer, self, elided=("a_elem_type", "b_elem_type"))
+        print_attr_dict(printer, self, elide=("a_elem_type", "b_elem_type"))
         printer.print_string(" : ")
         printer.print_attribute(self.a.type)
         if self.a_scale is not None:
@@ -2175,14 +2115,6 @@ class ScanReturnOp(IRDLOperation):
 # ---------------------------------------------------------------------------------------
 
 
-def _parse_enum_prefix(parser: Parser, specs: Sequence[TritonEnum]) -> list[IntegerAttr]:
-    values = []
-    for spec in specs:
-        values.append(spec.parse(parser))
-        parser.parse_punctuation(",")
-    return values
-
-
 def _print_functional_type(printer: Printer, op: Operation) -> None:
     printer.print_string(" : (")
     printer.print_list(op.operand_types, printer.print_attribute)
@@ -2248,7 +2180,7 @@ class AtomicRMWOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AtomicRMWOp:
-        kind, sem, scope = _parse_enum_prefix(parser, (RMW_OP, MEM_SEMANTIC, MEM_SYNC_SCOPE))
+        kind, sem, scope = parse_enum_prefix(parser, (RMW_OP, MEM_SEMANTIC, MEM_SYNC_SCOPE))
         names = [parser.parse_unresolved_operand()]
         while parser.parse_optional_punctuation(",") is not None:
             names.append(parser.parse_unresolved_operand())
@@ -2266,15 +2198,10 @@ class AtomicRMWOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        RMW_OP.print(printer, self.atomic_rmw_op)
-        printer.print_string(", ")
-        MEM_SEMANTIC.print(printer, self.sem)
-        printer.print_string(", ")
-        MEM_SYNC_SCOPE.print(printer, self.scope)
-        printer.print_string(", ")
+        print_enum_prefix(printer, [(RMW_OP, self.atomic_rmw_op), (MEM_SEMANTIC, self.sem),
+                                    (MEM_SYNC_SCOPE, self.scope)])
         printer.print_list(self.operands, printer.print_operand)
-        _print_attr_dict(printer, self, elided=("atomic_rmw_op", "sem", "scope"))
+        print_attr_dict(printer, self, elide=("atomic_rmw_op", "sem", "scope"))
         _print_functional_type(printer, self)
 
 
@@ -2326,7 +2253,7 @@ class AtomicCASOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AtomicCASOp:
-        sem, scope = _parse_enum_prefix(parser, (MEM_SEMANTIC, MEM_SYNC_SCOPE))
+        sem, scope = parse_enum_prefix(parser, (MEM_SEMANTIC, MEM_SYNC_SCOPE))
         names = [parser.parse_unresolved_operand()]
         for _ in range(2):
             parser.parse_punctuation(",")
@@ -2344,13 +2271,9 @@ class AtomicCASOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        MEM_SEMANTIC.print(printer, self.sem)
-        printer.print_string(", ")
-        MEM_SYNC_SCOPE.print(printer, self.scope)
-        printer.print_string(", ")
+        print_enum_prefix(printer, [(MEM_SEMANTIC, self.sem), (MEM_SYNC_SCOPE, self.scope)])
         printer.print_list(self.operands, printer.print_operand)
-        _print_attr_dict(printer, self, elided=("sem", "scope"))
+        print_attr_dict(printer, self, elide=("sem", "scope"))
         _print_functional_type(printer, self)
 
 
@@ -2665,7 +2588,7 @@ class DescriptorLoadOp(IRDLOperation):
     def parse(cls, parser: Parser) -> DescriptorLoadOp:
         desc = parser.parse_unresolved_operand()
         indices = _parse_operand_list_in_brackets(parser)
-        props = _parse_cache_evict(parser)
+        props = parse_cache_keywords(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         desc_type = parser.parse_type()
@@ -2686,8 +2609,8 @@ class DescriptorLoadOp(IRDLOperation):
         printer.print_string("[")
         printer.print_list(self.indices, printer.print_operand)
         printer.print_string("]")
-        _print_cache_evict(printer, self)
-        _print_attr_dict(printer, self, elided=("cache", "evict"))
+        print_cache_keywords(printer, self)
+        print_attr_dict(printer, self, elide=("cache", "evict"))
         printer.print_string(" : ")
         printer.print_attribute(self.desc.type)
         printer.print_string(" -> ")
@@ -2736,7 +2659,7 @@ class DescriptorStoreOp(IRDLOperation):
         printer.print_list(self.indices, printer.print_operand)
         printer.print_string("], ")
         printer.print_operand(self.src)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.desc.type)
         printer.print_string(", ")

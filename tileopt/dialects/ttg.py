@@ -16,7 +16,7 @@ and warps.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
@@ -53,11 +53,13 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from tileopt.dialects.assembly import (
+    parse_attr_dict_split,
+    parse_cache_keywords,
+    print_attr_dict,
+    print_cache_keywords,
+)
 from tileopt.dialects.tt_types import (
-    CACHE_MODIFIER,
-    EVICTION_POLICY,
-    CacheModifier,
-    EvictionPolicy,
     PointerType,
     i1_same_shape,
     pointee_type,
@@ -162,27 +164,8 @@ class LocalAllocEffects(MemoryEffect):
 
 
 # --------------------------------------------------------------------------------------
-# Helpers for custom assembly
+# Shapes and element types, for the verifiers
 # --------------------------------------------------------------------------------------
-
-
-def parse_attr_dict_split(parser: Parser, op_type: type[IRDLOperation]) -> tuple[dict, dict]:
-    """Parse an optional ``{...}``; split inherent (property) entries from discardable ones."""
-    entries = parser.parse_optional_attr_dict()
-    prop_names = set(op_type.get_irdl_definition().properties)
-    props = {k: v for k, v in entries.items() if k in prop_names}
-    attrs = {k: v for k, v in entries.items() if k not in prop_names}
-    return props, attrs
-
-
-def print_attr_dict(printer: Printer, op: Operation, elide: Iterable[str] = ()) -> None:
-    """Print properties and attributes as one ``{...}``, sorted by name as MLIR does."""
-    skip = set(elide)
-    merged = {**op.properties, **op.attributes}
-    entries = {k: merged[k] for k in sorted(merged) if k not in skip}
-    if entries:
-        printer.print_string(" ")
-        printer.print_attr_dict(entries)
 
 
 def tensor_shape(ty: Attribute) -> tuple[int, ...] | None:
@@ -477,37 +460,6 @@ class MemDescReshapeOp(IRDLOperation):
             raise VerifyException("ttg.memdesc_reshape: element types differ")
 
 
-def parse_cache_keywords(parser: Parser, keywords: Sequence[str]) -> dict[str, Attribute]:
-    """Triton's ``oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)``.
-
-    ``keywords`` are the clauses the op allows; each at most once, in any order.
-    """
-    specs = {"cacheModifier": ("cache", CACHE_MODIFIER), "evictionPolicy": ("evict", EVICTION_POLICY)}
-    found: dict[str, Attribute] = {}
-    while True:
-        pos = parser.pos
-        keyword = parser.parse_optional_keyword_in(list(keywords))
-        if keyword is None:
-            return found
-        prop, spec = specs[keyword]
-        if prop in found:
-            parser.raise_error(f"'{keyword}' given twice", pos, parser.pos)
-        parser.parse_punctuation("=")
-        found[prop] = spec.parse(parser)
-
-
-def print_cache_keywords(printer: Printer, op: Operation) -> None:
-    """The non-default cache modifier / eviction policy, as Triton prints them."""
-    for keyword, prop, spec, default in (
-        ("cacheModifier", "cache", CACHE_MODIFIER, CacheModifier.NONE),
-        ("evictionPolicy", "evict", EVICTION_POLICY, EvictionPolicy.NORMAL),
-    ):
-        value = op.properties.get(prop)
-        if isinstance(value, IntegerAttr) and value != spec.attr(default):
-            printer.print_string(f" {keyword} = ")
-            spec.print(printer, value)
-
-
 def parse_short_memdesc(parser: Parser) -> MemDescType:
     """A memdesc type in an op's short form ``<...>``; the full ``!ttg.memdesc<...>`` too."""
     if parser.parse_optional_punctuation("<") is not None:
@@ -593,7 +545,7 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
             printer.print_string(" other ")
             printer.print_operand(self.other)
         print_cache_keywords(printer, self)
-        print_attr_dict(printer, self, elide=["cache", "evict", "operandSegmentSizes"])
+        print_attr_dict(printer, self, elide=["cache", "evict"])
         printer.print_string(" : ")
         printer.print_attribute(self.src.type)
         printer.print_string(" -> ")

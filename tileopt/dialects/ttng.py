@@ -11,8 +11,10 @@ the first three, so the barrier ops follow the .td and are not checked against r
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i1, i32
-from xdsl.ir import Dialect
+from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -30,6 +32,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from tileopt.dialects.assembly import parse_attr_dict_split, print_attr_dict
 from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
 from tileopt.dialects.ttg import (
     READ,
@@ -38,8 +41,6 @@ from tileopt.dialects.ttg import (
     ReadsShared,
     Synchronizes,
     effects,
-    parse_attr_dict_split,
-    print_attr_dict,
     tensor_shape,
 )
 from tileopt.dialects.ttg_types import MemDescType
@@ -68,6 +69,9 @@ class WarpGroupDotOp(IRDLOperation):
 
     # Reads its shared-memory operands; Triton declares the same (MemRead<SharedMemory>).
     traits = traits_def(ReadsShared())
+
+    _DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "inputPrecision": _IEEE, "maxNumImpreciseAcc": _ZERO, "isAsync": _FALSE}
 
     @classmethod
     def parse(cls, parser: Parser) -> WarpGroupDotOp:
@@ -103,9 +107,7 @@ class WarpGroupDotOp(IRDLOperation):
             printer.print_string(", ")
             printer.print_operand(self.useC)
         # MLIR leaves attributes that hold their default value out of the attr-dict.
-        defaults = {"inputPrecision": _IEEE, "maxNumImpreciseAcc": _ZERO, "isAsync": _FALSE}
-        elide = [k for k, v in defaults.items() if self.properties.get(k) == v]
-        print_attr_dict(printer, self, elide=elide)
+        print_attr_dict(printer, self, defaults=self._DEFAULTS)
         printer.print_string(" : ")
         printer.print_attribute(self.a.type)
         printer.print_string(" * ")

@@ -1,0 +1,114 @@
+"""Custom-assembly pieces the Triton dialects share (``tt``, ``ttg``, ``ttng``, ``amdg``).
+
+Where xDSL's ``assembly_format`` cannot express an op's syntax (operand types Triton
+infers, ``oilist`` clauses, enum keywords before the operands), the op has a hand-written
+``parse``/``print``. These are the constructs such formats have in common, each parsed and
+printed once, the way MLIR's generated code for Triton's ``.td`` formats does it:
+
+- ``attr-dict`` of an op with properties: inherent and discardable attributes in one
+  sorted dictionary, without the ones printed elsewhere in the format, those at their
+  default value, and ``operandSegmentSizes``;
+- Triton's ``oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)``;
+- enum keywords leading an op, as in ``tt.atomic_rmw add, acq_rel, gpu, %p, %v``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Attribute, Operation
+from xdsl.irdl import IRDLOperation
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from tileopt.dialects.tt_types import (
+    CACHE_MODIFIER,
+    EVICTION_POLICY,
+    CacheModifier,
+    EvictionPolicy,
+    TritonEnum,
+)
+
+
+def parse_attr_dict_split(parser: Parser, op_type: type[IRDLOperation]) -> tuple[dict, dict]:
+    """Parse an optional ``{...}``; split inherent (property) entries from discardable ones."""
+    entries = parser.parse_optional_attr_dict()
+    prop_names = set(op_type.get_irdl_definition().properties)
+    props = {k: v for k, v in entries.items() if k in prop_names}
+    attrs = {k: v for k, v in entries.items() if k not in prop_names}
+    return props, attrs
+
+
+def print_attr_dict(
+    printer: Printer,
+    op: Operation,
+    elide: Iterable[str] = (),
+    defaults: Mapping[str, Attribute] | None = None,
+) -> None:
+    """Print properties and attributes as one ``{...}``, sorted by name as MLIR does,
+    leaving out ``elide`` (printed elsewhere), ``operandSegmentSizes`` and the entries
+    equal to their value in ``defaults``."""
+    skip = {*elide, "operandSegmentSizes"}
+    defaults = defaults or {}
+    merged = {**op.properties, **op.attributes}
+    entries = {
+        k: merged[k] for k in sorted(merged) if k not in skip and defaults.get(k) != merged[k]
+    }
+    if entries:
+        printer.print_string(" ")
+        printer.print_attr_dict(entries)
+
+
+_CACHE_CLAUSES = {
+    # keyword: (property, enum, default)
+    "cacheModifier": ("cache", CACHE_MODIFIER, CacheModifier.NONE),
+    "evictionPolicy": ("evict", EVICTION_POLICY, EvictionPolicy.NORMAL),
+}
+
+
+def parse_cache_keywords(
+    parser: Parser, keywords: Sequence[str] = tuple(_CACHE_CLAUSES)
+) -> dict[str, Attribute]:
+    """Triton's ``oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)``.
+
+    ``keywords`` are the clauses the op allows; each at most once, in any order.
+    """
+    found: dict[str, Attribute] = {}
+    while True:
+        pos = parser.pos
+        keyword = parser.parse_optional_keyword_in(list(keywords))
+        if keyword is None:
+            return found
+        prop, spec, _ = _CACHE_CLAUSES[keyword]
+        if prop in found:
+            parser.raise_error(f"'{keyword}' given twice", pos, parser.pos)
+        parser.parse_punctuation("=")
+        found[prop] = spec.parse(parser)
+
+
+def print_cache_keywords(printer: Printer, op: Operation) -> None:
+    """The non-default cache modifier / eviction policy, as Triton prints them."""
+    for keyword, (prop, spec, default) in _CACHE_CLAUSES.items():
+        value = op.properties.get(prop)
+        if isinstance(value, IntegerAttr) and value != spec.attr(default):
+            printer.print_string(f" {keyword} = ")
+            spec.print(printer, value)
+
+
+def parse_enum_prefix(parser: Parser, specs: Sequence[TritonEnum]) -> list[IntegerAttr]:
+    """Enum keywords each followed by a comma: ``add, acq_rel, gpu,``."""
+    values = []
+    for spec in specs:
+        values.append(spec.parse(parser))
+        parser.parse_punctuation(",")
+    return values
+
+
+def print_enum_prefix(printer: Printer, enums: Sequence[tuple[TritonEnum, IntegerAttr]]) -> None:
+    """`` add, acq_rel, gpu, `` for ``parse_enum_prefix``: a space, then each keyword and
+    a comma."""
+    printer.print_string(" ")
+    for spec, value in enums:
+        spec.print(printer, value)
+        printer.print_string(", ")
