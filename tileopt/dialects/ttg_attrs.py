@@ -94,6 +94,16 @@ def default_cta_order(rank: int) -> tuple[int, ...]:
     return tuple(reversed(range(rank)))
 
 
+def single_cta(rank: int) -> tuple[ArrayAttr[IntAttr], ArrayAttr[IntAttr], ArrayAttr[IntAttr]]:
+    """CTAsPerCGA, CTASplitNum and CTAOrder of a layout over one CTA (Triton's default)."""
+    return int_array([1] * rank), int_array([1] * rank), int_array(default_cta_order(rank))
+
+
+def _length(values: dict[str, Attribute], key: str) -> int:
+    """The length of the array parameter ``key`` read so far (0 when it is absent)."""
+    return len(values[key].data) if key in values else 0  # type: ignore[attr-defined]
+
+
 # --------------------------------------------------------------------------------------
 # Field descriptions: how each parameter is read from / written to the `{...}` body
 # --------------------------------------------------------------------------------------
@@ -262,9 +272,8 @@ class _CTAMixin:
 
     @staticmethod
     def _fill_cta_defaults(values: dict[str, Attribute], rank: int) -> None:
-        values.setdefault("CTAsPerCGA", int_array([1] * rank))
-        values.setdefault("CTASplitNum", int_array([1] * rank))
-        values.setdefault("CTAOrder", int_array(default_cta_order(rank)))
+        for name, default in zip(_CTA_FIELDS, single_cta(rank)):
+            values.setdefault(name, default)
 
     def cta_is_default(self) -> bool:
         rank = len(self.CTAOrder.data)
@@ -351,8 +360,7 @@ class BlockedEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
 
     @classmethod
     def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
-        rank = len(values["sizePerThread"].data) if "sizePerThread" in values else 0  # type: ignore[attr-defined]
-        cls._fill_cta_defaults(values, rank)
+        cls._fill_cta_defaults(values, _length(values, "sizePerThread"))
 
     def _printed_fields(self) -> list[str]:
         return ["sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", *self.cta_fields()]
@@ -389,8 +397,8 @@ def layout_rank(layout: Attribute) -> int | None:
     """The tensor rank a layout describes, or None for attributes that are not layouts."""
     if isinstance(layout, BlockedEncodingAttr):
         return layout.rank
-    if isinstance(layout, (NvidiaMmaEncodingAttr, AMDMfmaEncodingAttr, AMDWmmaEncodingAttr)):
-        return len(layout.warpsPerCTA.data)
+    if isinstance(layout, _MmaLayout):
+        return layout.rank
     if isinstance(layout, SliceEncodingAttr):
         parent = layout_rank(layout.parent)
         return None if parent is None else parent - 1
@@ -511,9 +519,28 @@ class DotOperandEncodingAttr(TritonGPULayoutAttr):
         return "parent must be an MMA, MFMA, WMMA or blocked layout"
 
 
+class _MmaLayout(_CTAMixin, TritonGPULayoutAttr):
+    """The accumulator layouts of matrix instructions (nvidia_mma, amd_mfma, amd_wmma):
+    warpsPerCTA fixes the rank, and each of its entries must be a power of two."""
+
+    @property
+    def rank(self) -> int:
+        return len(self.warpsPerCTA.data)  # type: ignore[attr-defined]
+
+    @classmethod
+    def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
+        cls._fill_cta_defaults(values, _length(values, "warpsPerCTA"))
+
+    def check_warps_and_cta(self) -> str | None:
+        warps = ints_of(self.warpsPerCTA)  # type: ignore[attr-defined]
+        if not all(_is_power_of_two(v) for v in warps):
+            return f"every element of warpsPerCTA must be a power of two, got {_fmt(warps)}"
+        return self.check_cta(len(warps))
+
+
 @triton_alias("mma")
 @irdl_attr_definition
-class NvidiaMmaEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
+class NvidiaMmaEncodingAttr(_MmaLayout):
     """``#ttg.nvidia_mma``: accumulator layout of mma.sync (v2, Ampere) or wgmma (v3, Hopper)."""
 
     name = "ttg.nvidia_mma"
@@ -542,39 +569,32 @@ class NvidiaMmaEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
         warpsPerCTA: Sequence[int],
         instrShape: Sequence[int],
     ) -> NvidiaMmaEncodingAttr:
-        rank = len(warpsPerCTA)
         return cls(
             IntAttr(versionMajor),
             IntAttr(versionMinor),
             int_array(warpsPerCTA),
-            int_array([1] * rank),
-            int_array([1] * rank),
-            int_array(default_cta_order(rank)),
+            *single_cta(len(warpsPerCTA)),
             int_array(instrShape),
         )
 
     @classmethod
     def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
+        super()._fill_defaults(values)
         values.setdefault("versionMinor", IntAttr(0))
         values.setdefault("instrShape", ArrayAttr([]))
-        rank = len(values["warpsPerCTA"].data) if "warpsPerCTA" in values else 0  # type: ignore[attr-defined]
-        cls._fill_cta_defaults(values, rank)
 
     def _printed_fields(self) -> list[str]:
         return ["versionMajor", "versionMinor", "warpsPerCTA", *self.cta_fields(), "instrShape"]
 
     def check(self) -> str | None:
-        warps = ints_of(self.warpsPerCTA)
-        if not all(_is_power_of_two(v) for v in warps):
-            return f"every element of warpsPerCTA must be a power of two, got {_fmt(warps)}"
         if self.versionMajor.data not in (1, 2, 3, 5):
             return f"versionMajor must be 1, 2, 3 or 5, got {self.versionMajor.data}"
-        return self.check_cta(len(warps))
+        return self.check_warps_and_cta()
 
 
 @triton_alias("mma")
 @irdl_attr_definition
-class AMDMfmaEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
+class AMDMfmaEncodingAttr(_MmaLayout):
     """``#ttg.amd_mfma``: accumulator layout of AMD CDNA matrix-core (MFMA) instructions."""
 
     name = "ttg.amd_mfma"
@@ -609,25 +629,20 @@ class AMDMfmaEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
         tilesPerWarp: Sequence[int] | None = None,
         elementBitWidth: int = 32,
     ) -> AMDMfmaEncodingAttr:
-        rank = len(warpsPerCTA)
         return cls(
             IntAttr(version),
             int_array(warpsPerCTA),
             int_array(instrShape),
             IntAttr(int(isTransposed)),
-            int_array([1] * rank),
-            int_array([1] * rank),
-            int_array(default_cta_order(rank)),
+            *single_cta(len(warpsPerCTA)),
             int_array(tilesPerWarp if tilesPerWarp is not None else [1] * len(instrShape)),
             IntAttr(elementBitWidth),
         )
 
     @classmethod
     def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
-        rank = len(values["warpsPerCTA"].data) if "warpsPerCTA" in values else 0  # type: ignore[attr-defined]
-        cls._fill_cta_defaults(values, rank)
-        shape_len = len(values["instrShape"].data) if "instrShape" in values else 0  # type: ignore[attr-defined]
-        values.setdefault("tilesPerWarp", int_array([1] * shape_len))
+        super()._fill_defaults(values)
+        values.setdefault("tilesPerWarp", int_array([1] * _length(values, "instrShape")))
         values.setdefault("elementBitWidth", IntAttr(32))
 
     def _printed_fields(self) -> list[str]:
@@ -646,10 +661,7 @@ class AMDMfmaEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
             return f"invalid instrShape {_fmt(shape)}: (mDim, nDim) must be 32x32, 16x16, 64x4 or 4x64"
         if self.elementBitWidth.data not in (32, 64):
             return f"elementBitWidth must be 32 or 64, got {self.elementBitWidth.data}"
-        warps = ints_of(self.warpsPerCTA)
-        if not all(_is_power_of_two(v) for v in warps):
-            return f"every element of warpsPerCTA must be a power of two, got {_fmt(warps)}"
-        return self.check_cta(len(warps))
+        return self.check_warps_and_cta()
 
 
 WMMA_DEFAULT_INSTR_SHAPE = (16, 16, 16)
@@ -657,7 +669,7 @@ WMMA_DEFAULT_INSTR_SHAPE = (16, 16, 16)
 
 @triton_alias("mma")
 @irdl_attr_definition
-class AMDWmmaEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
+class AMDWmmaEncodingAttr(_MmaLayout):
     """``#ttg.amd_wmma``: accumulator layout of AMD RDNA WMMA instructions."""
 
     name = "ttg.amd_wmma"
@@ -686,23 +698,19 @@ class AMDWmmaEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
         warpsPerCTA: Sequence[int],
         instrShape: Sequence[int] = WMMA_DEFAULT_INSTR_SHAPE,
     ) -> AMDWmmaEncodingAttr:
-        rank = len(warpsPerCTA)
         return cls(
             IntAttr(version),
             IntAttr(int(isTranspose)),
             int_array(warpsPerCTA),
-            int_array([1] * rank),
-            int_array([1] * rank),
-            int_array(default_cta_order(rank)),
+            *single_cta(len(warpsPerCTA)),
             int_array(instrShape),
         )
 
     @classmethod
     def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
+        super()._fill_defaults(values)
         values.setdefault("isTranspose", IntAttr(0))
         values.setdefault("instrShape", int_array(WMMA_DEFAULT_INSTR_SHAPE))
-        rank = len(values["warpsPerCTA"].data) if "warpsPerCTA" in values else 0  # type: ignore[attr-defined]
-        cls._fill_cta_defaults(values, rank)
 
     def _printed_fields(self) -> list[str]:
         fields = ["version", "isTranspose", "warpsPerCTA", *self.cta_fields()]
@@ -721,10 +729,7 @@ class AMDWmmaEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
             return f"WMMA version must be in the [1, 3] range, got {version}"
         if shape not in valid[version]:
             return f"invalid WMMA v{version} instruction shape {_fmt(shape)}"
-        warps = ints_of(self.warpsPerCTA)
-        if not all(_is_power_of_two(v) for v in warps):
-            return f"every element of warpsPerCTA must be a power of two, got {_fmt(warps)}"
-        return self.check_cta(len(warps))
+        return self.check_warps_and_cta()
 
 
 @triton_alias("linear")
@@ -797,21 +802,17 @@ class _SwizzledBase(_CTAMixin, TritonGPULayoutAttr):
 
     @classmethod
     def get(cls, vec: int, perPhase: int, maxPhase: int, order: Sequence[int]):
-        rank = len(order)
         return cls(
             IntAttr(vec),
             IntAttr(perPhase),
             IntAttr(maxPhase),
             int_array(order),
-            int_array([1] * rank),
-            int_array([1] * rank),
-            int_array(default_cta_order(rank)),
+            *single_cta(len(order)),
         )
 
     @classmethod
     def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
-        rank = len(values["order"].data) if "order" in values else 0  # type: ignore[attr-defined]
-        cls._fill_cta_defaults(values, rank)
+        cls._fill_cta_defaults(values, _length(values, "order"))
 
     def _printed_fields(self) -> list[str]:
         return ["vec", "perPhase", "maxPhase", "order", *self.cta_fields()]
@@ -887,9 +888,7 @@ class NVMMASharedEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
             IntAttr(int(transposed)),
             IntAttr(elementBitWidth),
             IntAttr(int(fp4Padded)),
-            int_array([1, 1]),
-            int_array([1, 1]),
-            int_array([1, 0]),
+            *single_cta(2),
         )
 
     @classmethod
