@@ -110,6 +110,23 @@ class _CTAParams(_Frozen):
         return ctas, split, order
 
 
+class _MmaParams(_CTAParams):
+    """The accumulator layouts of matrix instructions (nvidia_mma, amd_mfma, amd_wmma):
+    ``warps_per_cta`` fixes the rank, and its entries must be powers of two."""
+
+    @property
+    def rank(self) -> int:
+        return len(self.warps_per_cta)
+
+    def verify(self) -> None:
+        super().verify()
+        self._verify_instruction()
+        _check_powers_of_2(self.warps_per_cta, "warpsPerCTA")
+
+    def _verify_instruction(self) -> None:
+        """Raise :class:`LayoutError` for an instruction the hardware does not have."""
+
+
 # ---------------------------------------------------------------------- distributed
 
 
@@ -194,7 +211,7 @@ class DotOperand(_Frozen):
 
 
 @dataclass(frozen=True)
-class NvidiaMma(_CTAParams):
+class NvidiaMma(_MmaParams):
     """``#ttg.nvidia_mma``: the accumulator of ``mma.sync`` (v2, Ampere) or ``wgmma`` (v3)."""
 
     version_major: int
@@ -208,15 +225,9 @@ class NvidiaMma(_CTAParams):
     name: ClassVar[str] = "ttg.nvidia_mma"
     _tuple_fields = ("warps_per_cta", "instr_shape", "ctas_per_cga", "cta_split_num", "cta_order")
 
-    @property
-    def rank(self) -> int:
-        return len(self.warps_per_cta)
-
-    def verify(self) -> None:
-        super().verify()
+    def _verify_instruction(self) -> None:
         if self.version_major not in (2, 3):
             raise LayoutError(f"nvidia_mma versionMajor {self.version_major} is not supported (2 or 3)")
-        _check_powers_of_2(self.warps_per_cta, "warpsPerCTA")
 
     @property
     def is_ampere(self) -> bool:
@@ -228,7 +239,7 @@ class NvidiaMma(_CTAParams):
 
 
 @dataclass(frozen=True)
-class AmdMfma(_CTAParams):
+class AmdMfma(_MmaParams):
     """``#ttg.amd_mfma``: the accumulator of CDNA ``v_mfma`` instructions."""
 
     version: int
@@ -248,10 +259,6 @@ class AmdMfma(_CTAParams):
     )
 
     @property
-    def rank(self) -> int:
-        return len(self.warps_per_cta)
-
-    @property
     def tiles(self) -> tuple[int, ...]:
         return self.tiles_per_warp or (1,) * self.rank
 
@@ -260,17 +267,15 @@ class AmdMfma(_CTAParams):
         if self.tiles_per_warp is not None and all(t == 1 for t in self.tiles_per_warp):
             object.__setattr__(self, "tiles_per_warp", None)  # the default, however spelled
 
-    def verify(self) -> None:
-        super().verify()
+    def _verify_instruction(self) -> None:
         if tuple(self.instr_shape[:2]) not in ((32, 32), (16, 16), (64, 4), (4, 64)):
             raise LayoutError(f"instrShape {list(self.instr_shape)} is not an MFMA shape")
         if self.element_bit_width not in (32, 64):
             raise LayoutError("elementBitWidth must be 32 or 64")
-        _check_powers_of_2(self.warps_per_cta, "warpsPerCTA")
 
 
 @dataclass(frozen=True)
-class AmdWmma(_CTAParams):
+class AmdWmma(_MmaParams):
     """``#ttg.amd_wmma``: the accumulator of RDNA ``v_wmma`` instructions (wave32)."""
 
     version: int
@@ -284,15 +289,9 @@ class AmdWmma(_CTAParams):
     name: ClassVar[str] = "ttg.amd_wmma"
     _tuple_fields = ("warps_per_cta", "instr_shape", "ctas_per_cga", "cta_split_num", "cta_order")
 
-    @property
-    def rank(self) -> int:
-        return len(self.warps_per_cta)
-
-    def verify(self) -> None:
-        super().verify()
+    def _verify_instruction(self) -> None:
         if not 1 <= self.version <= 3:
             raise LayoutError(f"amd_wmma version {self.version} is not supported (1 to 3)")
-        _check_powers_of_2(self.warps_per_cta, "warpsPerCTA")
 
 
 @dataclass(frozen=True)
