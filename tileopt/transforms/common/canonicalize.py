@@ -98,7 +98,9 @@ class Canonicalize(Pass):
 
     def apply(self, ctx: Context, op: Operation) -> None:
         pattern = GreedyRewritePatternApplier(
-            [CanonicalizationRewritePattern(), *extra_canonicalization_patterns()],
+            # The registered patterns first: they fold like MLIR (overflow to inf) where
+            # xDSL's own scalar float folder would fail to store the result.
+            [*extra_canonicalization_patterns(), CanonicalizationRewritePattern()],
             ctx=ctx, folding_enabled=True)
         walker = PatternRewriteWalker(pattern, post_walk_func=region_dce)
         for region in op.regions:

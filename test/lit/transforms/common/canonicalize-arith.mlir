@@ -447,3 +447,17 @@ func.func @cancellations(%a: i32, %b: i32, %f: f32) -> (i32, i32, i32, f32) {
   %3 = arith.negf %n : f32
   func.return %0, %1, %2, %3 : i32, i32, i32, f32
 }
+
+// -----
+
+// A scalar f16 product that overflows folds to +inf (0x7C00), as APFloat rounds it.
+// CHECK-LABEL: func.func @scalar_f16_overflow
+// CHECK:         %[[INF:.*]] = arith.constant 0x7C00 : f16
+// CHECK-NOT:     arith.mulf
+// CHECK:         return %[[INF]]
+func.func @scalar_f16_overflow() -> f16 {
+  %a = arith.constant 6.0e4 : f16
+  %b = arith.constant 2.0 : f16
+  %c = arith.mulf %a, %b : f16
+  func.return %c : f16
+}
