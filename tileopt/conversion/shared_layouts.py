@@ -28,6 +28,7 @@ BANKS = 32
 BANK_BYTES = 4
 MAX_VECTOR_BYTES = 16
 ISSUE_COST = 4
+ADDRESS_COST = 2
 # The reads come after the barrier, on every thread's critical path: they count double.
 LOAD_WEIGHT = 2
 
@@ -129,6 +130,9 @@ class Side:
     ways: int            # worst bank conflict of one access (1: conflict-free)
     accesses: int        # accesses per thread
     element_bytes: int = 4
+    # Distinct addresses a thread computes (an xor each); an access whose constant
+    # offset shares no bit with the thread's part adds it as an immediate instead.
+    address_registers: int = 1
 
     @property
     def vector(self) -> int:
@@ -157,7 +161,8 @@ class Side:
         these copies, so an instruction costs as much as ``ISSUE_COST`` wavefronts.
         """
         phases = BANKS // phase_lanes(self.vector * self.element_bytes)
-        return self.accesses * (self.ways * phases + ISSUE_COST)
+        return self.accesses * (self.ways * phases + ISSUE_COST) \
+            + ADDRESS_COST * self.address_registers
 
 
 @dataclass(frozen=True)
@@ -249,7 +254,22 @@ def _measure(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking
                 coords ^= b
         addresses.append(apply(columns, coords) * element_bytes)
     ways = conflict_ways(addresses, elements * element_bytes)
-    return Side(tuple(vector_bits), ways, max(1, unique_registers // elements), element_bytes)
+    thread_bits = 0
+    for dim in ("lane", "warp"):
+        for b in _bases(layout, packing, dim):
+            thread_bits |= apply(columns, b)
+    side = Side(tuple(vector_bits), ways, max(1, unique_registers // elements), element_bytes)
+    registers = _bases(layout, packing, "register")
+    distinct = set()
+    for r in range(1 << len(registers)):
+        if not side.starts(r):
+            continue
+        coords = 0
+        for i, b in enumerate(registers):
+            if r >> i & 1:
+                coords ^= b
+        distinct.add(apply(columns, coords) & thread_bits)
+    return Side(side.vector_bits, ways, side.accesses, element_bytes, len(distinct))
 
 
 def _complete(order: list[int], bits: int) -> list[int]:
@@ -268,7 +288,8 @@ def _complete(order: list[int], bits: int) -> list[int]:
 
 
 def _swizzle(columns: list[int], other: LinearLayout, packing: CoordPacking,
-             element_bytes: int, other_vector: int, keep_low: int) -> list[int]:
+             element_bytes: int, other_vector: int, keep_low: int,
+             prefer: frozenset[int] = frozenset()) -> list[int]:
     """Xor high offset bits into the bank bits so ``other``'s lanes stop conflicting.
 
     ``keep_low`` offset bits (the first side's vector) are left alone; the first side's
@@ -304,7 +325,7 @@ def _swizzle(columns: list[int], other: LinearLayout, packing: CoordPacking,
             continue
         fixed = False
         earlier = lanes[:i]
-        for bit in range(hi, packing.bits):
+        for bit in sorted(range(hi, packing.bits), key=lambda b: b not in prefer):
             if not (u & high_mask) >> bit & 1 or bit in m:
                 continue
             if any(v >> bit & 1 for v in earlier):

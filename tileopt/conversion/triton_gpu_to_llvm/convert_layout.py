@@ -59,15 +59,38 @@ def from_storage(b: LLVMBuilder, value: SSAValue, ty: Attribute) -> SSAValue:
 
 
 def shared_offsets(fl: FunctionLowering, plan: TransferPlan, layout: LinearLayout):
-    """(thread part as an i32 SSA value, per-register constant) of each register's byte
-    offset; bytes, so that the xor with the constant is the whole address computation."""
+    """(thread part as an i32 SSA value, bits the thread part may set, per-register
+    constant) of each register's byte offset; bytes, so that the xor with the constant
+    is the whole address computation."""
     offsets = plan.hardware_offsets(layout, plan.element_bytes)
-    threads = offsets.sublayout([d for d in HW_DIMS if offsets.has_in_dim(d)], ["offset"])
+    dims = [d for d in HW_DIMS if offsets.has_in_dim(d)]
+    threads = offsets.sublayout(dims, ["offset"])
     key = f"smem-offsets:{tuple(tuple(threads.get_bases(d)) for d in threads.in_dims)}"
     thread_part = fl.b.prologue_value(key, lambda b: apply_layout(
         b, threads, {d: fl.ids.value(d) for d in threads.in_dims})[0])
+    thread_bits = 0
+    for d in dims:
+        for basis in threads.get_bases(d):
+            thread_bits |= basis[0]
     constants = [c[0] for c in register_coordinates(offsets)]
-    return thread_part, constants
+    return thread_part, thread_bits, constants
+
+
+class _Addresses:
+    """Addresses ``base + (thread ^ constant)``: the constant's bits the thread part
+    cannot set are added as an immediate, so one xor serves all accesses that share the
+    rest (LLVM does not split the constant itself)."""
+
+    def __init__(self, b: LLVMBuilder, base: SSAValue, thread: SSAValue, thread_bits: int):
+        self.b, self.base, self.thread, self.thread_bits = b, base, thread, thread_bits
+        self._xored: dict[int, SSAValue] = {}
+
+    def __call__(self, constant: int) -> SSAValue:
+        b = self.b
+        low = constant & self.thread_bits
+        if low not in self._xored:
+            self._xored[low] = b.gep(self.base, b.xor(self.thread, b.i32(low)), i8)
+        return b.gep(self._xored[low], b.i32(constant & ~self.thread_bits), i8)
 
 
 def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSAValue],
@@ -83,21 +106,23 @@ def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSA
     fl.begin_shared_memory_use(op)
     base = b.gep(shared_memory_base(fl), b.i32(base_offset), i8)
 
-    thread, constants = shared_offsets(fl, plan, src)
+    thread, thread_bits, constants = shared_offsets(fl, plan, src)
+    address = _Addresses(b, base, thread, thread_bits)
     for r in src_unique:
         if not plan.store.starts(r):
             continue
-        ptr = b.gep(base, b.xor(thread, b.i32(constants[r])), i8)
+        ptr = address(constants[r])
         group = [to_storage(b, values[g], storage) for g in plan.store.group(r)]
         fl.hooks.store_shared(b, ptr, group, None)
     fl.hooks.barrier(b)
 
-    thread, constants = shared_offsets(fl, plan, dst)
+    thread, thread_bits, constants = shared_offsets(fl, plan, dst)
+    address = _Addresses(b, base, thread, thread_bits)
     loaded: dict[int, SSAValue] = {}
     for r in dst_unique:
         if not plan.load.starts(r):
             continue
-        ptr = b.gep(base, b.xor(thread, b.i32(constants[r])), i8)
+        ptr = address(constants[r])
         group = plan.load.group(r)
         for g, v in zip(group, fl.hooks.load_shared(b, ptr, storage, len(group), None)):
             loaded[g] = from_storage(b, v, element_type)
