@@ -13,9 +13,11 @@ installed there. Substitutions:
                                                beside the repository, or $TILEOPT_CORPUS)
   %examples                                    the repository's examples/ directory
 
-Features for ``REQUIRES:``: ``corpus``, ``ptxas``, ``ld.lld``, ``nvidia-gpu``, ``amd-gpu``.
+Features for ``REQUIRES:``: ``corpus``, ``ptxas``, ``ld.lld``, ``nvidia-gpu``, ``amd-gpu``,
+``pillow`` (the optional ``png`` extra).
 """
 
+import importlib.util
 import os
 import shutil
 import sys
@@ -69,3 +71,5 @@ if shutil.which("nvidia-smi"):
     config.available_features.add("nvidia-gpu")
 if shutil.which("rocminfo") or os.path.exists("/dev/kfd"):
     config.available_features.add("amd-gpu")
+if importlib.util.find_spec("PIL") is not None:
+    config.available_features.add("pillow")

@@ -131,18 +131,36 @@ def _run(args: ParsedArgs) -> int:
 
     text, filename = read_input(path)
     checker = DiagnosticChecker(filename) if args.verify_diagnostics else None
-    outputs = []
+    # As mlir-opt: every part is processed even when an earlier one failed; on stdout each
+    # part's output appears as soon as it is done (so it interleaves with its errors), while
+    # an -o file is written once, at the end, only if every part succeeded.
+    streaming = args.o in (None, "-") and checker is None
+    outputs: list[str] = []
+    failed = False
     for chunk in split_input(text, args.split_input_file):
-        output = _run_chunk(chunk, filename, pipeline, args, instrumentations, timer, checker)
-        if output is not None:
-            outputs.append(output)
+        try:
+            output = _run_chunk(chunk, filename, pipeline, args, instrumentations, timer,
+                                checker)
+        except (TileoptError, InternalPassError) as err:
+            if checker is not None and isinstance(err, TileoptError):
+                checker.add_error(err)
+                continue
+            _report(err, args.debug)
+            failed = True
+            continue
+        if streaming:
+            if outputs:
+                sys.stdout.write(SPLIT_MARKER + "\n")
+            sys.stdout.write(output)
+            sys.stdout.flush()
+        outputs.append(output)
 
-    ok = True
+    ok = not failed
     if checker is not None:
-        ok = checker.check_expectations(text, args.split_input_file)
+        ok = checker.check_expectations(text, args.split_input_file) and ok
         checker.report(sys.stderr)
     start = time.perf_counter()
-    if ok:
+    if ok and not streaming:
         write_output(f"{SPLIT_MARKER}\n".join(outputs), args.o)
     if timer is not None:
         timer.add_phase("Output", time.perf_counter() - start)
@@ -150,35 +168,40 @@ def _run(args: ParsedArgs) -> int:
     return 0 if ok else 1
 
 
+def _report(err: Exception, debug: bool) -> None:
+    """Print one part's failure the way run_opt prints a failure of the whole run."""
+    if debug_enabled(debug):
+        traceback.print_exception(err.error if isinstance(err, InternalPassError) else err)
+    if isinstance(err, TileoptError):
+        print(err.format(), file=sys.stderr)
+    else:
+        print(f"error: {err} (run with --debug for the traceback)", file=sys.stderr)
+    sys.stderr.flush()
+
+
 def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: ParsedArgs,
                instrumentations: list, timer: Timer | None,
-               checker: DiagnosticChecker | None) -> str | None:
-    """Process one part of the input; return its output text, None if it failed."""
+               checker: DiagnosticChecker | None) -> str:
+    """Parse, verify, run the pipeline over, and print one part of the input."""
+    start = time.perf_counter()
+    ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
+    module = ir_io.parse(chunk.padded_text(), filename, ctx)
+    ir_io.verify(module, filename)
+    if timer is not None:
+        timer.add_phase("Parser", time.perf_counter() - start)
+    start = time.perf_counter()
+    manager = PassManager(pipeline, filename, args.verify_each, instrumentations,
+                          diagnostics=checker)
     try:
-        start = time.perf_counter()
-        ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
-        module = ir_io.parse(chunk.padded_text(), filename, ctx)
-        ir_io.verify(module, filename)
+        manager.run(ctx, module)
+    finally:
         if timer is not None:
-            timer.add_phase("Parser", time.perf_counter() - start)
-        start = time.perf_counter()
-        manager = PassManager(pipeline, filename, args.verify_each, instrumentations,
-                              diagnostics=checker)
-        try:
-            manager.run(ctx, module)
-        finally:
-            if timer is not None:
-                timer.add_phase("Pipeline", time.perf_counter() - start)
-        start = time.perf_counter()
-        text = ir_io.render(module, args.mlir_print_debuginfo)
-        if timer is not None:
-            timer.add_phase("Output", time.perf_counter() - start)
-        return text
-    except TileoptError as err:
-        if checker is None:
-            raise
-        checker.add_error(err)
-        return None
+            timer.add_phase("Pipeline", time.perf_counter() - start)
+    start = time.perf_counter()
+    text = ir_io.render(module, args.mlir_print_debuginfo)
+    if timer is not None:
+        timer.add_phase("Output", time.perf_counter() - start)
+    return text
 
 
 def _ir_printer(args: ParsedArgs) -> IRPrinter | None:

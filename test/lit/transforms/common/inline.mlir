@@ -1,14 +1,21 @@
-// RUN: tileopt %s -split-input-file -inline | FileCheck %s
-// RUN: tileopt %s -split-input-file -inline --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
+// The inliner alone (no clean-up pipeline afterwards), then as Triton runs it (canonicalize
+// after inlining, the default).
+// RUN: tileopt %s -split-input-file --inline="default-pipeline=''" | FileCheck %s
+// RUN: tileopt %s -split-input-file --inline="default-pipeline=''" --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
+// RUN: tileopt %s -split-input-file -inline | FileCheck %s --check-prefix=CANON
 
 // func.call: inlined, arguments mapped, the private callee erased.
 // CHECK-LABEL: func.func @caller
 // CHECK-NOT:     call
 // CHECK:         %[[C:.*]] = arith.constant 2 : i32
 // CHECK:         %[[X:.*]] = arith.muli %arg0, %[[C]] : i32
-// CHECK:         %[[Y:.*]] = arith.muli %[[X]], %[[C]] : i32
+// CHECK:         %[[C2:.*]] = arith.constant 2 : i32
+// CHECK:         %[[Y:.*]] = arith.muli %[[X]], %[[C2]] : i32
 // CHECK:         return %[[Y]] : i32
 // CHECK-NOT:   func.func private @double
+// CANON-LABEL: func.func @caller
+// CANON-NOT:     @double
+// CANON:       // -----
 func.func private @double(%x: i32) -> i32 {
   %c = arith.constant 2 : i32
   %y = arith.muli %x, %c : i32
