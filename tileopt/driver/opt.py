@@ -100,6 +100,10 @@ def run_opt(argv: list[str]) -> int:
             traceback.print_exception(err.error)
         print(f"error: {err} (run with --debug for the traceback)", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader went away (``tileopt ... | head``): stop quietly, as other tools do.
+        sys.stdout = open(os.devnull, "w")
+        return 1
     except Exception as err:  # a bug in tileopt, not in the input
         if debug:
             traceback.print_exc()
