@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    StringAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
@@ -226,6 +227,30 @@ class ModuleLowering:
             raise PassFailure(module, "num-ctas > 1 (thread block clusters) is not supported")
         self.axis = BranchAxisInfoAnalysis(module)
         self.shared = SharedMemoryPlan(module)
+        self._strings: dict[str, str] = {}          # text -> global name
+        self._module_ops: list[Operation] = []      # globals and declarations to add
+        self._declared: set[str] = set()
+
+    def add_string(self, prefix: str, text: str) -> str:
+        """The name of a module-level constant holding ``text`` (bytes, as given)."""
+        name = self._strings.get(text)
+        if name is None:
+            name = f"{prefix}{len(self._strings)}"
+            size = len(text.encode())
+            glob = llvm.GlobalOp(llvm.LLVMArrayType(IntAttr(size), IntegerType(8)), name,
+                                 "internal", constant=True, value=StringAttr(text))
+            self._module_ops.append(glob)
+            self._strings[text] = name
+        return name
+
+    def declare(self, name: str, inputs: list[Attribute], output: Attribute | None) -> None:
+        """Declare an external function (``vprintf``...) once."""
+        if name in self._declared:
+            return
+        self._declared.add(name)
+        fn_type = llvm.LLVMFunctionType(inputs, output if output is not None else
+                                        llvm.LLVMVoidType())
+        self._module_ops.append(llvm.FuncOp(name, fn_type, linkage=llvm.LinkageAttr("external")))
 
     def run(self) -> None:
         funcs = [op for op in self.module.ops if op.name == "tt.func"]
@@ -238,6 +263,10 @@ class ModuleLowering:
             func.detach()
             func.erase(safe_erase=False)
         self._add_shared_memory_global()
+        block = self.module.body.block
+        for op in self._module_ops:
+            op.location = self.module.location
+            block.insert_op_before(op, block.first_op) if block.first_op else block.add_op(op)
         self.shared.record_total(self.module)
 
     def _lower_function(self, func: Operation) -> llvm.FuncOp:

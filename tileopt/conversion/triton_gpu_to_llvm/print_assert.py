@@ -1,1 +1,160 @@
-"""(being written)"""
+"""``tt.print`` and ``tt.assert``: device-side printf and assertion failure.
+
+As Triton's ``PrintOpToLLVM``/``AssertOpToLLVM``: every thread prints each element it holds,
+one line per element, ``pid (x, y, z) idx (i, j)<prefix><value>`` (``(operand n)`` before
+the value when several tensors are printed), through the target's printf (``vprintf``
+on NVIDIA: a format string and a buffer of the arguments, floats widened to double,
+small integers to 32 bits). An assertion whose condition is false in any element a
+thread holds calls the target's assertion handler (``__assertfail`` on NVIDIA) with the
+message and the op's source location; the kernel then stops with an error.
+"""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    TensorType,
+    i8,
+    i32,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+
+from tileopt.conversion.indexing import element_coordinates
+from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
+
+_GENERIC_PTR = llvm.LLVMPointerType()
+
+
+def string_global(fl: FunctionLowering, prefix: str, text: str) -> SSAValue:
+    """A pointer to a NUL-terminated module-level copy of ``text``."""
+    name = fl.module.add_string(prefix, text + "\x00")
+    return fl.b.prologue_value(f"string:{name}", lambda b: b.address_of(name, _GENERIC_PTR))
+
+
+def _format(value: SSAValue, hex_: bool, signed: bool, width: int | None = None) -> str:
+    ty = value.type
+    if isinstance(ty, llvm.LLVMPointerType):
+        return "%p"
+    bits = ty.width.data if isinstance(ty, IntegerType) else ty.bitwidth
+    if hex_:
+        return f"0x%0{bits // 4}{'ll' if bits > 32 else ''}x"
+    pad = str(width) if width else ""
+    if isinstance(ty, (Float16Type, BFloat16Type, Float32Type, Float64Type)):
+        return f"%{pad}f"
+    return f"%{pad}{'ll' if bits == 64 else ''}{'i' if signed else 'u'}"
+
+
+def _printf_argument(b: LLVMBuilder, value: SSAValue, signed: bool) -> SSAValue:
+    """C's default argument promotions: floats to double, integers below 32 bits to i32."""
+    ty = value.type
+    if isinstance(ty, (Float16Type, BFloat16Type, Float32Type)):
+        return b.cast("fpext", value, Float64Type())
+    if isinstance(ty, IntegerType) and ty.width.data < 32:
+        return b.int_cast(value, i32, signed=signed and ty.width.data > 1)
+    return value
+
+
+def printf(fl: FunctionLowering, format_ptr: SSAValue, args: list[SSAValue]) -> None:
+    """``vprintf(format, &{args...})``: the arguments packed with their natural alignment."""
+    b = fl.b
+    offsets, size = [], 0
+    for arg in args:
+        bytes_ = 8 if isinstance(arg.type, llvm.LLVMPointerType) else \
+            (arg.type.width.data if isinstance(arg.type, IntegerType) else arg.type.bitwidth) // 8
+        size = (size + bytes_ - 1) // bytes_ * bytes_
+        offsets.append(size)
+        size += bytes_
+    if args:
+        words = max(1, (size + 7) // 8)
+        # A static buffer in the entry block, shared by the prints that need this size.
+        buffer = b.prologue_value(f"printf-buffer:{words}", lambda pb: pb.emit(
+            llvm.AllocaOp(pb.i32(words), i64, alignment=8)))
+        for arg, offset in zip(args, offsets):
+            b.store(arg, b.gep(buffer, b.i32(offset), i8))
+    else:
+        buffer = b.zero(_GENERIC_PTR)
+    fl.module.declare("vprintf", [_GENERIC_PTR, _GENERIC_PTR], i32)
+    b.insert(llvm.CallOp("vprintf", format_ptr, buffer, return_type=i32))
+
+
+@lowers("tt.print")
+def _print(fl: FunctionLowering, op: Operation) -> None:
+    b = fl.b
+    prefix = string_global(fl, "printfPrefix_", op.prefix.data)
+    pids = [fl.hooks.program_id(b, axis) for axis in range(3)]
+    hex_ = bool(op.hex.value.data)
+    signed_flags = [bool(v) for v in op.isSigned.get_values()]
+    if not op.args:
+        fmt = string_global(fl, "printfFormat_", "pid (%u, %u, %u)%s\n")
+        printf(fl, fmt, [*pids, prefix])
+        return
+    for operand, (value, signed) in enumerate(zip(op.args, signed_flags)):
+        ty = value.type
+        elements = fl.get(value)
+        if isinstance(ty, TensorType):
+            indices = [list(c) for c in element_coordinates(b, fl.ids, fl.layouts.of(ty))]
+            widths = [max(1, math.ceil(math.log10(s))) if s > 1 else 1 for s in ty.get_shape()]
+        else:
+            indices, widths = [[]], []
+        fmt_ptr = None
+        for element, index in zip(elements, indices):
+            text = "pid (%u, %u, %u) idx ("
+            text += ", ".join(f"%{w}u" for w in widths) + ")%s"
+            if len(op.args) > 1:
+                text += f"(operand {operand}) "
+            text += _format(element, hex_, signed) + "\n"
+            if fmt_ptr is None:
+                fmt_ptr = string_global(fl, "printfFormat_", text)
+            printf(fl, fmt_ptr, [*pids, *index, prefix, _printf_argument(b, element, signed)])
+
+
+@lowers("tt.assert")
+def _assert(fl: FunctionLowering, op: Operation) -> None:
+    b = fl.b
+    conditions = fl.get(op.condition)
+    failed = None
+    for cond in conditions:
+        bad = b.icmp("eq", cond, b.i1(False))
+        failed = bad if failed is None else b.or_(failed, bad)
+    fail_block = fl.new_block()
+    continue_block = fl.new_block()
+    b.cond_br(failed, fail_block, [], continue_block, [])
+    fl.place(fail_block)
+    b.block = fail_block
+    file, line = _source_position(op)
+    func_name = fl.func.properties["sym_name"].data
+    message = string_global(fl, "assertMessage_", op.message.data)
+    file_ptr = string_global(fl, "assertFile_", file)
+    func_ptr = string_global(fl, "assertFunc_", func_name)
+    fl.module.declare("__assertfail", [_GENERIC_PTR, _GENERIC_PTR, i32, _GENERIC_PTR, i64], None)
+    b.insert(llvm.CallOp("__assertfail", message, file_ptr, b.i32(line), func_ptr, b.i64(1)))
+    b.br(continue_block)
+    fl.place(continue_block)
+    b.block = continue_block
+
+
+def _source_position(op: Operation) -> tuple[str, int]:
+    """(file, line) of ``op``'s location, looking through names and call sites."""
+    loc = op.location
+    for _ in range(8):
+        filename = getattr(loc, "filename", None)
+        if filename is not None:
+            line = getattr(loc, "line", None)
+            return filename.data, getattr(line, "data", 0) if line is not None else 0
+        inner = getattr(loc, "child_loc", None) or getattr(loc, "callee", None)
+        if inner is None:
+            break
+        loc = inner
+    return "unknown", 0
+
+
+__all__ = ["printf", "string_global"]
