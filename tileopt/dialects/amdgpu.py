@@ -16,9 +16,10 @@ Triton infers are inferred here too: ``%base`` is ``!tt.ptr<element>``, offsets 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
-from xdsl.ir import Attribute, Dialect, Operation
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -94,6 +95,55 @@ def _base_pointer_type(result_type: Attribute) -> Attribute:
     return PointerType(element)
 
 
+def _parse_buffer_address(parser: Parser) -> tuple[UnresolvedOperand, UnresolvedOperand]:
+    """``%base[%offsets]``."""
+    ptr = parser.parse_unresolved_operand()
+    parser.parse_punctuation("[")
+    offsets = parser.parse_unresolved_operand()
+    parser.parse_punctuation("]")
+    return ptr, offsets
+
+
+def _print_buffer_address(printer: Printer, op: Operation) -> None:
+    printer.print_operand(op.ptr)
+    printer.print_string("[")
+    printer.print_operand(op.offsets)
+    printer.print_string("]")
+
+
+def _parse_buffer_tail(
+    parser: Parser, op_type: type[IRDLOperation]
+) -> tuple[UnresolvedOperand | None, dict, dict, Attribute]:
+    """What follows the operands of buffer_load/store/atomic_rmw: the stride and cache
+    clauses, the attr-dict and ``: T``. Gives (stride, properties, attributes, T)."""
+    stride, clause_props = _parse_stride_and_cache(parser)
+    props, attrs = parse_attr_dict_split(parser, op_type)
+    parser.parse_punctuation(":")
+    return stride, {**clause_props, **props}, attrs, parser.parse_type()
+
+
+def _print_buffer_tail(printer: Printer, op: Operation, data_type: Attribute,
+                       elide: Sequence[str] = ()) -> None:
+    _print_cache_and_stride(printer, op, op.stride)
+    print_attr_dict(printer, op, elide=[*_CLAUSE_PROPS, *elide])
+    printer.print_string(" : ")
+    printer.print_attribute(data_type)
+
+
+def _resolve_buffer_operands(
+    parser: Parser, data_type: Attribute, ptr: UnresolvedOperand, offsets: UnresolvedOperand,
+    stride: UnresolvedOperand | None, mask: UnresolvedOperand | None,
+) -> tuple[SSAValue, SSAValue, list[SSAValue], list[SSAValue]]:
+    """Base pointer, offsets, stride and mask of an access to ``data_type``, with the
+    types Triton infers from it."""
+    return (
+        parser.resolve_operand(ptr, _base_pointer_type(data_type)),
+        parser.resolve_operand(offsets, same_shape_with_element(data_type, i32)),
+        [parser.resolve_operand(stride, i32)] if stride else [],
+        [parser.resolve_operand(mask, same_shape_with_element(data_type, i1))] if mask else [],
+    )
+
+
 def _verify_buffer_operands(op_name: str, data_type: Attribute, ptr, offsets, mask) -> None:
     if not isinstance(data_type, TensorType):
         raise VerifyException(f"{op_name}: the data must be a tensor, got {data_type}")
@@ -129,47 +179,29 @@ class BufferLoadOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> BufferLoadOp:
-        ptr = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        offsets = parser.parse_unresolved_operand()
-        parser.parse_punctuation("]")
+        ptr, offsets = _parse_buffer_address(parser)
         mask = other = None
         if parser.parse_optional_punctuation(","):
             mask = parser.parse_unresolved_operand()
             if parser.parse_optional_punctuation(","):
                 other = parser.parse_unresolved_operand()
-        stride, clause_props = _parse_stride_and_cache(parser)
-        props, attrs = parse_attr_dict_split(parser, cls)
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
+        stride, props, attrs, result_type = _parse_buffer_tail(parser, cls)
         operands = [
-            parser.resolve_operand(ptr, _base_pointer_type(result_type)),
-            parser.resolve_operand(offsets, same_shape_with_element(result_type, i32)),
-            [parser.resolve_operand(stride, i32)] if stride else [],
-            [parser.resolve_operand(mask, same_shape_with_element(result_type, i1))] if mask else [],
+            *_resolve_buffer_operands(parser, result_type, ptr, offsets, stride, mask),
             [parser.resolve_operand(other, result_type)] if other else [],
         ]
         return cls.build(
-            operands=operands,
-            result_types=[result_type],
-            properties={**clause_props, **props},
-            attributes=attrs,
+            operands=operands, result_types=[result_type], properties=props, attributes=attrs
         )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_operand(self.ptr)
-        printer.print_string("[")
-        printer.print_operand(self.offsets)
-        printer.print_string("]")
+        _print_buffer_address(printer, self)
         for value in (self.mask, self.other):
             if value is not None:
                 printer.print_string(", ")
                 printer.print_operand(value)
-        _print_cache_and_stride(printer, self, self.stride)
-        print_attr_dict(printer, self, elide=_CLAUSE_PROPS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        _print_buffer_tail(printer, self, self.result.type)
 
     def verify_(self) -> None:
         _verify_buffer_operands(self.name, self.result.type, self.ptr, self.offsets, self.mask)
@@ -197,43 +229,24 @@ class BufferStoreOp(IRDLOperation):
     def parse(cls, parser: Parser) -> BufferStoreOp:
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        ptr = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        offsets = parser.parse_unresolved_operand()
-        parser.parse_punctuation("]")
-        mask = None
-        if parser.parse_optional_punctuation(","):
-            mask = parser.parse_unresolved_operand()
-        stride, clause_props = _parse_stride_and_cache(parser)
-        props, attrs = parse_attr_dict_split(parser, cls)
-        parser.parse_punctuation(":")
-        value_type = parser.parse_type()
+        ptr, offsets = _parse_buffer_address(parser)
+        mask = parser.parse_unresolved_operand() if parser.parse_optional_punctuation(",") else None
+        stride, props, attrs, value_type = _parse_buffer_tail(parser, cls)
         operands = [
             parser.resolve_operand(value, value_type),
-            parser.resolve_operand(ptr, _base_pointer_type(value_type)),
-            parser.resolve_operand(offsets, same_shape_with_element(value_type, i32)),
-            [parser.resolve_operand(stride, i32)] if stride else [],
-            [parser.resolve_operand(mask, same_shape_with_element(value_type, i1))] if mask else [],
+            *_resolve_buffer_operands(parser, value_type, ptr, offsets, stride, mask),
         ]
-        return cls.build(
-            operands=operands, properties={**clause_props, **props}, attributes=attrs
-        )
+        return cls.build(operands=operands, properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.value)
         printer.print_string(", ")
-        printer.print_operand(self.ptr)
-        printer.print_string("[")
-        printer.print_operand(self.offsets)
-        printer.print_string("]")
+        _print_buffer_address(printer, self)
         if self.mask is not None:
             printer.print_string(", ")
             printer.print_operand(self.mask)
-        _print_cache_and_stride(printer, self, self.stride)
-        print_attr_dict(printer, self, elide=_CLAUSE_PROPS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
+        _print_buffer_tail(printer, self, self.value.type)
 
     def verify_(self) -> None:
         _verify_buffer_operands(self.name, self.value.type, self.ptr, self.offsets, self.mask)
@@ -264,34 +277,16 @@ class BufferAtomicRMWOp(IRDLOperation):
         rmw, sem, scope = parse_enum_prefix(parser, (RMW_OP, MEM_SEMANTIC, MEM_SYNC_SCOPE))
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        ptr = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        offsets = parser.parse_unresolved_operand()
-        parser.parse_punctuation("]")
-        mask = None
-        if parser.parse_optional_punctuation(","):
-            mask = parser.parse_unresolved_operand()
-        stride, clause_props = _parse_stride_and_cache(parser)
-        props, attrs = parse_attr_dict_split(parser, cls)
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        operands = [
-            parser.resolve_operand(ptr, _base_pointer_type(result_type)),
-            parser.resolve_operand(offsets, same_shape_with_element(result_type, i32)),
-            parser.resolve_operand(value, result_type),
-            [parser.resolve_operand(stride, i32)] if stride else [],
-            [parser.resolve_operand(mask, same_shape_with_element(result_type, i1))] if mask else [],
-        ]
+        ptr, offsets = _parse_buffer_address(parser)
+        mask = parser.parse_unresolved_operand() if parser.parse_optional_punctuation(",") else None
+        stride, props, attrs, result_type = _parse_buffer_tail(parser, cls)
+        ptr_v, offsets_v, stride_v, mask_v = _resolve_buffer_operands(
+            parser, result_type, ptr, offsets, stride, mask)
+        value_v = parser.resolve_operand(value, result_type)
         return cls.build(
-            operands=operands,
+            operands=[ptr_v, offsets_v, value_v, stride_v, mask_v],
             result_types=[result_type],
-            properties={
-                **clause_props,
-                **props,
-                "atomic_rmw_op": rmw,
-                "sem": sem,
-                "scope": scope,
-            },
+            properties={**props, "atomic_rmw_op": rmw, "sem": sem, "scope": scope},
             attributes=attrs,
         )
 
@@ -300,17 +295,11 @@ class BufferAtomicRMWOp(IRDLOperation):
                                     (MEM_SYNC_SCOPE, self.scope)])
         printer.print_operand(self.value)
         printer.print_string(", ")
-        printer.print_operand(self.ptr)
-        printer.print_string("[")
-        printer.print_operand(self.offsets)
-        printer.print_string("]")
+        _print_buffer_address(printer, self)
         if self.mask is not None:
             printer.print_string(", ")
             printer.print_operand(self.mask)
-        _print_cache_and_stride(printer, self, self.stride)
-        print_attr_dict(printer, self, elide=[*_CLAUSE_PROPS, "atomic_rmw_op", "sem", "scope"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        _print_buffer_tail(printer, self, self.result.type, elide=["atomic_rmw_op", "sem", "scope"])
 
     def verify_(self) -> None:
         _verify_buffer_operands(self.name, self.result.type, self.ptr, self.offsets, self.mask)
@@ -339,10 +328,7 @@ class BufferLoadToLocalOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> BufferLoadToLocalOp:
-        ptr = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        offsets = parser.parse_unresolved_operand()
-        parser.parse_punctuation("]")
+        ptr, offsets = _parse_buffer_address(parser)
         clauses: dict[str, UnresolvedOperand] = {}
         for keyword in ("mask", "other", "stride"):
             if parser.parse_optional_keyword(keyword) is not None:
@@ -385,10 +371,7 @@ class BufferLoadToLocalOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_operand(self.ptr)
-        printer.print_string("[")
-        printer.print_operand(self.offsets)
-        printer.print_string("]")
+        _print_buffer_address(printer, self)
         for keyword, value in (("mask", self.mask), ("other", self.other), ("stride", self.stride)):
             if value is not None:
                 printer.print_string(f" {keyword} = ")
