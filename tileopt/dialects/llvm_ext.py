@@ -81,6 +81,39 @@ def _print_syncscope(printer: Printer, syncscope: StringAttr | None) -> None:
         printer.print_string(")")
 
 
+def _parse_scoped_ordering(parser: Parser, props: dict[str, Attribute]) -> None:
+    """``(syncscope("s"))? ordering`` into ``props["syncscope"]`` and ``props["ordering"]``."""
+    if (scope := _parse_optional_syncscope(parser)) is not None:
+        props["syncscope"] = scope
+    props["ordering"] = _parse_ordering(parser)
+
+
+def _print_scoped_ordering(printer: Printer, ordering: IntegerAttr,
+                           syncscope: StringAttr | None) -> None:
+    _print_syncscope(printer, syncscope)
+    printer.print_string(f" {KEYWORD_BY_ORDERING[ordering.value.data]}")
+
+
+def _parse_attr_dict(parser: Parser, props: dict[str, Attribute],
+                     inherent: Sequence[str]) -> dict[str, Attribute]:
+    """The attr-dict; the ``inherent`` entries (properties MLIR prints there, such as
+    ``alignment``) go to ``props``, the others are returned."""
+    attrs = dict(parser.parse_optional_attr_dict())
+    for name in inherent:
+        if name in attrs:
+            props[name] = attrs.pop(name)
+    return attrs
+
+
+def _print_attr_dict(printer: Printer, op: Operation, inherent: Sequence[str]) -> None:
+    """The op's attributes, then the ``inherent`` properties that are set, as one dict."""
+    attrs = dict(op.attributes)
+    for name in inherent:
+        if (value := op.properties.get(name)) is not None:
+            attrs[name] = value
+    printer.print_op_attributes(attrs)
+
+
 # --------------------------------------------------------------------------- memory
 
 
@@ -118,17 +151,12 @@ class LoadOp(IRDLOperation):
             props["volatile_"] = UnitAttr()
         ptr = parser.parse_unresolved_operand()
         if parser.parse_optional_keyword("atomic") is not None:
-            if (scope := _parse_optional_syncscope(parser)) is not None:
-                props["syncscope"] = scope
-            props["ordering"] = _parse_ordering(parser)
+            _parse_scoped_ordering(parser, props)
         if parser.parse_optional_keyword("invariant") is not None:
             props["invariant"] = UnitAttr()
         if parser.parse_optional_keyword("invariant_group") is not None:
             props["invariantGroup"] = UnitAttr()
-        attrs = dict(parser.parse_optional_attr_dict())
-        for name in ("alignment", "nontemporal"):
-            if name in attrs:
-                props[name] = attrs.pop(name)
+        attrs = _parse_attr_dict(parser, props, ("alignment", "nontemporal"))
         parser.parse_punctuation(":")
         ptr_type = parser.parse_type()
         parser.parse_punctuation("->")
@@ -140,20 +168,14 @@ class LoadOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" volatile " if self.volatile_ is not None else " ")
         printer.print_ssa_value(self.ptr)
-        if (ordering := self.ordering.value.data) != 0:
+        if self.ordering.value.data != 0:
             printer.print_string(" atomic")
-            _print_syncscope(printer, self.syncscope)
-            printer.print_string(f" {KEYWORD_BY_ORDERING[ordering]}")
+            _print_scoped_ordering(printer, self.ordering, self.syncscope)
         if self.invariant is not None:
             printer.print_string(" invariant")
         if self.invariantGroup is not None:
             printer.print_string(" invariant_group")
-        attrs = dict(self.attributes)
-        if self.alignment is not None:
-            attrs["alignment"] = self.alignment
-        if self.nontemporal is not None:
-            attrs["nontemporal"] = self.nontemporal
-        printer.print_op_attributes(attrs)
+        _print_attr_dict(printer, self, ("alignment", "nontemporal"))
         printer.print_string(" : ")
         printer.print_attribute(self.ptr.type)
         printer.print_string(" -> ")
@@ -194,15 +216,10 @@ class StoreOp(IRDLOperation):
         parser.parse_punctuation(",")
         ptr = parser.parse_unresolved_operand()
         if parser.parse_optional_keyword("atomic") is not None:
-            if (scope := _parse_optional_syncscope(parser)) is not None:
-                props["syncscope"] = scope
-            props["ordering"] = _parse_ordering(parser)
+            _parse_scoped_ordering(parser, props)
         if parser.parse_optional_keyword("invariant_group") is not None:
             props["invariantGroup"] = UnitAttr()
-        attrs = dict(parser.parse_optional_attr_dict())
-        for name in ("alignment", "nontemporal"):
-            if name in attrs:
-                props[name] = attrs.pop(name)
+        attrs = _parse_attr_dict(parser, props, ("alignment", "nontemporal"))
         parser.parse_punctuation(":")
         value_type = parser.parse_type()
         parser.parse_punctuation(",")
@@ -219,16 +236,10 @@ class StoreOp(IRDLOperation):
         printer.print_ssa_value(self.ptr)
         if self.ordering is not None and self.ordering.value.data != 0:
             printer.print_string(" atomic")
-            _print_syncscope(printer, self.syncscope)
-            printer.print_string(f" {KEYWORD_BY_ORDERING[self.ordering.value.data]}")
+            _print_scoped_ordering(printer, self.ordering, self.syncscope)
         if self.invariantGroup is not None:
             printer.print_string(" invariant_group")
-        attrs = dict(self.attributes)
-        if self.alignment is not None:
-            attrs["alignment"] = self.alignment
-        if self.nontemporal is not None:
-            attrs["nontemporal"] = self.nontemporal
-        printer.print_op_attributes(attrs)
+        _print_attr_dict(printer, self, ("alignment", "nontemporal"))
         printer.print_string(" : ")
         printer.print_attribute(self.value.type)
         printer.print_string(", ")
@@ -306,12 +317,8 @@ class AtomicRMWOp(IRDLOperation):
         ptr = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         val = parser.parse_unresolved_operand()
-        if (scope := _parse_optional_syncscope(parser)) is not None:
-            props["syncscope"] = scope
-        props["ordering"] = _parse_ordering(parser)
-        attrs = dict(parser.parse_optional_attr_dict())
-        if "alignment" in attrs:
-            props["alignment"] = attrs.pop("alignment")
+        _parse_scoped_ordering(parser, props)
+        attrs = _parse_attr_dict(parser, props, ("alignment",))
         parser.parse_punctuation(":")
         ptr_type = parser.parse_type()
         parser.parse_punctuation(",")
@@ -326,12 +333,8 @@ class AtomicRMWOp(IRDLOperation):
         printer.print_ssa_value(self.ptr)
         printer.print_string(", ")
         printer.print_ssa_value(self.val)
-        _print_syncscope(printer, self.syncscope)
-        printer.print_string(f" {KEYWORD_BY_ORDERING[self.ordering.value.data]}")
-        attrs = dict(self.attributes)
-        if self.alignment is not None:
-            attrs["alignment"] = self.alignment
-        printer.print_op_attributes(attrs)
+        _print_scoped_ordering(printer, self.ordering, self.syncscope)
+        _print_attr_dict(printer, self, ("alignment",))
         printer.print_string(" : ")
         printer.print_attribute(self.ptr.type)
         printer.print_string(", ")
@@ -373,9 +376,7 @@ class AtomicCmpXchgOp(IRDLOperation):
             props["syncscope"] = scope
         props["success_ordering"] = _parse_ordering(parser)
         props["failure_ordering"] = _parse_ordering(parser)
-        attrs = dict(parser.parse_optional_attr_dict())
-        if "alignment" in attrs:
-            props["alignment"] = attrs.pop("alignment")
+        attrs = _parse_attr_dict(parser, props, ("alignment",))
         parser.parse_punctuation(":")
         ptr_type = parser.parse_type()
         parser.parse_punctuation(",")
@@ -396,10 +397,7 @@ class AtomicCmpXchgOp(IRDLOperation):
         _print_syncscope(printer, self.syncscope)
         printer.print_string(f" {KEYWORD_BY_ORDERING[self.success_ordering.value.data]}"
                              f" {KEYWORD_BY_ORDERING[self.failure_ordering.value.data]}")
-        attrs = dict(self.attributes)
-        if self.alignment is not None:
-            attrs["alignment"] = self.alignment
-        printer.print_op_attributes(attrs)
+        _print_attr_dict(printer, self, ("alignment",))
         printer.print_string(" : ")
         printer.print_attribute(self.ptr.type)
         printer.print_string(", ")
@@ -423,15 +421,12 @@ class FenceOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> FenceOp:
         props: dict[str, Attribute] = {}
-        if (scope := _parse_optional_syncscope(parser)) is not None:
-            props["syncscope"] = scope
-        props["ordering"] = _parse_ordering(parser)
+        _parse_scoped_ordering(parser, props)
         attrs = parser.parse_optional_attr_dict()
         return cls.create(properties=props, attributes=dict(attrs))
 
     def print(self, printer: Printer) -> None:
-        _print_syncscope(printer, self.syncscope)
-        printer.print_string(f" {KEYWORD_BY_ORDERING[self.ordering.value.data]}")
+        _print_scoped_ordering(printer, self.ordering, self.syncscope)
         printer.print_op_attributes(self.attributes)
 
 
