@@ -1151,8 +1151,20 @@ def _verify_boundary_check(op: Operation, ptr_type: Attribute) -> None:
             )
 
 
+class _CacheAndEviction:
+    """``cache`` and ``evict`` as the enums they stand for (tt.load, tt.store)."""
+
+    @property
+    def cache_modifier(self) -> CacheModifier:
+        return CACHE_MODIFIER.value_of(self.cache)  # type: ignore[attr-defined]
+
+    @property
+    def eviction_policy(self) -> EvictionPolicy:
+        return EVICTION_POLICY.value_of(self.evict)  # type: ignore[attr-defined]
+
+
 @irdl_op_definition
-class LoadOp(IRDLOperation):
+class LoadOp(_CacheAndEviction, IRDLOperation):
     """``tt.load %ptr, %mask, %other cacheModifier = ca {isVolatile = true} : tensor<..>``
 
     The result type is not printed: it is what the pointer operand points to."""
@@ -1207,14 +1219,6 @@ class LoadOp(IRDLOperation):
             },
             attributes=dict(attributes or {}),
         )
-
-    @property
-    def cache_modifier(self) -> CacheModifier:
-        return CACHE_MODIFIER.value_of(self.cache)
-
-    @property
-    def eviction_policy(self) -> EvictionPolicy:
-        return EVICTION_POLICY.value_of(self.evict)
 
     @property
     def is_volatile(self) -> bool:
@@ -1282,7 +1286,7 @@ class LoadOp(IRDLOperation):
 
 
 @irdl_op_definition
-class StoreOp(IRDLOperation):
+class StoreOp(_CacheAndEviction, IRDLOperation):
     """``tt.store %ptr, %value, %mask : tensor<1024x!tt.ptr<f32>>``"""
 
     name = "tt.store"
@@ -1324,14 +1328,6 @@ class StoreOp(IRDLOperation):
             },
             attributes=dict(attributes or {}),
         )
-
-    @property
-    def cache_modifier(self) -> CacheModifier:
-        return CACHE_MODIFIER.value_of(self.cache)
-
-    @property
-    def eviction_policy(self) -> EvictionPolicy:
-        return EVICTION_POLICY.value_of(self.evict)
 
     def verify_(self) -> None:
         ptr_type = self.ptr.type
