@@ -18,7 +18,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from tileopt.dialects.rocdl_llvm import ROCDL_LLVM_OPS
-from tileopt.dialects.ttg import Synchronizes, parse_attr_dict_split, print_attr_dict
+from tileopt.dialects.assembly import parse_attr_dict_split, print_attr_dict
+from tileopt.dialects.ttg import Synchronizes
 
 
 class _ImmediateOp(IRDLOperation):
