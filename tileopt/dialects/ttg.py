@@ -720,6 +720,18 @@ def _op_types(op: Operation) -> Iterator[Attribute]:
                 yield arg.type
 
 
+def _rank_mismatch(ty: Attribute) -> str | None:
+    """Triton's rule that a distributed layout describes tensors of its own rank."""
+    if not isinstance(ty, TensorType) or not isinstance(ty.encoding, Attribute):
+        return None
+    rank = layout_rank(ty.encoding)
+    tensor_rank = len(ty.get_shape())
+    if rank is None or rank == tensor_rank:
+        return None
+    return (f"layout has rank {rank}, but the tensor it's attached to has rank "
+            f"{tensor_rank}")
+
+
 def find_layout_problem(module: ModuleOp) -> tuple[Operation, str] | None:
     """The first op (or the module itself) that breaks a module-level TritonGPU rule.
 
@@ -747,6 +759,8 @@ def find_layout_problem(module: ModuleOp) -> tuple[Operation, str] | None:
     checked: dict[Attribute, str | None] = {}
     for op in module.walk():
         for ty in _op_types(op):
+            if (rank_problem := _rank_mismatch(ty)) is not None:
+                return op, rank_problem
             for layout in layouts_in_type(ty):
                 if layout not in checked:
                     checked[layout] = _check_layout(layout, warps, lanes)

@@ -40,7 +40,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 // -----
 
 // An order that is not a permutation.
-// CHECK: {{.*}}invalid-layouts.mlir:44:12: error: ttg.blocked: order must be a permutation of 0..1, but was [0, 0]
+// CHECK: {{.*}}invalid-layouts.mlir:44:24: error: ttg.blocked: order must be a permutation of 0..1, but was [0, 0]
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [0, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
 }
@@ -48,7 +48,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 // -----
 
 // Parameters of different ranks.
-// CHECK: {{.*}}invalid-layouts.mlir:52:12: error: ttg.blocked: sizePerThread, threadsPerWarp, warpsPerCTA and order must all have the same rank
+// CHECK: {{.*}}invalid-layouts.mlir:52:24: error: ttg.blocked: sizePerThread, threadsPerWarp, warpsPerCTA and order must all have the same rank
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
 }
@@ -56,7 +56,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 // -----
 
 // A blocked layout without warpsPerCTA.
-// CHECK: {{.*}}invalid-layouts.mlir:61:34: error: #ttg.blocked: missing 'warpsPerCTA'
+// CHECK: {{.*}}invalid-layouts.mlir:61:46: error: #ttg.blocked: missing 'warpsPerCTA'
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   tt.func @f(%x: tensor<128xi32, #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], order = [0]}>>) {
     tt.return
@@ -66,7 +66,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 // -----
 
 // A slice of a dimension the parent does not have.
-// CHECK: {{.*}}invalid-layouts.mlir:72:34: error: ttg.slice: parent layout must have rank >= 2
+// CHECK: {{.*}}invalid-layouts.mlir:72:44: error: ttg.slice: parent layout must have rank >= 2
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   tt.func @f(%x: tensor<128xi32, #ttg.slice<{dim = 2, parent = #blocked}>>) {
