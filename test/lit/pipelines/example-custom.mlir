@@ -4,7 +4,7 @@
 // RUN: tileopt %s --pass-pipeline=%examples/pipelines/custom.yaml | FileCheck %s
 // RUN: env TILEOPT_PIPELINE_PATH=%examples/pipelines tileopt %s --pass-pipeline='custom{num-warps=4}' --stop-after=ttir --mlir-print-ir-after-all 2>&1 >/dev/null | FileCheck %s --check-prefix=STAGE
 
-// PIPELINE: builtin.module(inline{default-pipeline=canonicalize}, canonicalize, cse, example-mul-to-shift{emit-remarks=false}, triton-licm, symbol-dce,
+// PIPELINE: builtin.module(inline{default-pipeline=canonicalize}, triton-rewrite-tensor-pointer, triton-rewrite-tensor-descriptor-to-pointer, canonicalize, triton-combine, triton-reorder-broadcast, cse, example-mul-to-shift{emit-remarks=false}, triton-licm, symbol-dce,
 // CHECK-LABEL: tt.func public @scale
 // CHECK:         arith.shli
 // CHECK-NOT:     arith.muli
@@ -14,6 +14,7 @@
 // STAGE: IR Dump After MulToShift (example-mul-to-shift)
 // STAGE: IR Dump After TritonLICM (triton-licm)
 // STAGE: IR Dump After SymbolDCE (symbol-dce)
+// STAGE: IR Dump After LoopUnroll (triton-loop-unroll)
 // STAGE-NOT: IR Dump
 tt.func public @scale(%p: !tt.ptr<i32>, %i: i32) {
   %c16 = arith.constant 16 : i32
