@@ -20,8 +20,10 @@ its unsigned 32-bit start; a product of two known constants through ``maxsi`` ha
 1); values Triton has no rule for get the pessimistic state (all ones), function arguments
 read ``tt.divisibility`` / ``tt.contiguity`` / ``tt.constancy``, and the results and block
 arguments of ``scf.for`` / ``scf.if`` / ``scf.while`` are the join (gcd) of what flows into
-them, iterated to a fixpoint for loops. Any op may carry the same three attributes as hints
-that override what the rules computed.
+them, iterated to a fixpoint for loops. A function body of several blocks (``scf`` loops
+after ``convert-scf-to-cf``) is a dataflow over its CFG: a block argument is the join of
+what every ``cf.br`` / ``cf.cond_br`` / ``cf.switch`` passes to it, iterated to a fixpoint.
+Any op may carry the same three attributes as hints that override what the rules computed.
 
 Not mirrored: MLIR's dead-code analysis (branches of an ``scf.if`` on a constant are both
 visited here) and the order-dependent details of MLIR's solver; calls update a private map
@@ -42,7 +44,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from tileopt.dialects.tt_types import PointerType
 
@@ -773,7 +775,7 @@ class AxisInfoAnalysis:
         name = func.properties["sym_name"].data
         for i, arg in enumerate(entry.args):
             self._info[arg] = self._function_arg_info(func, name, i, arg)
-        self._run_block(entry)
+        self._run_cfg(func.regions[0])
         for op in func.walk():
             if op.name == "tt.call":
                 self._record_call(op)
@@ -837,6 +839,36 @@ class AxisInfoAnalysis:
     def _run_block(self, block: Block) -> None:
         for op in block.ops:
             self._visit(op)
+
+    def _run_cfg(self, region: Region) -> None:
+        """Run the blocks of ``region`` (its entry's arguments already set) to a fixpoint.
+
+        After ``convert-scf-to-cf`` a loop is blocks and branches; its carried values are
+        block arguments that only the branches define, so (as Triton's CFG dataflow does)
+        each one is the join of the values every predecessor passes. Blocks run in reverse
+        post-order, so a reachable block has had at least one predecessor join into its
+        arguments before it runs; back edges then narrow them until nothing changes.
+        """
+        entry = region.blocks.first
+        if entry is None:
+            return
+        if entry.next_block is None:
+            self._run_block(entry)
+            return
+        order = _reverse_post_order(entry)
+        for _ in range(64):
+            changed = False
+            for block in order:
+                self._run_block(block)
+                for successor, values in _branch_edges(block.last_op):
+                    for i, arg in enumerate(successor.args):
+                        # A branch we cannot read passes values we know nothing about.
+                        info = (self._operand_info(values[i])
+                                if values is not None and i < len(values)
+                                else AxisInfo.pessimistic(value_rank(arg.type)))
+                        changed |= self._join_into(arg, info)
+            if not changed:
+                return
 
     def _visit(self, op: Operation) -> None:
         handler = {"scf.for": self._visit_for, "scf.if": self._visit_if,
@@ -944,6 +976,54 @@ class AxisInfoAnalysis:
         if hints:
             for result in op.results:
                 self._join_into(result, self._pessimistic(result))
+
+
+# --------------------------------------------------------------------------- CFG helpers
+
+
+def _branch_edges(terminator: Operation | None) -> list[tuple[Block, Sequence[SSAValue] | None]]:
+    """(successor, values passed to its arguments) for every edge leaving a block; None
+    for the values of a terminator whose operand segments are not known here."""
+    if terminator is None or not terminator.successors:
+        return []
+    if terminator.name == "cf.br":
+        return [(terminator.successors[0], list(terminator.operands))]
+    if terminator.name == "cf.cond_br":
+        return [(terminator.successors[0], list(terminator.then_arguments)),
+                (terminator.successors[1], list(terminator.else_arguments))]
+    if terminator.name == "cf.switch":
+        edges = [(terminator.default_block, list(terminator.default_operands))]
+        cases = list(terminator.case_operands)
+        start = 0
+        for block, size in zip(terminator.case_blocks,
+                               terminator.case_operand_segments.get_values()):
+            edges.append((block, cases[start:start + size]))
+            start += size
+        return edges
+    return [(successor, None) for successor in terminator.successors]
+
+
+def _reverse_post_order(entry: Block) -> list[Block]:
+    """Blocks reachable from ``entry``, every block after its forward-edge predecessors."""
+    order: list[Block] = []
+    seen = {entry}
+    stack = [(entry, iter(_successors(entry)))]
+    while stack:
+        block, successors = stack[-1]
+        for successor in successors:
+            if successor not in seen:
+                seen.add(successor)
+                stack.append((successor, iter(_successors(successor))))
+                break
+        else:
+            stack.pop()
+            order.append(block)
+    order.reverse()
+    return order
+
+
+def _successors(block: Block) -> list[Block]:
+    return [successor for successor, _ in _branch_edges(block.last_op)]
 
 
 # --------------------------------------------------------------------------- layout queries

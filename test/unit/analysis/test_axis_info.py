@@ -14,7 +14,10 @@ R30 = 1 << 30  # Triton's "largest power of two dividing 0" for make_range's uin
 
 
 def analyse(body: str, args: str = "", layouts: str = "") -> tuple[AxisInfoAnalysis, dict]:
-    text = f"{layouts}\ntt.func @k({args}) {{\n{body}\n  tt.return\n}}\n"
+    return analyse_text(f"{layouts}\ntt.func @k({args}) {{\n{body}\n  tt.return\n}}\n")
+
+
+def analyse_text(text: str) -> tuple[AxisInfoAnalysis, dict]:
     module = parse_module(text, "test.mlir")
     analysis = AxisInfoAnalysis(module)
     values = {}
@@ -220,6 +223,61 @@ def test_join_is_gcd_per_dim():
     assert AxisInfo.unknown(2).join(y) == AxisInfo(y.contiguity, y.divisibility, y.constancy)
     assert AxisInfo((), (), ()).join(y) == y
     assert x.join(AxisInfo((64, 1), (16, 8), (1, 4), 5)).constant_value is None
+
+
+def test_cf_loop_carried_pointer_keeps_its_alignment():
+    # The scf.for above after convert-scf-to-cf: the carried pointer is a block argument
+    # that only the two branches define. It starts as p + [0, 64) and moves by k elements,
+    # k a multiple of 16 (64 bytes), so every iteration is a run of 64 at a 16-byte address.
+    a, v = analyse_text(LAYOUTS + """
+tt.func @k(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32, %k: i32 {tt.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #row}>>
+  %s = tt.splat %p : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #row}>>
+  %init = tt.addptr %s, %r : tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #row}>>, tensor<64xi32, #ttg.slice<{dim = 0, parent = #row}>>
+  %step = tt.splat %k : i32 -> tensor<64xi32, #ttg.slice<{dim = 0, parent = #row}>>
+  cf.br ^bb1(%c0, %init : i32, tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #row}>>)
+^bb1(%iv: i32, %ptr: tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #row}>>):
+  %more = arith.cmpi slt, %iv, %n : i32
+  cf.cond_br %more, ^bb2, ^bb3
+^bb2:
+  %x = tt.load %ptr : tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #row}>>
+  %next = tt.addptr %ptr, %step : tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #row}>>, tensor<64xi32, #ttg.slice<{dim = 0, parent = #row}>>
+  %iv_next = arith.addi %iv, %c32 : i32
+  cf.br ^bb1(%iv_next, %next : i32, tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #row}>>)
+^bb3:
+  tt.return
+}
+""")
+    # iv is 0 or iv + 32: divisible by 32, no longer the constant 0.
+    assert info(a, v, "iv") == ((1,), (32,), (1,), None)
+    assert info(a, v, "ptr") == ((64,), (16,), (1,), None)
+    assert info(a, v, "next") == ((64,), (16,), (1,), None)
+    # 16 bytes = 4 f32 per aligned vector, all of which a thread of #row holds.
+    assert a.alignment(v["ptr"]) == 4
+    assert a.contiguity(v["ptr"]) == 4
+
+
+def test_cf_block_argument_joins_every_predecessor():
+    a, v = analyse_text("""
+tt.func @k(%b: i1, %x16: i32 {tt.divisibility = 16 : i32}, %x8: i32 {tt.divisibility = 8 : i32}) {
+  %c48 = arith.constant 48 : i32
+  cf.cond_br %b, ^bb1, ^bb2
+^bb1:
+  cf.br ^bb3(%x16, %c48 : i32, i32)
+^bb2:
+  cf.br ^bb3(%x8, %c48 : i32, i32)
+^bb3(%j: i32, %same: i32):
+  %j4 = arith.muli %j, %c48 : i32
+  tt.return
+}
+""")
+    # 16-divisible or 8-divisible: 8. The same constant from both sides stays that constant.
+    assert info(a, v, "j") == ((1,), (8,), (1,), None)
+    assert info(a, v, "same") == ((1,), (16,), (1,), 48)
+    # Ops in the join block see the joined value: 8 * 16 (48 = 16 * 3).
+    assert info(a, v, "j4") == ((1,), (128,), (1,), None)
 
 
 LAYOUTS = """

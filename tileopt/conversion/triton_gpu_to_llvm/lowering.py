@@ -31,7 +31,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tileopt.analysis.axis_info import AxisInfoAnalysis
-from tileopt.conversion.branch_axis_info import BranchAxisInfoAnalysis
 from tileopt.conversion.indexing import HardwareIds
 from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
 from tileopt.conversion.shared_memory import SharedMemoryPlan
@@ -225,7 +224,7 @@ class ModuleLowering:
         self.warp_size = _int_attr(module, "ttg.threads-per-warp", hooks.warp_size)
         if _int_attr(module, "ttg.num-ctas", 1) != 1:
             raise PassFailure(module, "num-ctas > 1 (thread block clusters) is not supported")
-        self.axis = BranchAxisInfoAnalysis(module)
+        self.axis = AxisInfoAnalysis(module)
         self.shared = SharedMemoryPlan(module)
         self._strings: dict[str, str] = {}          # text -> global name
         self._module_ops: list[Operation] = []      # globals and declarations to add
