@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tarfile
@@ -36,6 +35,7 @@ sys.path.insert(0, str(REPO))
 
 from tileopt.ir import TileoptError  # noqa: E402
 from tileopt.target import llvm_ir_to_ptx, translate  # noqa: E402
+from tileopt.target.ptxas import find_ptxas  # noqa: E402
 
 ARCHES = {"cuda-sm80": "sm_80", "cuda-sm90": "sm_90a"}
 
@@ -56,7 +56,7 @@ def ptxas_stats(ptx: str, arch: str) -> PtxasStats | str:
     with tempfile.TemporaryDirectory(prefix="tileopt-ptxas-") as work:
         source = Path(work) / "kernel.ptx"
         source.write_text(ptx)
-        result = subprocess.run(["ptxas", "-v", f"-arch={arch}", str(source),
+        result = subprocess.run([find_ptxas(), "-v", f"-arch={arch}", str(source),
                                  "-o", str(Path(work) / "kernel.cubin")],
                                 capture_output=True, text=True)
     if result.returncode != 0:
@@ -132,8 +132,8 @@ def main() -> int:
     parser.add_argument("--kernel", action="append", help="only these kernels")
     parser.add_argument("--no-mlir", action="store_true", help="skip the LLVM-dialect column")
     args = parser.parse_args()
-    if shutil.which("ptxas") is None:
-        print("ptxas not found on PATH", file=sys.stderr)
+    if find_ptxas() is None:
+        print("ptxas not found (nvidia-cuda-nvcc wheel or PATH)", file=sys.stderr)
         return 1
     corpus = Path(args.corpus)
     passes = None if args.no_mlir else _passes_root(corpus, args.passes)

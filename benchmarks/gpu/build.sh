@@ -13,7 +13,8 @@
 # ("passes"); the table shows which route a kernel took. ROUTES chooses and orders them.
 #
 # Environment: TILEOPT, TILEOPT_TRANSLATE (the commands; default from PATH), TILEOPT_CORPUS,
-# ROUTES (default "ttir ttgir passes"), KERNELS, TARGETS.
+# ROUTES (default "ttir ttgir passes"), KERNELS, TARGETS, PTXAS (default: what
+# tileopt.target.ptxas finds, the nvidia-cuda-nvcc wheel's first; empty: none).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -30,6 +31,9 @@ if [ ! -f "$CORPUS/README.md" ]; then
   exit 1
 fi
 command -v "$TILEOPT" >/dev/null || { echo "$TILEOPT not on PATH (activate tileopt's venv)" >&2; exit 1; }
+# The Python that runs $TILEOPT (its script's #! line) asks tileopt's one ptxas lookup.
+PTXAS=${PTXAS-$("$(sed -n '1s/^#!//p' "$(command -v "$TILEOPT")")" -c \
+  'from tileopt.target.ptxas import find_ptxas; print(find_ptxas() or "")' 2>/dev/null)}
 mkdir -p "$BUILD"
 LOG=$BUILD/build.log
 : > "$LOG"
@@ -83,8 +87,8 @@ for target in $TARGETS; do
       seconds=$(echo "$(date +%s.%N) - $start" | bc)
       shared=$(grep -o -m1 'ttg.shared = [0-9]*' "$mlir" | grep -o '[0-9]*$')
       ptxas_ok="not run"
-      if command -v ptxas >/dev/null; then
-        if ptxas "-arch=$arch" "$WORK/$kernel.ptx" -o "$WORK/$kernel.cubin" 2> "$WORK/err"; then
+      if [ -n "$PTXAS" ]; then
+        if "$PTXAS" "-arch=$arch" "$WORK/$kernel.ptx" -o "$WORK/$kernel.cubin" 2> "$WORK/err"; then
           ptxas_ok="ok"
         else
           ptxas_ok=$(head -n 1 "$WORK/err")

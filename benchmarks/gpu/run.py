@@ -14,7 +14,8 @@ run on an H100, the sm_80 PTX JIT-compiled by the driver):
    device-to-device copy measured in the same run;
 5. a table: kernel, target, max relative error, tileopt ms, Triton ms, ratio, GB/s, % of
    copy bandwidth, registers and spills (``cuFuncGetAttribute``; ``ptxas -v`` spill stores
-   when ptxas is on the PATH). A kernel with no tileopt PTX shows n/a; Triton's still runs.
+   when ``tileopt/target/ptxas.py`` finds a ptxas). A kernel with no tileopt PTX shows
+   n/a; Triton's still runs.
 
 Logs and ``results.json`` go to ``$OUT`` (the device tool's folder) or ``--log-dir``.
 
@@ -24,12 +25,12 @@ Logs and ``results.json`` go to ``$OUT`` (the device tool's folder) or ``--log-d
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import os
 import platform
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -102,11 +103,19 @@ def variant_files(root: Path, source: str, target: str, kernel: str):
     return ptx, meta, extra
 
 
+def find_ptxas() -> str | None:
+    """tileopt's one ptxas lookup (``tileopt/target/ptxas.py``: the nvidia-cuda-nvcc wheel,
+    PATH, ``$CUDA_HOME/bin``), loaded by path: tileopt's dependencies need not be here."""
+    source = HERE.parents[1] / "tileopt" / "target" / "ptxas.py"
+    spec = importlib.util.spec_from_file_location("_tileopt_ptxas", source)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.find_ptxas()
+
+
 def ptxas_spills(ptx_path: Path, target: str) -> int | None:
     """Spill-store bytes ``ptxas -v`` reports for the GPU the harness runs on."""
-    ptxas = shutil.which("ptxas")
-    if ptxas is None and os.environ.get("CUDA_HOME"):
-        ptxas = shutil.which(os.path.join(os.environ["CUDA_HOME"], "bin", "ptxas"))
+    ptxas = find_ptxas()
     if ptxas is None:
         return None
     with tempfile.TemporaryDirectory() as work:
@@ -404,7 +413,7 @@ def environment(torch, driver) -> dict:
         "l2_bytes": int(getattr(props, "L2_cache_size", 50 << 20)),
         "memory_gib": round(props.total_memory / (1 << 30), 1),
         "torch": torch.__version__, "cuda": torch.version.cuda, "driver_binding": driver.name,
-        "python": platform.python_version(), "ptxas": shutil.which("ptxas") or "not found",
+        "python": platform.python_version(), "ptxas": find_ptxas() or "not found",
     }
 
 

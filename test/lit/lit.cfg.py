@@ -12,6 +12,8 @@ installed there. Substitutions:
   %corpus                                      the Triton reference corpus (../shared/corpus
                                                beside the repository, or $TILEOPT_CORPUS)
   %examples                                    the repository's examples/ directory
+  ptxas                                        the ptxas tileopt.target.ptxas finds (the
+                                               nvidia-cuda-nvcc wheel's first)
 
 Features for ``REQUIRES:``: ``corpus``, ``ptxas``, ``ld.lld``, ``nvidia-gpu``, ``amd-gpu``,
 ``pillow`` (the optional ``png`` extra).
@@ -64,9 +66,14 @@ if "TILEOPT_CORPUS" in os.environ:
 
 if os.path.exists(os.path.join(corpus, "README.md")):
     config.available_features.add("corpus")
-for exe in ("ptxas", "ld.lld"):
-    if shutil.which(exe):
-        config.available_features.add(exe)
+if shutil.which("ld.lld"):
+    config.available_features.add("ld.lld")
+# ptxas as the unit tests find it: the nvidia-cuda-nvcc wheel's, else the PATH's.
+from tileopt.target.ptxas import find_ptxas  # noqa: E402
+
+if ptxas := find_ptxas():
+    config.available_features.add("ptxas")
+    config.substitutions.append((word("ptxas"), ptxas))
 if shutil.which("nvidia-smi"):
     config.available_features.add("nvidia-gpu")
 if shutil.which("rocminfo") or os.path.exists("/dev/kfd"):

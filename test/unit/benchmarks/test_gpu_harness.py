@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import ctypes
 import math
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tileopt.target.ptxas import find_ptxas
 
 HARNESS = Path(__file__).resolve().parents[3] / "benchmarks" / "gpu"
 sys.path.insert(0, str(HARNESS))
@@ -268,13 +269,14 @@ def test_selftest_on_a_gpu():
 
 
 def test_selftest_ptx_assembles():
-    if shutil.which("ptxas") is None:
-        pytest.skip("ptxas not on PATH")
+    ptxas = find_ptxas()
+    if ptxas is None:
+        pytest.skip("ptxas not found (nvidia-cuda-nvcc wheel or PATH)")
     import run
     import tempfile
     with tempfile.TemporaryDirectory() as work:
         source = Path(work) / "t.ptx"
         source.write_text(run.SELFTEST_PTX)
-        result = subprocess.run(["ptxas", "-arch=sm_80", str(source), "-o", str(Path(work) / "t.cubin")],
+        result = subprocess.run([ptxas, "-arch=sm_80", str(source), "-o", str(Path(work) / "t.cubin")],
                                 capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from collections import Counter
 
@@ -28,6 +27,7 @@ import pytest
 from tileopt.ir import make_context, parse_module, print_module
 from tileopt.passes import get_pass
 from tileopt.target import translate
+from tileopt.target.ptxas import find_ptxas
 
 ARCHES = {"cuda-sm80": ("sm_80", 80), "cuda-sm90": ("sm_90a", 90)}
 KERNELS = ("add", "add_nodiv", "axpy_f16", "gelu", "softmax", "layernorm_fwd", "sum_rows",
@@ -57,7 +57,7 @@ def ptxas_report(ptx: str, arch: str, tmp_path, name: str) -> tuple[int, int]:
     """(registers, spill bytes) from ``ptxas -v``."""
     path = tmp_path / f"{name}.ptx"
     path.write_text(ptx)
-    done = subprocess.run(["ptxas", f"-arch={arch}", "-v", str(path), "-o", str(path) + ".o"],
+    done = subprocess.run([find_ptxas(), f"-arch={arch}", "-v", str(path), "-o", str(path) + ".o"],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     registers = int(re.search(r"Used (\d+) registers", done.stderr).group(1))
@@ -81,7 +81,7 @@ def test_kernel_lowers_to_ptx(corpus, tmp_path, route, target, kernel):
     shared = int(re.search(r"ttg\.shared = (\d+)", llvm_dialect).group(1))
     assert shared <= json.loads((corpus / target / f"{kernel}.json").read_text())["shared"]
     assert ptx.count("bar.sync") <= triton_ptx.count("bar.sync")
-    if shutil.which("ptxas") is None:
+    if find_ptxas() is None:
         pytest.skip("ptxas not found (install the nvidia-cuda-nvcc wheel)")
     ours = ptxas_report(ptx, arch, tmp_path, "ours")
     theirs = ptxas_report(triton_ptx, arch, tmp_path, "triton")

@@ -17,12 +17,12 @@ that closes the gap turns them into failures to update.
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 
 import pytest
 
 from tileopt.target import llvm_ir_to_ptx
+from tileopt.target.ptxas import find_ptxas
 
 ARCHES = {"cuda-sm80": "sm_80", "cuda-sm90": "sm_90a"}
 KERNELS = ("add", "add_nodiv", "atomic_hist", "axpy_f16", "block_ptr_matmul", "cumsum", "gelu",
@@ -90,13 +90,13 @@ def test_debug_flag_removed_from_target(corpus):
     assert re.search(r"^\.target sm_90a$", ptx, re.M)
 
 
-@pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas not on PATH")
+@pytest.mark.skipif(find_ptxas() is None, reason="ptxas not found (nvidia-cuda-nvcc wheel or PATH)")
 @pytest.mark.parametrize("target,kernel", [(t, k) for t in ARCHES
                                            for k in ("add", "softmax", "matmul_small", "cumsum")])
 def test_ptxas_assembles_generated_ptx(corpus, tmp_path, target, kernel):
     ptx_file = tmp_path / f"{kernel}.ptx"
     ptx_file.write_text(generated_ptx(corpus, target, kernel))
-    result = subprocess.run(["ptxas", "-v", f"-arch={ARCHES[target]}", str(ptx_file),
+    result = subprocess.run([find_ptxas(), "-v", f"-arch={ARCHES[target]}", str(ptx_file),
                              "-o", str(tmp_path / f"{kernel}.cubin")],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

@@ -8,7 +8,6 @@ kernel signature and line table; the AMD output must link into an hsaco.
 from __future__ import annotations
 
 import re
-import shutil
 import struct
 import subprocess
 
@@ -17,6 +16,7 @@ import pytest
 from tileopt.ir import TileoptError
 from tileopt.target import parse_arch, translate
 from tileopt.target.amdgpu import find_lld
+from tileopt.target.ptxas import find_ptxas
 
 
 def last_llvm_dialect_dump(passes_root, target: str, kernel: str):
@@ -40,10 +40,10 @@ def test_triton_llvm_dialect_to_ptx(passes_root, corpus, tmp_path, target, arch,
     lines = lambda text: {m.group(1) for m in re.finditer(r"\.loc\s+1 (\d+) ", text)}
     # LLVM 22.1's -O3 may fold away an instruction Triton's LLVM kept, never add a line.
     assert lines(ptx) <= lines(triton) and len(lines(ptx)) >= len(lines(triton)) - 2
-    if shutil.which("ptxas"):
+    if ptxas := find_ptxas():
         path = tmp_path / "k.ptx"
         path.write_text(ptx)
-        result = subprocess.run(["ptxas", f"-arch={arch}", str(path), "-o", str(tmp_path / "k.o")],
+        result = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "k.o")],
                                 capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
 
