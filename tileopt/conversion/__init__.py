@@ -14,7 +14,7 @@ Layout of the package:
   ``shared_layouts.py`` (GF(2)-swizzled shared-memory plans for conversions).
 - ``llvm_builder.py`` (op creation with folding and a per-function prologue),
   ``type_converter.py``, ``shared_memory.py`` (allocator offsets or a stand-in, barrier
-  placement), ``branch_axis_info.py`` (axis info through ``cf`` branches).
+  placement).
 - Small MLIR passes: ``reconcile-unrealized-casts``, ``convert-arith-to-llvm``,
   ``convert-math-to-llvm``.
 """

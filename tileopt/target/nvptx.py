@@ -20,19 +20,19 @@ from pathlib import Path
 from tileopt.ir import TileoptError
 from tileopt.target import llvm_backend
 from tileopt.target.gpu_target import GPUTarget, parse_arch
+from tileopt.target.ptxas import find_ptxas
 
 _LIBDEVICE_RELATIVE = Path("nvvm") / "libdevice" / "libdevice.10.bc"
 
 
 def find_libdevice() -> Path | None:
     """``$TILEOPT_LIBDEVICE``, else ``libdevice.10.bc`` of ``$CUDA_HOME`` / ``$CUDA_PATH`` /
-    the CUDA toolkit that holds the ``ptxas`` on PATH / ``/usr/local/cuda``."""
+    the CUDA toolkit (or ``nvidia-cuda-nvcc`` wheel) that holds ``find_ptxas()`` /
+    ``/usr/local/cuda``."""
     if explicit := os.environ.get("TILEOPT_LIBDEVICE"):
         return Path(explicit)
     roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH")]
-    from shutil import which
-
-    if ptxas := which("ptxas"):
+    if ptxas := find_ptxas():
         roots.append(str(Path(ptxas).resolve().parent.parent))
     roots.append("/usr/local/cuda")
     for root in roots:
