@@ -66,8 +66,15 @@ if "TILEOPT_CORPUS" in os.environ:
 
 if os.path.exists(os.path.join(corpus, "README.md")):
     config.available_features.add("corpus")
-if shutil.which("ld.lld"):
+# ld.lld as tileopt-translate finds it: PATH, ROCm, or the ziglang package (the amd extra).
+from tileopt.ir import TileoptError  # noqa: E402
+from tileopt.target.amdgpu import find_lld  # noqa: E402
+
+try:
+    find_lld()
     config.available_features.add("ld.lld")
+except TileoptError:
+    pass
 # ptxas as the unit tests find it: the nvidia-cuda-nvcc wheel's, else the PATH's.
 from tileopt.target.ptxas import find_ptxas  # noqa: E402
 

@@ -33,24 +33,19 @@ from xdsl.context import Context
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileopt.dialects import tt
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr
 from tileopt.passes import Pass, register_pass
+from tileopt.transforms.ttgir.op_motion import (
+    move_after,
+    move_before,
+    sink_converts_below_deallocs,
+    users_of,
+)
 
 TRANSPOSES = ("tt.trans", "ttg.memdesc_trans")
 SCHEDULE_BARRIERS = ("tt.atomic_rmw", "tt.atomic_cas", "gpu.barrier", "scf.for", "scf.while")
-
-
-def _move_before(op: Operation, anchor: Operation) -> None:
-    op.detach()
-    Rewriter.insert_op(op, InsertPoint.before(anchor))
-
-
-def _move_after(op: Operation, anchor: Operation) -> None:
-    op.detach()
-    Rewriter.insert_op(op, InsertPoint.after(anchor))
 
 
 def _enclosing_for(op: Operation) -> Operation | None:
@@ -68,20 +63,6 @@ def ancestor_in_block(block: Block, op: Operation) -> Operation | None:
     return current
 
 
-def _users(op: Operation) -> list[Operation]:
-    return [use.operation for result in op.results for use in result.uses]
-
-
-def _first_use_in_block(op: Operation) -> Operation | None:
-    block = op.parent_block()
-    assert block is not None
-    in_block = [a for a in (ancestor_in_block(block, u) for u in _users(op)) if a is not None]
-    if not in_block:
-        return None
-    order = {id(o): i for i, o in enumerate(block.ops)}
-    return min(in_block, key=lambda o: order[id(o)])
-
-
 def _is_dot_operand(ty) -> bool:
     return isinstance(ty, TensorType) and isinstance(ty.encoding, DotOperandEncodingAttr)
 
@@ -91,32 +72,21 @@ def sink_dot_conversions(func: Operation) -> None:
     for op in func.walk():
         if op.name != "ttg.convert_layout" or not _is_dot_operand(op.results[0].type):
             continue
-        users = _users(op)
+        users = users_of(op)
         if len(users) != 1:
             continue
         if _enclosing_for(users[0]) is _enclosing_for(op):
             continue
         moves.append((op, users[0]))
     for op, user in moves:
-        _move_before(op, user)
-
-
-def move_down_conversions(func: Operation) -> None:
-    for op in [o for o in func.walk() if o.name == "ttg.convert_layout"]:
-        user = _first_use_in_block(op)
-        current = op.next_op
-        while current is not None and current is not user:
-            following = current.next_op
-            if current.name == "ttg.local_dealloc":
-                _move_after(op, current)
-            current = following
+        move_before(op, user)
 
 
 def move_up_transposes(func: Operation) -> None:
     for op in [o for o in func.walk() if o.name in TRANSPOSES]:
         source = op.operands[0].owner
         if isinstance(source, Operation):
-            _move_after(op, source)
+            move_after(op, source)
 
 
 def backward_slice(op: Operation, block: Block) -> tuple[list[Operation], bool]:
@@ -210,13 +180,13 @@ def schedule_global_loads_and_local_stores(parent: Operation) -> None:
             order = {id(o): i for i, o in enumerate(block.ops)}
             dfg = [o for o in dfg if order[id(o)] > order[id(point)]]
             for moving in reversed(dfg):
-                _move_after(moving, point)
+                move_after(moving, point)
         else:
             for moving in reversed(dfg):
                 first = block.first_op
                 assert first is not None
                 if moving is not first:
-                    _move_before(moving, first)
+                    move_before(moving, first)
 
 
 def sink_second_load(loop: scf.ForOp) -> None:
@@ -234,7 +204,7 @@ def sink_second_load(loop: scf.ForOp) -> None:
     if not (a_shape[0] >= 128 and a_shape[1] >= 64 and b_shape[1] >= 128):
         return
     second = loads[1]
-    users = _users(second)
+    users = users_of(second)
     if not users:
         return
     order = {id(o): i for i, o in enumerate(loop.body.block.ops)}
@@ -242,7 +212,7 @@ def sink_second_load(loop: scf.ForOp) -> None:
     if first_user is None:
         return
     if order[id(second)] < order[id(dot)] < order[id(first_user)]:
-        _move_before(second, dot)
+        move_before(second, dot)
 
 
 def _loops(func: Operation) -> list[scf.ForOp]:
@@ -277,7 +247,7 @@ class ReorderInstructions(Pass):
     def apply(self, ctx: Context, op: Operation) -> None:
         for func in [f for f in op.walk() if isinstance(f, tt.FuncOp)]:
             sink_dot_conversions(func)
-            move_down_conversions(func)
+            sink_converts_below_deallocs(func)
             move_up_transposes(func)
             if is_pure_matmul_function(func):
                 schedule_global_loads_and_local_stores(func)

@@ -17,42 +17,21 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects import scf
 from xdsl.ir import Operation, OpResult
-from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import MemoryEffectKind, get_effects
 
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.ttgir.structured_dominance import (
     ancestor_in_block,
-    is_before_in_block,
     properly_dominates,
 )
+from tileopt.transforms.ttgir.op_motion import (
+    move_after,
+    move_before,
+    sink_converts_below_deallocs,
+    users_of,
+)
 from tileopt.transforms.ttgir.tensor_layouts import encoding
-
-
-def _move_after(op: Operation, anchor: Operation) -> None:
-    op.detach()
-    Rewriter.insert_op(op, InsertPoint.after(anchor))
-
-
-def _move_before(op: Operation, anchor: Operation) -> None:
-    op.detach()
-    Rewriter.insert_op(op, InsertPoint.before(anchor))
-
-
-def _users(op: Operation) -> list[Operation]:
-    return [use.operation for result in op.results for use in result.uses]
-
-
-def first_use_in_block(op: Operation) -> Operation | None:
-    """The earliest op of ``op``'s block that uses ``op`` (itself or inside its regions)."""
-    block = op.parent_block()
-    ancestors = [a for user in _users(op) if (a := ancestor_in_block(user, block)) is not None]
-    first = None
-    for ancestor in ancestors:
-        if first is None or is_before_in_block(ancestor, first):
-            first = ancestor
-    return first
 
 
 def increases_register_pressure(op: Operation) -> bool:
@@ -95,30 +74,19 @@ def crosses_write(start: Operation, end: Operation) -> bool:
     return True
 
 
-def sink_converts_below_deallocs(root: Operation) -> None:
-    for op in [o for o in root.walk() if o.name == "ttg.convert_layout"]:
-        first_use = first_use_in_block(op)
-        current = op.next_op
-        while current is not None and current is not first_use:
-            following = current.next_op
-            if current.name == "ttg.local_dealloc":
-                _move_after(op, current)
-            current = following
-
-
 def sink_into_loops(root: Operation) -> None:
     moves: dict[Operation, Operation] = {}
     for op in root.walk():
         if not increases_register_pressure(op):
             continue
-        users = _users(op)
+        users = users_of(op)
         if len(users) != 1:
             continue
         if _enclosing_for(users[0]) is _enclosing_for(op):
             continue
         moves.setdefault(op, users[0])
     for op, user in moves.items():
-        _move_before(op, user)
+        move_before(op, user)
 
 
 def hoist_allocs_to_sources(root: Operation) -> None:
@@ -130,14 +98,14 @@ def hoist_allocs_to_sources(root: Operation) -> None:
             continue
         if source.op.name in ("arith.constant", "tt.splat"):
             continue
-        _move_after(op, source.op)
+        move_after(op, source.op)
 
 
 def hoist_transposes_to_sources(root: Operation) -> None:
     for op in [o for o in root.walk() if o.name in ("tt.trans", "ttg.memdesc_trans")]:
         source = op.operands[0]
         if isinstance(source, OpResult):
-            _move_after(op, source.op)
+            move_after(op, source.op)
 
 
 def order_dot_operand_loads(root: Operation) -> None:
@@ -145,7 +113,7 @@ def order_dot_operand_loads(root: Operation) -> None:
         layout = encoding(op.results[0])
         if not isinstance(layout, DotOperandEncodingAttr) or layout.opIdx.data != 1:
             continue
-        users = _users(op)
+        users = users_of(op)
         if len(users) != 1 or users[0].name != "tt.dot":
             continue
         a = users[0].operands[0]
@@ -156,7 +124,7 @@ def order_dot_operand_loads(root: Operation) -> None:
             continue
         if crosses_write(op, a_load):
             continue
-        _move_after(op, a_load)
+        move_after(op, a_load)
 
 
 @register_pass
