@@ -19,10 +19,13 @@ import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
+from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -36,6 +39,7 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from tileopt.dialects.assembly import (
     parse_attr_dict_split,
@@ -504,6 +508,47 @@ class CondBarrierOp(IRDLOperation):
     assembly_format = "attr-dict $pred"
 
 
+class SchedHintVariant(StrEnum):
+    """Which instruction-scheduling recipe the AMD lowering applies to a loop body."""
+
+    NONE = "none"
+    ATTENTION = "attention"
+
+
+@irdl_attr_definition
+class SchedHintVariantAttr(EnumAttribute[SchedHintVariant]):
+    """``#amdg.SchedHintVariant<attention>``."""
+
+    name = "amdg.SchedHintVariant"
+
+    @classmethod
+    def parse_parameter(cls, parser):
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(cls.enum_type)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+
+@irdl_op_definition
+class InstructionSchedHintOp(IRDLOperation):
+    """``amdg.instruction_sched_hint {variant = #amdg.SchedHintVariant<attention>}``: marks a
+    loop body for the AMD scheduler; the lowering replaces it with sched barriers. It has an
+    effect so that nothing deletes or moves it."""
+
+    name = "amdg.instruction_sched_hint"
+
+    variant = prop_def(SchedHintVariantAttr)
+
+    traits = traits_def(Synchronizes())
+    assembly_format = "attr-dict"
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, variant: SchedHintVariant = SchedHintVariant.NONE):
+        super().__init__(properties={"variant": SchedHintVariantAttr(variant)})
+
+
 AMDGPU_OPS = [
     BufferLoadOp,
     BufferStoreOp,
@@ -513,8 +558,9 @@ AMDGPU_OPS = [
     ExtractSliceOp,
     ConcatOp,
     CondBarrierOp,
+    InstructionSchedHintOp,
 ]
 
-AMDGPU = Dialect("amdg", AMDGPU_OPS, [])
+AMDGPU = Dialect("amdg", AMDGPU_OPS, [SchedHintVariantAttr])
 
 __all__ = ["AMDGPU", *[op.__name__ for op in AMDGPU_OPS]]

@@ -1,4 +1,5 @@
 // RUN: tileopt %s | FileCheck %s
+// RUN: tileopt %s -canonicalize -cse | FileCheck %s --check-prefix=KEEP
 // AMD ops at TritonGPU level (buffer ops after tritonamdgpu-convert-buffer-ops, the
 // in-thread transpose, ping-pong priorities and scheduling barriers).
 
@@ -22,6 +23,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %y = amdg.in_thread_transpose %t : tensor<64x128xf16, #blocked1> -> tensor<64x128xf16, #linear>
     // CHECK: rocdl.s.setprio 0
     rocdl.s.setprio 0
+    // CHECK: amdg.instruction_sched_hint {variant = #amdg.SchedHintVariant<attention>}
+    // The hint has an effect: clean-up passes keep it.
+    // KEEP: amdg.instruction_sched_hint
+    amdg.instruction_sched_hint {variant = #amdg.SchedHintVariant<attention>}
     tt.return
   }
 }
