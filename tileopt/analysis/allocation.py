@@ -55,6 +55,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tileopt.analysis.layout_conversion import ConversionPath, conversion_path
 from tileopt.analysis.shared_swizzling import scratch_elements, shared_access_tiles
+from tileopt.dialects.layout_of import encoding_of, linear_layout_of
 from tileopt.dialects.tt_types import PointerType
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.layouts.encodings import (
@@ -66,7 +67,6 @@ from tileopt.layouts.encodings import (
     get_warps_per_cta,
     to_linear_layout,
 )
-from tileopt.layouts.from_attr import encoding_from_attr
 from tileopt.layouts.linear_layout import LayoutError
 
 SCRATCH_ALIGNMENT = 128
@@ -164,7 +164,7 @@ def tensor_bitwidth(ty: TensorType) -> int:
 def _encoding(ty: TensorType) -> Encoding:
     if isinstance(ty.encoding, NoneAttr):
         raise LayoutError("tensor has no layout")
-    return encoding_from_attr(ty.encoding)
+    return encoding_of(ty)
 
 
 def _shape(ty: TensorType | MemDescType) -> tuple[int, ...]:
@@ -261,7 +261,7 @@ def convert_layout_scratch_bytes(op: Operation, target: SharedMemoryTarget) -> i
         return 0
     if target.vendor == "amd" and any(a in op.attributes for a in AMD_PADDED_SCRATCH_ATTRS):
         return padded_conversion_elements(src_enc, dst_enc, shape) * bits // 8
-    elems = scratch_elements(to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape),
+    elems = scratch_elements(linear_layout_of(src), linear_layout_of(dst),
                              bits, target.conversion_tiles(bits))
     return elems * bits // 8
 
@@ -304,7 +304,7 @@ def atomic_scratch_bytes(op: Operation) -> int:
     ty = result.type
     if isinstance(ty, TensorType):
         encoding = _encoding(ty)
-        masks = to_linear_layout(encoding, _shape(ty)).get_free_variable_masks()
+        masks = linear_layout_of(ty).get_free_variable_masks()
         if not any(masks.values()):
             return 0
         elems = prod(get_shape_per_cta(encoding, _shape(ty)))
@@ -330,8 +330,7 @@ def gather_scratch_bytes(op: Operation) -> int:
 
 
 def _gather_is_warp_local(src: TensorType, idx: TensorType, axis: int) -> bool:
-    src_ll = to_linear_layout(_encoding(src), _shape(src))
-    idx_ll = to_linear_layout(_encoding(idx), _shape(idx))
+    src_ll, idx_ll = linear_layout_of(src), linear_layout_of(idx)
     gather_dim = f"dim{axis}"
     others = [f"dim{d}" for d in range(len(_shape(src))) if d != axis]
     hw = ["block", "warp"]

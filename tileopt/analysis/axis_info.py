@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
+from tileopt.dialects.layout_of import encoding_of
 from tileopt.dialects.tt_types import PointerType
 
 MAX_DIVISOR = 1 << 62
@@ -1033,13 +1034,7 @@ def _encoding(ty: TensorType):
     """The tensor's layout as a :mod:`tileopt.layouts` encoding (None without one)."""
     if isinstance(ty.encoding, NoneAttr):
         return None
-    try:
-        from tileopt.layouts.from_attr import encoding_from_attr  # type: ignore
-    except ImportError:
-        from tileopt.layouts.parse_text import parse_layout
-
-        return parse_layout(str(ty.encoding))
-    return encoding_from_attr(ty.encoding)
+    return encoding_of(ty)
 
 
 def tensor_order(ty: TensorType) -> list[int]:

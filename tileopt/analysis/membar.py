@@ -59,9 +59,8 @@ from tileopt.analysis.allocation import (
     SharedMemoryTarget,
 )
 from tileopt.analysis.layout_conversion import is_conversion_warp_synchronous
+from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.dialects.ttg_types import MemDescType
-from tileopt.layouts.encodings import to_linear_layout
-from tileopt.layouts.from_attr import encoding_from_attr
 from tileopt.layouts.linear_layout import LayoutError
 
 BARRIER_OPS = frozenset({
@@ -179,9 +178,7 @@ def triton_warp_synchronous(op: Operation) -> bool:
     if not isinstance(src, TensorType) or not isinstance(dst, TensorType):
         return False
     try:
-        return is_conversion_warp_synchronous(
-            to_linear_layout(encoding_from_attr(src.encoding), src.get_shape()),
-            to_linear_layout(encoding_from_attr(dst.encoding), dst.get_shape()))
+        return is_conversion_warp_synchronous(linear_layout_of(src), linear_layout_of(dst))
     except LayoutError:
         return False
 

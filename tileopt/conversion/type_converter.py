@@ -30,9 +30,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from tileopt.conversion.llvm_builder import ptr_type
+from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.dialects.tt_types import PointerType
-from tileopt.layouts.encodings import to_linear_layout
-from tileopt.layouts.from_attr import encoding_from_attr
 from tileopt.layouts.linear_layout import LinearLayout
 
 _FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
@@ -86,20 +85,12 @@ def is_tensor(ty: Attribute) -> bool:
 
 
 class LayoutCache:
-    """Linear layouts of tensor types, computed once per (encoding, shape)."""
-
-    def __init__(self) -> None:
-        self._layouts: dict[Attribute, LinearLayout] = {}
+    """Linear layouts of tensor types (``linear_layout_of``, which caches them)."""
 
     def of(self, ty: TensorType) -> LinearLayout:
-        found = self._layouts.get(ty)
-        if found is None:
-            if isinstance(ty.encoding, NoneAttr):
-                raise UnsupportedType(f"tensor {ty} has no layout (run the TritonGPU passes first)")
-            encoding = encoding_from_attr(ty.encoding)
-            found = to_linear_layout(encoding, list(ty.get_shape()))
-            self._layouts[ty] = found
-        return found
+        if isinstance(ty.encoding, NoneAttr):
+            raise UnsupportedType(f"tensor {ty} has no layout (run the TritonGPU passes first)")
+        return linear_layout_of(ty)
 
     def num_registers(self, ty: Attribute) -> int:
         """How many values one thread holds: 1 for a scalar."""

@@ -13,8 +13,11 @@ printed only when they differ from their default (the CTA layout ``CTAsPerCGA``/
 ``CTASplitNum``/``CTAOrder`` only when it is not the single-CTA default, ``kWidth`` only when
 non-zero, ...).
 
-Parameters carry Triton's own names (``sizePerThread``, ``warpsPerCTA``, ``opIdx``, ...) so
-code that maps layouts to linear layouts can bridge by name. Storage convention:
+Each layout declares its parameters once, in ``FIELDS`` (Triton's names: ``sizePerThread``,
+``warpsPerCTA``, ``opIdx``, ...); the IRDL parameters, the syntax, the defaults, ``get``
+and ``as_dict`` follow from that table, and ``to_encoding()`` hands the values to the
+layout's dataclass in :mod:`tileopt.layouts`, where the linear-layout math lives.
+Storage convention:
 integer lists are ``ArrayAttr[IntAttr]``, integers and booleans are ``IntAttr`` (booleans
 as 0/1), linear-layout bases are ``ArrayAttr[ArrayAttr[IntAttr]]``, parents are attributes.
 ``attr.as_dict()`` gives the same values as plain Python ints, bools and tuples.
@@ -26,7 +29,7 @@ the top of the file, as triton-opt does (``#blocked``, ``#mma``, ``#shared``, ``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -36,6 +39,21 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+
+from tileopt.layouts.encodings import (
+    AmdMfma,
+    AmdRotatingShared,
+    AmdWmma,
+    Blocked,
+    DotOperand,
+    Encoding,
+    Linear,
+    NvidiaMma,
+    NvmmaShared,
+    Slice,
+    SwizzledShared,
+)
+from tileopt.layouts.linear_layout import LayoutError
 
 # --------------------------------------------------------------------------------------
 # Small value helpers
@@ -56,13 +74,6 @@ def ints_of(attr: ArrayAttr[IntAttr]) -> tuple[int, ...]:
 
 def bases_of(attr: ArrayAttr[ArrayAttr[IntAttr]]) -> tuple[tuple[int, ...], ...]:
     return tuple(ints_of(b) for b in attr.data)
-
-
-def _product(values: Sequence[int]) -> int:
-    result = 1
-    for v in values:
-        result *= v
-    return result
 
 
 def _is_power_of_two(value: int) -> bool:
@@ -105,20 +116,78 @@ def _length(values: dict[str, Attribute], key: str) -> int:
 
 
 # --------------------------------------------------------------------------------------
-# Field descriptions: how each parameter is read from / written to the `{...}` body
+# Parameter declarations: each layout lists its parameters once, in ``FIELDS``; the IRDL
+# parameters, the `{...}` syntax, the defaults, ``get`` and ``as_dict`` all follow from it
 # --------------------------------------------------------------------------------------
 
 INT, BOOL, INTS, BASES, ATTR = "int", "bool", "ints", "bases", "attr"
 
+_STORAGE: dict[str, Any] = {
+    INT: IntAttr,
+    BOOL: IntAttr,
+    INTS: ArrayAttr[IntAttr],
+    BASES: ArrayAttr[ArrayAttr[IntAttr]],
+    ATTR: Attribute,
+}
+
+_REQUIRED = object()
+
 
 @dataclass(frozen=True)
 class _Field:
+    """One parameter: its Triton name, kind, default and when printing leaves it out.
+
+    ``default`` is a plain value, or a function of the parameters read so far (for
+    defaults that depend on the rank); ``omit_if`` says of a stored value that Triton
+    does not print it.
+    """
+
     name: str
     kind: str  # INT, BOOL, INTS, BASES or ATTR
-    required: bool = True
+    default: Any = _REQUIRED
+    omit_if: Callable[[Attribute], bool] | None = None
+
+    def default_for(self, values: dict[str, Attribute]) -> Attribute | None:
+        if self.default is _REQUIRED:
+            return None
+        value = self.default(values) if callable(self.default) else self.default
+        return _stored(self.kind, value)
+
+
+def _stored(kind: str, value: Any) -> Attribute:
+    """A plain Python value as the parameter's storage (attributes pass through)."""
+    if isinstance(value, Attribute):
+        return value
+    if kind in (INT, BOOL):
+        return IntAttr(int(value))
+    if kind == INTS:
+        return int_array(value)
+    if kind == BASES:
+        return bases_array(value)
+    raise TypeError(f"expected an attribute, got {value!r}")
 
 
 _CTA_FIELDS = ("CTAsPerCGA", "CTASplitNum", "CTAOrder")
+
+
+def _cta_fields(rank_of: str | int) -> tuple[_Field, ...]:
+    """The CTA layout, single-CTA by default, of the rank of parameter ``rank_of`` (or a
+    fixed rank). Printed all together, and only when it is not that default."""
+
+    def rank(values: dict[str, Attribute]) -> int:
+        return rank_of if isinstance(rank_of, int) else _length(values, rank_of)
+
+    return (
+        _Field("CTAsPerCGA", INTS, lambda values: [1] * rank(values)),
+        _Field("CTASplitNum", INTS, lambda values: [1] * rank(values)),
+        _Field("CTAOrder", INTS, lambda values: default_cta_order(rank(values))),
+    )
+
+
+def layout_attr_definition(cls):
+    """``irdl_attr_definition`` with the IRDL parameters taken from ``cls.FIELDS``."""
+    cls.__annotations__ = {f.name: _STORAGE[f.kind] for f in cls.FIELDS}
+    return irdl_attr_definition(cls)
 
 
 def _convert(parser: AttrParser, key: str, kind: str, value: Attribute, where: int) -> Attribute:
@@ -164,20 +233,20 @@ def _convert(parser: AttrParser, key: str, kind: str, value: Attribute, where: i
     return value  # ATTR
 
 
-class TritonGPULayoutAttr(ParametrizedAttribute):
+class LayoutAttr(ParametrizedAttribute):
+    """A TritonGPU layout: an attribute that knows its encoding."""
+
+    def to_encoding(self) -> Encoding:
+        """The layout as its :mod:`tileopt.layouts` dataclass (the linear-layout math)."""
+        raise LayoutError(f"layout '#{self.name}' has no linear-layout conversion here")
+
+
+class TritonGPULayoutAttr(LayoutAttr):
     """Base of the ``#ttg.<layout><{...}>`` encodings: dictionary syntax, checks, as_dict."""
 
     FIELDS: ClassVar[tuple[_Field, ...]] = ()
 
     # --- to be specialised -----------------------------------------------------------
-    @classmethod
-    def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
-        """Give absent optional parameters their Triton default."""
-
-    def _printed_fields(self) -> list[str]:
-        """The keys printed, in Triton's order, leaving out those at their default."""
-        return [f.name for f in self.FIELDS]
-
     def check(self) -> str | None:
         """A readable message if the parameters break one of Triton's rules."""
         return None
@@ -187,6 +256,29 @@ class TritonGPULayoutAttr(ParametrizedAttribute):
         problem = self.check()
         if problem is not None:
             raise VerifyException(f"{self.name}: {problem}")
+
+    @classmethod
+    def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
+        """Give absent optional parameters their Triton default."""
+        for f in cls.FIELDS:
+            if f.name not in values:
+                default = f.default_for(values)
+                if default is not None:
+                    values[f.name] = default
+
+    @classmethod
+    def get(cls, *args: Any, **kwargs: Any):
+        """The attribute from plain Python values: positional in ``FIELDS`` order with the
+        CTA layout last, by Triton's names, or left out (or None) for the default."""
+        names = [f.name for f in cls.FIELDS if f.name not in _CTA_FIELDS]
+        names += [f.name for f in cls.FIELDS if f.name in _CTA_FIELDS]
+        if len(args) > len(names):
+            raise TypeError(f"{cls.__name__}.get takes at most {len(names)} values")
+        fields = {f.name: f for f in cls.FIELDS}
+        given = dict(zip(names, args), **kwargs)
+        values = {k: _stored(fields[k].kind, v) for k, v in given.items() if v is not None}
+        cls._fill_defaults(values)
+        return cls(*(values[f.name] for f in cls.FIELDS))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -220,6 +312,17 @@ class TritonGPULayoutAttr(ParametrizedAttribute):
         except VerifyException as err:
             parser.raise_error(str(err), start, parser.pos)
         return params
+
+    def _printed_fields(self) -> list[str]:
+        """The keys printed, in Triton's order, leaving out those at their default."""
+        names = []
+        for f in self.FIELDS:
+            if f.name in _CTA_FIELDS:
+                if not self.cta_is_default():  # type: ignore[attr-defined]
+                    names.append(f.name)
+            elif f.omit_if is None or not f.omit_if(getattr(self, f.name)):
+                names.append(f.name)
+        return names
 
     def print_parameters(self, printer: Printer) -> None:
         kinds = {f.name: f.kind for f in self.FIELDS}
@@ -267,13 +370,8 @@ class TritonGPULayoutAttr(ParametrizedAttribute):
 class _CTAMixin:
     """The CTA layout (CTAsPerCGA, CTASplitNum, CTAOrder) that most layouts carry.
 
-    The parameters themselves are declared by each attribute class, in Triton's order.
+    The parameters themselves are declared by each attribute class (``_cta_fields``).
     """
-
-    @staticmethod
-    def _fill_cta_defaults(values: dict[str, Attribute], rank: int) -> None:
-        for name, default in zip(_CTA_FIELDS, single_cta(rank)):
-            values.setdefault(name, default)
 
     def cta_is_default(self) -> bool:
         rank = len(self.CTAOrder.data)
@@ -300,12 +398,13 @@ class _CTAMixin:
             return "every element of CTAsPerCGA and CTASplitNum must be greater than 0"
         return None
 
-    def cta_fields(self) -> list[str]:
-        return [] if self.cta_is_default() else list(_CTA_FIELDS)
-
-
-def _cta_field_specs() -> tuple[_Field, ...]:
-    return tuple(_Field(name, INTS, required=False) for name in _CTA_FIELDS)
+    def cta(self) -> dict[str, tuple[int, ...]]:
+        """The CTA layout as the encodings' keyword arguments."""
+        return {
+            "ctas_per_cga": ints_of(self.CTAsPerCGA),
+            "cta_split_num": ints_of(self.CTASplitNum),
+            "cta_order": ints_of(self.CTAOrder),
+        }
 
 
 # --------------------------------------------------------------------------------------
@@ -314,60 +413,28 @@ def _cta_field_specs() -> tuple[_Field, ...]:
 
 
 @triton_alias("blocked")
-@irdl_attr_definition
+@layout_attr_definition
 class BlockedEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
     """``#ttg.blocked``: each thread owns a sizePerThread block, tiled over lanes and warps."""
 
     name = "ttg.blocked"
-
-    sizePerThread: ArrayAttr[IntAttr]
-    threadsPerWarp: ArrayAttr[IntAttr]
-    warpsPerCTA: ArrayAttr[IntAttr]
-    order: ArrayAttr[IntAttr]
-    CTAsPerCGA: ArrayAttr[IntAttr]
-    CTASplitNum: ArrayAttr[IntAttr]
-    CTAOrder: ArrayAttr[IntAttr]
 
     FIELDS = (
         _Field("sizePerThread", INTS),
         _Field("threadsPerWarp", INTS),
         _Field("warpsPerCTA", INTS),
         _Field("order", INTS),
-        *_cta_field_specs(),
+        *_cta_fields("sizePerThread"),
     )
-
-    @classmethod
-    def get(
-        cls,
-        sizePerThread: Sequence[int],
-        threadsPerWarp: Sequence[int],
-        warpsPerCTA: Sequence[int],
-        order: Sequence[int],
-        CTAsPerCGA: Sequence[int] | None = None,
-        CTASplitNum: Sequence[int] | None = None,
-        CTAOrder: Sequence[int] | None = None,
-    ) -> BlockedEncodingAttr:
-        rank = len(order)
-        return cls(
-            int_array(sizePerThread),
-            int_array(threadsPerWarp),
-            int_array(warpsPerCTA),
-            int_array(order),
-            int_array(CTAsPerCGA if CTAsPerCGA is not None else [1] * rank),
-            int_array(CTASplitNum if CTASplitNum is not None else [1] * rank),
-            int_array(CTAOrder if CTAOrder is not None else default_cta_order(rank)),
-        )
-
-    @classmethod
-    def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
-        cls._fill_cta_defaults(values, _length(values, "sizePerThread"))
-
-    def _printed_fields(self) -> list[str]:
-        return ["sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", *self.cta_fields()]
 
     @property
     def rank(self) -> int:
         return len(self.order.data)
+
+    def to_encoding(self) -> Blocked:
+        d = self.as_dict()
+        return Blocked(d["sizePerThread"], d["threadsPerWarp"], d["warpsPerCTA"], d["order"],
+                       **self.cta())
 
     def check(self) -> str | None:
         lists = {
@@ -440,20 +507,22 @@ def is_shared_layout(layout: Attribute) -> bool:
     )
 
 
-@irdl_attr_definition
+def _parent_encoding(layout: Attribute) -> Encoding:
+    if not isinstance(layout, LayoutAttr):
+        raise LayoutError(f"the parent layout {layout} is not a TritonGPU layout")
+    return layout.to_encoding()
+
+
+@layout_attr_definition
 class SliceEncodingAttr(TritonGPULayoutAttr):
     """``#ttg.slice``: the parent layout with dimension ``dim`` removed (reduce results)."""
 
     name = "ttg.slice"
 
-    dim: IntAttr
-    parent: Attribute
-
     FIELDS = (_Field("dim", INT), _Field("parent", ATTR))
 
-    @classmethod
-    def get(cls, dim: int, parent: Attribute) -> SliceEncodingAttr:
-        return cls(IntAttr(dim), parent)
+    def to_encoding(self) -> Slice:
+        return Slice(self.dim.data, _parent_encoding(self.parent))
 
     def check(self) -> str | None:
         if not is_distributed_layout(self.parent):
@@ -466,28 +535,20 @@ class SliceEncodingAttr(TritonGPULayoutAttr):
         return None
 
 
-@irdl_attr_definition
+@layout_attr_definition
 class DotOperandEncodingAttr(TritonGPULayoutAttr):
     """``#ttg.dot_op``: layout of operand ``opIdx`` (0 = A, 1 = B) of a dot with ``parent``."""
 
     name = "ttg.dot_op"
 
-    opIdx: IntAttr
-    parent: Attribute
-    kWidth: IntAttr
+    FIELDS = (
+        _Field("opIdx", INT),
+        _Field("parent", ATTR),
+        _Field("kWidth", INT, 0, omit_if=lambda v: v.data == 0),
+    )
 
-    FIELDS = (_Field("opIdx", INT), _Field("parent", ATTR), _Field("kWidth", INT, False))
-
-    @classmethod
-    def get(cls, opIdx: int, parent: Attribute, kWidth: int = 0) -> DotOperandEncodingAttr:
-        return cls(IntAttr(opIdx), parent, IntAttr(kWidth))
-
-    @classmethod
-    def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
-        values.setdefault("kWidth", IntAttr(0))
-
-    def _printed_fields(self) -> list[str]:
-        return ["opIdx", "parent"] + (["kWidth"] if self.kWidth.data != 0 else [])
+    def to_encoding(self) -> DotOperand:
+        return DotOperand(self.opIdx.data, _parent_encoding(self.parent), self.kWidth.data)
 
     def check(self) -> str | None:
         op_idx, k_width, parent = self.opIdx.data, self.kWidth.data, self.parent
@@ -527,10 +588,6 @@ class _MmaLayout(_CTAMixin, TritonGPULayoutAttr):
     def rank(self) -> int:
         return len(self.warpsPerCTA.data)  # type: ignore[attr-defined]
 
-    @classmethod
-    def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
-        cls._fill_cta_defaults(values, _length(values, "warpsPerCTA"))
-
     def check_warps_and_cta(self) -> str | None:
         warps = ints_of(self.warpsPerCTA)  # type: ignore[attr-defined]
         if not all(_is_power_of_two(v) for v in warps):
@@ -539,52 +596,24 @@ class _MmaLayout(_CTAMixin, TritonGPULayoutAttr):
 
 
 @triton_alias("mma")
-@irdl_attr_definition
+@layout_attr_definition
 class NvidiaMmaEncodingAttr(_MmaLayout):
     """``#ttg.nvidia_mma``: accumulator layout of mma.sync (v2, Ampere) or wgmma (v3, Hopper)."""
 
     name = "ttg.nvidia_mma"
 
-    versionMajor: IntAttr
-    versionMinor: IntAttr
-    warpsPerCTA: ArrayAttr[IntAttr]
-    CTAsPerCGA: ArrayAttr[IntAttr]
-    CTASplitNum: ArrayAttr[IntAttr]
-    CTAOrder: ArrayAttr[IntAttr]
-    instrShape: ArrayAttr[IntAttr]
-
     FIELDS = (
         _Field("versionMajor", INT),
-        _Field("versionMinor", INT, False),
+        _Field("versionMinor", INT, 0),
         _Field("warpsPerCTA", INTS),
-        *_cta_field_specs(),
-        _Field("instrShape", INTS, False),
+        *_cta_fields("warpsPerCTA"),
+        _Field("instrShape", INTS, ()),
     )
 
-    @classmethod
-    def get(
-        cls,
-        versionMajor: int,
-        versionMinor: int,
-        warpsPerCTA: Sequence[int],
-        instrShape: Sequence[int],
-    ) -> NvidiaMmaEncodingAttr:
-        return cls(
-            IntAttr(versionMajor),
-            IntAttr(versionMinor),
-            int_array(warpsPerCTA),
-            *single_cta(len(warpsPerCTA)),
-            int_array(instrShape),
-        )
-
-    @classmethod
-    def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
-        super()._fill_defaults(values)
-        values.setdefault("versionMinor", IntAttr(0))
-        values.setdefault("instrShape", ArrayAttr([]))
-
-    def _printed_fields(self) -> list[str]:
-        return ["versionMajor", "versionMinor", "warpsPerCTA", *self.cta_fields(), "instrShape"]
+    def to_encoding(self) -> NvidiaMma:
+        d = self.as_dict()
+        return NvidiaMma(d["versionMajor"], d["versionMinor"], d["warpsPerCTA"], d["instrShape"],
+                         **self.cta())
 
     def check(self) -> str | None:
         if self.versionMajor.data not in (1, 2, 3, 5):
@@ -593,65 +622,28 @@ class NvidiaMmaEncodingAttr(_MmaLayout):
 
 
 @triton_alias("mma")
-@irdl_attr_definition
+@layout_attr_definition
 class AMDMfmaEncodingAttr(_MmaLayout):
     """``#ttg.amd_mfma``: accumulator layout of AMD CDNA matrix-core (MFMA) instructions."""
 
     name = "ttg.amd_mfma"
-
-    version: IntAttr
-    warpsPerCTA: ArrayAttr[IntAttr]
-    instrShape: ArrayAttr[IntAttr]
-    isTransposed: IntAttr
-    CTAsPerCGA: ArrayAttr[IntAttr]
-    CTASplitNum: ArrayAttr[IntAttr]
-    CTAOrder: ArrayAttr[IntAttr]
-    tilesPerWarp: ArrayAttr[IntAttr]
-    elementBitWidth: IntAttr
 
     FIELDS = (
         _Field("version", INT),
         _Field("warpsPerCTA", INTS),
         _Field("instrShape", INTS),
         _Field("isTransposed", BOOL),
-        *_cta_field_specs(),
-        _Field("tilesPerWarp", INTS, False),
-        _Field("elementBitWidth", INT, False),
+        *_cta_fields("warpsPerCTA"),
+        _Field("tilesPerWarp", INTS, lambda values: [1] * _length(values, "instrShape"),
+               omit_if=lambda v: all(t == 1 for t in ints_of(v))),
+        _Field("elementBitWidth", INT, 32, omit_if=lambda v: v.data == 32),
     )
 
-    @classmethod
-    def get(
-        cls,
-        version: int,
-        warpsPerCTA: Sequence[int],
-        instrShape: Sequence[int],
-        isTransposed: bool,
-        tilesPerWarp: Sequence[int] | None = None,
-        elementBitWidth: int = 32,
-    ) -> AMDMfmaEncodingAttr:
-        return cls(
-            IntAttr(version),
-            int_array(warpsPerCTA),
-            int_array(instrShape),
-            IntAttr(int(isTransposed)),
-            *single_cta(len(warpsPerCTA)),
-            int_array(tilesPerWarp if tilesPerWarp is not None else [1] * len(instrShape)),
-            IntAttr(elementBitWidth),
-        )
-
-    @classmethod
-    def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
-        super()._fill_defaults(values)
-        values.setdefault("tilesPerWarp", int_array([1] * _length(values, "instrShape")))
-        values.setdefault("elementBitWidth", IntAttr(32))
-
-    def _printed_fields(self) -> list[str]:
-        fields = ["version", "warpsPerCTA", "instrShape", "isTransposed", *self.cta_fields()]
-        if any(v != 1 for v in ints_of(self.tilesPerWarp)):
-            fields.append("tilesPerWarp")
-        if self.elementBitWidth.data != 32:
-            fields.append("elementBitWidth")
-        return fields
+    def to_encoding(self) -> AmdMfma:
+        d = self.as_dict()
+        return AmdMfma(d["version"], d["warpsPerCTA"], d["instrShape"], d["isTransposed"],
+                       tiles_per_warp=d["tilesPerWarp"], element_bit_width=d["elementBitWidth"],
+                       **self.cta())
 
     def check(self) -> str | None:
         if not 0 <= self.version.data <= 4:
@@ -668,55 +660,25 @@ WMMA_DEFAULT_INSTR_SHAPE = (16, 16, 16)
 
 
 @triton_alias("mma")
-@irdl_attr_definition
+@layout_attr_definition
 class AMDWmmaEncodingAttr(_MmaLayout):
     """``#ttg.amd_wmma``: accumulator layout of AMD RDNA WMMA instructions."""
 
     name = "ttg.amd_wmma"
 
-    version: IntAttr
-    isTranspose: IntAttr
-    warpsPerCTA: ArrayAttr[IntAttr]
-    CTAsPerCGA: ArrayAttr[IntAttr]
-    CTASplitNum: ArrayAttr[IntAttr]
-    CTAOrder: ArrayAttr[IntAttr]
-    instrShape: ArrayAttr[IntAttr]
-
     FIELDS = (
         _Field("version", INT),
         _Field("isTranspose", BOOL, False),
         _Field("warpsPerCTA", INTS),
-        *_cta_field_specs(),
-        _Field("instrShape", INTS, False),
+        *_cta_fields("warpsPerCTA"),
+        _Field("instrShape", INTS, WMMA_DEFAULT_INSTR_SHAPE,
+               omit_if=lambda v: ints_of(v) == WMMA_DEFAULT_INSTR_SHAPE),
     )
 
-    @classmethod
-    def get(
-        cls,
-        version: int,
-        isTranspose: bool,
-        warpsPerCTA: Sequence[int],
-        instrShape: Sequence[int] = WMMA_DEFAULT_INSTR_SHAPE,
-    ) -> AMDWmmaEncodingAttr:
-        return cls(
-            IntAttr(version),
-            IntAttr(int(isTranspose)),
-            int_array(warpsPerCTA),
-            *single_cta(len(warpsPerCTA)),
-            int_array(instrShape),
-        )
-
-    @classmethod
-    def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
-        super()._fill_defaults(values)
-        values.setdefault("isTranspose", IntAttr(0))
-        values.setdefault("instrShape", int_array(WMMA_DEFAULT_INSTR_SHAPE))
-
-    def _printed_fields(self) -> list[str]:
-        fields = ["version", "isTranspose", "warpsPerCTA", *self.cta_fields()]
-        if ints_of(self.instrShape) != WMMA_DEFAULT_INSTR_SHAPE:
-            fields.append("instrShape")
-        return fields
+    def to_encoding(self) -> AmdWmma:
+        d = self.as_dict()
+        return AmdWmma(d["version"], d["isTranspose"], d["warpsPerCTA"], d["instrShape"],
+                       **self.cta())
 
     def check(self) -> str | None:
         version, shape = self.version.data, ints_of(self.instrShape)
@@ -733,16 +695,11 @@ class AMDWmmaEncodingAttr(_MmaLayout):
 
 
 @triton_alias("linear")
-@irdl_attr_definition
+@layout_attr_definition
 class LinearEncodingAttr(TritonGPULayoutAttr):
     """``#ttg.linear``: a linear layout given by its bases for register, lane, warp, block."""
 
     name = "ttg.linear"
-
-    register: ArrayAttr[ArrayAttr[IntAttr]]
-    lane: ArrayAttr[ArrayAttr[IntAttr]]
-    warp: ArrayAttr[ArrayAttr[IntAttr]]
-    block: ArrayAttr[ArrayAttr[IntAttr]]
 
     FIELDS = (
         _Field("register", BASES),
@@ -752,14 +709,9 @@ class LinearEncodingAttr(TritonGPULayoutAttr):
     )
 
     @classmethod
-    def get(
-        cls,
-        register: Sequence[Sequence[int]],
-        lane: Sequence[Sequence[int]],
-        warp: Sequence[Sequence[int]],
-        block: Sequence[Sequence[int]] = (),
-    ) -> LinearEncodingAttr:
-        return cls(bases_array(register), bases_array(lane), bases_array(warp), bases_array(block))
+    def get(cls, register, lane, warp, block=()) -> LinearEncodingAttr:
+        # ``block`` is required in the text but empty for one CTA.
+        return super().get(register, lane, warp, block)
 
     @property
     def rank(self) -> int:
@@ -767,6 +719,10 @@ class LinearEncodingAttr(TritonGPULayoutAttr):
             if dim.data:
                 return len(dim.data[0].data)
         return 0
+
+    def to_encoding(self) -> Linear:
+        d = self.as_dict()
+        return Linear(d["register"], d["lane"], d["warp"], d["block"])
 
     def check(self) -> str | None:
         rank = self.rank
@@ -792,30 +748,19 @@ class LinearEncodingAttr(TritonGPULayoutAttr):
 class _SwizzledBase(_CTAMixin, TritonGPULayoutAttr):
     """Shared layouts described by vec / perPhase / maxPhase / order."""
 
+    ENCODING: ClassVar[type[SwizzledShared]]
+
     FIELDS = (
         _Field("vec", INT),
         _Field("perPhase", INT),
         _Field("maxPhase", INT),
         _Field("order", INTS),
-        *_cta_field_specs(),
+        *_cta_fields("order"),
     )
 
-    @classmethod
-    def get(cls, vec: int, perPhase: int, maxPhase: int, order: Sequence[int]):
-        return cls(
-            IntAttr(vec),
-            IntAttr(perPhase),
-            IntAttr(maxPhase),
-            int_array(order),
-            *single_cta(len(order)),
-        )
-
-    @classmethod
-    def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
-        cls._fill_cta_defaults(values, _length(values, "order"))
-
-    def _printed_fields(self) -> list[str]:
-        return ["vec", "perPhase", "maxPhase", "order", *self.cta_fields()]
+    def to_encoding(self) -> SwizzledShared:
+        d = self.as_dict()
+        return self.ENCODING(d["vec"], d["perPhase"], d["maxPhase"], d["order"], **self.cta())
 
     def check(self) -> str | None:
         order = ints_of(self.order)
@@ -825,83 +770,42 @@ class _SwizzledBase(_CTAMixin, TritonGPULayoutAttr):
 
 
 @triton_alias("shared")
-@irdl_attr_definition
+@layout_attr_definition
 class SwizzledSharedEncodingAttr(_SwizzledBase):
     """``#ttg.swizzled_shared``: XOR-swizzled shared memory (vec, perPhase, maxPhase)."""
 
     name = "ttg.swizzled_shared"
-
-    vec: IntAttr
-    perPhase: IntAttr
-    maxPhase: IntAttr
-    order: ArrayAttr[IntAttr]
-    CTAsPerCGA: ArrayAttr[IntAttr]
-    CTASplitNum: ArrayAttr[IntAttr]
-    CTAOrder: ArrayAttr[IntAttr]
+    ENCODING = SwizzledShared
 
 
 @triton_alias("shared")
-@irdl_attr_definition
+@layout_attr_definition
 class AMDRotatingSharedEncodingAttr(_SwizzledBase):
     """``#ttg.amd_rotating_shared``: swizzled shared memory whose pattern rotates per block."""
 
     name = "ttg.amd_rotating_shared"
-
-    vec: IntAttr
-    perPhase: IntAttr
-    maxPhase: IntAttr
-    order: ArrayAttr[IntAttr]
-    CTAsPerCGA: ArrayAttr[IntAttr]
-    CTASplitNum: ArrayAttr[IntAttr]
-    CTAOrder: ArrayAttr[IntAttr]
+    ENCODING = AmdRotatingShared
 
 
 @triton_alias("shared")
-@irdl_attr_definition
+@layout_attr_definition
 class NVMMASharedEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
     """``#ttg.nvmma_shared``: the swizzled layout Hopper wgmma and TMA read directly."""
 
     name = "ttg.nvmma_shared"
 
-    swizzlingByteWidth: IntAttr
-    transposed: IntAttr
-    elementBitWidth: IntAttr
-    fp4Padded: IntAttr
-    CTAsPerCGA: ArrayAttr[IntAttr]
-    CTASplitNum: ArrayAttr[IntAttr]
-    CTAOrder: ArrayAttr[IntAttr]
-
     FIELDS = (
         _Field("swizzlingByteWidth", INT),
         _Field("transposed", BOOL, False),
         _Field("elementBitWidth", INT),
-        _Field("fp4Padded", BOOL, False),
-        *_cta_field_specs(),
+        _Field("fp4Padded", BOOL, False, omit_if=lambda v: not v.data),
+        *_cta_fields(2),
     )
 
-    @classmethod
-    def get(
-        cls, swizzlingByteWidth: int, transposed: bool, elementBitWidth: int, fp4Padded: bool = False
-    ) -> NVMMASharedEncodingAttr:
-        return cls(
-            IntAttr(swizzlingByteWidth),
-            IntAttr(int(transposed)),
-            IntAttr(elementBitWidth),
-            IntAttr(int(fp4Padded)),
-            *single_cta(2),
-        )
-
-    @classmethod
-    def _fill_defaults(cls, values: dict[str, Attribute]) -> None:
-        values.setdefault("transposed", IntAttr(0))
-        values.setdefault("fp4Padded", IntAttr(0))
-        cls._fill_cta_defaults(values, 2)
-
-    def _printed_fields(self) -> list[str]:
-        fields = ["swizzlingByteWidth", "transposed", "elementBitWidth"]
-        if self.fp4Padded.data:
-            fields.append("fp4Padded")
-        return fields + self.cta_fields()
+    def to_encoding(self) -> NvmmaShared:
+        d = self.as_dict()
+        return NvmmaShared(d["swizzlingByteWidth"], d["transposed"], d["elementBitWidth"],
+                           d["fp4Padded"], **self.cta())
 
     def check(self) -> str | None:
         if self.swizzlingByteWidth.data not in (0, 32, 64, 128):
@@ -916,7 +820,7 @@ class NVMMASharedEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
 
 @triton_alias("shared")
 @irdl_attr_definition
-class PaddedSharedEncodingAttr(ParametrizedAttribute):
+class PaddedSharedEncodingAttr(LayoutAttr):
     """``#ttg.padded_shared<[interval:+padding, ...] {order = [..], shape = [..]}>``.
 
     Only the short ``order``/``shape`` form (an identity offset mapping) is read; Triton

@@ -24,9 +24,9 @@ from functools import lru_cache
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from tileopt.layouts.encodings import Encoding, get_elems_per_thread, to_linear_layout
+from tileopt.dialects.layout_of import encoding_of, linear_layout_of
+from tileopt.layouts.encodings import Encoding, get_elems_per_thread
 from tileopt.layouts.linear_layout import LayoutError, LinearLayout
-from tileopt.layouts.from_attr import encoding_from_attr
 
 # Input dimensions of a distributed linear layout, fastest to slowest.
 HARDWARE_DIMS = ("register", "lane", "warp", "block")
@@ -61,32 +61,25 @@ def retype(value: SSAValue, ty: Attribute) -> None:
     value._type = ty  # noqa: SLF001 - see docstring
 
 
-@lru_cache(maxsize=None)
 def layout_encoding(layout: Attribute) -> Encoding:
     """The pure-Python encoding (``tileopt.layouts``) of a ``#ttg`` layout attribute."""
-    return encoding_from_attr(layout)
-
-
-@lru_cache(maxsize=None)
-def _linear_layout(layout: Attribute, shape: tuple[int, ...]) -> LinearLayout:
-    return to_linear_layout(layout_encoding(layout), shape)
+    return encoding_of(layout)
 
 
 def linear_layout(ty: TensorType) -> LinearLayout:
     """Which register/lane/warp/block holds which element of the tensor type ``ty``."""
-    return _linear_layout(ty.encoding, tuple(ty.get_shape()))
+    return linear_layout_of(ty)
 
 
 def elems_per_thread(ty: TensorType) -> list[int]:
     """Registers each thread holds, attributed to each dim (Triton's ``getElemsPerThread``)."""
-    return get_elems_per_thread(layout_encoding(ty.encoding), ty.get_shape())
+    return get_elems_per_thread(encoding_of(ty), ty.get_shape())
 
 
 @lru_cache(maxsize=None)
-def _minimal_conversion(src_layout: Attribute, dst_layout: Attribute,
-                        shape: tuple[int, ...]) -> LinearLayout:
-    src = _linear_layout(src_layout, shape)
-    dst = _linear_layout(dst_layout, shape)
+def _minimal_conversion(src_ty: TensorType, dst_layout: Attribute) -> LinearLayout:
+    src = linear_layout_of(src_ty)
+    dst = linear_layout_of(with_encoding(src_ty, dst_layout))
     conversion = dst.invert_and_compose(src)
     for dim in reversed(HARDWARE_DIMS):
         if not conversion.has_in_dim(dim):
@@ -105,7 +98,7 @@ def minimal_conversion(src: TensorType, dst: TensorType) -> LinearLayout | None:
     are not powers of two): such a conversion is treated as moving data.
     """
     try:
-        return _minimal_conversion(src.encoding, dst.encoding, tuple(src.get_shape()))
+        return _minimal_conversion(src, dst.encoding)
     except LayoutError:
         return None
 
