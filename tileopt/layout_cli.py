@@ -13,27 +13,32 @@ register, the element each lane holds. Shared-memory layouts show each element's
 a TritonGPU file so ``-l '#mma'`` and parents like ``parent = #blocked`` resolve; without
 ``-l`` every layout alias of the file is shown (or those named by ``--alias-names``).
 
-The layout text is read by ``tileopt.layouts.parse_text``, not by the xDSL dialects, so
-the tool works on any layout text Triton prints.
+Layout text, tensor types and the ``#alias = ...`` definitions of ``-i`` are read with the
+dialect's own parser (``tileopt.ir``), so the tool accepts exactly what the compiler reads;
+the linear layout comes from ``linear_layout_of``, as everywhere else.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
+from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.ir import Attribute
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError, VerifyException
 
-from tileopt.layouts.encodings import is_distributed, to_linear_layout
+from tileopt.dialects.layout_of import encoding_of, linear_layout_of
+from tileopt.dialects.ttg_attrs import LayoutAttr
+from tileopt.dialects.ttg_types import MemDescType
+from tileopt.ir.aliases import find_alias_definitions
+from tileopt.ir.context import make_context
+from tileopt.ir.parse import TileoptParser
+from tileopt.layouts.encodings import is_distributed
 from tileopt.layouts.linear_layout import LayoutError
-from tileopt.layouts.parse_text import (
-    LayoutTextError,
-    TensorTypeText,
-    parse_alias_definitions,
-    parse_layout,
-    parse_tensor_type,
-)
 from tileopt.layouts.views import hardware_view, summary, tensor_view
 
 
@@ -41,29 +46,135 @@ class ToolError(Exception):
     """A problem to report in one line and exit 1."""
 
 
-def _tensor_type(text: str) -> TensorTypeText:
-    """``tensor<16x16xf16>``, ``!ttg.memdesc<...>``, or a bare ``16x16xf16`` / ``16x16``."""
-    stripped = text.strip()
-    if re.fullmatch(r"\d+(x\d+)*(x\w+)?", stripped):
-        if not re.search(r"x[a-zA-Z]\w*$", stripped):
-            stripped += "xf32"
-        stripped = f"tensor<{stripped}>"
-    return parse_tensor_type(stripped)
+class LayoutTextError(ToolError):
+    """Layout or type text the dialect's parser rejects (one line, with its column)."""
+
+
+# The parser's wording, said the way a layout tool user thinks of it.
+_WORDING = [
+    (re.compile(r"^#([\w.]+): missing '(\w+)'$"), r"#\1 needs '\2'"),
+    (re.compile(r"^undefined symbol alias '(#[\w$.-]+)'$"), r"undefined layout alias '\1'"),
+    (re.compile(r"^'([\w.]+)' is not registered$"), r"unknown layout '#\1'"),
+]
+
+
+class LayoutReader:
+    """Reads layouts and tensor types with the dialect's parser, ``#alias`` uses resolved
+    against ``definitions`` (the text of a TritonGPU file, or nothing)."""
+
+    def __init__(self, definitions: str = "", source: str = "<input>") -> None:
+        self.definitions = definitions
+        self.source = source
+        self._aliases: dict[str, Attribute] = {}  # definitions parsed so far
+
+    def layout(self, text: str) -> LayoutAttr:
+        """``#ttg.blocked<{...}>``, ``#alias``, ... as the dialect's attribute."""
+        attr = self._parse(text, Parser.parse_attribute)
+        if not isinstance(attr, LayoutAttr):
+            raise LayoutTextError(f"'{text.strip()}' is not a TritonGPU layout")
+        return attr
+
+    def tensor_type(self, text: str) -> TensorType | MemDescType:
+        """``tensor<16x16xf16[, #layout]>``, ``!ttg.memdesc<...>``, or a bare ``16x16xf16``."""
+        stripped = text.strip()
+        if re.fullmatch(r"\d+(x\d+)*(x\w+)?", stripped):
+            if not re.search(r"x[a-zA-Z]\w*$", stripped):
+                stripped += "xf32"
+            stripped = f"tensor<{stripped}>"
+        ty = self._parse(stripped, Parser.parse_type) if stripped.startswith(("tensor<", "!")) else None
+        if not isinstance(ty, (TensorType, MemDescType)):
+            raise LayoutTextError(f"expected a tensor type like tensor<16x16xf16>, got '{stripped}'")
+        if any(size < 1 for size in ty.get_shape()):
+            raise LayoutTextError(f"tensor type '{stripped}' has a dynamic or bad shape")
+        return ty
+
+    def layout_aliases(self) -> list[str]:
+        """The aliases of ``definitions`` that name layouts, in file order."""
+        names = [name[1:] for name in find_alias_definitions(self.definitions) if name[0] == "#"]
+        return [n for n in names if isinstance(self._parse(f"#{n}", Parser.parse_attribute), LayoutAttr)]
+
+    def _parse(self, text: str, parse: Callable[[Parser], Attribute]) -> Attribute:
+        # Triton before 3.2 spelled the dialect triton_gpu.
+        text = text.strip().replace("#triton_gpu.", "#ttg.").replace("!triton_gpu.", "!ttg.")
+        if not text:
+            raise LayoutTextError("empty layout text")
+        parser = TileoptParser(_context(), text + "\n" + self.definitions, self.source)
+        for name, value in self._aliases.items():
+            dict.__setitem__(parser.attribute_aliases, name, value)
+        try:
+            value = parse(parser)
+            if parser._current_token.span.start < len(text):
+                parser.raise_error("unexpected text after the layout", parser._current_token.span)
+        except ParseError as err:
+            raise LayoutTextError(self._message(err, text)) from None
+        except (VerifyException, ValueError) as err:
+            raise LayoutTextError(str(err).strip().splitlines()[0]) from None
+        finally:
+            self._aliases.update(dict.items(parser.attribute_aliases))
+        return value
+
+    def _message(self, err: ParseError, text: str) -> str:
+        message = err.msg.strip().splitlines()[0]
+        for pattern, wording in _WORDING:
+            message = pattern.sub(wording, message)
+        start = err.span.start
+        unknown = re.fullmatch(r"unknown layout '(#[\w.]+)'", message)
+        if unknown is not None:  # the parser points after the name
+            start = max(text.rfind(unknown.group(1), 0, start + 1), 0)
+        if start <= len(text):
+            return f"column {start + 1}: {message}"
+        offset = start - len(text) - 1  # inside an alias definition
+        line = self.definitions.count("\n", 0, offset) + 1
+        column = offset - (self.definitions.rfind("\n", 0, offset) + 1) + 1
+        return f"{self.source}:{line}:{column}: {message}"
+
+
+_CONTEXT = None
+
+
+def _context():
+    global _CONTEXT
+    if _CONTEXT is None:
+        _CONTEXT = make_context()
+    return _CONTEXT
+
+
+def encoding_text(type_text: str) -> str | None:
+    """The layout written in a tensor/memdesc type's text (``#mma`` of ``tensor<4xf32, #mma>``)."""
+    body = type_text[type_text.find("<") + 1 : type_text.rfind(">")]
+    depth, items, start = 0, [], 0
+    for i, ch in enumerate(body):
+        if ch in "<{[(":
+            depth += 1
+        elif ch in ">}])" and body[i - 1 : i + 1] != "->":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append(body[start:i])
+            start = i + 1
+    items.append(body[start:])
+    return items[1].strip() if len(items) > 1 else None
+
+
+def element_bit_width(element_type: Attribute) -> int | None:
+    """Bits of one element (``i1`` is stored in a byte); None for pointers and the like."""
+    bits = element_type.width.data if isinstance(element_type, IntegerType) else getattr(
+        element_type, "bitwidth", None)
+    return None if bits is None else max(bits, 8)
 
 
 def _render(
+    reader: LayoutReader,
     layout_text: str,
-    aliases: dict[str, str],
-    tensor: TensorTypeText,
+    tensor: TensorType | MemDescType,
     view: str,
     num_warps: int | None,
     threads_per_warp: int | None,
     show_bases: bool,
-) -> tuple[str, object, object]:
-    encoding = parse_layout(layout_text, aliases)
-    bits = tensor.element_bit_width
-    layout = to_linear_layout(encoding, tensor.shape, bits)
-    if is_distributed(encoding):
+) -> tuple[str, object]:
+    shape = list(tensor.get_shape())
+    typed = TensorType(tensor.get_element_type(), shape, reader.layout(layout_text))
+    layout = linear_layout_of(typed)
+    if is_distributed(encoding_of(typed)):
         if num_warps is not None and layout.in_dim_size("warp") != num_warps:
             raise ToolError(
                 f"the layout uses {layout.in_dim_size('warp')} warps but --num-warps is {num_warps}"
@@ -73,13 +184,13 @@ def _render(
                 f"the layout uses {layout.in_dim_size('lane')} threads per warp but "
                 f"--threads-per-warp is {threads_per_warp}"
             )
-    shape_text = "x".join(str(s) for s in tensor.shape)
-    lines = [f"Layout: {layout_text.strip()}", f"Tensor: {shape_text}x{tensor.element_type}",
-             summary(layout, tensor.shape)]
+    shape_text = "x".join(str(s) for s in shape)
+    lines = [f"Layout: {layout_text.strip()}", f"Tensor: {shape_text}x{tensor.get_element_type()}",
+             summary(layout, shape)]
     if show_bases:
         lines.append("Linear layout:" + layout.to_string())
-    body = tensor_view(layout, tensor.shape) if view == "tensor" else hardware_view(layout, tensor.shape)
-    return "\n".join(lines) + "\n" + body, layout, encoding
+    body = tensor_view(layout, shape) if view == "tensor" else hardware_view(layout, shape)
+    return "\n".join(lines) + "\n" + body, layout
 
 
 @click.command(name="tileopt-layout", context_settings={"help_option_names": ["-h", "--help"]})
@@ -98,38 +209,42 @@ def main(layout_text, tensor_text, input_path, alias_names, view, png_path, num_
          threads_per_warp, show_bases, output_path) -> None:
     """Show which thread holds which element of a tensor under a TritonGPU layout."""
     try:
-        aliases: dict[str, str] = {}
+        reader = LayoutReader()
         if input_path is not None:
             try:
-                aliases = parse_alias_definitions(Path(input_path).read_text())
+                reader = LayoutReader(Path(input_path).read_text(), input_path)
             except OSError as exc:
                 raise ToolError(f"cannot read {input_path}: {exc.strerror}") from None
         if tensor_text is None:
             raise ToolError("give the tensor type with -t, e.g. -t 'tensor<16x16xf16>'")
-        tensor = _tensor_type(tensor_text)
+        tensor = reader.tensor_type(tensor_text)
         if layout_text is not None:
             layouts = [layout_text]
-        elif tensor.encoding_text is not None:
-            layouts = [tensor.encoding_text]
-        elif aliases:
+        elif encoding_text(tensor_text) is not None:
+            layouts = [encoding_text(tensor_text)]
+        elif input_path is not None:
+            aliases = reader.layout_aliases()
             wanted = [a.strip().lstrip("#") for a in alias_names.split(",") if a.strip()]
             for name in wanted:
                 if name not in aliases:
                     raise ToolError(f"no layout alias '#{name}' in {input_path}")
             layouts = [f"#{name}" for name in (wanted or aliases)]
         else:
+            layouts = []
+        if not layouts:
             raise ToolError("give a layout with -l, or a file of layout aliases with -i")
         if png_path is not None and len(layouts) != 1:
             raise ToolError("--png draws one layout: pick it with -l or --alias-names")
         texts = []
         for text in layouts:
-            rendered, layout, _ = _render(text, aliases, tensor, view, num_warps, threads_per_warp, show_bases)
+            rendered, layout = _render(reader, text, tensor, view, num_warps, threads_per_warp, show_bases)
             texts.append(rendered)
             if png_path is not None:
                 from tileopt.layouts.picture import PictureError, draw_layout
 
+                bits = element_bit_width(tensor.get_element_type()) or 32
                 try:
-                    draw_layout(layout, tensor.shape, png_path, tensor.element_bit_width or 32)
+                    draw_layout(layout, list(tensor.get_shape()), png_path, bits)
                 except PictureError as exc:
                     raise ToolError(str(exc)) from None
                 except OSError as exc:
@@ -142,7 +257,7 @@ def main(layout_text, tensor_text, input_path, alias_names, view, png_path, num_
                 raise ToolError(f"cannot write {output_path}: {exc.strerror}") from None
         else:
             click.echo(result, nl=False)
-    except (ToolError, LayoutTextError, LayoutError) as exc:
+    except (ToolError, LayoutError) as exc:
         click.echo(f"tileopt-layout: error: {exc}", err=True)
         sys.exit(1)
 

@@ -5,34 +5,16 @@
 - :mod:`~tileopt.layouts.encodings` -- the ``#ttg.*`` layout attributes as dataclasses,
   :func:`to_linear_layout`, and per-thread queries (elements, vector width, orders).
 - :mod:`~tileopt.layouts.tiling` -- fitting a layout tile to a tensor shape.
-- :mod:`~tileopt.layouts.parse_text` -- read and print Triton's layout text.
-- :mod:`~tileopt.layouts.from_attr` -- convert IR attributes (by parameter name).
 - :mod:`~tileopt.layouts.views`, :mod:`~tileopt.layouts.picture` -- what the
   ``tileopt-layout`` tool prints and draws.
 
-Nothing here imports xDSL, so all of it can be tested exhaustively with plain pytest.
+Nothing here imports xDSL, so all of it can be tested exhaustively with plain pytest. The
+IR attributes sit above this package: each ``#ttg`` attribute gives its dataclass with
+``to_encoding()``, and ``tileopt.dialects.layout_of`` is the one route from a type to its
+linear layout.
 """
 
-from tileopt.layouts.encodings import (
-    AmdMfma,
-    AmdRotatingShared,
-    AmdWmma,
-    Blocked,
-    DotOperand,
-    Encoding,
-    Linear,
-    NvidiaMma,
-    NvmmaShared,
-    Slice,
-    SwizzledShared,
-    to_linear_layout,
-)
-from tileopt.layouts.from_attr import encoding_from_attr
+from tileopt.layouts.encodings import Encoding, to_linear_layout
 from tileopt.layouts.linear_layout import LayoutError, LinearLayout, divide_left, divide_right
-from tileopt.layouts.parse_text import LayoutTextError, format_layout, parse_layout
 
-__all__ = [
-    "AmdMfma", "AmdRotatingShared", "AmdWmma", "Blocked", "DotOperand", "Encoding", "LayoutError",
-    "LayoutTextError", "Linear", "LinearLayout", "NvidiaMma", "NvmmaShared", "Slice", "SwizzledShared",
-    "divide_left", "divide_right", "encoding_from_attr", "format_layout", "parse_layout", "to_linear_layout",
-]
+__all__ = ["Encoding", "LayoutError", "LinearLayout", "divide_left", "divide_right", "to_linear_layout"]

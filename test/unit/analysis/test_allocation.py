@@ -32,9 +32,17 @@ from tileopt.analysis.shared_swizzling import (
     optimal_swizzling_ld_st,
     scratch_elements,
 )
+from tileopt.dialects.layout_of import encoding_of
 from tileopt.ir import parse_module, print_module
-from tileopt.layouts import parse_layout, to_linear_layout
+from tileopt.layout_cli import LayoutReader
+from tileopt.layouts import to_linear_layout
 from tileopt.passes.registry import get_pass
+
+
+def parse_layout(text: str):
+    """The encoding of a layout written as text, read by the dialect."""
+    return encoding_of(LayoutReader().layout(text))
+
 
 TARGETS = ("cuda-sm80", "cuda-sm90", "hip-gfx942", "hip-gfx1100")
 NV80, NV90, GENERIC = SharedMemoryTarget.nvidia(80), SharedMemoryTarget.nvidia(90), SharedMemoryTarget()

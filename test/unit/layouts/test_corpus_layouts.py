@@ -17,22 +17,11 @@ import pytest
 
 import layout_definitions as ref
 from test_encodings import assert_matches
-from tileopt.layouts.encodings import (
-    AmdMfma,
-    AmdRotatingShared,
-    AmdWmma,
-    Blocked,
-    DotOperand,
-    Linear,
-    NvidiaMma,
-    NvmmaShared,
-    Slice,
-    SwizzledShared,
-    is_distributed,
-    to_linear_layout,
-)
+from tileopt.dialects.layout_of import encoding_of, layout_attr_of, linear_layout_of
+from tileopt.layout_cli import LayoutReader, element_bit_width
+from tileopt.layouts import encodings as enc
+from tileopt.layouts.encodings import is_distributed, to_linear_layout
 from tileopt.layouts.linear_layout import LinearLayout
-from tileopt.layouts.parse_text import parse_alias_definitions, parse_layout, parse_tensor_type
 from tileopt.layouts.tiling import identity_standard_nd
 
 TYPE_START = re.compile(r"(tensor|!ttg\.memdesc)<")
@@ -55,77 +44,80 @@ def tensor_types(text: str):
 
 def reference_for(encoding, shape, bits):
     """The brute-force definition for an (encoding, shape), where one is written."""
-    if isinstance(encoding, Blocked):
+    if isinstance(encoding, enc.Blocked):
         return ref.blocked(encoding.size_per_thread, encoding.threads_per_warp, encoding.warps_per_cta,
                            encoding.order, shape)
-    if isinstance(encoding, Slice):
+    if isinstance(encoding, enc.Slice):
         parent_shape = list(shape)
         parent_shape.insert(encoding.dim, 1)
         parent = reference_for(encoding.parent, parent_shape, bits)
         return None if parent is None else ref.slice_of(parent, encoding.dim)
-    if isinstance(encoding, NvidiaMma):
+    if isinstance(encoding, enc.NvidiaMma):
         if encoding.is_ampere:
             return ref.ampere_mma(encoding.warps_per_cta, shape)
         return ref.hopper_mma(encoding.warps_per_cta, encoding.instr_shape[1], shape)
-    if isinstance(encoding, AmdMfma):
+    if isinstance(encoding, enc.AmdMfma):
         return ref.amd_mfma(tuple(encoding.instr_shape[:2]), encoding.is_transposed, encoding.warps_per_cta,
                             shape, encoding.tiles, encoding.element_bit_width)
-    if isinstance(encoding, AmdWmma):
+    if isinstance(encoding, enc.AmdWmma):
         return ref.amd_wmma(encoding.version, encoding.is_transposed, encoding.warps_per_cta, shape)
-    if isinstance(encoding, DotOperand):
+    if isinstance(encoding, enc.DotOperand):
         parent = encoding.parent
-        if isinstance(parent, NvidiaMma) and parent.is_ampere:
+        if isinstance(parent, enc.NvidiaMma) and parent.is_ampere:
             return ref.ampere_dot_operand(encoding.op_idx, encoding.k_width, parent.warps_per_cta, shape)
-        if isinstance(parent, AmdMfma):
+        if isinstance(parent, enc.AmdMfma):
             return ref.amd_mfma_operand(encoding.op_idx, encoding.k_width, tuple(parent.instr_shape[:2]),
                                         parent.warps_per_cta, shape, parent.tiles)
-        if isinstance(parent, AmdWmma):
+        if isinstance(parent, enc.AmdWmma):
             return ref.amd_wmma_operand(parent.version, encoding.op_idx, encoding.k_width,
                                         parent.warps_per_cta, shape, parent.instr_shape[2])
         return None
-    if isinstance(encoding, (SwizzledShared, AmdRotatingShared)):
+    if isinstance(encoding, (enc.SwizzledShared, enc.AmdRotatingShared)):
         return ref.swizzled_shared(encoding.vec, encoding.per_phase, encoding.max_phase, encoding.order,
-                                   shape, rotating=isinstance(encoding, AmdRotatingShared))
-    if isinstance(encoding, NvmmaShared):
+                                   shape, rotating=isinstance(encoding, enc.AmdRotatingShared))
+    if isinstance(encoding, enc.NvmmaShared):
         return ref.nvmma_shared(encoding.swizzling_byte_width, encoding.transposed,
                                 encoding.element_bit_width or bits, shape)
     return None
 
 
 def corpus_layout_uses(corpus: Path):
-    """{(target, alias text, shape, bits): (encoding, num_warps, threads_per_warp)}."""
+    """{(target, layout attribute, shape, bits): (type, num_warps, threads_per_warp)}, the
+    types read by the dialect's parser."""
     uses = {}
     for path in sorted(corpus.glob("*/*.ttgir")):
         text = path.read_text()
-        aliases = parse_alias_definitions(text)
+        reader = LayoutReader(text)
         warps = int(re.search(r'"ttg.num-warps" = (\d+)', text).group(1))
         threads = int(re.search(r'"ttg.threads-per-warp" = (\d+)', text).group(1))
         for type_text in set(tensor_types(text)):
-            tensor = parse_tensor_type(type_text)
-            if tensor.encoding_text is None or tensor.encoding_text == "#smem":
+            ty = reader.tensor_type(type_text)
+            layout = layout_attr_of(ty)
+            if layout is None:
                 continue
-            encoding = parse_layout(tensor.encoding_text, aliases)
-            if encoding.rank is not None and encoding.rank != len(tensor.shape):
+            encoding = encoding_of(ty)
+            shape = tuple(ty.get_shape())
+            if encoding.rank is not None and encoding.rank != len(shape):
                 continue  # a multi-buffered allocation: the leading dim indexes buffers
-            text_key = aliases.get(tensor.encoding_text[1:], tensor.encoding_text)
-            key = (path.parent.name, text_key, tensor.shape, tensor.element_bit_width)
-            uses.setdefault(key, (encoding, warps, threads))
+            key = (path.parent.name, layout, shape, element_bit_width(ty.get_element_type()))
+            uses.setdefault(key, (ty, warps, threads))
     return uses
 
 
 def test_corpus_layouts_match_their_definitions(corpus):
     uses = corpus_layout_uses(corpus)
-    kinds = {type(e).__name__ for e, _, _ in uses.values()}
+    kinds = {type(encoding_of(ty)).__name__ for ty, _, _ in uses.values()}
     # The corpus exercises every layout family Triton 3.6 emits for these targets.
     assert {"Blocked", "Slice", "DotOperand", "NvidiaMma", "AmdMfma", "AmdWmma",
             "SwizzledShared", "AmdRotatingShared", "NvmmaShared"} <= kinds
     checked, skipped, done = 0, 0, set()
-    for (target, text, shape, bits), (encoding, warps, threads) in uses.items():
+    for (target, text, shape, bits), (ty, warps, threads) in uses.items():
+        encoding = encoding_of(ty)
         if (encoding, shape, bits) in done:
             checked += 1
             continue
         done.add((encoding, shape, bits))
-        layout = to_linear_layout(encoding, shape, bits)
+        layout = linear_layout_of(ty)
         assert layout.is_surjective(), (target, text, shape)
         if is_distributed(encoding):
             assert layout.in_dim_size("lane") == threads, (target, text, shape)
@@ -135,12 +127,12 @@ def test_corpus_layouts_match_their_definitions(corpus):
             assert_matches(layout, reference)
             checked += 1
         else:
-            assert isinstance(encoding, Linear)  # checked by the in-thread-transpose test
+            assert isinstance(encoding, enc.Linear)  # checked by the in-thread-transpose test
             skipped += 1
     assert checked + skipped == len(uses)
 
 
-def in_thread_transposed(layout: LinearLayout, blocked: Blocked) -> LinearLayout:
+def in_thread_transposed(layout: LinearLayout, blocked: enc.Blocked) -> LinearLayout:
     """AMD's in-thread transpose: each thread's sizePerThread block is walked with the two
     fastest dims of ``order`` exchanged; lanes, warps and repeats stay as they are."""
     order = list(blocked.order)
@@ -161,21 +153,22 @@ def test_triton_linear_layouts_from_in_thread_transpose(passes_root):
         text = path.read_text()
         if "amdg.in_thread_transpose" not in text:
             continue
-        aliases = parse_alias_definitions(text)
+        reader = LayoutReader(text)
         for match in op.finditer(text):
             shape = tuple(int(s) for s in match.group(1).split("x"))
-            src, dst = parse_layout(f"#{match.group(2)}", aliases), parse_layout(f"#{match.group(3)}", aliases)
-            assert isinstance(src, Blocked) and isinstance(dst, Linear)
+            src_attr, dst_attr = reader.layout(f"#{match.group(2)}"), reader.layout(f"#{match.group(3)}")
+            src, dst = encoding_of(src_attr), encoding_of(dst_attr)
+            assert isinstance(src, enc.Blocked) and isinstance(dst, enc.Linear)
             expected = in_thread_transposed(to_linear_layout(src, shape), src)
             assert to_linear_layout(dst, shape) == expected, path
-            seen.add((aliases[match.group(3)], shape))
+            seen.add((dst_attr, shape))
     # Both #ttg.linear layouts of the corpus come from here.
     assert len(seen) == 2
     # Where a thread's block is one row, the transpose changes nothing: Triton's linear
     # layout is then exactly our blocked layout.
-    one_row = Blocked([1, 4], [64, 1], [1, 4], [0, 1])
-    linear_texts = {text for text, _ in seen}
+    one_row = enc.Blocked([1, 4], [64, 1], [1, 4], [0, 1])
+    linear_attrs = {attr for attr, _ in seen}
     assert any(
-        to_linear_layout(parse_layout(t), (64, 32)) == to_linear_layout(one_row, (64, 32))
-        for t in linear_texts
+        to_linear_layout(encoding_of(a), (64, 32)) == to_linear_layout(one_row, (64, 32))
+        for a in linear_attrs
     )

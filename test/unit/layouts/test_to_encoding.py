@@ -1,0 +1,104 @@
+"""``to_encoding()`` / ``encoding_of``: IR layout attributes to the encoding dataclasses."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.dialects.builtin import IntAttr, NoneAttr, TensorType, f16, f32
+
+from tileopt.dialects.layout_of import encoding_of, linear_layout_of
+from tileopt.dialects.ttg_attrs import (
+    AMDWmmaEncodingAttr,
+    BlockedEncodingAttr,
+    DotOperandEncodingAttr,
+    LinearEncodingAttr,
+    NvidiaMmaEncodingAttr,
+    NVMMASharedEncodingAttr,
+    PaddedSharedEncodingAttr,
+    SharedMemorySpaceAttr,
+    SliceEncodingAttr,
+    SwizzledSharedEncodingAttr,
+)
+from tileopt.dialects.ttg_types import MemDescType
+from tileopt.layout_cli import LayoutReader
+from tileopt.layouts.encodings import (
+    AmdWmma,
+    Blocked,
+    DotOperand,
+    Linear,
+    NvidiaMma,
+    NvmmaShared,
+    Slice,
+    SwizzledShared,
+    to_linear_layout,
+)
+from tileopt.layouts.linear_layout import LayoutError
+
+
+def test_plain_values():
+    attr = BlockedEncodingAttr.get([1, 4], [8, 4], [4, 1], [1, 0])
+    assert attr.to_encoding() == Blocked([1, 4], [8, 4], [4, 1], [1, 0])
+    cta = BlockedEncodingAttr.get([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
+    assert cta.to_encoding() == Blocked([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
+
+
+def test_parents_recurse():
+    mma = NvidiaMmaEncodingAttr.get(2, 0, [2, 2], [16, 8])
+    dot = DotOperandEncodingAttr.get(0, mma, 2)
+    assert dot.to_encoding() == DotOperand(0, NvidiaMma(2, 0, [2, 2], [16, 8]), 2)
+    sliced = SliceEncodingAttr.get(1, mma)
+    assert sliced.to_encoding() == Slice(1, NvidiaMma(2, 0, [2, 2], [16, 8]))
+    nested = SliceEncodingAttr.get(0, SliceEncodingAttr.get(2, BlockedEncodingAttr.get(
+        [1, 1, 4], [1, 32, 1], [2, 2, 1], [2, 1, 0])))
+    assert nested.to_encoding() == Slice(0, Slice(2, Blocked([1, 1, 4], [1, 32, 1], [2, 2, 1], [2, 1, 0])))
+
+
+def test_booleans_stored_as_ints_and_bases():
+    assert AMDWmmaEncodingAttr.get(1, True, [2, 2]).to_encoding() == AmdWmma(1, True, [2, 2])
+    linear = LinearEncodingAttr.get([[0, 1]], [[1, 0]], [])
+    assert linear.to_encoding() == Linear([[0, 1]], [[1, 0]], [])
+    shared = NVMMASharedEncodingAttr.get(128, False, 16)
+    assert shared.to_encoding() == NvmmaShared(128, False, 16)
+
+
+def test_encoding_of_types_and_layouts():
+    blocked = BlockedEncodingAttr.get([1, 4], [8, 4], [4, 1], [1, 0])
+    tensor = TensorType(f32, [16, 16], blocked)
+    assert encoding_of(tensor) == encoding_of(blocked) == blocked.to_encoding()
+    assert linear_layout_of(tensor) == to_linear_layout(blocked.to_encoding(), [16, 16])
+    assert linear_layout_of(tensor) is linear_layout_of(TensorType(f32, [16, 16], blocked))  # cached
+    shared = SwizzledSharedEncodingAttr.get(8, 1, 8, [1, 0])
+    memdesc = MemDescType.get([64, 32], f16, shared, SharedMemorySpaceAttr())
+    assert linear_layout_of(memdesc) == to_linear_layout(SwizzledShared(8, 1, 8, [1, 0]), [64, 32])
+
+
+def test_errors():
+    with pytest.raises(LayoutError, match="has no TritonGPU layout"):
+        encoding_of(IntAttr(42))
+    with pytest.raises(LayoutError, match="has no TritonGPU layout"):
+        linear_layout_of(TensorType(f32, [16], NoneAttr()))
+    with pytest.raises(LayoutError, match="not supported"):  # a layout the math does not know yet
+        NvidiaMmaEncodingAttr.get(1, 0, [2, 2], []).to_encoding()
+
+
+def test_padded_shared_has_no_encoding_yet():
+    padded = LayoutReader().layout("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>")
+    assert isinstance(padded, PaddedSharedEncodingAttr)
+    with pytest.raises(LayoutError, match="no linear-layout conversion"):
+        padded.to_encoding()
+
+
+def test_ir_attributes_of_a_corpus_file(corpus):
+    """Every layout alias of a TritonGPU file is used in the parsed module and converts."""
+    from tileopt.ir import parse_module
+
+    path = corpus / "hip-gfx942" / "matmul.ttgir"
+    text = path.read_text()
+    module = parse_module(text, str(path))
+    reader = LayoutReader(text)
+    from_text = {encoding_of(reader.layout(f"#{n}")) for n in reader.layout_aliases()}
+    found = set()
+    for op in module.walk():
+        for value in list(op.results) + [a for r in op.regions for b in r.blocks for a in b.args]:
+            if isinstance(value.type, (TensorType, MemDescType)) and not isinstance(value.type.encoding, NoneAttr):
+                found.add(encoding_of(value.type))
+    assert from_text and from_text <= found
