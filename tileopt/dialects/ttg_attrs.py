@@ -889,6 +889,11 @@ class PaddedSharedEncodingAttr(LayoutAttr):
                 "ttg.padded_shared: order must be a permutation with the rank of shape"
             )
 
+    def to_encoding(self) -> SwizzledShared:
+        # Padding only moves offsets; the linear part is the identity over the shape in
+        # `order`, which is the swizzled map with nothing swizzled.
+        return SwizzledShared(1, 1, 1, ints_of(self.order))
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "intervals": ints_of(self.intervals),

@@ -80,11 +80,17 @@ def test_errors():
         NvidiaMmaEncodingAttr.get(1, 0, [2, 2], []).to_encoding()
 
 
-def test_padded_shared_has_no_encoding_yet():
-    padded = LayoutReader().layout("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>")
-    assert isinstance(padded, PaddedSharedEncodingAttr)
-    with pytest.raises(LayoutError, match="no linear-layout conversion"):
-        padded.to_encoding()
+@pytest.mark.parametrize("order", [[1, 0], [0, 1]])
+def test_padded_shared_is_the_identity_in_order(order):
+    padded = f"#ttg.padded_shared<[32:+4] {{order = {order}, shape = [16, 64]}}>"
+    reader = LayoutReader("#smem = #ttg.shared_memory\n")
+    memdesc = reader.tensor_type(f"!ttg.memdesc<16x64xf16, {padded}, #smem, mutable>")
+    assert isinstance(memdesc.encoding, PaddedSharedEncodingAttr)
+    layout = linear_layout_of(memdesc)
+    # Offsets before padding walk the fastest dim of `order` first.
+    for offset in range(16 * 64):
+        row, col = (offset // 64, offset % 64) if order == [1, 0] else (offset % 16, offset // 16)
+        assert layout.apply({"offset": offset, "block": 0}) == {"dim0": row, "dim1": col}
 
 
 def test_ir_attributes_of_a_corpus_file(corpus):
