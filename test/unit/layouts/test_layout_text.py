@@ -5,21 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tileopt.layouts.encodings import (
-    AmdMfma,
-    AmdRotatingShared,
-    AmdWmma,
-    Blocked,
-    DotOperand,
-    Linear,
-    NvidiaMma,
-    NvmmaShared,
-    Slice,
-    SwizzledShared,
-)
 from tileopt.dialects.layout_of import encoding_of
 from tileopt.dialects.ttg_attrs import AMDMfmaEncodingAttr, BlockedEncodingAttr, LinearEncodingAttr
 from tileopt.layout_cli import LayoutReader, LayoutTextError, element_bit_width, encoding_text
+from tileopt.layouts import encodings as enc
 from tileopt.layouts.encodings import to_linear_layout
 
 
@@ -37,51 +26,51 @@ BLOCKED_TEXT = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], w
 @pytest.mark.parametrize(
     "text,expected",
     [
-        (BLOCKED_TEXT, Blocked([1, 4], [8, 4], [4, 1], [1, 0])),
+        (BLOCKED_TEXT, enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0])),
         (
             "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
             "order = [1, 0], CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0]}>",
-            Blocked([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0]),
+            enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0]),
         ),
         (
             "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>",
-            NvidiaMma(3, 0, [8, 1], [16, 128, 16]),
+            enc.NvidiaMma(3, 0, [8, 1], [16, 128, 16]),
         ),
         (
             "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], instrShape = [32, 32, 8], isTransposed = true}>",
-            AmdMfma(3, [2, 4], [32, 32, 8], True),
+            enc.AmdMfma(3, [2, 4], [32, 32, 8], True),
         ),
         (
             "#ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [16, 16, 32], isTransposed = false, "
             "tilesPerWarp = [2, 2], elementBitWidth = 64}>",
-            AmdMfma(4, [4, 1], [16, 16, 32], False, tiles_per_warp=[2, 2], element_bit_width=64),
+            enc.AmdMfma(4, [4, 1], [16, 16, 32], False, tiles_per_warp=[2, 2], element_bit_width=64),
         ),
-        ("#ttg.amd_wmma<{version = 1, isTranspose = true, warpsPerCTA = [2, 4]}>", AmdWmma(1, True, [2, 4])),
+        ("#ttg.amd_wmma<{version = 1, isTranspose = true, warpsPerCTA = [2, 4]}>", enc.AmdWmma(1, True, [2, 4])),
         (
             "#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[1, 0]], warp = [], block = []}>",
-            Linear([[0, 1], [0, 2]], [[1, 0]], []),
+            enc.Linear([[0, 1], [0, 2]], [[1, 0]], []),
         ),
         (
             "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
-            SwizzledShared(8, 1, 8, [1, 0]),
+            enc.SwizzledShared(8, 1, 8, [1, 0]),
         ),
         (
             "#ttg.amd_rotating_shared<{vec = 4, perPhase = 2, maxPhase = 8, order = [1, 0]}>",
-            AmdRotatingShared(4, 2, 8, [1, 0]),
+            enc.AmdRotatingShared(4, 2, 8, [1, 0]),
         ),
         (
             "#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>",
-            NvmmaShared(64, True, 16),
+            enc.NvmmaShared(64, True, 16),
         ),
         (
             "#triton_gpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
-            Blocked([4], [32], [4], [0]),
+            enc.Blocked([4], [32], [4], [0]),
         ),
         # Explicit integer types and default CTA layouts are accepted and normalised.
         (
             "#ttg.swizzled_shared<{vec = 8 : i32, perPhase = 1, maxPhase = 8, order = [1, 0], "
             "CTAsPerCGA = [1, 1], CTASplitNum = [1, 1], CTAOrder = [1, 0]}>",
-            SwizzledShared(8, 1, 8, [1, 0]),
+            enc.SwizzledShared(8, 1, 8, [1, 0]),
         ),
     ],
 )
@@ -95,10 +84,10 @@ def test_nested_parents_and_aliases():
         "mma": "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>",
     }
     parsed = parse_layout("#ttg.slice<{dim = 1, parent = #ttg.slice<{dim = 2, parent = #blocked}>}>", aliases)
-    assert parsed == Slice(1, Slice(2, Blocked([1, 1, 4], [1, 32, 1], [2, 2, 1], [2, 1, 0])))
+    assert parsed == enc.Slice(1, enc.Slice(2, enc.Blocked([1, 1, 4], [1, 32, 1], [2, 2, 1], [2, 1, 0])))
     dot = parse_layout("#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>", aliases)
-    assert dot == DotOperand(1, NvidiaMma(2, 0, [2, 2], [16, 8]), 4)
-    assert parse_layout("#mma", aliases) == NvidiaMma(2, 0, [2, 2], [16, 8])
+    assert dot == enc.DotOperand(1, enc.NvidiaMma(2, 0, [2, 2], [16, 8]), 4)
+    assert parse_layout("#mma", aliases) == enc.NvidiaMma(2, 0, [2, 2], [16, 8])
 
 
 def test_alias_definitions_from_a_file(corpus):
@@ -154,11 +143,11 @@ def test_tensor_types():
     text = "tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>"
     t = reader.tensor_type(text)
     assert t.get_shape() == (128,) and encoding_text(text) == "#ttg.slice<{dim = 0, parent = #blocked}>"
-    assert encoding_of(t) == Slice(0, Blocked([1, 4], [8, 4], [4, 1], [1, 0]))
+    assert encoding_of(t) == enc.Slice(0, enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0]))
     text = "!ttg.memdesc<64x32xf16, #shared, #smem, mutable>"
     t = reader.tensor_type(text)
     assert t.get_shape() == (64, 32) and encoding_text(text) == "#shared"
-    assert encoding_of(t) == SwizzledShared(8, 1, 8, [1, 0])
+    assert encoding_of(t) == enc.SwizzledShared(8, 1, 8, [1, 0])
     assert reader.tensor_type("16x16").get_shape() == (16, 16)
     with pytest.raises(LayoutTextError, match="tensor type"):
         reader.tensor_type("vector<4xf32>")
@@ -200,11 +189,11 @@ def test_printer_leaves_out_defaults():
     assert str(mfma) == (
         "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16, 16], isTransposed = false}>"
     )
-    assert mfma.to_encoding() == AmdMfma(3, [2, 2], [16, 16, 16], False, tiles_per_warp=[1, 1])
+    assert mfma.to_encoding() == enc.AmdMfma(3, [2, 2], [16, 16, 16], False, tiles_per_warp=[1, 1])
     blocked = BlockedEncodingAttr.get([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
     assert str(blocked).endswith("CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0]}>")
-    assert parse_layout(str(blocked)) == Blocked([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
-    linear = Linear.from_layout(to_linear_layout(Blocked([1, 4], [8, 4], [4, 1], [1, 0]), [32, 16]))
+    assert parse_layout(str(blocked)) == enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
+    linear = enc.Linear.from_layout(to_linear_layout(enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0]), [32, 16]))
     attr = LinearEncodingAttr.get(linear.register, linear.lane, linear.warp, linear.block)
     assert attr.to_encoding() == linear
     assert str(attr) == (

@@ -5,70 +5,50 @@ from __future__ import annotations
 import pytest
 from xdsl.dialects.builtin import IntAttr, NoneAttr, TensorType, f16, f32
 
+from tileopt.dialects import ttg_attrs as ttg
 from tileopt.dialects.layout_of import encoding_of, linear_layout_of
-from tileopt.dialects.ttg_attrs import (
-    AMDWmmaEncodingAttr,
-    BlockedEncodingAttr,
-    DotOperandEncodingAttr,
-    LinearEncodingAttr,
-    NvidiaMmaEncodingAttr,
-    NVMMASharedEncodingAttr,
-    PaddedSharedEncodingAttr,
-    SharedMemorySpaceAttr,
-    SliceEncodingAttr,
-    SwizzledSharedEncodingAttr,
-)
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.layout_cli import LayoutReader
-from tileopt.layouts.encodings import (
-    AmdWmma,
-    Blocked,
-    DotOperand,
-    Linear,
-    NvidiaMma,
-    NvmmaShared,
-    Slice,
-    SwizzledShared,
-    to_linear_layout,
-)
+from tileopt.layouts import encodings as enc
+from tileopt.layouts.encodings import to_linear_layout
 from tileopt.layouts.linear_layout import LayoutError
 
 
 def test_plain_values():
-    attr = BlockedEncodingAttr.get([1, 4], [8, 4], [4, 1], [1, 0])
-    assert attr.to_encoding() == Blocked([1, 4], [8, 4], [4, 1], [1, 0])
-    cta = BlockedEncodingAttr.get([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
-    assert cta.to_encoding() == Blocked([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
+    attr = ttg.BlockedEncodingAttr.get([1, 4], [8, 4], [4, 1], [1, 0])
+    assert attr.to_encoding() == enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0])
+    cta = ttg.BlockedEncodingAttr.get([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
+    assert cta.to_encoding() == enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
 
 
 def test_parents_recurse():
-    mma = NvidiaMmaEncodingAttr.get(2, 0, [2, 2], [16, 8])
-    dot = DotOperandEncodingAttr.get(0, mma, 2)
-    assert dot.to_encoding() == DotOperand(0, NvidiaMma(2, 0, [2, 2], [16, 8]), 2)
-    sliced = SliceEncodingAttr.get(1, mma)
-    assert sliced.to_encoding() == Slice(1, NvidiaMma(2, 0, [2, 2], [16, 8]))
-    nested = SliceEncodingAttr.get(0, SliceEncodingAttr.get(2, BlockedEncodingAttr.get(
+    mma = ttg.NvidiaMmaEncodingAttr.get(2, 0, [2, 2], [16, 8])
+    dot = ttg.DotOperandEncodingAttr.get(0, mma, 2)
+    assert dot.to_encoding() == enc.DotOperand(0, enc.NvidiaMma(2, 0, [2, 2], [16, 8]), 2)
+    sliced = ttg.SliceEncodingAttr.get(1, mma)
+    assert sliced.to_encoding() == enc.Slice(1, enc.NvidiaMma(2, 0, [2, 2], [16, 8]))
+    nested = ttg.SliceEncodingAttr.get(0, ttg.SliceEncodingAttr.get(2, ttg.BlockedEncodingAttr.get(
         [1, 1, 4], [1, 32, 1], [2, 2, 1], [2, 1, 0])))
-    assert nested.to_encoding() == Slice(0, Slice(2, Blocked([1, 1, 4], [1, 32, 1], [2, 2, 1], [2, 1, 0])))
+    assert nested.to_encoding() == enc.Slice(0, enc.Slice(2, enc.Blocked([1, 1, 4], [1, 32, 1], [2, 2, 1], [2, 1, 0])))
 
 
 def test_booleans_stored_as_ints_and_bases():
-    assert AMDWmmaEncodingAttr.get(1, True, [2, 2]).to_encoding() == AmdWmma(1, True, [2, 2])
-    linear = LinearEncodingAttr.get([[0, 1]], [[1, 0]], [])
-    assert linear.to_encoding() == Linear([[0, 1]], [[1, 0]], [])
-    shared = NVMMASharedEncodingAttr.get(128, False, 16)
-    assert shared.to_encoding() == NvmmaShared(128, False, 16)
+    assert ttg.AMDWmmaEncodingAttr.get(1, True, [2, 2]).to_encoding() == enc.AmdWmma(1, True, [2, 2])
+    linear = ttg.LinearEncodingAttr.get([[0, 1]], [[1, 0]], [])
+    assert linear.to_encoding() == enc.Linear([[0, 1]], [[1, 0]], [])
+    shared = ttg.NVMMASharedEncodingAttr.get(128, False, 16)
+    assert shared.to_encoding() == enc.NvmmaShared(128, False, 16)
 
 
 def test_encoding_of_types_and_layouts():
-    blocked = BlockedEncodingAttr.get([1, 4], [8, 4], [4, 1], [1, 0])
+    blocked = ttg.BlockedEncodingAttr.get([1, 4], [8, 4], [4, 1], [1, 0])
     tensor = TensorType(f32, [16, 16], blocked)
     assert encoding_of(tensor) == encoding_of(blocked) == blocked.to_encoding()
     assert linear_layout_of(tensor) == to_linear_layout(blocked.to_encoding(), [16, 16])
     assert linear_layout_of(tensor) is linear_layout_of(TensorType(f32, [16, 16], blocked))  # cached
-    shared = SwizzledSharedEncodingAttr.get(8, 1, 8, [1, 0])
-    memdesc = MemDescType.get([64, 32], f16, shared, SharedMemorySpaceAttr())
-    assert linear_layout_of(memdesc) == to_linear_layout(SwizzledShared(8, 1, 8, [1, 0]), [64, 32])
+    shared = ttg.SwizzledSharedEncodingAttr.get(8, 1, 8, [1, 0])
+    memdesc = MemDescType.get([64, 32], f16, shared, ttg.SharedMemorySpaceAttr())
+    assert linear_layout_of(memdesc) == to_linear_layout(enc.SwizzledShared(8, 1, 8, [1, 0]), [64, 32])
 
 
 def test_errors():
@@ -77,7 +57,7 @@ def test_errors():
     with pytest.raises(LayoutError, match="has no TritonGPU layout"):
         linear_layout_of(TensorType(f32, [16], NoneAttr()))
     with pytest.raises(LayoutError, match="not supported"):  # a layout the math does not know yet
-        NvidiaMmaEncodingAttr.get(1, 0, [2, 2], []).to_encoding()
+        ttg.NvidiaMmaEncodingAttr.get(1, 0, [2, 2], []).to_encoding()
 
 
 @pytest.mark.parametrize("order", [[1, 0], [0, 1]])
@@ -85,7 +65,7 @@ def test_padded_shared_is_the_identity_in_order(order):
     padded = f"#ttg.padded_shared<[32:+4] {{order = {order}, shape = [16, 64]}}>"
     reader = LayoutReader("#smem = #ttg.shared_memory\n")
     memdesc = reader.tensor_type(f"!ttg.memdesc<16x64xf16, {padded}, #smem, mutable>")
-    assert isinstance(memdesc.encoding, PaddedSharedEncodingAttr)
+    assert isinstance(memdesc.encoding, ttg.PaddedSharedEncodingAttr)
     layout = linear_layout_of(memdesc)
     # Offsets before padding walk the fastest dim of `order` first.
     for offset in range(16 * 64):
