@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tileopt.layouts.linear_layout import LinearLayout
+from tileopt.layouts.linear_layout import LinearLayout, rref
 
 REGISTER, LANE = "register", "lane"
 VECTOR, BANK, SEGMENT, REPS = "vector", "bank", "segment", "reps"
@@ -81,30 +81,13 @@ def _log2_floor(value: int) -> int:
     return value.bit_length() - 1
 
 
-def _rref(rows: Sequence[int], num_cols: int) -> list[int]:
-    """Reduced row echelon form over GF(2), pivots from bit 0 upwards (f2reduce's form)."""
-    rows = list(rows)
-    pivot_row = 0
-    for col in range(num_cols):
-        bit = 1 << col
-        found = next((r for r in range(pivot_row, len(rows)) if rows[r] & bit), None)
-        if found is None:
-            continue
-        rows[pivot_row], rows[found] = rows[found], rows[pivot_row]
-        for r in range(len(rows)):
-            if r != pivot_row and rows[r] & bit:
-                rows[r] ^= rows[pivot_row]
-        pivot_row += 1
-    return rows
-
-
 def _lowest_bit(value: int) -> int:
     return (value & -value).bit_length() - 1
 
 
 def nullspace_basis(vectors: Sequence[int], dim: int) -> list[int]:
     """A basis of the vectors orthogonal to all of ``vectors`` (free columns in order)."""
-    rows = _rref(vectors, dim)
+    rows = rref(vectors, dim)
     pivots = {_lowest_bit(r) for r in rows if r}
     basis = []
     for free in range(dim):
@@ -120,7 +103,7 @@ def nullspace_basis(vectors: Sequence[int], dim: int) -> list[int]:
 
 def complement_basis(basis: Sequence[int], dim: int) -> list[int]:
     """Unit vectors completing ``basis`` to the whole space (the non-pivot columns)."""
-    rows = _rref(basis, dim)
+    rows = rref(basis, dim)
     pivots = {_lowest_bit(r) for r in rows if r}
     return [1 << i for i in range(dim) if i not in pivots]
 

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tileopt.layouts.linear_layout import LinearLayout, log2_exact
+from tileopt.layouts.linear_layout import xor_columns as apply
 
 BANKS = 32
 BANK_BYTES = 4
@@ -102,17 +103,6 @@ def invert(columns: Sequence[int], bits: int) -> list[int]:
                 col |= 1 << c
         inverse.append(col)
     return inverse
-
-
-def apply(columns: Sequence[int], value: int) -> int:
-    out = 0
-    i = 0
-    while value:
-        if value & 1:
-            out ^= columns[i]
-        value >>= 1
-        i += 1
-    return out
 
 
 # --------------------------------------------------------------------------- the plan

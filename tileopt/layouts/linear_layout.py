@@ -51,7 +51,30 @@ def _next_power_of_2_above(value: int) -> int:
     return 1 << value.bit_length()
 
 
-def _rref(rows: list[int], num_cols: int) -> list[int]:
+def xor_columns(columns: Sequence[int], value: int) -> int:
+    """The GF(2) product of a matrix, given by its columns as ints, and the bit vector
+    ``value``: the XOR of the columns whose bit is set."""
+    acc = 0
+    bit = 0
+    while value:
+        if value & 1:
+            acc ^= columns[bit]
+        value >>= 1
+        bit += 1
+    return acc
+
+
+def _check_reshape(what: str, new_dims: Sequence[tuple[str, int]], total: int) -> None:
+    """A reshape keeps the total size, and every new size is a power of two."""
+    new_total = 1
+    for _, size in new_dims:
+        new_total *= size
+        log2_exact(size)
+    if new_total != total:
+        raise LayoutError(f"{what}: total size {new_total} differs from {total}")
+
+
+def rref(rows: Sequence[int], num_cols: int) -> list[int]:
     """Reduced row echelon form over GF(2). Row ``r`` is an int whose bit ``c`` is column ``c``.
 
     Pivots are taken from column 0 upwards, so the result is the unique RREF of the matrix
@@ -343,7 +366,7 @@ class LinearLayout:
 
     def _rank(self) -> int:
         if self._rank_cache is None:
-            rows = _rref(self._matrix_rows(), self.total_in_dim_size_log2())
+            rows = rref(self._matrix_rows(), self.total_in_dim_size_log2())
             self._rank_cache = sum(1 for r in rows if r)
         return self._rank_cache
 
@@ -377,12 +400,7 @@ class LinearLayout:
                 raise LayoutError(
                     f"index {value} is outside input dimension '{name}' of size {1 << len(cols)}"
                 )
-            bit = 0
-            while value:
-                if value & 1:
-                    acc ^= cols[bit]
-                value >>= 1
-                bit += 1
+            acc ^= xor_columns(cols, value)
         return {
             name: (acc >> shift) & (size - 1)
             for (name, size), shift in zip(self._out_dims.items(), shifts)
@@ -393,13 +411,7 @@ class LinearLayout:
         flat, _ = self._flat()
         acc = 0
         for name, value in inputs.items():
-            cols = flat[name]
-            bit = 0
-            while value:
-                if value & 1:
-                    acc ^= cols[bit]
-                value >>= 1
-                bit += 1
+            acc ^= xor_columns(flat[name], value)
         return acc
 
     # ------------------------------------------------------------------ algebra
@@ -529,7 +541,7 @@ class LinearLayout:
         basic variables' values) lands on an element some other input already holds.
         """
         num_cols = self.total_in_dim_size_log2()
-        rows = _rref(self._matrix_rows(), num_cols)
+        rows = rref(self._matrix_rows(), num_cols)
         basic = {_lowest_set_bit(r) for r in rows if r}
         masks: dict[str, int] = {}
         col = 0
@@ -566,14 +578,7 @@ class LinearLayout:
 
     def reshape_ins(self, new_in_dims: Sequence[tuple[str, int]]) -> LinearLayout:
         """Flatten the input dims into one (first dim least significant), then split it."""
-        total = 1
-        for _, size in new_in_dims:
-            total *= size
-            log2_exact(size)
-        if total != self.total_in_dim_size():
-            raise LayoutError(
-                f"reshape_ins: total size {total} differs from {self.total_in_dim_size()}"
-            )
+        _check_reshape("reshape_ins", new_in_dims, self.total_in_dim_size())
         flat = [b for bs in self._bases.values() for b in bs]
         new_bases, i = {}, 0
         for name, size in new_in_dims:
@@ -584,14 +589,7 @@ class LinearLayout:
 
     def reshape_outs(self, new_out_dims: Sequence[tuple[str, int]]) -> LinearLayout:
         """Flatten the output dims into one (first dim least significant), then split it."""
-        total = 1
-        for _, size in new_out_dims:
-            total *= size
-            log2_exact(size)
-        if total != self.total_out_dim_size():
-            raise LayoutError(
-                f"reshape_outs: total size {total} differs from {self.total_out_dim_size()}"
-            )
+        _check_reshape("reshape_outs", new_out_dims, self.total_out_dim_size())
         flat, _ = self._flat()
         new_bases = {}
         for name, cols in flat.items():
@@ -792,7 +790,7 @@ def lstsq(a: LinearLayout, b: LinearLayout) -> LinearLayout:
                 combined[row_a] |= b_rows[row_b] << num_cols_a
                 row_b += 1
             row_a += 1
-    reduced = _rref(combined, num_cols_a + num_cols_b)
+    reduced = rref(combined, num_cols_a + num_cols_b)
     solution = [0] * num_cols_a  # per a-column: the b-columns it takes part in
     for row in reduced:
         if not row:
