@@ -22,8 +22,8 @@ as Triton's ``LinearEncodingAttr`` does.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field, fields
+from functools import lru_cache, partial
 from typing import ClassVar, Union
 
 from tileopt.layouts.linear_layout import LayoutError, LinearLayout, log2_exact
@@ -45,13 +45,13 @@ def _ints(value) -> tuple[int, ...] | None:
 
 
 class _Frozen:
-    """Normalise list parameters to tuples so instances are hashable and compare by value."""
-
-    _tuple_fields: ClassVar[tuple[str, ...]] = ()
+    """Normalise list parameters (those typed ``tuple[int, ...]``) to tuples so instances
+    are hashable and compare by value."""
 
     def __post_init__(self) -> None:
-        for name in self._tuple_fields:
-            object.__setattr__(self, name, _ints(getattr(self, name)))
+        for f in fields(self):
+            if str(f.type).startswith("tuple[int, ...]"):
+                object.__setattr__(self, f.name, _ints(getattr(self, f.name)))
         self.verify()
 
     def verify(self) -> None:
@@ -68,12 +68,18 @@ def _check_powers_of_2(values: Sequence[int], what: str) -> None:
         raise LayoutError(f"every element of {what} {list(values)} must be a power of two")
 
 
+@dataclass(frozen=True)
 class _CTAParams(_Frozen):
     """Shared handling of the optional CTAsPerCGA / CTASplitNum / CTAOrder parameters.
 
     The single-CTA default is stored as None whether or not it was spelled out, so two
-    encodings of the same layout compare equal.
+    encodings of the same layout compare equal. They are keyword-only, so that each
+    layout's own parameters come first, positionally.
     """
+
+    ctas_per_cga: tuple[int, ...] | None = field(default=None, kw_only=True)
+    cta_split_num: tuple[int, ...] | None = field(default=None, kw_only=True)
+    cta_order: tuple[int, ...] | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -98,6 +104,11 @@ class _CTAParams(_Frozen):
             _check_permutation(self.cta_order, "CTAOrder")
             _check_powers_of_2(self.ctas_per_cga, "CTAsPerCGA")
             _check_powers_of_2(self.cta_split_num, "CTASplitNum")
+
+    @property
+    def rank(self) -> int:
+        """The rank ``order`` gives (layouts without one say otherwise)."""
+        return len(self.order)  # type: ignore[attr-defined]
 
     def _rank_without_cta(self) -> int | None:
         """The rank the other parameters imply, if any (None: they do not fix one)."""
@@ -139,19 +150,8 @@ class Blocked(_CTAParams):
     threads_per_warp: tuple[int, ...]
     warps_per_cta: tuple[int, ...]
     order: tuple[int, ...]
-    ctas_per_cga: tuple[int, ...] | None = None
-    cta_split_num: tuple[int, ...] | None = None
-    cta_order: tuple[int, ...] | None = None
 
     name: ClassVar[str] = "ttg.blocked"
-    _tuple_fields = (
-        "size_per_thread", "threads_per_warp", "warps_per_cta", "order",
-        "ctas_per_cga", "cta_split_num", "cta_order",
-    )
-
-    @property
-    def rank(self) -> int:
-        return len(self.order)
 
     def verify(self) -> None:
         super().verify()
@@ -212,18 +212,15 @@ class DotOperand(_Frozen):
 
 @dataclass(frozen=True)
 class NvidiaMma(_MmaParams):
-    """``#ttg.nvidia_mma``: the accumulator of ``mma.sync`` (v2, Ampere) or ``wgmma`` (v3)."""
+    """``#ttg.nvidia_mma``: the accumulator of ``mma.sync`` (v2, Ampere) or ``wgmma`` (v3);
+    ``instr_shape`` is one instruction's m, n (and k for wgmma)."""
 
     version_major: int
     version_minor: int
     warps_per_cta: tuple[int, ...]
     instr_shape: tuple[int, ...]
-    ctas_per_cga: tuple[int, ...] | None = None
-    cta_split_num: tuple[int, ...] | None = None
-    cta_order: tuple[int, ...] | None = None
 
     name: ClassVar[str] = "ttg.nvidia_mma"
-    _tuple_fields = ("warps_per_cta", "instr_shape", "ctas_per_cga", "cta_split_num", "cta_order")
 
     def _verify_instruction(self) -> None:
         if self.version_major not in (2, 3):
@@ -248,15 +245,8 @@ class AmdMfma(_MmaParams):
     is_transposed: bool
     tiles_per_warp: tuple[int, ...] | None = None
     element_bit_width: int = 32
-    ctas_per_cga: tuple[int, ...] | None = None
-    cta_split_num: tuple[int, ...] | None = None
-    cta_order: tuple[int, ...] | None = None
 
     name: ClassVar[str] = "ttg.amd_mfma"
-    _tuple_fields = (
-        "warps_per_cta", "instr_shape", "tiles_per_warp",
-        "ctas_per_cga", "cta_split_num", "cta_order",
-    )
 
     @property
     def tiles(self) -> tuple[int, ...]:
@@ -282,12 +272,8 @@ class AmdWmma(_MmaParams):
     is_transposed: bool
     warps_per_cta: tuple[int, ...]
     instr_shape: tuple[int, ...] = (16, 16, 16)
-    ctas_per_cga: tuple[int, ...] | None = None
-    cta_split_num: tuple[int, ...] | None = None
-    cta_order: tuple[int, ...] | None = None
 
     name: ClassVar[str] = "ttg.amd_wmma"
-    _tuple_fields = ("warps_per_cta", "instr_shape", "ctas_per_cga", "cta_split_num", "cta_order")
 
     def _verify_instruction(self) -> None:
         if not 1 <= self.version <= 3:
@@ -358,16 +344,8 @@ class SwizzledShared(_CTAParams):
     per_phase: int
     max_phase: int
     order: tuple[int, ...]
-    ctas_per_cga: tuple[int, ...] | None = None
-    cta_split_num: tuple[int, ...] | None = None
-    cta_order: tuple[int, ...] | None = None
 
     name: ClassVar[str] = "ttg.swizzled_shared"
-    _tuple_fields = ("order", "ctas_per_cga", "cta_split_num", "cta_order")
-
-    @property
-    def rank(self) -> int:
-        return len(self.order)
 
     def verify(self) -> None:
         super().verify()
@@ -391,12 +369,8 @@ class NvmmaShared(_CTAParams):
     transposed: bool
     element_bit_width: int | None
     fp4_padded: bool = False
-    ctas_per_cga: tuple[int, ...] | None = None
-    cta_split_num: tuple[int, ...] | None = None
-    cta_order: tuple[int, ...] | None = None
 
     name: ClassVar[str] = "ttg.nvmma_shared"
-    _tuple_fields = ("ctas_per_cga", "cta_split_num", "cta_order")
 
     @property
     def rank(self) -> int:
@@ -831,14 +805,9 @@ def _dot_operand_to_ll(enc: DotOperand, shape: Sequence[int]) -> LinearLayout:
     if enc.op_idx not in (0, 1):
         raise LayoutError(f"dot_op opIdx must be 0 or 1, got {enc.op_idx}")
     parent = enc.parent
-    if isinstance(parent, Blocked):
-        return _fma_dot_to_ll(enc, shape)
-    if isinstance(parent, AmdMfma):
-        return _amd_mfma_dot_to_ll(enc, shape)
-    if isinstance(parent, AmdWmma):
-        return _amd_wmma_dot_to_ll(enc, shape)
-    if isinstance(parent, NvidiaMma):
-        return _nvidia_dot_to_ll(enc, shape)
+    to_layout = _DOT_OPERAND_TO_LINEAR_LAYOUT.get(type(parent))
+    if to_layout is not None:
+        return to_layout(enc, shape)
     raise LayoutError(f"dot_op with a {type(parent).__name__} parent is not supported")
 
 
@@ -966,6 +935,26 @@ def _nvmma_shared_to_ll(enc: NvmmaShared, shape: Sequence[int], bits: int | None
     return _combine(layout, enc, shape)
 
 
+# The construction for each encoding (and for a dot operand, each kind of parent).
+_TO_LINEAR_LAYOUT = {
+    Blocked: _blocked_to_ll,
+    Slice: _slice_to_ll,
+    DotOperand: _dot_operand_to_ll,
+    NvidiaMma: _nvidia_mma_to_ll,
+    AmdMfma: _amd_mfma_to_ll,
+    AmdWmma: _amd_wmma_to_ll,
+    Linear: _linear_to_ll,
+    SwizzledShared: partial(_swizzled_shared_to_ll, rotating=False),
+    AmdRotatingShared: partial(_swizzled_shared_to_ll, rotating=True),
+}
+_DOT_OPERAND_TO_LINEAR_LAYOUT = {
+    Blocked: _fma_dot_to_ll,
+    AmdMfma: _amd_mfma_dot_to_ll,
+    AmdWmma: _amd_wmma_dot_to_ll,
+    NvidiaMma: _nvidia_dot_to_ll,
+}
+
+
 def to_linear_layout(
     encoding: Encoding, shape: Sequence[int], element_bit_width: int | None = None
 ) -> LinearLayout:
@@ -992,26 +981,11 @@ def _to_linear_layout_cached(
         raise LayoutError(
             f"{encoding.name} layout of rank {rank} used with a tensor of rank {len(shape)}"
         )
-    if isinstance(encoding, Blocked):
-        return _blocked_to_ll(encoding, shape)
-    if isinstance(encoding, Slice):
-        return _slice_to_ll(encoding, shape)
-    if isinstance(encoding, DotOperand):
-        return _dot_operand_to_ll(encoding, shape)
-    if isinstance(encoding, NvidiaMma):
-        return _nvidia_mma_to_ll(encoding, shape)
-    if isinstance(encoding, AmdMfma):
-        return _amd_mfma_to_ll(encoding, shape)
-    if isinstance(encoding, AmdWmma):
-        return _amd_wmma_to_ll(encoding, shape)
-    if isinstance(encoding, Linear):
-        return _linear_to_ll(encoding, shape)
-    if isinstance(encoding, AmdRotatingShared):
-        return _swizzled_shared_to_ll(encoding, shape, rotating=True)
-    if isinstance(encoding, SwizzledShared):
-        return _swizzled_shared_to_ll(encoding, shape, rotating=False)
     if isinstance(encoding, NvmmaShared):
         return _nvmma_shared_to_ll(encoding, shape, element_bit_width)
+    to_layout = _TO_LINEAR_LAYOUT.get(type(encoding))
+    if to_layout is not None:
+        return to_layout(encoding, shape)
     raise LayoutError(f"no linear layout for {type(encoding).__name__}")
 
 

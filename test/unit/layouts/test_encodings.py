@@ -99,7 +99,7 @@ def test_blocked_matches_definition(params):
 )
 def test_blocked_with_ctas_matches_definition(cta):
     ctas, split, cta_order = cta
-    encoding = Blocked([1, 4], [8, 4], [2, 2], [1, 0], ctas, split, cta_order)
+    encoding = Blocked([1, 4], [8, 4], [2, 2], [1, 0], ctas_per_cga=ctas, cta_split_num=split, cta_order=cta_order)
     for shape in [(64, 64), (32, 128)]:
         layout = to_linear_layout(encoding, shape)
         assert_matches(layout, ref.blocked([1, 4], [8, 4], [2, 2], [1, 0], shape, ctas, split, cta_order))

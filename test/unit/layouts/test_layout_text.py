@@ -30,7 +30,7 @@ BLOCKED_TEXT = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], w
         (
             "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
             "order = [1, 0], CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0]}>",
-            enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0]),
+            enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0], ctas_per_cga=[2, 1], cta_split_num=[2, 1], cta_order=[1, 0]),
         ),
         (
             "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>",
@@ -192,7 +192,7 @@ def test_printer_leaves_out_defaults():
     assert mfma.to_encoding() == enc.AmdMfma(3, [2, 2], [16, 16, 16], False, tiles_per_warp=[1, 1])
     blocked = BlockedEncodingAttr.get([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
     assert str(blocked).endswith("CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0]}>")
-    assert parse_layout(str(blocked)) == enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
+    assert parse_layout(str(blocked)) == enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0], ctas_per_cga=[2, 1], cta_split_num=[2, 1], cta_order=[1, 0])
     linear = enc.Linear.from_layout(to_linear_layout(enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0]), [32, 16]))
     attr = LinearEncodingAttr.get(linear.register, linear.lane, linear.warp, linear.block)
     assert attr.to_encoding() == linear

@@ -18,7 +18,7 @@ def test_plain_values():
     attr = ttg.BlockedEncodingAttr.get([1, 4], [8, 4], [4, 1], [1, 0])
     assert attr.to_encoding() == enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0])
     cta = ttg.BlockedEncodingAttr.get([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
-    assert cta.to_encoding() == enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0], [2, 1], [2, 1], [1, 0])
+    assert cta.to_encoding() == enc.Blocked([1, 4], [8, 4], [4, 1], [1, 0], ctas_per_cga=[2, 1], cta_split_num=[2, 1], cta_order=[1, 0])
 
 
 def test_parents_recurse():
