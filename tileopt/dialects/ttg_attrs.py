@@ -184,10 +184,24 @@ def _cta_fields(rank_of: str | int) -> tuple[_Field, ...]:
     )
 
 
-def layout_attr_definition(cls):
-    """``irdl_attr_definition`` with the IRDL parameters taken from ``cls.FIELDS``."""
-    cls.__annotations__ = {f.name: _STORAGE[f.kind] for f in cls.FIELDS}
-    return irdl_attr_definition(cls)
+def _params(**kinds: str) -> tuple[_Field, ...]:
+    """Required parameters of the given kinds, in the order written."""
+    return tuple(_Field(name, kind) for name, kind in kinds.items())
+
+
+def layout_attr_definition(name: str, alias: str | None = None):
+    """``irdl_attr_definition`` of the layout ``#name``, its IRDL parameters taken from
+    ``cls.FIELDS``; ``alias`` is the name triton-opt hoists it under (``#blocked``, ...)."""
+
+    def define(cls):
+        cls.name = name
+        cls.__annotations__ = {f.name: _STORAGE[f.kind] for f in cls.FIELDS}
+        defined = irdl_attr_definition(cls)
+        if alias is not None:
+            defined.triton_alias = alias
+        return defined
+
+    return define
 
 
 def _convert(parser: AttrParser, key: str, kind: str, value: Attribute, where: int) -> Attribute:
@@ -412,18 +426,12 @@ class _CTAMixin:
 # --------------------------------------------------------------------------------------
 
 
-@triton_alias("blocked")
-@layout_attr_definition
+@layout_attr_definition("ttg.blocked", alias="blocked")
 class BlockedEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
     """``#ttg.blocked``: each thread owns a sizePerThread block, tiled over lanes and warps."""
 
-    name = "ttg.blocked"
-
     FIELDS = (
-        _Field("sizePerThread", INTS),
-        _Field("threadsPerWarp", INTS),
-        _Field("warpsPerCTA", INTS),
-        _Field("order", INTS),
+        *_params(sizePerThread=INTS, threadsPerWarp=INTS, warpsPerCTA=INTS, order=INTS),
         *_cta_fields("sizePerThread"),
     )
 
@@ -481,30 +489,11 @@ def layout_rank(layout: Attribute) -> int | None:
 
 
 def is_distributed_layout(layout: Attribute) -> bool:
-    return isinstance(
-        layout,
-        (
-            BlockedEncodingAttr,
-            SliceEncodingAttr,
-            DotOperandEncodingAttr,
-            NvidiaMmaEncodingAttr,
-            AMDMfmaEncodingAttr,
-            AMDWmmaEncodingAttr,
-            LinearEncodingAttr,
-        ),
-    )
+    return isinstance(layout, DISTRIBUTED_LAYOUTS)
 
 
 def is_shared_layout(layout: Attribute) -> bool:
-    return isinstance(
-        layout,
-        (
-            SwizzledSharedEncodingAttr,
-            NVMMASharedEncodingAttr,
-            AMDRotatingSharedEncodingAttr,
-            PaddedSharedEncodingAttr,
-        ),
-    )
+    return isinstance(layout, SHARED_LAYOUTS)
 
 
 def _parent_encoding(layout: Attribute) -> Encoding:
@@ -513,13 +502,11 @@ def _parent_encoding(layout: Attribute) -> Encoding:
     return layout.to_encoding()
 
 
-@layout_attr_definition
+@layout_attr_definition("ttg.slice")
 class SliceEncodingAttr(TritonGPULayoutAttr):
     """``#ttg.slice``: the parent layout with dimension ``dim`` removed (reduce results)."""
 
-    name = "ttg.slice"
-
-    FIELDS = (_Field("dim", INT), _Field("parent", ATTR))
+    FIELDS = _params(dim=INT, parent=ATTR)
 
     def to_encoding(self) -> Slice:
         return Slice(self.dim.data, _parent_encoding(self.parent))
@@ -535,15 +522,12 @@ class SliceEncodingAttr(TritonGPULayoutAttr):
         return None
 
 
-@layout_attr_definition
+@layout_attr_definition("ttg.dot_op")
 class DotOperandEncodingAttr(TritonGPULayoutAttr):
     """``#ttg.dot_op``: layout of operand ``opIdx`` (0 = A, 1 = B) of a dot with ``parent``."""
 
-    name = "ttg.dot_op"
-
     FIELDS = (
-        _Field("opIdx", INT),
-        _Field("parent", ATTR),
+        *_params(opIdx=INT, parent=ATTR),
         _Field("kWidth", INT, 0, omit_if=lambda v: v.data == 0),
     )
 
@@ -595,12 +579,9 @@ class _MmaLayout(_CTAMixin, TritonGPULayoutAttr):
         return self.check_cta(len(warps))
 
 
-@triton_alias("mma")
-@layout_attr_definition
+@layout_attr_definition("ttg.nvidia_mma", alias="mma")
 class NvidiaMmaEncodingAttr(_MmaLayout):
     """``#ttg.nvidia_mma``: accumulator layout of mma.sync (v2, Ampere) or wgmma (v3, Hopper)."""
-
-    name = "ttg.nvidia_mma"
 
     FIELDS = (
         _Field("versionMajor", INT),
@@ -621,18 +602,12 @@ class NvidiaMmaEncodingAttr(_MmaLayout):
         return self.check_warps_and_cta()
 
 
-@triton_alias("mma")
-@layout_attr_definition
+@layout_attr_definition("ttg.amd_mfma", alias="mma")
 class AMDMfmaEncodingAttr(_MmaLayout):
     """``#ttg.amd_mfma``: accumulator layout of AMD CDNA matrix-core (MFMA) instructions."""
 
-    name = "ttg.amd_mfma"
-
     FIELDS = (
-        _Field("version", INT),
-        _Field("warpsPerCTA", INTS),
-        _Field("instrShape", INTS),
-        _Field("isTransposed", BOOL),
+        *_params(version=INT, warpsPerCTA=INTS, instrShape=INTS, isTransposed=BOOL),
         *_cta_fields("warpsPerCTA"),
         _Field("tilesPerWarp", INTS, lambda values: [1] * _length(values, "instrShape"),
                omit_if=lambda v: all(t == 1 for t in ints_of(v))),
@@ -659,12 +634,9 @@ class AMDMfmaEncodingAttr(_MmaLayout):
 WMMA_DEFAULT_INSTR_SHAPE = (16, 16, 16)
 
 
-@triton_alias("mma")
-@layout_attr_definition
+@layout_attr_definition("ttg.amd_wmma", alias="mma")
 class AMDWmmaEncodingAttr(_MmaLayout):
     """``#ttg.amd_wmma``: accumulator layout of AMD RDNA WMMA instructions."""
-
-    name = "ttg.amd_wmma"
 
     FIELDS = (
         _Field("version", INT),
@@ -694,19 +666,11 @@ class AMDWmmaEncodingAttr(_MmaLayout):
         return self.check_warps_and_cta()
 
 
-@triton_alias("linear")
-@layout_attr_definition
+@layout_attr_definition("ttg.linear", alias="linear")
 class LinearEncodingAttr(TritonGPULayoutAttr):
     """``#ttg.linear``: a linear layout given by its bases for register, lane, warp, block."""
 
-    name = "ttg.linear"
-
-    FIELDS = (
-        _Field("register", BASES),
-        _Field("lane", BASES),
-        _Field("warp", BASES),
-        _Field("block", BASES),
-    )
+    FIELDS = _params(register=BASES, lane=BASES, warp=BASES, block=BASES)
 
     @classmethod
     def get(cls, register, lane, warp, block=()) -> LinearEncodingAttr:
@@ -750,13 +714,7 @@ class _SwizzledBase(_CTAMixin, TritonGPULayoutAttr):
 
     ENCODING: ClassVar[type[SwizzledShared]]
 
-    FIELDS = (
-        _Field("vec", INT),
-        _Field("perPhase", INT),
-        _Field("maxPhase", INT),
-        _Field("order", INTS),
-        *_cta_fields("order"),
-    )
+    FIELDS = (*_params(vec=INT, perPhase=INT, maxPhase=INT, order=INTS), *_cta_fields("order"))
 
     def to_encoding(self) -> SwizzledShared:
         d = self.as_dict()
@@ -769,30 +727,23 @@ class _SwizzledBase(_CTAMixin, TritonGPULayoutAttr):
         return self.check_cta(len(order))
 
 
-@triton_alias("shared")
-@layout_attr_definition
+@layout_attr_definition("ttg.swizzled_shared", alias="shared")
 class SwizzledSharedEncodingAttr(_SwizzledBase):
     """``#ttg.swizzled_shared``: XOR-swizzled shared memory (vec, perPhase, maxPhase)."""
 
-    name = "ttg.swizzled_shared"
     ENCODING = SwizzledShared
 
 
-@triton_alias("shared")
-@layout_attr_definition
+@layout_attr_definition("ttg.amd_rotating_shared", alias="shared")
 class AMDRotatingSharedEncodingAttr(_SwizzledBase):
     """``#ttg.amd_rotating_shared``: swizzled shared memory whose pattern rotates per block."""
 
-    name = "ttg.amd_rotating_shared"
     ENCODING = AmdRotatingShared
 
 
-@triton_alias("shared")
-@layout_attr_definition
+@layout_attr_definition("ttg.nvmma_shared", alias="shared")
 class NVMMASharedEncodingAttr(_CTAMixin, TritonGPULayoutAttr):
     """``#ttg.nvmma_shared``: the swizzled layout Hopper wgmma and TMA read directly."""
-
-    name = "ttg.nvmma_shared"
 
     FIELDS = (
         _Field("swizzlingByteWidth", INT),
@@ -911,7 +862,7 @@ class SharedMemorySpaceAttr(ParametrizedAttribute):
     name = "ttg.shared_memory"
 
 
-TTG_ATTRIBUTES = [
+DISTRIBUTED_LAYOUTS = (
     BlockedEncodingAttr,
     SliceEncodingAttr,
     DotOperandEncodingAttr,
@@ -919,9 +870,11 @@ TTG_ATTRIBUTES = [
     AMDMfmaEncodingAttr,
     AMDWmmaEncodingAttr,
     LinearEncodingAttr,
+)
+SHARED_LAYOUTS = (
     SwizzledSharedEncodingAttr,
     AMDRotatingSharedEncodingAttr,
     NVMMASharedEncodingAttr,
     PaddedSharedEncodingAttr,
-    SharedMemorySpaceAttr,
-]
+)
+TTG_ATTRIBUTES = [*DISTRIBUTED_LAYOUTS, *SHARED_LAYOUTS, SharedMemorySpaceAttr]
