@@ -18,28 +18,18 @@ import pytest
 import layout_definitions as ref
 from test_encodings import assert_matches
 from tileopt.dialects.layout_of import encoding_of, layout_attr_of, linear_layout_of
+from tileopt.ir import parse_module
 from tileopt.layout_cli import LayoutReader, element_bit_width
 from tileopt.layouts import encodings as enc
 from tileopt.layouts.encodings import is_distributed, to_linear_layout
 from tileopt.layouts.linear_layout import LinearLayout
 from tileopt.layouts.tiling import identity_standard_nd
 
-TYPE_START = re.compile(r"(tensor|!ttg\.memdesc)<")
-
-
-def tensor_types(text: str):
-    """Every ``tensor<...>`` / ``!ttg.memdesc<...>`` in ``text``, brackets balanced."""
-    for match in TYPE_START.finditer(text):
-        depth, i = 0, match.end() - 1
-        while i < len(text):
-            if text[i] == "<":
-                depth += 1
-            elif text[i] == ">" and text[i - 1] != "-":
-                depth -= 1
-                if depth == 0:
-                    yield text[match.start() : i + 1]
-                    break
-            i += 1
+def value_types(module):
+    """The type of every value (op result, block argument) of a parsed module."""
+    for op in module.walk():
+        yield from (result.type for result in op.results)
+        yield from (arg.type for region in op.regions for block in region.blocks for arg in block.args)
 
 
 def reference_for(encoding, shape, bits):
@@ -82,16 +72,15 @@ def reference_for(encoding, shape, bits):
 
 
 def corpus_layout_uses(corpus: Path):
-    """{(target, layout attribute, shape, bits): (type, num_warps, threads_per_warp)}, the
-    types read by the dialect's parser."""
+    """{(target, layout attribute, shape, bits): (type, num_warps, threads_per_warp)} for
+    the types of every value in the corpus modules, read by the dialect's parser."""
     uses = {}
     for path in sorted(corpus.glob("*/*.ttgir")):
         text = path.read_text()
-        reader = LayoutReader(text)
+        module = parse_module(text, str(path))
         warps = int(re.search(r'"ttg.num-warps" = (\d+)', text).group(1))
         threads = int(re.search(r'"ttg.threads-per-warp" = (\d+)', text).group(1))
-        for type_text in set(tensor_types(text)):
-            ty = reader.tensor_type(type_text)
+        for ty in set(value_types(module)):
             layout = layout_attr_of(ty)
             if layout is None:
                 continue
