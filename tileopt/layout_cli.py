@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 
 import click
@@ -129,14 +130,9 @@ class LayoutReader:
         return f"{self.source}:{line}:{column}: {message}"
 
 
-_CONTEXT = None
-
-
+@lru_cache(maxsize=None)
 def _context():
-    global _CONTEXT
-    if _CONTEXT is None:
-        _CONTEXT = make_context()
-    return _CONTEXT
+    return make_context()
 
 
 def encoding_text(type_text: str) -> str | None:
