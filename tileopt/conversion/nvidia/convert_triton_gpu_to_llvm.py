@@ -17,7 +17,7 @@ from xdsl.ir import Operation
 
 from tileopt.conversion.nvidia.hooks import NvidiaHooks
 from tileopt.conversion.nvidia.target_options import NvidiaPass
-from tileopt.conversion.triton_gpu_to_llvm.lowering import ModuleLowering
+from tileopt.conversion.triton_gpu_to_llvm.module_lowering import ModuleLowering
 from tileopt.passes import PassFailure, register_pass
 
 

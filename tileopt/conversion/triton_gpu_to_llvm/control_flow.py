@@ -1,4 +1,4 @@
-"""Control flow: ``scf.for``/``scf.if``/``scf.while`` and ``cf.br``/``cf.cond_br``.
+"""Control flow: ``scf.for``/``scf.if``/``scf.while``, ``cf.br``/``cf.cond_br``, ``tt.return``.
 
 Structured ops are lowered straight to LLVM blocks (what ``convert-scf-to-cf`` followed by
 the cf -> llvm conversion would give), so the pass accepts TritonGPU IR before or after
@@ -9,6 +9,7 @@ then the exit, so every value is defined above its uses in the function's block 
 
 from __future__ import annotations
 
+from xdsl.dialects import llvm
 from xdsl.ir import Block, Operation
 
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
@@ -132,3 +133,10 @@ def _br(fl: FunctionLowering, op: Operation) -> None:
 def _cond_br(fl: FunctionLowering, op: Operation) -> None:
     fl.b.cond_br(fl.scalar(op.cond), fl.blocks[op.then_block], fl.flatten(op.then_arguments),
                  fl.blocks[op.else_block], fl.flatten(op.else_arguments))
+
+
+@lowers("tt.return")
+def _return(fl: FunctionLowering, op: Operation) -> None:
+    if op.operands:
+        raise fl.error(op, "returning values is not supported yet")
+    fl.b.insert(llvm.ReturnOp())

@@ -1,4 +1,4 @@
-"""The driver of the TritonGPU -> LLVM lowering: one walk that rebuilds each function.
+"""What the TritonGPU -> LLVM patterns work with: the pattern table and the lowering state.
 
 MLIR's dialect conversion replaces ops one at a time and keeps every tensor as an
 ``!llvm.struct`` between them, with ``unrealized_conversion_cast`` glue. Here each
@@ -12,22 +12,16 @@ dropped at the end.
 A pattern is a function ``pattern(fl: FunctionLowering, op)`` registered for op names
 with :func:`lowers`; it emits through ``fl.b`` (an :class:`LLVMBuilder`) and records
 results with ``fl.set(result, values)``. Family modules (``elementwise``, ``load_store``,
-``reduce``...) register theirs on import; :func:`load_patterns` imports them all.
+``reduce``...) register theirs on import. The driver, ``module_lowering.py``, imports them
+all and walks the module; this module imports none of them.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import (
-    IntAttr,
-    IntegerAttr,
-    IntegerType,
-    ModuleOp,
-    StringAttr,
-)
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tileopt.analysis.axis_info import AxisInfoAnalysis
@@ -47,11 +41,6 @@ from tileopt.passes import PassFailure
 Pattern = Callable[["FunctionLowering", Operation], None]
 PATTERNS: dict[str, Pattern] = {}
 
-PATTERN_MODULES = (
-    "func", "program_id", "view_ops", "elementwise", "load_store", "atomics",
-    "control_flow", "reduce", "scan", "convert_layout", "print_assert",
-)
-
 
 def lowers(*names: str) -> Callable[[Pattern], Pattern]:
     """Register a pattern for the ops called ``names``."""
@@ -64,11 +53,6 @@ def lowers(*names: str) -> Callable[[Pattern], Pattern]:
     return register
 
 
-def load_patterns() -> None:
-    for name in PATTERN_MODULES:
-        importlib.import_module(f"tileopt.conversion.triton_gpu_to_llvm.{name}")
-
-
 class LoweringError(PassFailure):
     """An op the lowering cannot handle; reported at the op's location."""
 
@@ -76,7 +60,7 @@ class LoweringError(PassFailure):
 class FunctionLowering:
     """The state of lowering one ``tt.func``: value map, builder, ids, analyses."""
 
-    def __init__(self, module: ModuleLowering, func: Operation, new_entry: Block):
+    def __init__(self, module: ModuleState, func: Operation, new_entry: Block):
         self.module = module
         self.func = func
         self.hooks: TargetHooks = module.hooks
@@ -212,11 +196,12 @@ class FunctionLowering:
             self.lower_ops(old.ops)
 
 
-class ModuleLowering:
-    """Lowers every ``tt.func`` of a module and adds the module-level LLVM globals."""
+class ModuleState:
+    """The module-level state of one lowering run: the target's hooks, layouts and
+    analyses, and the globals and declarations patterns add (the ``ModuleSymbols`` of
+    ``target_hooks``). ``module_lowering.ModuleLowering`` adds the walk."""
 
     def __init__(self, module: ModuleOp, hooks: TargetHooks):
-        load_patterns()
         self.module = module
         self.hooks = hooks
         self.layouts = LayoutCache()
@@ -242,6 +227,13 @@ class ModuleLowering:
             self._strings[text] = name
         return name
 
+    def string(self, b: LLVMBuilder, prefix: str, text: str) -> SSAValue:
+        """A pointer to a NUL-terminated module-level copy of ``text``, made in ``b``'s
+        prologue (once per function)."""
+        name = self.add_string(prefix, text + "\x00")
+        return b.prologue_value(f"string:{name}",
+                                lambda pb: pb.address_of(name, llvm.LLVMPointerType()))
+
     def declare(self, name: str, inputs: list[Attribute], output: Attribute | None) -> None:
         """Declare an external function (``vprintf``...) once."""
         if name in self._declared:
@@ -250,47 +242,6 @@ class ModuleLowering:
         fn_type = llvm.LLVMFunctionType(inputs, output if output is not None else
                                         llvm.LLVMVoidType())
         self._module_ops.append(llvm.FuncOp(name, fn_type, linkage=llvm.LinkageAttr("external")))
-
-    def run(self) -> None:
-        funcs = [op for op in self.module.ops if op.name == "tt.func"]
-        for op in list(self.module.ops):
-            if op.name not in ("tt.func", "llvm.func", "llvm.mlir.global"):
-                raise PassFailure(op, f"cannot lower '{op.name}' at module level")
-        for func in funcs:
-            new_func = self._lower_function(func)
-            self.module.body.block.insert_op_before(new_func, func)
-            func.detach()
-            func.erase(safe_erase=False)
-        self._add_shared_memory_global()
-        block = self.module.body.block
-        for op in self._module_ops:
-            op.location = self.module.location
-            block.insert_op_before(op, block.first_op) if block.first_op else block.add_op(op)
-        self.shared.record_total(self.module)
-
-    def _lower_function(self, func: Operation) -> llvm.FuncOp:
-        from tileopt.conversion.triton_gpu_to_llvm.func import build_llvm_func
-
-        new_func, entry = build_llvm_func(self, func)
-        lowering = FunctionLowering(self, func, entry)
-        lowering.bind_block_args(func.regions[0].blocks.first, entry)
-        lowering.lower_body(func.regions[0], new_func.body)
-        return new_func
-
-    def _add_shared_memory_global(self) -> None:
-        name = self.hooks.shared_memory_symbol
-        for op in self.module.ops:
-            if isinstance(op, llvm.GlobalOp) and op.sym_name.data == name:
-                return
-        array = llvm.LLVMArrayType(IntAttr(0), IntegerType(8))
-        glob = llvm.GlobalOp(array, name, "external", addr_space=self.hooks.shared_address_space,
-                             alignment=16)
-        glob.location = self.module.location
-        first = self.module.body.block.first_op
-        if first is None:
-            self.module.body.block.add_op(glob)
-        else:
-            self.module.body.block.insert_op_before(glob, first)
 
 
 def shared_memory_base(fl: FunctionLowering) -> SSAValue:
@@ -305,5 +256,5 @@ def _int_attr(module: ModuleOp, name: str, default: int) -> int:
     return attr.value.data if isinstance(attr, IntegerAttr) else default
 
 
-__all__ = ["FunctionLowering", "ModuleLowering", "LoweringError", "lowers", "PATTERNS",
-           "load_patterns", "shared_memory_base"]
+__all__ = ["FunctionLowering", "ModuleState", "LoweringError", "lowers", "PATTERNS",
+           "shared_memory_base"]
