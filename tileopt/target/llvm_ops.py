@@ -9,8 +9,6 @@ constants, memory (load/store with alignment, volatility, atomics and ``syncscop
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from llvmlite import ir
 from llvmlite.ir import instructions
 from xdsl.dialects import builtin, llvm
@@ -18,12 +16,9 @@ from xdsl.ir import Attribute, Operation
 
 from tileopt.dialects.llvm_ext import INTRINSICS, KEYWORD_BY_ORDERING
 from tileopt.target import llvmlite_additions as add
-from tileopt.target.conversion_table import ConversionTable
+from tileopt.target.conversion_table import CONVERTERS
+from tileopt.target.function_emitter import FunctionEmitter
 
-if TYPE_CHECKING:
-    from tileopt.target.llvm_ir import FunctionEmitter
-
-LLVM_CONVERSIONS = ConversionTable()
 
 # --------------------------------------------------------------------------- flags
 
@@ -61,7 +56,7 @@ _FLOAT_BINARY = {
 }
 
 
-@LLVM_CONVERSIONS.register(*_INTEGER_BINARY)
+@CONVERTERS.register(*_INTEGER_BINARY)
 def _integer_binary(op: Operation, e: FunctionEmitter) -> None:
     flags = _overflow_flags(op)
     if op.properties.get("isExact") is not None:
@@ -73,28 +68,28 @@ def _integer_binary(op: Operation, e: FunctionEmitter) -> None:
         e.builder.block, lhs.type, _INTEGER_BINARY[op.name], (lhs, rhs), flags=flags)))
 
 
-@LLVM_CONVERSIONS.register(*_FLOAT_BINARY)
+@CONVERTERS.register(*_FLOAT_BINARY)
 def _float_binary(op: Operation, e: FunctionEmitter) -> None:
     lhs, rhs = e.operands(op)
     e.set_result(op, e.insert(instructions.Instruction(
         e.builder.block, lhs.type, _FLOAT_BINARY[op.name], (lhs, rhs), flags=fastmath_flags(op))))
 
 
-@LLVM_CONVERSIONS.register("llvm.fneg")
+@CONVERTERS.register("llvm.fneg")
 def _fneg(op: Operation, e: FunctionEmitter) -> None:
     [value] = e.operands(op)
     e.set_result(op, e.insert(instructions.Instruction(
         e.builder.block, value.type, "fneg", (value,), flags=fastmath_flags(op))))
 
 
-@LLVM_CONVERSIONS.register("llvm.icmp")
+@CONVERTERS.register("llvm.icmp")
 def _icmp(op: Operation, e: FunctionEmitter) -> None:
     predicate = llvm.ICmpPredicateFlag.from_int(op.predicate.value.data).value
     lhs, rhs = e.operands(op)
     e.set_result(op, e.insert(instructions.ICMPInstr(e.builder.block, predicate, lhs, rhs)))
 
 
-@LLVM_CONVERSIONS.register("llvm.fcmp")
+@CONVERTERS.register("llvm.fcmp")
 def _fcmp(op: Operation, e: FunctionEmitter) -> None:
     predicate = llvm.FCmpPredicateFlag.from_int(op.predicate.value.data).value.lstrip("_")
     lhs, rhs = e.operands(op)
@@ -111,7 +106,7 @@ _CASTS = {
 }
 
 
-@LLVM_CONVERSIONS.register(*_CASTS)
+@CONVERTERS.register(*_CASTS)
 def _cast(op: Operation, e: FunctionEmitter) -> None:
     flags = _overflow_flags(op)
     if op.properties.get("nonNeg") is not None:
@@ -121,14 +116,14 @@ def _cast(op: Operation, e: FunctionEmitter) -> None:
                                        e.result_type(op), flags=flags)))
 
 
-@LLVM_CONVERSIONS.register("llvm.select")
+@CONVERTERS.register("llvm.select")
 def _select(op: Operation, e: FunctionEmitter) -> None:
     cond, lhs, rhs = e.operands(op)
     instr = instructions.SelectInstr(e.builder.block, cond, lhs, rhs, flags=fastmath_flags(op))
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_CONVERSIONS.register("llvm.freeze")
+@CONVERTERS.register("llvm.freeze")
 def _freeze(op: Operation, e: FunctionEmitter) -> None:
     [value] = e.operands(op)
     e.set_result(op, e.insert(add.Freeze(e.builder.block, value)))
@@ -137,32 +132,32 @@ def _freeze(op: Operation, e: FunctionEmitter) -> None:
 # --------------------------------------------------------------------------- aggregates and vectors
 
 
-@LLVM_CONVERSIONS.register("llvm.extractvalue")
+@CONVERTERS.register("llvm.extractvalue")
 def _extractvalue(op: Operation, e: FunctionEmitter) -> None:
     [container] = e.operands(op)
     e.set_result(op, e.builder.extract_value(container, list(op.position.iter_values())))
 
 
-@LLVM_CONVERSIONS.register("llvm.insertvalue")
+@CONVERTERS.register("llvm.insertvalue")
 def _insertvalue(op: Operation, e: FunctionEmitter) -> None:
     container = e.value(op.container)
     value = e.value(op.value)
     e.set_result(op, e.builder.insert_value(container, value, list(op.position.iter_values())))
 
 
-@LLVM_CONVERSIONS.register("llvm.extractelement")
+@CONVERTERS.register("llvm.extractelement")
 def _extractelement(op: Operation, e: FunctionEmitter) -> None:
     vector, position = e.operands(op)
     e.set_result(op, e.builder.extract_element(vector, position))
 
 
-@LLVM_CONVERSIONS.register("llvm.insertelement")
+@CONVERTERS.register("llvm.insertelement")
 def _insertelement(op: Operation, e: FunctionEmitter) -> None:
     vector = e.value(op.vector)
     e.set_result(op, e.builder.insert_element(vector, e.value(op.value), e.value(op.index)))
 
 
-@LLVM_CONVERSIONS.register("llvm.shufflevector")
+@CONVERTERS.register("llvm.shufflevector")
 def _shufflevector(op: Operation, e: FunctionEmitter) -> None:
     v1, v2 = e.operands(op)
     mask = [int(i) for i in op.mask.get_values()]
@@ -215,27 +210,27 @@ def _scalar(e: FunctionEmitter, op: Operation, typ: ir.Type, value) -> ir.Consta
         raise e.error(op, f"constant {value} does not fit {typ}") from err
 
 
-@LLVM_CONVERSIONS.register("llvm.mlir.constant")
+@CONVERTERS.register("llvm.mlir.constant")
 def _constant(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, constant_value(e, op, e.result_type(op), op.value))
 
 
-@LLVM_CONVERSIONS.register("llvm.mlir.undef")
+@CONVERTERS.register("llvm.mlir.undef")
 def _undef(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, ir.Constant(e.result_type(op), ir.Undefined))
 
 
-@LLVM_CONVERSIONS.register("llvm.mlir.poison")
+@CONVERTERS.register("llvm.mlir.poison")
 def _poison(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, add.PoisonConstant(e.result_type(op)))
 
 
-@LLVM_CONVERSIONS.register("llvm.mlir.zero")
+@CONVERTERS.register("llvm.mlir.zero")
 def _zero(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, ir.Constant(e.result_type(op), None))
 
 
-@LLVM_CONVERSIONS.register("llvm.mlir.addressof")
+@CONVERTERS.register("llvm.mlir.addressof")
 def _addressof(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.global_value(op, op.global_name.root_reference.data))
 
@@ -264,7 +259,7 @@ def _is_volatile(op: Operation) -> bool:
     return op.properties.get("volatile_") is not None
 
 
-@LLVM_CONVERSIONS.register("llvm.load")
+@CONVERTERS.register("llvm.load")
 def _load(op: Operation, e: FunctionEmitter) -> None:
     [ptr] = e.operands(op)
     instr = add.Load(e.builder.block, ptr, e.result_type(op), volatile=_is_volatile(op),
@@ -277,7 +272,7 @@ def _load(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_CONVERSIONS.register("llvm.store")
+@CONVERTERS.register("llvm.store")
 def _store(op: Operation, e: FunctionEmitter) -> None:
     value, ptr = e.operands(op)
     instr = add.Store(e.builder.block, value, ptr, volatile=_is_volatile(op),
@@ -288,7 +283,7 @@ def _store(op: Operation, e: FunctionEmitter) -> None:
     e.insert(instr)
 
 
-@LLVM_CONVERSIONS.register("llvm.getelementptr")
+@CONVERTERS.register("llvm.getelementptr")
 def _getelementptr(op: Operation, e: FunctionEmitter) -> None:
     ptr = e.value(op.ptr)
     dynamic = iter(op.ssa_indices)
@@ -301,7 +296,7 @@ def _getelementptr(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_CONVERSIONS.register("llvm.alloca")
+@CONVERTERS.register("llvm.alloca")
 def _alloca(op: Operation, e: FunctionEmitter) -> None:
     [size] = e.operands(op)
     instr = add.Alloca(e.builder.block, e.type(op, op.elem_type), size, e.result_type(op))
@@ -309,7 +304,7 @@ def _alloca(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_CONVERSIONS.register("llvm.atomicrmw")
+@CONVERTERS.register("llvm.atomicrmw")
 def _atomicrmw(op: Operation, e: FunctionEmitter) -> None:
     ptr, value = e.operands(op)
     instr = add.AtomicRMW(e.builder.block, op.bin_op.llvm_name, ptr, value, _ordering(op),
@@ -318,7 +313,7 @@ def _atomicrmw(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_CONVERSIONS.register("llvm.cmpxchg")
+@CONVERTERS.register("llvm.cmpxchg")
 def _cmpxchg(op: Operation, e: FunctionEmitter) -> None:
     ptr, cmp, new = e.operands(op)
     instr = add.CmpXchg(e.builder.block, ptr, cmp, new, _ordering(op, "success_ordering"),
@@ -328,7 +323,7 @@ def _cmpxchg(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_CONVERSIONS.register("llvm.fence")
+@CONVERTERS.register("llvm.fence")
 def _fence(op: Operation, e: FunctionEmitter) -> None:
     e.insert(add.Fence(e.builder.block, _ordering(op), syncscope=_syncscope(op)))
 
@@ -336,7 +331,7 @@ def _fence(op: Operation, e: FunctionEmitter) -> None:
 # --------------------------------------------------------------------------- calls
 
 
-@LLVM_CONVERSIONS.register("llvm.call")
+@CONVERTERS.register("llvm.call")
 def _call(op: Operation, e: FunctionEmitter) -> None:
     if op.op_bundle_operands:
         raise e.error(op, "calls with operand bundles are not supported")
@@ -354,7 +349,7 @@ def _call(op: Operation, e: FunctionEmitter) -> None:
         e.set_result(op, instr)
 
 
-@LLVM_CONVERSIONS.register("llvm.call_intrinsic")
+@CONVERTERS.register("llvm.call_intrinsic")
 def _call_intrinsic(op: Operation, e: FunctionEmitter) -> None:
     if op.op_bundle_operands:
         raise e.error(op, "intrinsic calls with operand bundles are not supported")
@@ -365,7 +360,7 @@ def _call_intrinsic(op: Operation, e: FunctionEmitter) -> None:
         e.set_result(op, instr)
 
 
-@LLVM_CONVERSIONS.register("llvm.inline_asm")
+@CONVERTERS.register("llvm.inline_asm")
 def _inline_asm(op: Operation, e: FunctionEmitter) -> None:
     args = e.operands(op)
     result_type = e.result_type(op) if op.results else ir.VoidType()
@@ -386,7 +381,9 @@ def _inline_asm(op: Operation, e: FunctionEmitter) -> None:
 _IMMEDIATE_FLAGS = {f"llvm.intr.{name}": flags for name, _, _, flags in INTRINSICS if flags}
 
 
+@CONVERTERS.register_prefix("llvm.intr.")
 def _generic_intrinsic(op: Operation, e: FunctionEmitter) -> None:
+    """Any ``llvm.intr.<name>``: a call of ``@llvm.<name>``."""
     args = e.operands(op)
     for flag in _IMMEDIATE_FLAGS.get(op.name, ()):
         value = op.properties.get(flag)
@@ -398,36 +395,30 @@ def _generic_intrinsic(op: Operation, e: FunctionEmitter) -> None:
         e.set_result(op, instr)
 
 
-def convert_intrinsic_op(op: Operation, e: FunctionEmitter) -> bool:
-    """Translate any ``llvm.intr.*`` op; False if ``op`` is not one."""
-    if not op.name.startswith("llvm.intr."):
-        return False
-    if op.name == "llvm.intr.masked.store":
-        value, ptr, mask = e.operands(op)
-        align = ir.Constant(ir.IntType(32), op.alignment.value.data)
-        e.call_intrinsic("llvm.masked.store", ir.VoidType(), [value, ptr, align, mask])
-        return True
-    _generic_intrinsic(op, e)
-    return True
+@CONVERTERS.register("llvm.intr.masked.store")
+def _masked_store(op: Operation, e: FunctionEmitter) -> None:
+    value, ptr, mask = e.operands(op)
+    align = ir.Constant(ir.IntType(32), op.alignment.value.data)
+    e.call_intrinsic("llvm.masked.store", ir.VoidType(), [value, ptr, align, mask])
 
 
 # --------------------------------------------------------------------------- control flow
 
 
-@LLVM_CONVERSIONS.register("llvm.br")
+@CONVERTERS.register("llvm.br")
 def _br(op: Operation, e: FunctionEmitter) -> None:
     e.add_incoming(op.successor, op.arguments)
     e.builder.branch(e.block(op.successor))
 
 
-@LLVM_CONVERSIONS.register("llvm.cond_br")
+@CONVERTERS.register("llvm.cond_br")
 def _cond_br(op: Operation, e: FunctionEmitter) -> None:
     e.add_incoming(op.then_block, op.then_arguments)
     e.add_incoming(op.else_block, op.else_arguments)
     e.builder.cbranch(e.value(op.cond), e.block(op.then_block), e.block(op.else_block))
 
 
-@LLVM_CONVERSIONS.register("llvm.return")
+@CONVERTERS.register("llvm.return")
 def _return(op: Operation, e: FunctionEmitter) -> None:
     if op.operands:
         e.builder.ret(e.value(op.operands[0]))
@@ -435,6 +426,6 @@ def _return(op: Operation, e: FunctionEmitter) -> None:
         e.builder.ret_void()
 
 
-@LLVM_CONVERSIONS.register("llvm.unreachable")
+@CONVERTERS.register("llvm.unreachable")
 def _unreachable(op: Operation, e: FunctionEmitter) -> None:
     e.builder.unreachable()
