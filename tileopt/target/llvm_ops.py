@@ -44,16 +44,11 @@ def _overflow_flags(op: Operation) -> list[str]:
 
 # --------------------------------------------------------------------------- arithmetic
 
-_INTEGER_BINARY = {
-    "llvm.add": "add", "llvm.sub": "sub", "llvm.mul": "mul", "llvm.shl": "shl",
-    "llvm.udiv": "udiv", "llvm.sdiv": "sdiv", "llvm.lshr": "lshr", "llvm.ashr": "ashr",
-    "llvm.urem": "urem", "llvm.srem": "srem", "llvm.and": "and", "llvm.or": "or",
-    "llvm.xor": "xor",
-}
-_FLOAT_BINARY = {
-    "llvm.fadd": "fadd", "llvm.fsub": "fsub", "llvm.fmul": "fmul", "llvm.fdiv": "fdiv",
-    "llvm.frem": "frem",
-}
+# ``llvm.<opcode>`` ops: the LLVM IR instruction of the same name.
+_INTEGER_BINARY = {f"llvm.{opcode}": opcode for opcode in (
+    "add", "sub", "mul", "shl", "udiv", "sdiv", "lshr", "ashr", "urem", "srem", "and", "or",
+    "xor")}
+_FLOAT_BINARY = {f"llvm.{opcode}": opcode for opcode in ("fadd", "fsub", "fmul", "fdiv", "frem")}
 
 
 @CONVERTERS.register(*_INTEGER_BINARY)
@@ -97,13 +92,9 @@ def _fcmp(op: Operation, e: FunctionEmitter) -> None:
         e.builder.block, predicate, lhs, rhs, flags=fastmath_flags(op))))
 
 
-_CASTS = {
-    "llvm.trunc": "trunc", "llvm.zext": "zext", "llvm.sext": "sext",
-    "llvm.ptrtoint": "ptrtoint", "llvm.inttoptr": "inttoptr", "llvm.bitcast": "bitcast",
-    "llvm.fpext": "fpext", "llvm.fptrunc": "fptrunc", "llvm.sitofp": "sitofp",
-    "llvm.uitofp": "uitofp", "llvm.fptosi": "fptosi", "llvm.fptoui": "fptoui",
-    "llvm.addrspacecast": "addrspacecast",
-}
+_CASTS = {f"llvm.{opcode}": opcode for opcode in (
+    "trunc", "zext", "sext", "ptrtoint", "inttoptr", "bitcast", "fpext", "fptrunc", "sitofp",
+    "uitofp", "fptosi", "fptoui", "addrspacecast")}
 
 
 @CONVERTERS.register(*_CASTS)

@@ -56,6 +56,11 @@ def _int(bits: int) -> IntegerType:
     return IntegerType(bits)
 
 
+def _words_type(width: int, words: int) -> Attribute:
+    """The result type of inline asm that writes ``words`` registers of ``width`` bits."""
+    return _int(width) if words == 1 else llvm.LLVMStructType.from_type_list([_int(width)] * words)
+
+
 def _asm_operand_list(indices: Sequence[int]) -> str:
     return ", ".join(f"${i}" for i in indices)
 
@@ -199,15 +204,9 @@ class NvidiaHooks(TargetHooks):
             operands.append(access.pred)
             constraints.append("b")
         lines.append(instr + ";")
-        result_type = _int(width) if words == 1 else \
-            llvm.LLVMStructType.from_type_list([_int(width)] * words)
-        result = b.inline_asm("\n\t".join(lines), ",".join(constraints), operands, result_type)
-        word_values = [result] if words == 1 else \
-            [b.extract_value(result, w, _int(width)) for w in range(words)]
-        values: list[SSAValue] = []
-        for word in word_values:
-            values += self._unpack_word(b, word, ety, width)
-        return values
+        result = b.inline_asm("\n\t".join(lines), ",".join(constraints), operands,
+                              _words_type(width, words))
+        return self._unpack_words(b, result, ety, width, words)
 
     @staticmethod
     def _load_modifiers(policy: CachePolicy, l2_hint: bool) -> list[str]:
@@ -241,6 +240,16 @@ class NvidiaHooks(TargetHooks):
             values = [b.int_cast(v, IntegerType(8), signed=False) for v in values]
             ty = IntegerType(8)
         return b.bitcast(b.pack_vector(list(values)), _int(width))
+
+    def _unpack_words(self, b: LLVMBuilder, result: SSAValue, ety: Attribute, width: int,
+                      words: int) -> list[SSAValue]:
+        """The elements in the ``words`` registers an inline-asm load wrote."""
+        word_values = [result] if words == 1 else \
+            [b.extract_value(result, w, _int(width)) for w in range(words)]
+        values: list[SSAValue] = []
+        for word in word_values:
+            values += self._unpack_word(b, word, ety, width)
+        return values
 
     def _unpack_word(self, b: LLVMBuilder, word: SSAValue, ety: Attribute,
                      width: int) -> list[SSAValue]:
@@ -330,16 +339,9 @@ class NvidiaHooks(TargetHooks):
             dests = "{ " + dests + " }"
         vector = f".v{words}" if words > 1 else ""
         asm = f"@${words + 1} ld.shared{vector}.b{width} {dests}, [ ${words} + 0 ];"
-        result_type = _int(width) if words == 1 else \
-            llvm.LLVMStructType.from_type_list([_int(width)] * words)
         result = b.inline_asm(asm, ",".join([write] * words + ["r", "b"]), [ptr, pred],
-                              result_type)
-        word_values = [result] if words == 1 else \
-            [b.extract_value(result, w, _int(width)) for w in range(words)]
-        values: list[SSAValue] = []
-        for word in word_values:
-            values += self._unpack_word(b, word, element_type, width)
-        return values
+                              _words_type(width, words))
+        return self._unpack_words(b, result, element_type, width, words)
 
     # -------------------------------------------------------------- atomics
 

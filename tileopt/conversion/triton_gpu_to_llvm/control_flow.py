@@ -46,14 +46,12 @@ def _for(fl: FunctionLowering, op: Operation) -> None:
     b.br(header, [lb, *fl.flatten(op.iter_args)])
 
     fl.place(header)
-    b.block = header
     fl.bind_block_args(body, header)
     unsigned = op.properties.get("unsignedCmp") is not None or "unsignedCmp" in op.attributes
     cond = b.icmp("ult" if unsigned else "slt", header.args[0], ub)
     b.cond_br(cond, loop, [], exit_block, [])
 
     fl.place(loop)
-    b.block = loop
     yield_op = _lower_region_into(fl, body, "scf.yield")
     b.location = yield_op.location
     next_iv = b.add(header.args[0], step)
@@ -61,12 +59,7 @@ def _for(fl: FunctionLowering, op: Operation) -> None:
     b.location = op.location
 
     fl.place(exit_block)
-    b.block = exit_block
-    start = 1
-    for result in op.results:
-        count = fl.layouts.num_registers(result.type)
-        fl.set(result, header.args[start:start + count])
-        start += count
+    fl.set_flat(op.results, header.args[1:])
 
 
 @lowers("scf.if")
@@ -82,16 +75,10 @@ def _if(fl: FunctionLowering, op: Operation) -> None:
         if new is None:
             continue
         fl.place(new)
-        b.block = new
         yield_op = _lower_region_into(fl, region.block, "scf.yield")
         b.br(merge, fl.flatten(yield_op.operands))
     fl.place(merge)
-    b.block = merge
-    start = 0
-    for result in op.results:
-        count = fl.layouts.num_registers(result.type)
-        fl.set(result, merge.args[start:start + count])
-        start += count
+    fl.set_flat(op.results, merge.args)
 
 
 @lowers("scf.while")
@@ -102,7 +89,6 @@ def _while(fl: FunctionLowering, op: Operation) -> None:
     header = fl.new_block(_types(fl, before.args))
     b.br(header, fl.flatten(op.arguments))
     fl.place(header)
-    b.block = header
     fl.bind_block_args(before, header)
     condition = _lower_region_into(fl, before, "scf.condition")
     carried = list(condition.args)
@@ -111,17 +97,11 @@ def _while(fl: FunctionLowering, op: Operation) -> None:
     flat = fl.flatten(carried)
     b.cond_br(fl.scalar(condition.condition), body, flat, exit_block, flat)
     fl.place(body)
-    b.block = body
     fl.bind_block_args(after, body)
     yield_op = _lower_region_into(fl, after, "scf.yield")
     b.br(header, fl.flatten(yield_op.operands))
     fl.place(exit_block)
-    b.block = exit_block
-    start = 0
-    for result in op.results:
-        count = fl.layouts.num_registers(result.type)
-        fl.set(result, exit_block.args[start:start + count])
-        start += count
+    fl.set_flat(op.results, exit_block.args)
 
 
 @lowers("cf.br")

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i8
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tileopt.analysis.axis_info import AxisInfoAnalysis
@@ -32,6 +32,7 @@ from tileopt.conversion.target_hooks import TargetHooks
 from tileopt.conversion.type_converter import (
     LayoutCache,
     UnsupportedType,
+    bit_width,
     convert_scalar_type,
     element_type,
 )
@@ -46,8 +47,7 @@ def lowers(*names: str) -> Callable[[Pattern], Pattern]:
     """Register a pattern for the ops called ``names``."""
 
     def register(pattern: Pattern) -> Pattern:
-        for name in names:
-            PATTERNS[name] = pattern
+        PATTERNS.update(dict.fromkeys(names, pattern))
         return pattern
 
     return register
@@ -120,18 +120,25 @@ class FunctionLowering:
         return Block(arg_types=list(arg_types))
 
     def place(self, block: Block) -> None:
-        """Append ``block`` to the function body: blocks are placed in the order the walk
-        reaches them, which keeps every definition before its uses."""
+        """Append ``block`` to the function body and emit into it from now on: blocks are
+        placed in the order the walk reaches them, which keeps every definition before its
+        uses."""
         assert self.region is not None
         self.region.add_block(block)
+        self.b.block = block
 
-    def bind_block_args(self, old: Block, new: Block, start: int = 0) -> None:
+    def set_flat(self, results: Sequence[SSAValue], flat: Sequence[SSAValue]) -> None:
+        """Record the element lists of ``results`` from ``flat``, laid out as
+        :meth:`flatten` lays them out (a block's arguments, say)."""
+        start = 0
+        for result in results:
+            count = self.layouts.num_registers(result.type)
+            self.set(result, flat[start:start + count])
+            start += count
+
+    def bind_block_args(self, old: Block, new: Block) -> None:
         """Map ``old``'s arguments onto ``new``'s, element lists in order."""
-        index = start
-        for arg in old.args:
-            count = self.layouts.num_registers(arg.type)
-            self.values[arg] = list(new.args[index:index + count])
-            index += count
+        self.set_flat(old.args, new.args)
 
     def flatten(self, values: Sequence[SSAValue]) -> list[SSAValue]:
         """The LLVM values of TritonGPU ``values``, concatenated (branch operands)."""
@@ -189,10 +196,11 @@ class FunctionLowering:
             self.blocks[old] = self.new_block(types)
         for old in old_blocks:
             new = self.blocks[old]
-            if new is not entry:
+            if new is entry:
+                self.b.block = entry
+            else:
                 self.place(new)
                 self.bind_block_args(old, new)
-            self.b.block = new
             self.lower_ops(old.ops)
 
 
@@ -251,10 +259,33 @@ def shared_memory_base(fl: FunctionLowering) -> SSAValue:
         hooks.shared_memory_symbol, ptr_type(hooks.shared_address_space)))
 
 
+def operand_scratch(fl: FunctionLowering, op: Operation,
+                    count: int) -> Callable[[SSAValue, int], SSAValue]:
+    """Shared-memory scratch of ``op``: an array of ``count`` elements per operand, each
+    16-byte aligned, side by side. Gives ``slot(index, operand)``: the address of element
+    ``index`` (an i32) of that operand's array."""
+    b = fl.b
+    types = [fl.llvm_type(v.type) for v in op.operands]
+    offsets, total = [], 0
+    for ty in types:
+        total = (total + 15) // 16 * 16
+        offsets.append(total)
+        total += count * max(1, bit_width(ty) // 8)
+    base_offset = fl.module.shared.offset(op, total)
+    fl.begin_shared_memory_use(op)
+    base = shared_memory_base(fl)
+
+    def slot(index: SSAValue, operand: int) -> SSAValue:
+        ptr = b.gep(base, b.i32(base_offset + offsets[operand]), i8)
+        return b.gep(ptr, index, types[operand])
+
+    return slot
+
+
 def _int_attr(module: ModuleOp, name: str, default: int) -> int:
     attr = module.attributes.get(name)
     return attr.value.data if isinstance(attr, IntegerAttr) else default
 
 
 __all__ = ["FunctionLowering", "ModuleState", "LoweringError", "lowers", "PATTERNS",
-           "shared_memory_base"]
+           "operand_scratch", "shared_memory_base"]

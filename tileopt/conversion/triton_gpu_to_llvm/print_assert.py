@@ -93,13 +93,11 @@ def _assert(fl: FunctionLowering, op: Operation) -> None:
     continue_block = fl.new_block()
     b.cond_br(failed, fail_block, [], continue_block, [])
     fl.place(fail_block)
-    b.block = fail_block
     file, line = _source_position(op)
     func_name = fl.func.properties["sym_name"].data
     fl.hooks.assert_fail(b, fl.module, op.message.data, file, line, func_name)
     b.br(continue_block)
     fl.place(continue_block)
-    b.block = continue_block
 
 
 def _source_position(op: Operation) -> tuple[str, int]:
