@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from functools import partialmethod
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -228,35 +229,17 @@ class LLVMBuilder:
         c = self._known.get(owner.operands[1])
         return c is not None and c >= 0 and mask >= 0 and c & mask == c
 
-    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.int_op("add", a, b)
-
-    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.int_op("sub", a, b)
-
-    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.int_op("mul", a, b)
-
-    def and_(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.int_op("and", a, b)
-
-    def or_(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.int_op("or", a, b)
-
-    def xor(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.int_op("xor", a, b)
-
-    def shl(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.int_op("shl", a, b)
-
-    def lshr(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.int_op("lshr", a, b)
-
-    def udiv(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.int_op("udiv", a, b)
-
-    def urem(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.int_op("urem", a, b)
+    # Named shorthands: ``b.add(x, y)`` is ``b.int_op("add", x, y)``.
+    add = partialmethod(int_op, "add")
+    sub = partialmethod(int_op, "sub")
+    mul = partialmethod(int_op, "mul")
+    and_ = partialmethod(int_op, "and")
+    or_ = partialmethod(int_op, "or")
+    xor = partialmethod(int_op, "xor")
+    shl = partialmethod(int_op, "shl")
+    lshr = partialmethod(int_op, "lshr")
+    udiv = partialmethod(int_op, "udiv")
+    urem = partialmethod(int_op, "urem")
 
     def icmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         return self.emit(llvm.ICmpOp(lhs, rhs, IntegerAttr(_ICMP[predicate], i64)))

@@ -1,21 +1,29 @@
-"""Lowering scalar ``arith``/``math`` ops in place, with the TritonGPU -> LLVM tables.
+"""``convert-arith-to-llvm``, ``convert-math-to-llvm``: scalar ``arith``/``math`` ops -> ``llvm``.
 
-``convert-arith-to-llvm`` and ``convert-math-to-llvm`` (MLIR's names) turn scalar ops
-that sit in LLVM-dialect functions into LLVM ops. They reuse the elementwise patterns of
-``triton_gpu_to_llvm/elementwise.py`` through a small adapter that looks like a
-``FunctionLowering`` holding one value per SSA value, so each op maps to exactly the LLVM
-ops ``convert-triton-gpu-to-llvm`` gives it, with the generic (vendor-neutral) math.
-tileopt's main lowering already converts the scalars of TritonGPU functions itself, so in
-tileopt's pipelines these passes find nothing; they serve other input.
+The passes (MLIR's names) turn scalar ops that sit in LLVM-dialect functions into LLVM
+ops in place. They reuse the elementwise patterns of ``triton_gpu_to_llvm/elementwise.py``
+through a small adapter that looks like a ``FunctionLowering`` holding one value per SSA
+value, so each op maps to exactly the LLVM ops ``convert-triton-gpu-to-llvm`` gives it,
+with the generic (vendor-neutral) math; ops only a vendor can lower (``math.erf``) stay,
+as MLIR's passes leave them. tileopt's main lowering already converts the scalars of
+TritonGPU functions itself, so in tileopt's pipelines these passes find nothing; they
+serve other input.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
 from xdsl.dialects.builtin import IndexType, TensorType, VectorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.triton_gpu_to_llvm.elementwise import VENDOR_ONLY
+from tileopt.conversion.triton_gpu_to_llvm.lowering import PATTERNS
 from tileopt.conversion.type_converter import convert_scalar_type
+from tileopt.passes import Pass, PassFailure, register_pass
 
 
 class _InPlaceBuilder(LLVMBuilder):
@@ -70,9 +78,7 @@ class ScalarLowering:
     def llvm_type(self, ty: Attribute) -> Attribute:
         return convert_scalar_type(ty)
 
-    def error(self, op: Operation, message: str):
-        from tileopt.passes import PassFailure
-
+    def error(self, op: Operation, message: str) -> PassFailure:
         return PassFailure(op, message)
 
 
@@ -83,11 +89,8 @@ def _scalar_only(op: Operation) -> bool:
 
 def lower_scalar_ops(root: Operation, prefixes: tuple[str, ...]) -> None:
     """Replace each scalar op whose name starts with one of ``prefixes`` by LLVM ops."""
-    from tileopt.conversion.triton_gpu_to_llvm.lowering import PATTERNS, load_patterns
-
-    load_patterns()
     for op in list(root.walk()):
-        if not op.name.startswith(prefixes) or not _scalar_only(op):
+        if not op.name.startswith(prefixes) or not _scalar_only(op) or op.name in VENDOR_ONLY:
             continue
         if op.parent_op() is not None and op.parent_op().name == "tt.func":
             continue  # TritonGPU functions are convert-triton-gpu-to-llvm's
@@ -97,3 +100,30 @@ def lower_scalar_ops(root: Operation, prefixes: tuple[str, ...]) -> None:
         pattern(ScalarLowering(op), op)
         op.detach()
         op.erase()
+
+
+@dataclass(frozen=True)
+class _ScalarLoweringPass(Pass):
+    """Lowers the scalar ops of one dialect (``prefix``) wherever they are nested."""
+
+    anchor = None
+    prefix: ClassVar[str]
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        lower_scalar_ops(op, (self.prefix,))
+
+
+@register_pass
+class ConvertArithToLLVM(_ScalarLoweringPass):
+    """Convert scalar arith ops to the LLVM dialect."""
+
+    name = "convert-arith-to-llvm"
+    prefix = "arith."
+
+
+@register_pass
+class ConvertMathToLLVM(_ScalarLoweringPass):
+    """Convert scalar math ops to LLVM intrinsics."""
+
+    name = "convert-math-to-llvm"
+    prefix = "math."

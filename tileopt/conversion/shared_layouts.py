@@ -13,7 +13,9 @@ offset bits, the lanes of one transaction the next ones, everything else above -
 *swizzled* for the other side: high offset bits are xor-ed into the bank bits until the
 other side's lanes also hit distinct banks. Both orientations are built, each side's vector
 width measured, bank conflicts counted exactly by enumerating the lanes of a warp, and the
-cheaper plan kept. Pure Python, tested exhaustively (test/unit/conversion).
+cheaper plan kept. The banks (how many, how wide) are the vendor's
+(``TargetHooks.shared_memory_banks``). Pure Python, tested exhaustively
+(test/unit/conversion).
 """
 
 from __future__ import annotations
@@ -25,13 +27,46 @@ from dataclasses import dataclass
 from tileopt.layouts.linear_layout import LinearLayout, log2_exact
 from tileopt.layouts.linear_layout import xor_columns as apply
 
-BANKS = 32
-BANK_BYTES = 4
 MAX_VECTOR_BYTES = 16
 ISSUE_COST = 4
 ADDRESS_COST = 2
 # The reads come after the barrier, on every thread's critical path: they count double.
 LOAD_WEIGHT = 2
+
+
+# --------------------------------------------------------------------------- banks
+
+
+@dataclass(frozen=True)
+class SharedMemoryBanks:
+    """How shared memory serves a warp: ``count`` banks of ``width`` bytes each serve
+    one transaction; a bank holding two different words in one transaction serves them
+    one after the other (a bank conflict)."""
+
+    count: int
+    width: int
+
+    def phase_lanes(self, vector_bytes: int) -> int:
+        """How many lanes share one shared-memory transaction."""
+        return max(1, self.count * self.width // max(vector_bytes, self.width))
+
+    def phases(self, vector_bytes: int) -> int:
+        """Transactions one conflict-free warp-wide access of ``vector_bytes`` takes."""
+        return self.count // self.phase_lanes(vector_bytes)
+
+    def conflict_ways(self, byte_addresses: Sequence[int], vector_bytes: int) -> int:
+        """Worst number of distinct words one bank serves in one transaction of a warp."""
+        words = max(1, vector_bytes // self.width)
+        phase = self.phase_lanes(vector_bytes)
+        worst = 1
+        for start in range(0, len(byte_addresses), phase):
+            banks: dict[int, set[int]] = defaultdict(set)
+            for address in byte_addresses[start:start + phase]:
+                for w in range(words):
+                    word = address // self.width + w
+                    banks[word % self.count].add(word)
+            worst = max(worst, max(len(s) for s in banks.values()))
+        return worst
 
 
 # --------------------------------------------------------------------------- GF(2) helpers
@@ -119,7 +154,7 @@ class Side:
     vector_bits: tuple[int, ...]
     ways: int            # worst bank conflict of one access (1: conflict-free)
     accesses: int        # accesses per thread
-    element_bytes: int = 4
+    phases: int = 1      # transactions of one conflict-free warp-wide access
     # Distinct addresses a thread computes (an xor each); an access whose constant
     # offset shares no bit with the thread's part adds it as an immediate instead.
     address_registers: int = 1
@@ -150,8 +185,7 @@ class Side:
         Measured on an H200 (transpose 8192x8192): the MIO queue, not the banks, limits
         these copies, so an instruction costs as much as ``ISSUE_COST`` wavefronts.
         """
-        phases = BANKS // phase_lanes(self.vector * self.element_bytes)
-        return self.accesses * (self.ways * phases + ISSUE_COST) \
+        return self.accesses * (self.ways * self.phases + ISSUE_COST) \
             + ADDRESS_COST * self.address_registers
 
 
@@ -203,28 +237,8 @@ def _vector_bases(layout: LinearLayout, packing: CoordPacking, element_bytes: in
     return result
 
 
-def phase_lanes(vector_bytes: int) -> int:
-    """How many lanes share one shared-memory transaction (128 bytes of banks)."""
-    return max(1, min(32, BANKS * BANK_BYTES // max(vector_bytes, BANK_BYTES)))
-
-
-def conflict_ways(byte_addresses: Sequence[int], vector_bytes: int) -> int:
-    """Worst number of distinct words one bank serves in one transaction of a warp."""
-    words = max(1, vector_bytes // BANK_BYTES)
-    phase = phase_lanes(vector_bytes)
-    worst = 1
-    for start in range(0, len(byte_addresses), phase):
-        banks: dict[int, set[int]] = defaultdict(set)
-        for address in byte_addresses[start:start + phase]:
-            for w in range(words):
-                word = address // BANK_BYTES + w
-                banks[word % BANKS].add(word)
-        worst = max(worst, max(len(s) for s in banks.values()))
-    return worst
-
-
 def _measure(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking,
-             element_bytes: int, unique_registers: int) -> Side:
+             element_bytes: int, unique_registers: int, banks: SharedMemoryBanks) -> Side:
     """Vector, worst conflict and access count of ``layout`` under offset map ``columns``."""
     images: dict[int, int] = {}
     for i, basis in enumerate(_bases(layout, packing, "register")):
@@ -237,18 +251,20 @@ def _measure(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking
     elements = 1 << len(vector_bits)
     lanes = _bases(layout, packing, "lane")
     addresses = []
-    for lane in range(32):
+    for lane in range(1 << len(lanes)):
         coords = 0
         for i, b in enumerate(lanes):
             if lane >> i & 1:
                 coords ^= b
         addresses.append(apply(columns, coords) * element_bytes)
-    ways = conflict_ways(addresses, elements * element_bytes)
+    vector_bytes = elements * element_bytes
+    ways = banks.conflict_ways(addresses, vector_bytes)
     thread_bits = 0
     for dim in ("lane", "warp"):
         for b in _bases(layout, packing, dim):
             thread_bits |= apply(columns, b)
-    side = Side(tuple(vector_bits), ways, max(1, unique_registers // elements), element_bytes)
+    side = Side(tuple(vector_bits), ways, max(1, unique_registers // elements),
+                banks.phases(vector_bytes))
     registers = _bases(layout, packing, "register")
     distinct = set()
     for r in range(1 << len(registers)):
@@ -259,7 +275,7 @@ def _measure(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking
             if r >> i & 1:
                 coords ^= b
         distinct.add(apply(columns, coords) & thread_bits)
-    return Side(side.vector_bits, ways, side.accesses, element_bytes, len(distinct))
+    return Side(side.vector_bits, ways, side.accesses, side.phases, len(distinct))
 
 
 def _complete(order: list[int], bits: int) -> list[int]:
@@ -278,7 +294,7 @@ def _complete(order: list[int], bits: int) -> list[int]:
 
 
 def _swizzle(columns: list[int], other: LinearLayout, packing: CoordPacking,
-             element_bytes: int, other_vector: int, keep_low: int,
+             element_bytes: int, other_vector: int, keep_low: int, banks: SharedMemoryBanks,
              prefer: frozenset[int] = frozenset()) -> list[int]:
     """Xor high offset bits into the bank bits so ``other``'s lanes stop conflicting.
 
@@ -288,12 +304,12 @@ def _swizzle(columns: list[int], other: LinearLayout, packing: CoordPacking,
     """
     vector_bytes = other_vector * element_bytes
     e_bits = log2_exact(element_bytes)
-    lo = max(log2_exact(max(vector_bytes, BANK_BYTES)) - e_bits, 0)
-    hi = min(max(log2_exact(BANKS * BANK_BYTES) - e_bits, lo), packing.bits)
+    lo = max(log2_exact(max(vector_bytes, banks.width)) - e_bits, 0)
+    hi = min(max(log2_exact(banks.count * banks.width) - e_bits, lo), packing.bits)
     outputs = [b for b in range(max(lo, keep_low), hi)]
     if not outputs:
         return columns
-    phase_bits = log2_exact(phase_lanes(vector_bytes))
+    phase_bits = log2_exact(banks.phase_lanes(vector_bytes))
     lanes = [apply(columns, b) for b in _bases(other, packing, "lane")[:phase_bits]]
     field = sum(1 << b for b in range(lo, hi))
     high_mask = ~((1 << hi) - 1)
@@ -355,10 +371,12 @@ def _vector_candidates(first: LinearLayout, second: LinearLayout, packing: Coord
 
 
 def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
-                  element_bytes: int, src_registers: int, dst_registers: int) -> TransferPlan:
+                  element_bytes: int, src_registers: int, dst_registers: int,
+                  banks: SharedMemoryBanks) -> TransferPlan:
     """The cheapest offset map found for writing in ``src`` and reading in ``dst``.
 
-    ``*_registers``: distinct registers each side accesses per thread.
+    ``*_registers``: distinct registers each side accesses per thread; ``banks``: the
+    target's shared-memory banks.
     """
     packing = CoordPacking(shape)
     bits = packing.bits
@@ -367,18 +385,18 @@ def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
         lanes = _bases(first, packing, "lane")
         other = _vector_bases(second, packing, element_bytes)
         for vec in _vector_candidates(first, second, packing, element_bytes):
-            phase_bits = log2_exact(phase_lanes((element_bytes << len(vec))))
+            phase_bits = log2_exact(banks.phase_lanes(element_bytes << len(vec)))
             order = vec + lanes[:phase_bits] + _bases(first, packing, "register") \
                 + lanes[phase_bits:] + _bases(first, packing, "warp")
             inverse_columns = _complete(order, bits)  # offset bit i -> coordinates
             columns = invert(inverse_columns, bits)   # coordinate bit -> offset
             for other_vector in _powers_down(max(1 << len(other), 1 << len(vec))):
                 candidates.append(_swizzle(columns, second, packing, element_bytes,
-                                           other_vector, keep_low=len(vec)))
+                                           other_vector, keep_low=len(vec), banks=banks))
     best = None
     for columns in candidates:
-        store = _measure(src, columns, packing, element_bytes, src_registers)
-        load = _measure(dst, columns, packing, element_bytes, dst_registers)
+        store = _measure(src, columns, packing, element_bytes, src_registers, banks)
+        load = _measure(dst, columns, packing, element_bytes, dst_registers, banks)
         plan = TransferPlan(tuple(shape), element_bytes, tuple(columns), store, load)
         if best is None or _cost(plan) < _cost(best):
             best = plan

@@ -3,10 +3,13 @@
 The lowering patterns (``tileopt/conversion/triton_gpu_to_llvm/``) are shared by NVIDIA
 and AMD; everything that differs goes through a :class:`TargetHooks` object: special
 registers (thread and program ids), warp size, cross-lane exchange, barriers, address
-spaces, the memory instructions for masked vector loads and stores, atomics, the
-approximate math the vendor uses, and the attributes a kernel function carries.
-``nvidia/hooks.py`` implements it with ``nvvm`` ops and inline PTX as Triton's NVIDIA
-back end does; an AMD implementation supplies ``rocdl`` equivalents.
+spaces, the shared-memory banks, the memory instructions for masked vector loads and
+stores, atomics, the vendor's math (approximate instructions and its device library:
+libdevice, ocml), printf and assertion failure, and the attributes a kernel function
+carries. ``nvidia/hooks.py`` implements it with ``nvvm`` ops and inline PTX as Triton's
+NVIDIA back end does; an AMD implementation supplies ``rocdl`` equivalents. Every hook
+without a generic answer is abstract: a vendor class that misses one cannot be created,
+and Python names the missing hooks. ``docs/lowering.md`` lists them.
 
 Values handed to the exchange hooks may have any scalar type; the hooks pack them into
 the 32-bit registers the hardware exchanges (Triton's ``shuffleCommon``).
@@ -17,10 +20,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from xdsl.ir import Attribute, SSAValue
 
 from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.shared_layouts import SharedMemoryBanks
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,16 @@ class MemoryAccess:
     count: int
     pred: SSAValue | None = None
     other: Sequence[SSAValue] | None = None
+
+
+class ModuleSymbols(Protocol):
+    """What a hook may add at module level (the lowering's ``ModuleLowering`` does it)."""
+
+    def declare(self, name: str, inputs: list[Attribute], output: Attribute | None) -> None:
+        """Declare the external function ``name`` (once, however often asked)."""
+
+    def string(self, b: LLVMBuilder, prefix: str, text: str) -> SSAValue:
+        """A pointer to a NUL-terminated module-level copy of ``text`` (one per text)."""
 
 
 class TargetHooks(ABC):
@@ -94,6 +109,12 @@ class TargetHooks(ABC):
 
     # -------------------------------------------------------------- memory
 
+    @property
+    @abstractmethod
+    def shared_memory_banks(self) -> SharedMemoryBanks:
+        """How shared memory serves a warp (bank count and width): conversions through
+        shared memory are laid out so that a warp's accesses avoid bank conflicts."""
+
     @abstractmethod
     def load_global(self, b: LLVMBuilder, access: MemoryAccess,
                     policy: CachePolicy) -> list[SSAValue]:
@@ -129,9 +150,35 @@ class TargetHooks(ABC):
     # -------------------------------------------------------------- math
 
     def math(self, b: LLVMBuilder, name: str, args: Sequence[SSAValue]) -> SSAValue | None:
-        """A vendor lowering of ``math.<name>``/``tt.<name>`` on scalars, or None for the
-        generic one (an ``llvm.intr.*`` intrinsic or an expansion)."""
+        """A vendor lowering of ``math.<name>``/``tt.<name>``/``arith.<name>`` on scalars,
+        or None for the generic one (an ``llvm.intr.*`` intrinsic or an expansion).
+
+        Names asked: ``exp``, ``exp2``, ``log``, ``log2``, ``sqrt``, ``rsqrt``, ``divf``,
+        ``precise_divf``, ``precise_sqrt`` (these have a generic form), and ``erf``, which
+        has none: None there makes the op unsupported on the target.
+        """
         return None
+
+    @abstractmethod
+    def library_function(self, b: LLVMBuilder, symbols: ModuleSymbols, symbol: str,
+                         args: Sequence[SSAValue], result_type: Attribute) -> SSAValue:
+        """``symbol`` of the vendor's device library (libdevice ``__nv_*``, ocml
+        ``__ocml_*``) applied to scalar ``args``: a call of the declared function, or the
+        vendor's inline expansion of it. ``tt.extern_elementwise`` lowers through it."""
+
+    # -------------------------------------------------------------- printf and assert
+
+    @abstractmethod
+    def printf(self, b: LLVMBuilder, symbols: ModuleSymbols, format: str,
+               args: Sequence[SSAValue]) -> None:
+        """Print ``args`` with the C format ``format`` (``tt.print``). The arguments come
+        promoted as C promotes variadic ones: doubles, 32/64-bit integers, pointers."""
+
+    @abstractmethod
+    def assert_fail(self, b: LLVMBuilder, symbols: ModuleSymbols, message: str, file: str,
+                    line: int, function: str) -> None:
+        """Report a failed ``tt.assert`` (``message`` at ``file:line`` in ``function``) and
+        stop the kernel; emitted on the failing path only."""
 
     # -------------------------------------------------------------- functions
 

@@ -5,7 +5,8 @@ The counterpart of ``mlir-translate --mlir-to-llvmir``. xDSL's own converter
 globals, kernel conventions, atomics, GPU intrinsics or debug info, so this module builds
 the ``llvmlite.ir`` module itself: globals and function declarations first (so any op can
 refer to any symbol), then each function's blocks (block arguments become phis), then each
-op through the converter registered for its name in ``llvm_ops``/``nvvm_ops``/``rocdl_ops``.
+op through the converter that ``llvm_ops``/``nvvm_ops``/``rocdl_ops`` registered for its name
+in ``conversion_table`` (``function_emitter`` is what those converters work with).
 
 The text llvmlite prints is parsed back and verified by LLVM, which also gives it LLVM's
 canonical form (intrinsic names mangled, attribute groups). With a ``GPUTarget`` the module
@@ -17,57 +18,40 @@ from __future__ import annotations
 
 from llvmlite import ir
 from xdsl.dialects import builtin, llvm
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Operation
 
 from tileopt.ir import TileoptError
 from tileopt.target import llvm_backend
 from tileopt.target import llvmlite_additions as add
-from tileopt.target.conversion_table import ConversionTable
-from tileopt.target.debug_info import DebugInfoBuilder, file_location
+# Each op family registers its converters in conversion_table.CONVERTERS when imported.
+from tileopt.target import nvvm_ops, rocdl_ops  # noqa: F401
+from tileopt.target.conversion_table import CONVERTERS
+from tileopt.target.debug_info import DebugInfoBuilder
+from tileopt.target.function_emitter import FunctionEmitter, TranslationState, error_at, op_name
 from tileopt.target.gpu_target import GPUTarget, parse_arch, target_from_module_attr
 from tileopt.target.kernel_attrs import ModuleLaunchInfo, apply_function_attributes, is_kernel
-from tileopt.target.llvm_ops import LLVM_CONVERSIONS, constant_value, convert_intrinsic_op
+from tileopt.target.llvm_ops import constant_value
 from tileopt.target.llvm_types import UnsupportedType, convert_type
-from tileopt.target.nvvm_ops import NVVM_CONVERSIONS
-from tileopt.target.rocdl_ops import ROCDL_CONVERSIONS, convert_matrix_op
-
-CONVERTERS = ConversionTable({**LLVM_CONVERSIONS, **NVVM_CONVERSIONS, **ROCDL_CONVERSIONS})
 
 MODULE_NAME = "LLVMDialectModule"
 
 
-def op_name(op: Operation) -> str:
-    """The name as written: unregistered ops keep theirs in ``op_name__``."""
-    if isinstance(op, builtin.UnregisteredOp):
-        return op.op_name.data
-    return op.name
-
-
-def error_at(op: Operation, message: str) -> TileoptError:
-    """A TileoptError at ``op``'s ``loc(...)``, else where the parser read it (as MLIR)."""
-    where = file_location(op.location)
-    if where is not None:
-        return TileoptError(message, where.filename.data, where.line.data, where.column.data)
-    try:
-        from tileopt.ir.parse import source_position
-    except ImportError:  # an IR layer without parse positions
-        return TileoptError(message)
-    position = source_position(op)
-    return TileoptError(message, *position) if position else TileoptError(message)
-
-
-class ModuleTranslation:
+class ModuleTranslation(TranslationState):
     """One xDSL ``builtin.module`` -> one ``llvmlite.ir.Module``."""
 
     def __init__(self, module: builtin.ModuleOp, target: GPUTarget | None, debug_info: bool):
+        llvm_module = add.Module(MODULE_NAME)
+        super().__init__(llvm_module, target,
+                         DebugInfoBuilder(llvm_module) if debug_info else None)
         self.source = module
-        self.target = target
-        self.module = add.Module(MODULE_NAME)
-        self.debug = DebugInfoBuilder(self.module) if debug_info else None
         self.launch = ModuleLaunchInfo.of(module)
-        # The op each instruction came from, to blame the op if LLVM rejects the result.
-        self.origins: dict[int, tuple[ir.Instruction, Operation]] = {}
-        self._intrinsics: dict[tuple[str, str], ir.Function] = {}
+
+    def convert_op(self, op: Operation, e: FunctionEmitter) -> bool:
+        converter = CONVERTERS.lookup(op.name)
+        if converter is None:
+            return False
+        converter(op, e)
+        return True
 
     def translate(self) -> ir.Module:
         self._set_triple_and_layout()
@@ -149,24 +133,6 @@ class ModuleTranslation:
             function.attributes.add("alwaysinline")  # Triton inlines every helper
         return function
 
-    def intrinsic(self, name: str, fn_type: ir.FunctionType) -> ir.Function:
-        """The declaration of intrinsic ``name`` with this signature (created once).
-
-        Names may be given without their type suffix (``llvm.smin``): LLVM's parser mangles
-        intrinsic names itself. A second signature under the same name gets a unique
-        spelling, which the parser also renames to the right mangled name.
-        """
-        key = (name, str(fn_type))
-        if key in self._intrinsics:
-            return self._intrinsics[key]
-        spelled = name
-        existing = self.module.globals.get(name)
-        if existing is not None and getattr(existing, "function_type", None) != fn_type:
-            spelled = f"{name}.tileopt{len(self._intrinsics)}"
-        function = existing if spelled == name and existing is not None else \
-            ir.Function(self.module, fn_type, name=spelled)
-        self._intrinsics[key] = function
-        return function
 
 
 class _GlobalContext:
@@ -177,130 +143,6 @@ class _GlobalContext:
 
     def error(self, op: Operation, message: str) -> TileoptError:
         return error_at(op, message)
-
-
-class FunctionEmitter:
-    """Translates the body of one ``llvm.func``; the ``e`` every op converter receives."""
-
-    def __init__(self, translation: ModuleTranslation, op: llvm.FuncOp, function: ir.Function):
-        self.translation = translation
-        self.op = op
-        self.function = function
-        self.module = translation.module
-        self.builder = ir.IRBuilder()
-        self.values: dict[SSAValue, ir.Value] = {}
-        self.blocks: dict[Block, ir.Block] = {}
-        self.subprogram = None
-        self.function_file = None
-        if translation.debug is not None:
-            self.subprogram = translation.debug.subprogram(op.sym_name.data, op.location)
-            if self.subprogram is not None:
-                function.set_metadata("dbg", self.subprogram)
-                self.function_file = file_location(op.location).filename.data
-
-    # ----------------------------------------------------------------- API for op converters
-
-    @property
-    def target(self) -> GPUTarget | None:
-        return self.translation.target
-
-    def value(self, ssa: SSAValue) -> ir.Value:
-        return self.values[ssa]
-
-    def operands(self, op: Operation) -> list[ir.Value]:
-        return [self.values[v] for v in op.operands]
-
-    def set_result(self, op: Operation, value: ir.Value, index: int = 0) -> None:
-        self.values[op.results[index]] = value
-
-    def type(self, op: Operation, attr: Attribute) -> ir.Type:
-        try:
-            return convert_type(attr)
-        except UnsupportedType as err:
-            raise self.error(op, str(err)) from None
-
-    def result_type(self, op: Operation, index: int = 0) -> ir.Type:
-        return self.type(op, op.results[index].type)
-
-    def insert(self, instruction: ir.Instruction) -> ir.Instruction:
-        self.builder._insert(instruction)  # llvmlite's own builder methods do the same
-        return instruction
-
-    def error(self, op: Operation, message: str) -> TileoptError:
-        return error_at(op, f"cannot translate '{op_name(op)}' to LLVM IR: {message}")
-
-    def call_intrinsic(self, name: str, return_type: ir.Type, args: list[ir.Value],
-                       fastmath: list[str] | tuple[str, ...] = ()) -> ir.Instruction:
-        fn_type = ir.FunctionType(return_type, [a.type for a in args])
-        return self.builder.call(self.translation.intrinsic(name, fn_type), args,
-                                 fastmath=fastmath)
-
-    def global_value(self, op: Operation, name: str) -> ir.Value:
-        if name not in self.module.globals:
-            raise self.error(op, f"no global or function named @{name}")
-        return self.module.globals[name]
-
-    def callee(self, op: Operation, name: str) -> ir.Function:
-        value = self.global_value(op, name)
-        if not isinstance(value, ir.Function):
-            raise self.error(op, f"@{name} is not a function")
-        return value
-
-    def block(self, block: Block) -> ir.Block:
-        return self.blocks[block]
-
-    def add_incoming(self, successor: Block, arguments) -> None:
-        """Branch arguments become incoming values of the successor's phis."""
-        for arg, value in zip(successor.args, arguments, strict=True):
-            self.values[arg].add_incoming(self.values[value], self.builder.block)
-
-    # ----------------------------------------------------------------- the walk
-
-    def emit(self) -> None:
-        blocks = list(self.op.body.blocks)
-        for index, block in enumerate(blocks):
-            self.blocks[block] = self.function.append_basic_block(name=f"bb{index}" if index else "")
-        for arg, llvm_arg in zip(blocks[0].args, self.function.args, strict=True):
-            self.values[arg] = llvm_arg
-        for block in blocks[1:]:
-            self.builder.position_at_end(self.blocks[block])
-            for arg in block.args:
-                self.values[arg] = self.builder.phi(self.type(self.op, arg.type))
-        for block in blocks:
-            self.builder.position_at_end(self.blocks[block])
-            for op in block.ops:
-                self._emit_op(op)
-
-    def _emit_op(self, op: Operation) -> None:
-        llvm_block = self.builder.block
-        first_new = len(llvm_block.instructions)
-        try:
-            converter = CONVERTERS.get(op.name)
-            if converter is not None:
-                converter(op, self)
-            elif not (convert_intrinsic_op(op, self) or convert_matrix_op(op, self)):
-                raise self.error(op, "no translation for this op")
-        except TileoptError:
-            raise
-        except KeyError as err:
-            raise self.error(op, f"operand {err} is not defined before its use") from None
-        except Exception as err:  # llvmlite's type checks: mismatched operand types etc.
-            raise self.error(op, f"{type(err).__name__}: {err}") from None
-        new_instructions = llvm_block.instructions[first_new:]
-        for instruction in new_instructions:
-            self.translation.origins[id(instruction)] = (instruction, op)
-        if self.subprogram is not None:
-            self._attach_location(op, new_instructions)
-
-    def _attach_location(self, op: Operation, instructions: list[ir.Instruction]) -> None:
-        if not instructions:
-            return
-        location = self.translation.debug.location(op.location, self.subprogram, self.function_file)
-        if location is None:
-            return
-        for instruction in instructions:
-            if "dbg" not in instruction.metadata:
-                instruction.set_metadata("dbg", location)
 
 
 def _resolve_target(module: builtin.ModuleOp, target: GPUTarget | str | None) -> GPUTarget | None:

@@ -9,8 +9,6 @@ constants, memory (load/store with alignment, volatility, atomics and ``syncscop
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from llvmlite import ir
 from llvmlite.ir import instructions
 from xdsl.dialects import builtin, llvm
@@ -18,12 +16,9 @@ from xdsl.ir import Attribute, Operation
 
 from tileopt.dialects.llvm_ext import INTRINSICS, KEYWORD_BY_ORDERING
 from tileopt.target import llvmlite_additions as add
-from tileopt.target.conversion_table import ConversionTable
+from tileopt.target.conversion_table import CONVERTERS
+from tileopt.target.function_emitter import FunctionEmitter
 
-if TYPE_CHECKING:
-    from tileopt.target.llvm_ir import FunctionEmitter
-
-LLVM_CONVERSIONS = ConversionTable()
 
 # --------------------------------------------------------------------------- flags
 
@@ -49,19 +44,14 @@ def _overflow_flags(op: Operation) -> list[str]:
 
 # --------------------------------------------------------------------------- arithmetic
 
-_INTEGER_BINARY = {
-    "llvm.add": "add", "llvm.sub": "sub", "llvm.mul": "mul", "llvm.shl": "shl",
-    "llvm.udiv": "udiv", "llvm.sdiv": "sdiv", "llvm.lshr": "lshr", "llvm.ashr": "ashr",
-    "llvm.urem": "urem", "llvm.srem": "srem", "llvm.and": "and", "llvm.or": "or",
-    "llvm.xor": "xor",
-}
-_FLOAT_BINARY = {
-    "llvm.fadd": "fadd", "llvm.fsub": "fsub", "llvm.fmul": "fmul", "llvm.fdiv": "fdiv",
-    "llvm.frem": "frem",
-}
+# ``llvm.<opcode>`` ops: the LLVM IR instruction of the same name.
+_INTEGER_BINARY = {f"llvm.{opcode}": opcode for opcode in (
+    "add", "sub", "mul", "shl", "udiv", "sdiv", "lshr", "ashr", "urem", "srem", "and", "or",
+    "xor")}
+_FLOAT_BINARY = {f"llvm.{opcode}": opcode for opcode in ("fadd", "fsub", "fmul", "fdiv", "frem")}
 
 
-@LLVM_CONVERSIONS.register(*_INTEGER_BINARY)
+@CONVERTERS.register(*_INTEGER_BINARY)
 def _integer_binary(op: Operation, e: FunctionEmitter) -> None:
     flags = _overflow_flags(op)
     if op.properties.get("isExact") is not None:
@@ -73,28 +63,28 @@ def _integer_binary(op: Operation, e: FunctionEmitter) -> None:
         e.builder.block, lhs.type, _INTEGER_BINARY[op.name], (lhs, rhs), flags=flags)))
 
 
-@LLVM_CONVERSIONS.register(*_FLOAT_BINARY)
+@CONVERTERS.register(*_FLOAT_BINARY)
 def _float_binary(op: Operation, e: FunctionEmitter) -> None:
     lhs, rhs = e.operands(op)
     e.set_result(op, e.insert(instructions.Instruction(
         e.builder.block, lhs.type, _FLOAT_BINARY[op.name], (lhs, rhs), flags=fastmath_flags(op))))
 
 
-@LLVM_CONVERSIONS.register("llvm.fneg")
+@CONVERTERS.register("llvm.fneg")
 def _fneg(op: Operation, e: FunctionEmitter) -> None:
     [value] = e.operands(op)
     e.set_result(op, e.insert(instructions.Instruction(
         e.builder.block, value.type, "fneg", (value,), flags=fastmath_flags(op))))
 
 
-@LLVM_CONVERSIONS.register("llvm.icmp")
+@CONVERTERS.register("llvm.icmp")
 def _icmp(op: Operation, e: FunctionEmitter) -> None:
     predicate = llvm.ICmpPredicateFlag.from_int(op.predicate.value.data).value
     lhs, rhs = e.operands(op)
     e.set_result(op, e.insert(instructions.ICMPInstr(e.builder.block, predicate, lhs, rhs)))
 
 
-@LLVM_CONVERSIONS.register("llvm.fcmp")
+@CONVERTERS.register("llvm.fcmp")
 def _fcmp(op: Operation, e: FunctionEmitter) -> None:
     predicate = llvm.FCmpPredicateFlag.from_int(op.predicate.value.data).value.lstrip("_")
     lhs, rhs = e.operands(op)
@@ -102,16 +92,12 @@ def _fcmp(op: Operation, e: FunctionEmitter) -> None:
         e.builder.block, predicate, lhs, rhs, flags=fastmath_flags(op))))
 
 
-_CASTS = {
-    "llvm.trunc": "trunc", "llvm.zext": "zext", "llvm.sext": "sext",
-    "llvm.ptrtoint": "ptrtoint", "llvm.inttoptr": "inttoptr", "llvm.bitcast": "bitcast",
-    "llvm.fpext": "fpext", "llvm.fptrunc": "fptrunc", "llvm.sitofp": "sitofp",
-    "llvm.uitofp": "uitofp", "llvm.fptosi": "fptosi", "llvm.fptoui": "fptoui",
-    "llvm.addrspacecast": "addrspacecast",
-}
+_CASTS = {f"llvm.{opcode}": opcode for opcode in (
+    "trunc", "zext", "sext", "ptrtoint", "inttoptr", "bitcast", "fpext", "fptrunc", "sitofp",
+    "uitofp", "fptosi", "fptoui", "addrspacecast")}
 
 
-@LLVM_CONVERSIONS.register(*_CASTS)
+@CONVERTERS.register(*_CASTS)
 def _cast(op: Operation, e: FunctionEmitter) -> None:
     flags = _overflow_flags(op)
     if op.properties.get("nonNeg") is not None:
@@ -121,14 +107,14 @@ def _cast(op: Operation, e: FunctionEmitter) -> None:
                                        e.result_type(op), flags=flags)))
 
 
-@LLVM_CONVERSIONS.register("llvm.select")
+@CONVERTERS.register("llvm.select")
 def _select(op: Operation, e: FunctionEmitter) -> None:
     cond, lhs, rhs = e.operands(op)
     instr = instructions.SelectInstr(e.builder.block, cond, lhs, rhs, flags=fastmath_flags(op))
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_CONVERSIONS.register("llvm.freeze")
+@CONVERTERS.register("llvm.freeze")
 def _freeze(op: Operation, e: FunctionEmitter) -> None:
     [value] = e.operands(op)
     e.set_result(op, e.insert(add.Freeze(e.builder.block, value)))
@@ -137,32 +123,32 @@ def _freeze(op: Operation, e: FunctionEmitter) -> None:
 # --------------------------------------------------------------------------- aggregates and vectors
 
 
-@LLVM_CONVERSIONS.register("llvm.extractvalue")
+@CONVERTERS.register("llvm.extractvalue")
 def _extractvalue(op: Operation, e: FunctionEmitter) -> None:
     [container] = e.operands(op)
     e.set_result(op, e.builder.extract_value(container, list(op.position.iter_values())))
 
 
-@LLVM_CONVERSIONS.register("llvm.insertvalue")
+@CONVERTERS.register("llvm.insertvalue")
 def _insertvalue(op: Operation, e: FunctionEmitter) -> None:
     container = e.value(op.container)
     value = e.value(op.value)
     e.set_result(op, e.builder.insert_value(container, value, list(op.position.iter_values())))
 
 
-@LLVM_CONVERSIONS.register("llvm.extractelement")
+@CONVERTERS.register("llvm.extractelement")
 def _extractelement(op: Operation, e: FunctionEmitter) -> None:
     vector, position = e.operands(op)
     e.set_result(op, e.builder.extract_element(vector, position))
 
 
-@LLVM_CONVERSIONS.register("llvm.insertelement")
+@CONVERTERS.register("llvm.insertelement")
 def _insertelement(op: Operation, e: FunctionEmitter) -> None:
     vector = e.value(op.vector)
     e.set_result(op, e.builder.insert_element(vector, e.value(op.value), e.value(op.index)))
 
 
-@LLVM_CONVERSIONS.register("llvm.shufflevector")
+@CONVERTERS.register("llvm.shufflevector")
 def _shufflevector(op: Operation, e: FunctionEmitter) -> None:
     v1, v2 = e.operands(op)
     mask = [int(i) for i in op.mask.get_values()]
@@ -215,27 +201,27 @@ def _scalar(e: FunctionEmitter, op: Operation, typ: ir.Type, value) -> ir.Consta
         raise e.error(op, f"constant {value} does not fit {typ}") from err
 
 
-@LLVM_CONVERSIONS.register("llvm.mlir.constant")
+@CONVERTERS.register("llvm.mlir.constant")
 def _constant(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, constant_value(e, op, e.result_type(op), op.value))
 
 
-@LLVM_CONVERSIONS.register("llvm.mlir.undef")
+@CONVERTERS.register("llvm.mlir.undef")
 def _undef(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, ir.Constant(e.result_type(op), ir.Undefined))
 
 
-@LLVM_CONVERSIONS.register("llvm.mlir.poison")
+@CONVERTERS.register("llvm.mlir.poison")
 def _poison(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, add.PoisonConstant(e.result_type(op)))
 
 
-@LLVM_CONVERSIONS.register("llvm.mlir.zero")
+@CONVERTERS.register("llvm.mlir.zero")
 def _zero(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, ir.Constant(e.result_type(op), None))
 
 
-@LLVM_CONVERSIONS.register("llvm.mlir.addressof")
+@CONVERTERS.register("llvm.mlir.addressof")
 def _addressof(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.global_value(op, op.global_name.root_reference.data))
 
@@ -264,7 +250,7 @@ def _is_volatile(op: Operation) -> bool:
     return op.properties.get("volatile_") is not None
 
 
-@LLVM_CONVERSIONS.register("llvm.load")
+@CONVERTERS.register("llvm.load")
 def _load(op: Operation, e: FunctionEmitter) -> None:
     [ptr] = e.operands(op)
     instr = add.Load(e.builder.block, ptr, e.result_type(op), volatile=_is_volatile(op),
@@ -277,7 +263,7 @@ def _load(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_CONVERSIONS.register("llvm.store")
+@CONVERTERS.register("llvm.store")
 def _store(op: Operation, e: FunctionEmitter) -> None:
     value, ptr = e.operands(op)
     instr = add.Store(e.builder.block, value, ptr, volatile=_is_volatile(op),
@@ -288,7 +274,7 @@ def _store(op: Operation, e: FunctionEmitter) -> None:
     e.insert(instr)
 
 
-@LLVM_CONVERSIONS.register("llvm.getelementptr")
+@CONVERTERS.register("llvm.getelementptr")
 def _getelementptr(op: Operation, e: FunctionEmitter) -> None:
     ptr = e.value(op.ptr)
     dynamic = iter(op.ssa_indices)
@@ -301,7 +287,7 @@ def _getelementptr(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_CONVERSIONS.register("llvm.alloca")
+@CONVERTERS.register("llvm.alloca")
 def _alloca(op: Operation, e: FunctionEmitter) -> None:
     [size] = e.operands(op)
     instr = add.Alloca(e.builder.block, e.type(op, op.elem_type), size, e.result_type(op))
@@ -309,7 +295,7 @@ def _alloca(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_CONVERSIONS.register("llvm.atomicrmw")
+@CONVERTERS.register("llvm.atomicrmw")
 def _atomicrmw(op: Operation, e: FunctionEmitter) -> None:
     ptr, value = e.operands(op)
     instr = add.AtomicRMW(e.builder.block, op.bin_op.llvm_name, ptr, value, _ordering(op),
@@ -318,7 +304,7 @@ def _atomicrmw(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_CONVERSIONS.register("llvm.cmpxchg")
+@CONVERTERS.register("llvm.cmpxchg")
 def _cmpxchg(op: Operation, e: FunctionEmitter) -> None:
     ptr, cmp, new = e.operands(op)
     instr = add.CmpXchg(e.builder.block, ptr, cmp, new, _ordering(op, "success_ordering"),
@@ -328,7 +314,7 @@ def _cmpxchg(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.insert(instr))
 
 
-@LLVM_CONVERSIONS.register("llvm.fence")
+@CONVERTERS.register("llvm.fence")
 def _fence(op: Operation, e: FunctionEmitter) -> None:
     e.insert(add.Fence(e.builder.block, _ordering(op), syncscope=_syncscope(op)))
 
@@ -336,7 +322,7 @@ def _fence(op: Operation, e: FunctionEmitter) -> None:
 # --------------------------------------------------------------------------- calls
 
 
-@LLVM_CONVERSIONS.register("llvm.call")
+@CONVERTERS.register("llvm.call")
 def _call(op: Operation, e: FunctionEmitter) -> None:
     if op.op_bundle_operands:
         raise e.error(op, "calls with operand bundles are not supported")
@@ -354,7 +340,7 @@ def _call(op: Operation, e: FunctionEmitter) -> None:
         e.set_result(op, instr)
 
 
-@LLVM_CONVERSIONS.register("llvm.call_intrinsic")
+@CONVERTERS.register("llvm.call_intrinsic")
 def _call_intrinsic(op: Operation, e: FunctionEmitter) -> None:
     if op.op_bundle_operands:
         raise e.error(op, "intrinsic calls with operand bundles are not supported")
@@ -365,7 +351,7 @@ def _call_intrinsic(op: Operation, e: FunctionEmitter) -> None:
         e.set_result(op, instr)
 
 
-@LLVM_CONVERSIONS.register("llvm.inline_asm")
+@CONVERTERS.register("llvm.inline_asm")
 def _inline_asm(op: Operation, e: FunctionEmitter) -> None:
     args = e.operands(op)
     result_type = e.result_type(op) if op.results else ir.VoidType()
@@ -386,7 +372,9 @@ def _inline_asm(op: Operation, e: FunctionEmitter) -> None:
 _IMMEDIATE_FLAGS = {f"llvm.intr.{name}": flags for name, _, _, flags in INTRINSICS if flags}
 
 
+@CONVERTERS.register_prefix("llvm.intr.")
 def _generic_intrinsic(op: Operation, e: FunctionEmitter) -> None:
+    """Any ``llvm.intr.<name>``: a call of ``@llvm.<name>``."""
     args = e.operands(op)
     for flag in _IMMEDIATE_FLAGS.get(op.name, ()):
         value = op.properties.get(flag)
@@ -398,36 +386,30 @@ def _generic_intrinsic(op: Operation, e: FunctionEmitter) -> None:
         e.set_result(op, instr)
 
 
-def convert_intrinsic_op(op: Operation, e: FunctionEmitter) -> bool:
-    """Translate any ``llvm.intr.*`` op; False if ``op`` is not one."""
-    if not op.name.startswith("llvm.intr."):
-        return False
-    if op.name == "llvm.intr.masked.store":
-        value, ptr, mask = e.operands(op)
-        align = ir.Constant(ir.IntType(32), op.alignment.value.data)
-        e.call_intrinsic("llvm.masked.store", ir.VoidType(), [value, ptr, align, mask])
-        return True
-    _generic_intrinsic(op, e)
-    return True
+@CONVERTERS.register("llvm.intr.masked.store")
+def _masked_store(op: Operation, e: FunctionEmitter) -> None:
+    value, ptr, mask = e.operands(op)
+    align = ir.Constant(ir.IntType(32), op.alignment.value.data)
+    e.call_intrinsic("llvm.masked.store", ir.VoidType(), [value, ptr, align, mask])
 
 
 # --------------------------------------------------------------------------- control flow
 
 
-@LLVM_CONVERSIONS.register("llvm.br")
+@CONVERTERS.register("llvm.br")
 def _br(op: Operation, e: FunctionEmitter) -> None:
     e.add_incoming(op.successor, op.arguments)
     e.builder.branch(e.block(op.successor))
 
 
-@LLVM_CONVERSIONS.register("llvm.cond_br")
+@CONVERTERS.register("llvm.cond_br")
 def _cond_br(op: Operation, e: FunctionEmitter) -> None:
     e.add_incoming(op.then_block, op.then_arguments)
     e.add_incoming(op.else_block, op.else_arguments)
     e.builder.cbranch(e.value(op.cond), e.block(op.then_block), e.block(op.else_block))
 
 
-@LLVM_CONVERSIONS.register("llvm.return")
+@CONVERTERS.register("llvm.return")
 def _return(op: Operation, e: FunctionEmitter) -> None:
     if op.operands:
         e.builder.ret(e.value(op.operands[0]))
@@ -435,6 +417,6 @@ def _return(op: Operation, e: FunctionEmitter) -> None:
         e.builder.ret_void()
 
 
-@LLVM_CONVERSIONS.register("llvm.unreachable")
+@CONVERTERS.register("llvm.unreachable")
 def _unreachable(op: Operation, e: FunctionEmitter) -> None:
     e.builder.unreachable()

@@ -152,104 +152,97 @@ def _syncscope(scope: str | None) -> str:
     return f' syncscope("{escape_llvm_string(scope)}")' if scope else ""
 
 
-class Load(instructions.LoadInstr):
+class _MemoryFlags:
+    """What loads, stores and atomics print alike: ``volatile``, an atomic ordering in a
+    sync scope, the alignment."""
+
+    def _set_flags(self, volatile=False, ordering=None, syncscope=None, align=None) -> None:
+        self.volatile = volatile
+        self.ordering = ordering
+        self.syncscope = syncscope
+        self.align = align
+
+    def _head(self, opname: str) -> str:
+        """``load``/``store``, with ``atomic`` and ``volatile`` where they apply."""
+        head = f"{opname} atomic" if self.ordering else opname
+        return f"{head} volatile" if self.volatile else head
+
+    def _tail(self) -> str:
+        """The sync scope and ordering of an atomic access, then the alignment."""
+        ordering = f"{_syncscope(self.syncscope)} {self.ordering}" if self.ordering else ""
+        align = f", align {self.align}" if self.align is not None else ""
+        return ordering + align + self._stringify_metadata(leading_comma=True) + "\n"
+
+
+class Load(_MemoryFlags, instructions.LoadInstr):
     """``load [volatile] T, ptr %p[, align N]`` or ``load atomic ... [syncscope] ordering``."""
 
     def __init__(self, parent, ptr, typ, volatile=False, ordering=None, syncscope=None):
         super().__init__(parent, ptr, typ=typ)
-        self.volatile = volatile
-        self.ordering = ordering
-        self.syncscope = syncscope
+        self._set_flags(volatile, ordering, syncscope)
 
     def descr(self, buf) -> None:
         [ptr] = self.operands
-        head = "load atomic" if self.ordering else "load"
-        if self.volatile:
-            head += " volatile"
-        tail = f"{_syncscope(self.syncscope)} {self.ordering}" if self.ordering else ""
-        align = f", align {self.align}" if self.align is not None else ""
-        buf.append(f"{head} {self.type}, {ptr.type} {ptr.get_reference()}{tail}{align}"
-                   f"{self._stringify_metadata(leading_comma=True)}\n")
+        buf.append(f"{self._head('load')} {self.type}, {ptr.type} {ptr.get_reference()}"
+                   f"{self._tail()}")
 
 
-class Store(instructions.StoreInstr):
+class Store(_MemoryFlags, instructions.StoreInstr):
     """``store [volatile] T %v, ptr %p[, align N]``, or its atomic form."""
 
     def __init__(self, parent, value, ptr, volatile=False, ordering=None, syncscope=None):
         super().__init__(parent, value, ptr)
-        self.align = None
-        self.volatile = volatile
-        self.ordering = ordering
-        self.syncscope = syncscope
+        self._set_flags(volatile, ordering, syncscope)
 
     def descr(self, buf) -> None:
         value, ptr = self.operands
-        head = "store atomic" if self.ordering else "store"
-        if self.volatile:
-            head += " volatile"
-        tail = f"{_syncscope(self.syncscope)} {self.ordering}" if self.ordering else ""
-        align = f", align {self.align}" if self.align is not None else ""
-        buf.append(f"{head} {value.type} {value.get_reference()}, {ptr.type} "
-                   f"{ptr.get_reference()}{tail}{align}"
-                   f"{self._stringify_metadata(leading_comma=True)}\n")
+        buf.append(f"{self._head('store')} {value.type} {value.get_reference()}, {ptr.type} "
+                   f"{ptr.get_reference()}{self._tail()}")
 
 
-class AtomicRMW(instructions.Instruction):
+class AtomicRMW(_MemoryFlags, instructions.Instruction):
     """``atomicrmw [volatile] op ptr %p, T %v [syncscope("s")] ordering[, align N]``."""
 
     def __init__(self, parent, operation, ptr, value, ordering, syncscope=None,
                  volatile=False, align=None):
         super().__init__(parent, value.type, "atomicrmw", (ptr, value))
         self.operation = operation
-        self.ordering = ordering
-        self.syncscope = syncscope
-        self.volatile = volatile
-        self.align = align
+        self._set_flags(volatile, ordering, syncscope, align)
 
     def descr(self, buf) -> None:
         ptr, value = self.operands
         volatile = " volatile" if self.volatile else ""
-        align = f", align {self.align}" if self.align is not None else ""
         buf.append(f"atomicrmw{volatile} {self.operation} {ptr.type} {ptr.get_reference()}, "
-                   f"{value.type} {value.get_reference()}{_syncscope(self.syncscope)} "
-                   f"{self.ordering}{align}{self._stringify_metadata(leading_comma=True)}\n")
+                   f"{value.type} {value.get_reference()}{self._tail()}")
 
 
-class CmpXchg(instructions.Instruction):
+class CmpXchg(_MemoryFlags, instructions.Instruction):
     """``cmpxchg [weak] [volatile] ptr %p, T %cmp, T %new [syncscope] success failure``."""
 
     def __init__(self, parent, ptr, cmp, new, success, failure, syncscope=None,
                  weak=False, volatile=False, align=None):
         result_type = ir.LiteralStructType([new.type, ir.IntType(1)])
         super().__init__(parent, result_type, "cmpxchg", (ptr, cmp, new))
-        self.success = success
-        self.failure = failure
-        self.syncscope = syncscope
-        self.weak = weak
-        self.volatile = volatile
-        self.align = align
+        self.success, self.failure, self.weak = success, failure, weak
+        # Printed where other atomics print their one ordering: success, then failure.
+        self._set_flags(volatile, f"{success} {failure}", syncscope, align)
 
     def descr(self, buf) -> None:
         ptr, cmp, new = self.operands
         flags = ("weak " if self.weak else "") + ("volatile " if self.volatile else "")
-        align = f", align {self.align}" if self.align is not None else ""
         buf.append(f"cmpxchg {flags}{ptr.type} {ptr.get_reference()}, {cmp.type} "
-                   f"{cmp.get_reference()}, {new.type} {new.get_reference()}"
-                   f"{_syncscope(self.syncscope)} {self.success} {self.failure}{align}"
-                   f"{self._stringify_metadata(leading_comma=True)}\n")
+                   f"{cmp.get_reference()}, {new.type} {new.get_reference()}{self._tail()}")
 
 
-class Fence(instructions.Instruction):
+class Fence(_MemoryFlags, instructions.Instruction):
     """``fence [syncscope("s")] ordering``."""
 
     def __init__(self, parent, ordering, syncscope=None):
         super().__init__(parent, ir.VoidType(), "fence", ())
-        self.ordering = ordering
-        self.syncscope = syncscope
+        self._set_flags(ordering=ordering, syncscope=syncscope)
 
     def descr(self, buf) -> None:
-        buf.append(f"fence{_syncscope(self.syncscope)} {self.ordering}"
-                   f"{self._stringify_metadata(leading_comma=True)}\n")
+        buf.append(f"fence{self._tail()}")
 
 
 class Cast(instructions.CastInstr):

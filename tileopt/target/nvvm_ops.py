@@ -8,32 +8,27 @@ corpus ``.llir`` files): ``nvvm.barrier0`` is ``llvm.nvvm.barrier.cta.sync.align
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from llvmlite import ir
 from xdsl.ir import Operation
 
 from tileopt.dialects.nvvm import SPECIAL_REGISTERS
-from tileopt.target.conversion_table import ConversionTable
+from tileopt.target.conversion_table import CONVERTERS
+from tileopt.target.function_emitter import FunctionEmitter
 
-if TYPE_CHECKING:
-    from tileopt.target.llvm_ir import FunctionEmitter
-
-NVVM_CONVERSIONS = ConversionTable()
 _I32 = ir.IntType(32)
 
 
-@NVVM_CONVERSIONS.register(*(f"nvvm.read.ptx.sreg.{register}" for register, _ in SPECIAL_REGISTERS))
+@CONVERTERS.register(*(f"nvvm.read.ptx.sreg.{register}" for register, _ in SPECIAL_REGISTERS))
 def _special_register(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.call_intrinsic("llvm." + op.name, e.result_type(op), []))
 
 
-@NVVM_CONVERSIONS.register("nvvm.barrier0")
+@CONVERTERS.register("nvvm.barrier0")
 def _barrier0(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.barrier.cta.sync.aligned.all", ir.VoidType(), [_I32(0)])
 
 
-@NVVM_CONVERSIONS.register("nvvm.barrier")
+@CONVERTERS.register("nvvm.barrier")
 def _barrier(op: Operation, e: FunctionEmitter) -> None:
     barrier_id = e.value(op.barrierId) if op.barrierId is not None else _I32(0)
     if op.numberOfThreads is not None:
@@ -43,12 +38,12 @@ def _barrier(op: Operation, e: FunctionEmitter) -> None:
         e.call_intrinsic("llvm.nvvm.barrier.cta.sync.aligned.all", ir.VoidType(), [barrier_id])
 
 
-@NVVM_CONVERSIONS.register("nvvm.bar.warp.sync")
+@CONVERTERS.register("nvvm.bar.warp.sync")
 def _bar_warp_sync(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.bar.warp.sync", ir.VoidType(), e.operands(op))
 
 
-@NVVM_CONVERSIONS.register("nvvm.shfl.sync")
+@CONVERTERS.register("nvvm.shfl.sync")
 def _shfl_sync(op: Operation, e: FunctionEmitter) -> None:
     mask, value, offset, clamp = e.operands(op)
     if isinstance(value.type, ir.FloatType):
@@ -62,13 +57,13 @@ def _shfl_sync(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.call_intrinsic(name, e.result_type(op), [mask, value, offset, clamp]))
 
 
-@NVVM_CONVERSIONS.register("nvvm.vote.sync")
+@CONVERTERS.register("nvvm.vote.sync")
 def _vote_sync(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.call_intrinsic(f"llvm.nvvm.vote.{op.kind.data.value}.sync",
                                       e.result_type(op), e.operands(op)))
 
 
-@NVVM_CONVERSIONS.register("nvvm.redux.sync")
+@CONVERTERS.register("nvvm.redux.sync")
 def _redux_sync(op: Operation, e: FunctionEmitter) -> None:
     e.set_result(op, e.call_intrinsic(f"llvm.nvvm.redux.sync.{op.kind.data.value}",
                                       e.result_type(op), e.operands(op)))
@@ -83,7 +78,7 @@ _FENCE_PROXY = {
 }
 
 
-@NVVM_CONVERSIONS.register("nvvm.fence.proxy")
+@CONVERTERS.register("nvvm.fence.proxy")
 def _fence_proxy(op: Operation, e: FunctionEmitter) -> None:
     space = op.space.data.value if op.space is not None else None
     key = (op.kind.data.value, space)
@@ -102,39 +97,39 @@ def _matrix_intrinsic(op: Operation, e: FunctionEmitter, verb: str, count: int) 
     return f"llvm.nvvm.{verb}.sync.aligned.m{m}n{n}.x{count}{trans}.{elt}.p3"
 
 
-@NVVM_CONVERSIONS.register("nvvm.ldmatrix")
+@CONVERTERS.register("nvvm.ldmatrix")
 def _ldmatrix(op: Operation, e: FunctionEmitter) -> None:
     name = _matrix_intrinsic(op, e, "ldmatrix", op.num.value.data)
     e.set_result(op, e.call_intrinsic(name, e.result_type(op), e.operands(op)))
 
 
-@NVVM_CONVERSIONS.register("nvvm.stmatrix")
+@CONVERTERS.register("nvvm.stmatrix")
 def _stmatrix(op: Operation, e: FunctionEmitter) -> None:
     name = _matrix_intrinsic(op, e, "stmatrix", len(op.sources))
     e.call_intrinsic(name, ir.VoidType(), e.operands(op))
 
 
-@NVVM_CONVERSIONS.register("nvvm.cp.async.commit.group")
+@CONVERTERS.register("nvvm.cp.async.commit.group")
 def _cp_async_commit_group(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.cp.async.commit.group", ir.VoidType(), [])
 
 
-@NVVM_CONVERSIONS.register("nvvm.cp.async.wait.group")
+@CONVERTERS.register("nvvm.cp.async.wait.group")
 def _cp_async_wait_group(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.cp.async.wait.group", ir.VoidType(), [_I32(op.n.value.data)])
 
 
-@NVVM_CONVERSIONS.register("nvvm.wgmma.fence.aligned")
+@CONVERTERS.register("nvvm.wgmma.fence.aligned")
 def _wgmma_fence(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.wgmma.fence.sync.aligned", ir.VoidType(), [])
 
 
-@NVVM_CONVERSIONS.register("nvvm.wgmma.commit.group.sync.aligned")
+@CONVERTERS.register("nvvm.wgmma.commit.group.sync.aligned")
 def _wgmma_commit_group(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.wgmma.commit_group.sync.aligned", ir.VoidType(), [])
 
 
-@NVVM_CONVERSIONS.register("nvvm.wgmma.wait.group.sync.aligned")
+@CONVERTERS.register("nvvm.wgmma.wait.group.sync.aligned")
 def _wgmma_wait_group(op: Operation, e: FunctionEmitter) -> None:
     e.call_intrinsic("llvm.nvvm.wgmma.wait_group.sync.aligned", ir.VoidType(),
                      [ir.IntType(64)(op.group.value.data)])

@@ -2,7 +2,8 @@
 
 Ops are matched by name and read through the property names of MLIR's ROCDLOps.td
 (``dpp_ctrl``, ``row_mask``, ``fi``, ``boundControl``, ...), so this works with whichever
-Python classes ``tileopt.dialects.rocdl`` declares. Matrix-core ops (``rocdl.mfma.*``,
+Python classes declare them (``tileopt.dialects.rocdl`` the TritonGPU-level ones,
+``tileopt.dialects.rocdl_llvm`` the LLVM-level ones). Matrix-core ops (``rocdl.mfma.*``,
 ``rocdl.wmma.*``, ``rocdl.smfmac.*``) map one to one onto the intrinsic of the same name.
 ``rocdl.barrier`` is, as in MLIR, a workgroup release fence, ``s_barrier`` and an acquire
 fence.
@@ -10,19 +11,14 @@ fence.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from llvmlite import ir
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation
 
 from tileopt.target import llvmlite_additions as add
-from tileopt.target.conversion_table import ConversionTable
+from tileopt.target.conversion_table import CONVERTERS
+from tileopt.target.function_emitter import FunctionEmitter
 
-if TYPE_CHECKING:
-    from tileopt.target.llvm_ir import FunctionEmitter
-
-ROCDL_CONVERSIONS = ConversionTable()
 _I1, _I16, _I32 = ir.IntType(1), ir.IntType(16), ir.IntType(32)
 
 # Ops whose intrinsic is ``llvm.amdgcn.<op name after "rocdl.">`` with the op's operands.
@@ -66,7 +62,7 @@ def _result_type(op: Operation, e: FunctionEmitter) -> ir.Type:
     return e.result_type(op) if op.results else ir.VoidType()
 
 
-@ROCDL_CONVERSIONS.register(*_DIRECT)
+@CONVERTERS.register(*_DIRECT)
 def _direct(op: Operation, e: FunctionEmitter) -> None:
     instr = e.call_intrinsic(_DIRECT[op.name], _result_type(op, e), e.operands(op))
     if op.results:
@@ -84,26 +80,26 @@ def _integer_property(op: Operation, e: FunctionEmitter, name: str) -> int:
     return attr.value.data
 
 
-@ROCDL_CONVERSIONS.register(*_IMMEDIATE)
+@CONVERTERS.register(*_IMMEDIATE)
 def _immediate(op: Operation, e: FunctionEmitter) -> None:
     intrinsic, prop, typ = _IMMEDIATE[op.name]
     e.call_intrinsic(intrinsic, ir.VoidType(), [typ(_integer_property(op, e, prop))])
 
 
-@ROCDL_CONVERSIONS.register("rocdl.sched.group.barrier")
+@CONVERTERS.register("rocdl.sched.group.barrier")
 def _sched_group_barrier(op: Operation, e: FunctionEmitter) -> None:
     args = [_I32(_integer_property(op, e, name)) for name in ("mask", "size", "groupId")]
     e.call_intrinsic("llvm.amdgcn.sched.group.barrier", ir.VoidType(), args)
 
 
-@ROCDL_CONVERSIONS.register("rocdl.barrier")
+@CONVERTERS.register("rocdl.barrier")
 def _barrier(op: Operation, e: FunctionEmitter) -> None:
     e.insert(add.Fence(e.builder.block, "release", syncscope="workgroup"))
     e.call_intrinsic("llvm.amdgcn.s.barrier", ir.VoidType(), [])
     e.insert(add.Fence(e.builder.block, "acquire", syncscope="workgroup"))
 
 
-@ROCDL_CONVERSIONS.register("rocdl.update.dpp")
+@CONVERTERS.register("rocdl.update.dpp")
 def _update_dpp(op: Operation, e: FunctionEmitter) -> None:
     old, src = e.operands(op)
     controls = [_I32(_integer_property(op, e, name)) for name in ("dpp_ctrl", "row_mask", "bank_mask")]
@@ -112,19 +108,17 @@ def _update_dpp(op: Operation, e: FunctionEmitter) -> None:
                                       [old, src, *controls, bound]))
 
 
-@ROCDL_CONVERSIONS.register("rocdl.permlanex16", "rocdl.permlane16")
+@CONVERTERS.register("rocdl.permlanex16", "rocdl.permlane16")
 def _permlane16(op: Operation, e: FunctionEmitter) -> None:
     flags = [_I1(bool(_integer_property(op, e, name))) for name in ("fi", "boundControl")]
     name = "llvm.amdgcn." + op.name.removeprefix("rocdl.")
     e.set_result(op, e.call_intrinsic(name, e.result_type(op), [*e.operands(op), *flags]))
 
 
-def convert_matrix_op(op: Operation, e: FunctionEmitter) -> bool:
-    """``rocdl.mfma.*`` / ``wmma.*`` / ``smfmac.*``; False if ``op`` is none of them."""
-    if not op.name.startswith(_MATRIX_PREFIXES):
-        return False
+@CONVERTERS.register_prefix(*_MATRIX_PREFIXES)
+def _matrix_op(op: Operation, e: FunctionEmitter) -> None:
+    """``rocdl.mfma.*`` / ``wmma.*`` / ``smfmac.*``: the intrinsic of the same name."""
     instr = e.call_intrinsic("llvm.amdgcn." + op.name.removeprefix("rocdl."),
                              _result_type(op, e), e.operands(op))
     if op.results:
         e.set_result(op, instr)
-    return True

@@ -14,7 +14,7 @@ from xdsl.ir import Block
 
 from tileopt.conversion.indexing import HardwareIds, apply_layout, element_coordinates
 from tileopt.conversion.llvm_builder import LLVMBuilder
-from tileopt.conversion.shared_layouts import plan_transfer
+from tileopt.conversion.shared_layouts import SharedMemoryBanks, plan_transfer
 from tileopt.conversion.target_hooks import TargetHooks
 from tileopt.layouts.encodings import (
     AmdMfma,
@@ -109,7 +109,7 @@ PAIRS = [
 def test_shared_offsets_emitted_match_plan(src_enc, dst_enc, shape, element_bytes):
     src, dst = to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape)
     plan = plan_transfer(src, dst, shape, element_bytes, src.in_dim_size("register"),
-                         dst.in_dim_size("register"))
+                         dst.in_dim_size("register"), SharedMemoryBanks(count=32, width=4))
     for layout in (src, dst):
         offsets = plan.hardware_offsets(layout, element_bytes)
         block = Block(arg_types=[i32])

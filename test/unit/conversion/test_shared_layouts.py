@@ -13,12 +13,16 @@ import pytest
 
 from tileopt.conversion.shared_layouts import (
     CoordPacking,
+    SharedMemoryBanks,
     apply,
-    conflict_ways,
     invert,
     plan_transfer,
 )
 from tileopt.layouts.encodings import Blocked, Slice, to_linear_layout
+
+# NVIDIA's banks: 32 of 4 bytes.
+BANKS = SharedMemoryBanks(count=32, width=4)
+conflict_ways = BANKS.conflict_ways
 
 PAIRS = {
     "transpose": (Blocked((4, 1), (16, 2), (1, 4), (0, 1)), Blocked((1, 4), (2, 16), (4, 1), (1, 0)),
@@ -60,7 +64,7 @@ def test_plan_is_a_bijection_with_consecutive_vectors(name):
     src_enc, dst_enc, shape, element_bytes = PAIRS[name]
     src, dst = to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape)
     plan = plan_transfer(src, dst, shape, element_bytes, src.in_dim_size("register"),
-                         dst.in_dim_size("register"))
+                         dst.in_dim_size("register"), BANKS)
     packing = CoordPacking(shape)
     offsets = {plan.offset(packing.unpack(v)) for v in range(1 << packing.bits)}
     assert offsets == set(range(1 << packing.bits))
@@ -85,7 +89,7 @@ def _element(layout, register, lane, warp):
 def test_transpose_plan_vectorises_the_reads():
     src_enc, dst_enc, shape, element_bytes = PAIRS["transpose"]
     src, dst = to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape)
-    plan = plan_transfer(src, dst, shape, element_bytes, 32, 32)
+    plan = plan_transfer(src, dst, shape, element_bytes, 32, 32, BANKS)
     # The reads follow the barrier: 128-bit ones, conflict-free; the writes at most 2-way.
     assert plan.load.vector == 4 and plan.load.ways == 1
     assert plan.store.ways <= 2
@@ -94,7 +98,7 @@ def test_transpose_plan_vectorises_the_reads():
 def test_common_register_bases_vectorise_both_sides():
     src_enc, dst_enc, shape, element_bytes = PAIRS["pointers"]
     src, dst = to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape)
-    plan = plan_transfer(src, dst, shape, element_bytes, 8, 8)
+    plan = plan_transfer(src, dst, shape, element_bytes, 8, 8, BANKS)
     # Both layouts hold elements 512 apart in one thread: 2 x 8 bytes per access each way.
     assert plan.store.vector == 2 and plan.load.vector == 2
     assert plan.store.ways == plan.load.ways == 1

@@ -1,1 +1,1 @@
-"""NVIDIA parts of the TritonGPU -> LLVM lowering: target hooks and the pass."""
+"""NVIDIA parts of the TritonGPU -> LLVM lowering: target hooks, libdevice, the passes."""

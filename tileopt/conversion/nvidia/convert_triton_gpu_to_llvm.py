@@ -16,18 +16,16 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from tileopt.conversion.nvidia.hooks import NvidiaHooks
-from tileopt.conversion.triton_gpu_to_llvm.lowering import ModuleLowering
-from tileopt.passes import Pass, PassFailure, option, register_pass
+from tileopt.conversion.nvidia.target_options import NvidiaPass
+from tileopt.conversion.triton_gpu_to_llvm.module_lowering import ModuleLowering
+from tileopt.passes import PassFailure, register_pass
 
 
 @register_pass
-class ConvertTritonGPUToLLVM(Pass):
+class ConvertTritonGPUToLLVM(NvidiaPass):
     """Convert TritonGPU to LLVM (NVIDIA: nvvm ops and inline PTX)."""
 
     name = "convert-triton-gpu-to-llvm"
-
-    compute_capability: int = option(80, "device compute capability")
-    ptx_version: int = option(80, "PTX version")
 
     def apply(self, ctx: Context, op: Operation) -> None:
         if not isinstance(op, ModuleOp):

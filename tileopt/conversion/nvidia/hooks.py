@@ -8,7 +8,10 @@ with default caching are plain LLVM vector loads and stores; warp shuffles excha
 registers (``shfl.sync``), wider values in pieces; atomics are ``atom``/``red``
 instructions with Triton's semantics and scope spelling; ``math`` ops on f32 use the
 approximate instructions libdevice picks under Triton's settings (flush to zero on,
-precise square root off), e.g. ``math.exp`` is ``ex2.approx`` of ``x * log2(e)``.
+precise square root off), e.g. ``math.exp`` is ``ex2.approx`` of ``x * log2(e)``, and
+libdevice functions are called (the back end links libdevice) unless ``libdevice.py``
+writes them out; ``tt.print`` is ``vprintf`` and a failed ``tt.assert`` calls
+``__assertfail``, as CUDA's device runtime spells them.
 """
 
 from __future__ import annotations
@@ -27,30 +30,35 @@ from xdsl.dialects.builtin import (
     Signedness,
     VectorType,
     i1,
+    i8,
     i32,
     i64,
 )
 from xdsl.ir import Attribute, SSAValue
 
 from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
-from tileopt.conversion.target_hooks import CachePolicy, MemoryAccess, TargetHooks
+from tileopt.conversion.nvidia.libdevice import INLINE as LIBDEVICE_INLINE
+from tileopt.conversion.nvidia.libdevice import erff
+from tileopt.conversion.shared_layouts import SharedMemoryBanks
+from tileopt.conversion.target_hooks import CachePolicy, MemoryAccess, ModuleSymbols, TargetHooks
+from tileopt.conversion.type_converter import bit_width
 from tileopt.dialects import nvvm
 
 LOG2E = 1.4426950408889634
 LN2 = 0.6931471805599453
 _AXES = ("x", "y", "z")
-
-
-def _bits(ty: Attribute) -> int:
-    if isinstance(ty, IntegerType):
-        return ty.width.data
-    if isinstance(ty, llvm.LLVMPointerType):
-        return 64
-    return ty.bitwidth
+_GENERIC_PTR = llvm.LLVMPointerType()
+# 32 banks of 4 bytes from sm_50 on.
+_BANKS = SharedMemoryBanks(count=32, width=4)
 
 
 def _int(bits: int) -> IntegerType:
     return IntegerType(bits)
+
+
+def _words_type(width: int, words: int) -> Attribute:
+    """The result type of inline asm that writes ``words`` registers of ``width`` bits."""
+    return _int(width) if words == 1 else llvm.LLVMStructType.from_type_list([_int(width)] * words)
 
 
 def _asm_operand_list(indices: Sequence[int]) -> str:
@@ -82,7 +90,7 @@ class NvidiaHooks(TargetHooks):
     def _shuffle(self, b: LLVMBuilder, kind: nvvm.ShflKind, value: SSAValue,
                  offset: SSAValue, clamp: int) -> SSAValue:
         ty = value.type
-        bits = _bits(ty)
+        bits = bit_width(ty)
         if bits == 64:
             as_int = b.cast("ptrtoint", value, i64) if isinstance(ty, llvm.LLVMPointerType) \
                 else b.bitcast(value, i64)
@@ -121,12 +129,16 @@ class NvidiaHooks(TargetHooks):
     def barrier(self, b: LLVMBuilder) -> None:
         b.insert(nvvm.Barrier0Op())
 
+    @property
+    def shared_memory_banks(self) -> SharedMemoryBanks:
+        return _BANKS
+
     # -------------------------------------------------------------- global memory
 
     @staticmethod
     def _words(element_type: Attribute, count: int) -> tuple[int, int]:
         """(bits per word, number of words) of a vector access, as Triton splits it."""
-        elem_bits = _bits(element_type)
+        elem_bits = bit_width(element_type)
         total = elem_bits * count
         width = min(total, max(32, elem_bits))
         return width, max(1, total // width)
@@ -159,7 +171,7 @@ class NvidiaHooks(TargetHooks):
         lines = []
         next_index = words
         if access.other is not None:
-            per_word = width // _bits(ety)
+            per_word = width // bit_width(ety)
             for w in range(words):
                 word = self._pack_word(b, access.other[w * per_word:(w + 1) * per_word], width)
                 known = b.known(word)
@@ -192,15 +204,9 @@ class NvidiaHooks(TargetHooks):
             operands.append(access.pred)
             constraints.append("b")
         lines.append(instr + ";")
-        result_type = _int(width) if words == 1 else \
-            llvm.LLVMStructType.from_type_list([_int(width)] * words)
-        result = b.inline_asm("\n\t".join(lines), ",".join(constraints), operands, result_type)
-        word_values = [result] if words == 1 else \
-            [b.extract_value(result, w, _int(width)) for w in range(words)]
-        values: list[SSAValue] = []
-        for word in word_values:
-            values += self._unpack_word(b, word, ety, width)
-        return values
+        result = b.inline_asm("\n\t".join(lines), ",".join(constraints), operands,
+                              _words_type(width, words))
+        return self._unpack_words(b, result, ety, width, words)
 
     @staticmethod
     def _load_modifiers(policy: CachePolicy, l2_hint: bool) -> list[str]:
@@ -215,7 +221,7 @@ class NvidiaHooks(TargetHooks):
 
     def _native_load(self, b: LLVMBuilder, access: MemoryAccess) -> list[SSAValue]:
         ety, count = access.element_type, access.count
-        align = _bits(ety) * count // 8
+        align = bit_width(ety) * count // 8
         if count == 1:
             return [b.load(access.ptr, ety, align)]
         vector = b.load(access.ptr, VectorType(ety, [count]), align)
@@ -235,9 +241,19 @@ class NvidiaHooks(TargetHooks):
             ty = IntegerType(8)
         return b.bitcast(b.pack_vector(list(values)), _int(width))
 
+    def _unpack_words(self, b: LLVMBuilder, result: SSAValue, ety: Attribute, width: int,
+                      words: int) -> list[SSAValue]:
+        """The elements in the ``words`` registers an inline-asm load wrote."""
+        word_values = [result] if words == 1 else \
+            [b.extract_value(result, w, _int(width)) for w in range(words)]
+        values: list[SSAValue] = []
+        for word in word_values:
+            values += self._unpack_word(b, word, ety, width)
+        return values
+
     def _unpack_word(self, b: LLVMBuilder, word: SSAValue, ety: Attribute,
                      width: int) -> list[SSAValue]:
-        elem_bits = _bits(ety)
+        elem_bits = bit_width(ety)
         if isinstance(ety, llvm.LLVMPointerType):
             return [b.emit(llvm.IntToPtrOp.create(operands=[word], result_types=[ety]))]
         if elem_bits == width:
@@ -255,13 +271,13 @@ class NvidiaHooks(TargetHooks):
         ety, count = access.element_type, access.count
         default_policy = policy.cache in ("none", "wb") and policy.eviction == "normal"
         if access.pred is None and default_policy:
-            align = _bits(ety) * count // 8
+            align = bit_width(ety) * count // 8
             value = values[0] if count == 1 else b.pack_vector(list(values))
             b.store(value, access.ptr, align)
             return
         width, words = self._words(ety, count)
         read, _ = self._word_types(width)
-        per_word = max(1, width // _bits(ety))
+        per_word = max(1, width // bit_width(ety))
         operands = [self._pack_word(b, values[w * per_word:(w + 1) * per_word], width)
                     for w in range(words)]
         constraints = [read] * words
@@ -297,11 +313,11 @@ class NvidiaHooks(TargetHooks):
         count = len(values)
         if pred is None:
             value = values[0] if count == 1 else b.pack_vector(list(values))
-            b.store(value, ptr, _bits(ety) * count // 8)
+            b.store(value, ptr, bit_width(ety) * count // 8)
             return
         width, words = self._words(ety, count)
         read, _ = self._word_types(width)
-        per_word = max(1, width // _bits(ety))
+        per_word = max(1, width // bit_width(ety))
         operands = [ptr] + [self._pack_word(b, values[w * per_word:(w + 1) * per_word], width)
                             for w in range(words)]
         src = _asm_operand_list(range(1, words + 1))
@@ -323,16 +339,9 @@ class NvidiaHooks(TargetHooks):
             dests = "{ " + dests + " }"
         vector = f".v{words}" if words > 1 else ""
         asm = f"@${words + 1} ld.shared{vector}.b{width} {dests}, [ ${words} + 0 ];"
-        result_type = _int(width) if words == 1 else \
-            llvm.LLVMStructType.from_type_list([_int(width)] * words)
         result = b.inline_asm(asm, ",".join([write] * words + ["r", "b"]), [ptr, pred],
-                              result_type)
-        word_values = [result] if words == 1 else \
-            [b.extract_value(result, w, _int(width)) for w in range(words)]
-        values: list[SSAValue] = []
-        for word in word_values:
-            values += self._unpack_word(b, word, element_type, width)
-        return values
+                              _words_type(width, words))
+        return self._unpack_words(b, result, element_type, width, words)
 
     # -------------------------------------------------------------- atomics
 
@@ -352,7 +361,7 @@ class NvidiaHooks(TargetHooks):
                    pred: SSAValue | None, sem: str, scope: str, *,
                    returns: bool = True) -> SSAValue | None:
         ty = value.type
-        bits = _bits(ty)
+        bits = bit_width(ty)
         op, cls = self._RMW[kind]
         if cls == "f":
             suffix = f".noftz.f{bits}" if bits == 16 and isinstance(ty, Float16Type) else \
@@ -388,7 +397,7 @@ class NvidiaHooks(TargetHooks):
     def atomic_cas(self, b: LLVMBuilder, ptr: SSAValue, cmp: SSAValue, value: SSAValue,
                    pred: SSAValue | None, sem: str, scope: str) -> SSAValue:
         ty = value.type
-        bits = _bits(ty)
+        bits = bit_width(ty)
         read = "l" if bits == 64 else "h" if bits == 16 else "r"
         as_int = (lambda v: v) if isinstance(ty, IntegerType) else \
             (lambda v: b.bitcast(v, _int(bits)))
@@ -435,13 +444,55 @@ class NvidiaHooks(TargetHooks):
             return b.call_intrinsic("llvm.nvvm.div.rn.f", list(args), ty)
         if name == "precise_sqrt" and isinstance(ty, Float64Type):
             return b.intrinsic_op("sqrt", list(args), ty)
-        if name == "fma_ftz" and f32:
-            return b.call_intrinsic("llvm.nvvm.fma.rn.ftz.f", list(args), ty)
-        if name == "exp2_ftz" and f32:
-            return b.call_intrinsic("llvm.nvvm.ex2.approx.ftz.f", list(args), ty)
-        if name == "fabs_ftz" and f32:
-            return b.call_intrinsic("llvm.nvvm.fabs.ftz.f32", list(args), ty)
+        if name == "erf" and f32:
+            return erff(b, args[0])
+        if name == "erf" and isinstance(ty, (Float16Type, BFloat16Type)):
+            # libdevice has no half-precision erf: through f32.
+            return b.cast("fptrunc", erff(b, b.cast("fpext", args[0], Float32Type())), ty)
         return None
+
+    def library_function(self, b: LLVMBuilder, symbols: ModuleSymbols, symbol: str,
+                         args: Sequence[SSAValue], result_type: Attribute) -> SSAValue:
+        inline = LIBDEVICE_INLINE.get(symbol)
+        if inline is not None:
+            return inline(b, *args)
+        symbols.declare(symbol, [a.type for a in args], result_type)
+        return b.emit(llvm.CallOp(symbol, *args, return_type=result_type))
+
+    # -------------------------------------------------------------- printf and assert
+
+    def printf(self, b: LLVMBuilder, symbols: ModuleSymbols, format: str,
+               args: Sequence[SSAValue]) -> None:
+        """``vprintf(format, &{args...})``: the arguments packed with their natural alignment."""
+        format_ptr = symbols.string(b, "printfFormat_", format)
+        offsets, size = [], 0
+        for arg in args:
+            bytes_ = bit_width(arg.type) // 8
+            size = (size + bytes_ - 1) // bytes_ * bytes_
+            offsets.append(size)
+            size += bytes_
+        if args:
+            words = max(1, (size + 7) // 8)
+            # A static buffer in the entry block, shared by the prints that need this size.
+            buffer = b.prologue_value(f"printf-buffer:{words}", lambda pb: pb.emit(
+                llvm.AllocaOp(pb.i32(words), i64, alignment=8)))
+            for arg, offset in zip(args, offsets):
+                b.store(arg, b.gep(buffer, b.i32(offset), i8))
+        else:
+            buffer = b.zero(_GENERIC_PTR)
+        symbols.declare("vprintf", [_GENERIC_PTR, _GENERIC_PTR], i32)
+        b.insert(llvm.CallOp("vprintf", format_ptr, buffer, return_type=i32))
+
+    def assert_fail(self, b: LLVMBuilder, symbols: ModuleSymbols, message: str, file: str,
+                    line: int, function: str) -> None:
+        """``__assertfail(message, file, line, function, 1)``: the kernel stops with an error."""
+        message_ptr = symbols.string(b, "assertMessage_", message)
+        file_ptr = symbols.string(b, "assertFile_", file)
+        function_ptr = symbols.string(b, "assertFunc_", function)
+        symbols.declare("__assertfail",
+                        [_GENERIC_PTR, _GENERIC_PTR, i32, _GENERIC_PTR, i64], None)
+        b.insert(llvm.CallOp("__assertfail", message_ptr, file_ptr, b.i32(line), function_ptr,
+                             b.i64(1)))
 
     # -------------------------------------------------------------- functions
 

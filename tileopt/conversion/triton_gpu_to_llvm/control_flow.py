@@ -1,4 +1,4 @@
-"""Control flow: ``scf.for``/``scf.if``/``scf.while`` and ``cf.br``/``cf.cond_br``.
+"""Control flow: ``scf.for``/``scf.if``/``scf.while``, ``cf.br``/``cf.cond_br``, ``tt.return``.
 
 Structured ops are lowered straight to LLVM blocks (what ``convert-scf-to-cf`` followed by
 the cf -> llvm conversion would give), so the pass accepts TritonGPU IR before or after
@@ -9,6 +9,7 @@ then the exit, so every value is defined above its uses in the function's block 
 
 from __future__ import annotations
 
+from xdsl.dialects import llvm
 from xdsl.ir import Block, Operation
 
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
@@ -45,14 +46,12 @@ def _for(fl: FunctionLowering, op: Operation) -> None:
     b.br(header, [lb, *fl.flatten(op.iter_args)])
 
     fl.place(header)
-    b.block = header
     fl.bind_block_args(body, header)
     unsigned = op.properties.get("unsignedCmp") is not None or "unsignedCmp" in op.attributes
     cond = b.icmp("ult" if unsigned else "slt", header.args[0], ub)
     b.cond_br(cond, loop, [], exit_block, [])
 
     fl.place(loop)
-    b.block = loop
     yield_op = _lower_region_into(fl, body, "scf.yield")
     b.location = yield_op.location
     next_iv = b.add(header.args[0], step)
@@ -60,12 +59,7 @@ def _for(fl: FunctionLowering, op: Operation) -> None:
     b.location = op.location
 
     fl.place(exit_block)
-    b.block = exit_block
-    start = 1
-    for result in op.results:
-        count = fl.layouts.num_registers(result.type)
-        fl.set(result, header.args[start:start + count])
-        start += count
+    fl.set_flat(op.results, header.args[1:])
 
 
 @lowers("scf.if")
@@ -81,16 +75,10 @@ def _if(fl: FunctionLowering, op: Operation) -> None:
         if new is None:
             continue
         fl.place(new)
-        b.block = new
         yield_op = _lower_region_into(fl, region.block, "scf.yield")
         b.br(merge, fl.flatten(yield_op.operands))
     fl.place(merge)
-    b.block = merge
-    start = 0
-    for result in op.results:
-        count = fl.layouts.num_registers(result.type)
-        fl.set(result, merge.args[start:start + count])
-        start += count
+    fl.set_flat(op.results, merge.args)
 
 
 @lowers("scf.while")
@@ -101,7 +89,6 @@ def _while(fl: FunctionLowering, op: Operation) -> None:
     header = fl.new_block(_types(fl, before.args))
     b.br(header, fl.flatten(op.arguments))
     fl.place(header)
-    b.block = header
     fl.bind_block_args(before, header)
     condition = _lower_region_into(fl, before, "scf.condition")
     carried = list(condition.args)
@@ -110,17 +97,11 @@ def _while(fl: FunctionLowering, op: Operation) -> None:
     flat = fl.flatten(carried)
     b.cond_br(fl.scalar(condition.condition), body, flat, exit_block, flat)
     fl.place(body)
-    b.block = body
     fl.bind_block_args(after, body)
     yield_op = _lower_region_into(fl, after, "scf.yield")
     b.br(header, fl.flatten(yield_op.operands))
     fl.place(exit_block)
-    b.block = exit_block
-    start = 0
-    for result in op.results:
-        count = fl.layouts.num_registers(result.type)
-        fl.set(result, exit_block.args[start:start + count])
-        start += count
+    fl.set_flat(op.results, exit_block.args)
 
 
 @lowers("cf.br")
@@ -132,3 +113,10 @@ def _br(fl: FunctionLowering, op: Operation) -> None:
 def _cond_br(fl: FunctionLowering, op: Operation) -> None:
     fl.b.cond_br(fl.scalar(op.cond), fl.blocks[op.then_block], fl.flatten(op.then_arguments),
                  fl.blocks[op.else_block], fl.flatten(op.else_arguments))
+
+
+@lowers("tt.return")
+def _return(fl: FunctionLowering, op: Operation) -> None:
+    if op.operands:
+        raise fl.error(op, "returning values is not supported yet")
+    fl.b.insert(llvm.ReturnOp())

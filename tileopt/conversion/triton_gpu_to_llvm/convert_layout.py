@@ -101,7 +101,8 @@ def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSA
     element_bytes = max(1, bit_width(storage) // 8)
     src_unique, _ = unique_registers(src)
     dst_unique, dst_canonical = unique_registers(dst)
-    plan = plan_transfer(src, dst, shape, element_bytes, len(src_unique), len(dst_unique))
+    plan = plan_transfer(src, dst, shape, element_bytes, len(src_unique), len(dst_unique),
+                         fl.hooks.shared_memory_banks)
     base_offset = fl.module.shared.offset(op, plan.bytes)
     fl.begin_shared_memory_use(op)
     base = b.gep(shared_memory_base(fl), b.i32(base_offset), i8)

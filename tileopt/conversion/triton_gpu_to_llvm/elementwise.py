@@ -3,10 +3,11 @@
 An elementwise op on tensors applies one scalar operation to each register a thread holds
 (all operands share the result's layout), and on scalars to the one value: one code path
 for both. Which LLVM operation each op becomes is data, not code, in the tables below;
-the few ops that are not one LLVM op (``cmpf`` predicates, ``erf``, ``clampf``,
-``mulhiui``, rounding casts) have a small function each. Math that vendors implement
-differently (``exp`` as ``ex2.approx`` of ``x*log2(e)``, ``divf`` as ``div.full`` on
-NVIDIA) goes through ``TargetHooks.math`` first and falls back to the LLVM intrinsic.
+the few ops that are not one LLVM op (``cmpf`` predicates, ``clampf``, ``mulhiui``,
+rounding casts) have a small function each. Math that vendors implement differently
+(``exp`` as ``ex2.approx`` of ``x*log2(e)``, ``divf`` as ``div.full`` on NVIDIA) goes
+through ``TargetHooks.math`` first and falls back to the LLVM intrinsic; ``erf``, which
+LLVM has no intrinsic for, is the vendor's alone (libdevice's ``__nv_erff`` on NVIDIA).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.conversion.indexing import register_coordinates
 from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.target_hooks import TargetHooks
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
 
 # ----------------------------------------------------------------------------- tables
@@ -140,11 +142,11 @@ _register(INTRINSICS, lambda name: lambda b, a, t: b.intrinsic_op(
     INTRINSICS[name][0], a, t, **INTRINSICS[name][1]))
 
 
-def vendor_math(fl_hooks, b: LLVMBuilder, name: str, args: Sequence[SSAValue],
+def vendor_math(hooks: TargetHooks, b: LLVMBuilder, name: str, args: Sequence[SSAValue],
                 ty: Attribute) -> SSAValue:
     """``name`` through the vendor hook, else its generic LLVM form."""
     hook_name, fallback = VENDOR_MATH[name]
-    value = fl_hooks.math(b, hook_name, list(args))
+    value = hooks.math(b, hook_name, list(args))
     if value is not None:
         return value
     kind, _, what = fallback.partition(":")
@@ -240,52 +242,17 @@ def _mulhiui(fl: FunctionLowering, op: Operation) -> None:
     _elementwise(fl, op, mulhi)
 
 
-# erf (libdevice's __nv_erff, which Triton links): a degree-6 polynomial in x*x for
-# |x| < 1.00296, else 1 - 2^p(|x|) with the sign of x. Branch-free: selects pick the
-# coefficients. (c6, c5, ..., c0) for each range.
-_ERF_THRESHOLD = 1.002959966659546
-_ERF_SMALL = (8.483494457323104e-05, -0.0008213091641664505, 0.005213488824665546,
-              -0.026868773624300957, 0.11284004896879196, -0.37612664699554443,
-              0.12837915122509003)
-_ERF_LARGE = (1.6425845387857407e-05, -0.0004680210549850017, 0.0052647641859948635,
-              -0.034303076565265656, 0.1532936990261078, 0.9163130521774292,
-              0.6282998323440552)
-
-
-def erf_f32(fl_hooks, b: LLVMBuilder, x: SSAValue) -> SSAValue:
-    ty = x.type
-
-    def hook_or(name: str, args: list[SSAValue], intrinsic: str) -> SSAValue:
-        value = fl_hooks.math(b, name, args)
-        return value if value is not None else b.intrinsic_op(intrinsic, args, ty)
-
-    a = hook_or("fabs_ftz", [x], "fabs")
-    large = b.fcmp("oge", a, b.constant(ty, _ERF_THRESHOLD))
-    t = b.select(large, a, b.float_op("fmul", x, x))
-    coeffs = [b.select(large, b.constant(ty, hi), b.constant(ty, lo))
-              for lo, hi in zip(_ERF_SMALL, _ERF_LARGE)]
-    r = coeffs[0]
-    for c in coeffs[1:-1]:
-        r = hook_or("fma_ftz", [r, t, c], "fma")
-    r = hook_or("fma_ftz", [r, t, coeffs[-1]], "fma")
-    s = b.select(large, b.fneg(t), x)
-    r = hook_or("fma_ftz", [r, s, s], "fma")
-    # Large |x|: 1 - 2^r, with the sign of x.
-    e = hook_or("exp2_ftz", [r], "exp2")
-    one_minus = b.float_op("fsub", b.constant(ty, 1.0), e)
-    signed = b.intrinsic_op("copysign", [one_minus, x], ty)
-    return b.select(large, signed, r)
+# Ops with no generic LLVM form: only the vendor's ``TargetHooks.math`` lowers them.
+VENDOR_ONLY = ("math.erf",)
 
 
 @lowers("math.erf")
 def _erf(fl: FunctionLowering, op: Operation) -> None:
     def erf(b: LLVMBuilder, a: list[SSAValue], t: Attribute) -> SSAValue:
-        if isinstance(t, Float32Type):
-            return erf_f32(fl.hooks, b, a[0])
-        if isinstance(t, (Float16Type, BFloat16Type)):
-            wide = erf_f32(fl.hooks, b, b.cast("fpext", a[0], Float32Type()))
-            return b.cast("fptrunc", wide, t)
-        raise fl.error(op, f"math.erf on {t} is not supported yet")
+        value = fl.hooks.math(b, "erf", a)
+        if value is None:
+            raise fl.error(op, f"math.erf on {t} is not supported yet")
+        return value
 
     _elementwise(fl, op, erf)
 
@@ -321,5 +288,5 @@ def _constant(fl: FunctionLowering, op: Operation) -> None:
     raise fl.error(op, "non-splat tensor constants are not supported yet")
 
 
-__all__ = ["INT_BINARY", "FLOAT_BINARY", "CASTS", "INTRINSICS", "VENDOR_MATH", "erf_f32",
+__all__ = ["INT_BINARY", "FLOAT_BINARY", "CASTS", "INTRINSICS", "VENDOR_MATH", "VENDOR_ONLY",
            "vendor_math"]

@@ -1,4 +1,4 @@
-"""The driver of the TritonGPU -> LLVM lowering: one walk that rebuilds each function.
+"""What the TritonGPU -> LLVM patterns work with: the pattern table and the lowering state.
 
 MLIR's dialect conversion replaces ops one at a time and keeps every tensor as an
 ``!llvm.struct`` between them, with ``unrealized_conversion_cast`` glue. Here each
@@ -12,22 +12,16 @@ dropped at the end.
 A pattern is a function ``pattern(fl: FunctionLowering, op)`` registered for op names
 with :func:`lowers`; it emits through ``fl.b`` (an :class:`LLVMBuilder`) and records
 results with ``fl.set(result, values)``. Family modules (``elementwise``, ``load_store``,
-``reduce``...) register theirs on import; :func:`load_patterns` imports them all.
+``reduce``...) register theirs on import. The driver, ``module_lowering.py``, imports them
+all and walks the module; this module imports none of them.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import (
-    IntAttr,
-    IntegerAttr,
-    IntegerType,
-    ModuleOp,
-    StringAttr,
-)
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i8
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tileopt.analysis.axis_info import AxisInfoAnalysis
@@ -38,6 +32,7 @@ from tileopt.conversion.target_hooks import TargetHooks
 from tileopt.conversion.type_converter import (
     LayoutCache,
     UnsupportedType,
+    bit_width,
     convert_scalar_type,
     element_type,
 )
@@ -47,26 +42,15 @@ from tileopt.passes import PassFailure
 Pattern = Callable[["FunctionLowering", Operation], None]
 PATTERNS: dict[str, Pattern] = {}
 
-PATTERN_MODULES = (
-    "func", "program_id", "view_ops", "elementwise", "load_store", "atomics",
-    "control_flow", "reduce", "scan", "convert_layout", "print_assert",
-)
-
 
 def lowers(*names: str) -> Callable[[Pattern], Pattern]:
     """Register a pattern for the ops called ``names``."""
 
     def register(pattern: Pattern) -> Pattern:
-        for name in names:
-            PATTERNS[name] = pattern
+        PATTERNS.update(dict.fromkeys(names, pattern))
         return pattern
 
     return register
-
-
-def load_patterns() -> None:
-    for name in PATTERN_MODULES:
-        importlib.import_module(f"tileopt.conversion.triton_gpu_to_llvm.{name}")
 
 
 class LoweringError(PassFailure):
@@ -76,7 +60,7 @@ class LoweringError(PassFailure):
 class FunctionLowering:
     """The state of lowering one ``tt.func``: value map, builder, ids, analyses."""
 
-    def __init__(self, module: ModuleLowering, func: Operation, new_entry: Block):
+    def __init__(self, module: ModuleState, func: Operation, new_entry: Block):
         self.module = module
         self.func = func
         self.hooks: TargetHooks = module.hooks
@@ -136,18 +120,25 @@ class FunctionLowering:
         return Block(arg_types=list(arg_types))
 
     def place(self, block: Block) -> None:
-        """Append ``block`` to the function body: blocks are placed in the order the walk
-        reaches them, which keeps every definition before its uses."""
+        """Append ``block`` to the function body and emit into it from now on: blocks are
+        placed in the order the walk reaches them, which keeps every definition before its
+        uses."""
         assert self.region is not None
         self.region.add_block(block)
+        self.b.block = block
 
-    def bind_block_args(self, old: Block, new: Block, start: int = 0) -> None:
+    def set_flat(self, results: Sequence[SSAValue], flat: Sequence[SSAValue]) -> None:
+        """Record the element lists of ``results`` from ``flat``, laid out as
+        :meth:`flatten` lays them out (a block's arguments, say)."""
+        start = 0
+        for result in results:
+            count = self.layouts.num_registers(result.type)
+            self.set(result, flat[start:start + count])
+            start += count
+
+    def bind_block_args(self, old: Block, new: Block) -> None:
         """Map ``old``'s arguments onto ``new``'s, element lists in order."""
-        index = start
-        for arg in old.args:
-            count = self.layouts.num_registers(arg.type)
-            self.values[arg] = list(new.args[index:index + count])
-            index += count
+        self.set_flat(old.args, new.args)
 
     def flatten(self, values: Sequence[SSAValue]) -> list[SSAValue]:
         """The LLVM values of TritonGPU ``values``, concatenated (branch operands)."""
@@ -205,18 +196,20 @@ class FunctionLowering:
             self.blocks[old] = self.new_block(types)
         for old in old_blocks:
             new = self.blocks[old]
-            if new is not entry:
+            if new is entry:
+                self.b.block = entry
+            else:
                 self.place(new)
                 self.bind_block_args(old, new)
-            self.b.block = new
             self.lower_ops(old.ops)
 
 
-class ModuleLowering:
-    """Lowers every ``tt.func`` of a module and adds the module-level LLVM globals."""
+class ModuleState:
+    """The module-level state of one lowering run: the target's hooks, layouts and
+    analyses, and the globals and declarations patterns add (the ``ModuleSymbols`` of
+    ``target_hooks``). ``module_lowering.ModuleLowering`` adds the walk."""
 
     def __init__(self, module: ModuleOp, hooks: TargetHooks):
-        load_patterns()
         self.module = module
         self.hooks = hooks
         self.layouts = LayoutCache()
@@ -242,6 +235,13 @@ class ModuleLowering:
             self._strings[text] = name
         return name
 
+    def string(self, b: LLVMBuilder, prefix: str, text: str) -> SSAValue:
+        """A pointer to a NUL-terminated module-level copy of ``text``, made in ``b``'s
+        prologue (once per function)."""
+        name = self.add_string(prefix, text + "\x00")
+        return b.prologue_value(f"string:{name}",
+                                lambda pb: pb.address_of(name, llvm.LLVMPointerType()))
+
     def declare(self, name: str, inputs: list[Attribute], output: Attribute | None) -> None:
         """Declare an external function (``vprintf``...) once."""
         if name in self._declared:
@@ -251,47 +251,6 @@ class ModuleLowering:
                                         llvm.LLVMVoidType())
         self._module_ops.append(llvm.FuncOp(name, fn_type, linkage=llvm.LinkageAttr("external")))
 
-    def run(self) -> None:
-        funcs = [op for op in self.module.ops if op.name == "tt.func"]
-        for op in list(self.module.ops):
-            if op.name not in ("tt.func", "llvm.func", "llvm.mlir.global"):
-                raise PassFailure(op, f"cannot lower '{op.name}' at module level")
-        for func in funcs:
-            new_func = self._lower_function(func)
-            self.module.body.block.insert_op_before(new_func, func)
-            func.detach()
-            func.erase(safe_erase=False)
-        self._add_shared_memory_global()
-        block = self.module.body.block
-        for op in self._module_ops:
-            op.location = self.module.location
-            block.insert_op_before(op, block.first_op) if block.first_op else block.add_op(op)
-        self.shared.record_total(self.module)
-
-    def _lower_function(self, func: Operation) -> llvm.FuncOp:
-        from tileopt.conversion.triton_gpu_to_llvm.func import build_llvm_func
-
-        new_func, entry = build_llvm_func(self, func)
-        lowering = FunctionLowering(self, func, entry)
-        lowering.bind_block_args(func.regions[0].blocks.first, entry)
-        lowering.lower_body(func.regions[0], new_func.body)
-        return new_func
-
-    def _add_shared_memory_global(self) -> None:
-        name = self.hooks.shared_memory_symbol
-        for op in self.module.ops:
-            if isinstance(op, llvm.GlobalOp) and op.sym_name.data == name:
-                return
-        array = llvm.LLVMArrayType(IntAttr(0), IntegerType(8))
-        glob = llvm.GlobalOp(array, name, "external", addr_space=self.hooks.shared_address_space,
-                             alignment=16)
-        glob.location = self.module.location
-        first = self.module.body.block.first_op
-        if first is None:
-            self.module.body.block.add_op(glob)
-        else:
-            self.module.body.block.insert_op_before(glob, first)
-
 
 def shared_memory_base(fl: FunctionLowering) -> SSAValue:
     """The address of the kernel's shared memory (``@global_smem``), built once."""
@@ -300,10 +259,33 @@ def shared_memory_base(fl: FunctionLowering) -> SSAValue:
         hooks.shared_memory_symbol, ptr_type(hooks.shared_address_space)))
 
 
+def operand_scratch(fl: FunctionLowering, op: Operation,
+                    count: int) -> Callable[[SSAValue, int], SSAValue]:
+    """Shared-memory scratch of ``op``: an array of ``count`` elements per operand, each
+    16-byte aligned, side by side. Gives ``slot(index, operand)``: the address of element
+    ``index`` (an i32) of that operand's array."""
+    b = fl.b
+    types = [fl.llvm_type(v.type) for v in op.operands]
+    offsets, total = [], 0
+    for ty in types:
+        total = (total + 15) // 16 * 16
+        offsets.append(total)
+        total += count * max(1, bit_width(ty) // 8)
+    base_offset = fl.module.shared.offset(op, total)
+    fl.begin_shared_memory_use(op)
+    base = shared_memory_base(fl)
+
+    def slot(index: SSAValue, operand: int) -> SSAValue:
+        ptr = b.gep(base, b.i32(base_offset + offsets[operand]), i8)
+        return b.gep(ptr, index, types[operand])
+
+    return slot
+
+
 def _int_attr(module: ModuleOp, name: str, default: int) -> int:
     attr = module.attributes.get(name)
     return attr.value.data if isinstance(attr, IntegerAttr) else default
 
 
-__all__ = ["FunctionLowering", "ModuleLowering", "LoweringError", "lowers", "PATTERNS",
-           "load_patterns", "shared_memory_base"]
+__all__ = ["FunctionLowering", "ModuleState", "LoweringError", "lowers", "PATTERNS",
+           "operand_scratch", "shared_memory_base"]

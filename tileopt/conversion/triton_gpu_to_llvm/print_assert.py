@@ -2,11 +2,11 @@
 
 As Triton's ``PrintOpToLLVM``/``AssertOpToLLVM``: every thread prints each element it holds,
 one line per element, ``pid (x, y, z) idx (i, j)<prefix><value>`` (``(operand n)`` before
-the value when several tensors are printed), through the target's printf (``vprintf``
-on NVIDIA: a format string and a buffer of the arguments, floats widened to double,
-small integers to 32 bits). An assertion whose condition is false in any element a
-thread holds calls the target's assertion handler (``__assertfail`` on NVIDIA) with the
-message and the op's source location; the kernel then stops with an error.
+the value when several tensors are printed), through ``TargetHooks.printf`` with the
+arguments promoted as C promotes variadic ones (floats to double, small integers to 32
+bits). An assertion whose condition is false in any element a thread holds calls
+``TargetHooks.assert_fail`` with the message and the op's source location; the kernel
+then stops with an error.
 """
 
 from __future__ import annotations
@@ -21,23 +21,13 @@ from xdsl.dialects.builtin import (
     Float64Type,
     IntegerType,
     TensorType,
-    i8,
     i32,
-    i64,
 )
 from xdsl.ir import Operation, SSAValue
 
 from tileopt.conversion.indexing import element_coordinates
 from tileopt.conversion.llvm_builder import LLVMBuilder
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
-
-_GENERIC_PTR = llvm.LLVMPointerType()
-
-
-def string_global(fl: FunctionLowering, prefix: str, text: str) -> SSAValue:
-    """A pointer to a NUL-terminated module-level copy of ``text``."""
-    name = fl.module.add_string(prefix, text + "\x00")
-    return fl.b.prologue_value(f"string:{name}", lambda b: b.address_of(name, _GENERIC_PTR))
 
 
 def _format(value: SSAValue, hex_: bool, signed: bool, width: int | None = None) -> str:
@@ -63,39 +53,15 @@ def _printf_argument(b: LLVMBuilder, value: SSAValue, signed: bool) -> SSAValue:
     return value
 
 
-def printf(fl: FunctionLowering, format_ptr: SSAValue, args: list[SSAValue]) -> None:
-    """``vprintf(format, &{args...})``: the arguments packed with their natural alignment."""
-    b = fl.b
-    offsets, size = [], 0
-    for arg in args:
-        bytes_ = 8 if isinstance(arg.type, llvm.LLVMPointerType) else \
-            (arg.type.width.data if isinstance(arg.type, IntegerType) else arg.type.bitwidth) // 8
-        size = (size + bytes_ - 1) // bytes_ * bytes_
-        offsets.append(size)
-        size += bytes_
-    if args:
-        words = max(1, (size + 7) // 8)
-        # A static buffer in the entry block, shared by the prints that need this size.
-        buffer = b.prologue_value(f"printf-buffer:{words}", lambda pb: pb.emit(
-            llvm.AllocaOp(pb.i32(words), i64, alignment=8)))
-        for arg, offset in zip(args, offsets):
-            b.store(arg, b.gep(buffer, b.i32(offset), i8))
-    else:
-        buffer = b.zero(_GENERIC_PTR)
-    fl.module.declare("vprintf", [_GENERIC_PTR, _GENERIC_PTR], i32)
-    b.insert(llvm.CallOp("vprintf", format_ptr, buffer, return_type=i32))
-
-
 @lowers("tt.print")
 def _print(fl: FunctionLowering, op: Operation) -> None:
     b = fl.b
-    prefix = string_global(fl, "printfPrefix_", op.prefix.data)
+    prefix = fl.module.string(b, "printfPrefix_", op.prefix.data)
     pids = [fl.hooks.program_id(b, axis) for axis in range(3)]
     hex_ = bool(op.hex.value.data)
     signed_flags = [bool(v) for v in op.isSigned.get_values()]
     if not op.args:
-        fmt = string_global(fl, "printfFormat_", "pid (%u, %u, %u)%s\n")
-        printf(fl, fmt, [*pids, prefix])
+        fl.hooks.printf(b, fl.module, "pid (%u, %u, %u)%s\n", [*pids, prefix])
         return
     for operand, (value, signed) in enumerate(zip(op.args, signed_flags)):
         ty = value.type
@@ -105,16 +71,14 @@ def _print(fl: FunctionLowering, op: Operation) -> None:
             widths = [max(1, math.ceil(math.log10(s))) if s > 1 else 1 for s in ty.get_shape()]
         else:
             indices, widths = [[]], []
-        fmt_ptr = None
         for element, index in zip(elements, indices):
             text = "pid (%u, %u, %u) idx ("
             text += ", ".join(f"%{w}u" for w in widths) + ")%s"
             if len(op.args) > 1:
                 text += f"(operand {operand}) "
             text += _format(element, hex_, signed) + "\n"
-            if fmt_ptr is None:
-                fmt_ptr = string_global(fl, "printfFormat_", text)
-            printf(fl, fmt_ptr, [*pids, *index, prefix, _printf_argument(b, element, signed)])
+            fl.hooks.printf(b, fl.module, text,
+                            [*pids, *index, prefix, _printf_argument(b, element, signed)])
 
 
 @lowers("tt.assert")
@@ -129,17 +93,11 @@ def _assert(fl: FunctionLowering, op: Operation) -> None:
     continue_block = fl.new_block()
     b.cond_br(failed, fail_block, [], continue_block, [])
     fl.place(fail_block)
-    b.block = fail_block
     file, line = _source_position(op)
     func_name = fl.func.properties["sym_name"].data
-    message = string_global(fl, "assertMessage_", op.message.data)
-    file_ptr = string_global(fl, "assertFile_", file)
-    func_ptr = string_global(fl, "assertFunc_", func_name)
-    fl.module.declare("__assertfail", [_GENERIC_PTR, _GENERIC_PTR, i32, _GENERIC_PTR, i64], None)
-    b.insert(llvm.CallOp("__assertfail", message, file_ptr, b.i32(line), func_ptr, b.i64(1)))
+    fl.hooks.assert_fail(b, fl.module, op.message.data, file, line, func_name)
     b.br(continue_block)
     fl.place(continue_block)
-    b.block = continue_block
 
 
 def _source_position(op: Operation) -> tuple[str, int]:
@@ -157,4 +115,3 @@ def _source_position(op: Operation) -> tuple[str, int]:
     return "unknown", 0
 
 
-__all__ = ["printf", "string_global"]

@@ -22,7 +22,7 @@ The combiner region is inlined at every combine.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import TensorType, i8
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
 from tileopt.conversion.indexing import apply_bits, element_coordinates, linear_index, \
@@ -31,7 +31,7 @@ from tileopt.conversion.triton_gpu_to_llvm.load_store import unique_registers
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     FunctionLowering,
     lowers,
-    shared_memory_base,
+    operand_scratch,
 )
 from tileopt.conversion.type_converter import bit_width
 from tileopt.layouts.linear_layout import LinearLayout
@@ -94,15 +94,7 @@ def across_warps(fl: FunctionLowering, op: Operation, layout: LinearLayout, axis
         out_elems *= s
     warps = 1 << len(warp_bits)
     types = [fl.llvm_type(v.type) for v in op.operands]
-    sizes = [out_elems * warps * max(1, bit_width(t) // 8) for t in types]
-    offsets, total = [], 0
-    for size in sizes:
-        total = (total + 15) // 16 * 16
-        offsets.append(total)
-        total += size
-    base_offset = fl.module.shared.offset(op, total)
-    fl.begin_shared_memory_use(op)
-    base = shared_memory_base(fl)
+    slot = operand_scratch(fl, op, out_elems * warps)
 
     # Where each key of this thread lives: its row-major index in the result shape.
     coords = element_coordinates(b, fl.ids, layout)
@@ -121,10 +113,6 @@ def across_warps(fl: FunctionLowering, op: Operation, layout: LinearLayout, axis
     lane_mask = sum(1 << bit for bit in lane_bits)
     lane_mask |= layout.get_free_variable_masks().get("lane", 0)
     writer = b.icmp("eq", b.and_(fl.ids.lane, b.i32(lane_mask)), b.i32(0)) if lane_mask else None
-
-    def slot(index: SSAValue, operand: int) -> SSAValue:
-        ptr = b.gep(base, b.i32(base_offset + offsets[operand]), i8)
-        return b.gep(ptr, index, types[operand])
 
     for key, acc in accs.items():
         index = b.add(b.mul(key_index[key], b.i32(warps)), warp_pos)

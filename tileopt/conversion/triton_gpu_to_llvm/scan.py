@@ -20,7 +20,7 @@ rejected with a message.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import TensorType, i8
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
 from tileopt.conversion.indexing import apply_bits, element_coordinates, linear_index, \
@@ -28,10 +28,9 @@ from tileopt.conversion.indexing import apply_bits, element_coordinates, linear_
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     FunctionLowering,
     lowers,
-    shared_memory_base,
+    operand_scratch,
 )
 from tileopt.conversion.triton_gpu_to_llvm.reduce import _load_run
-from tileopt.conversion.type_converter import bit_width
 from tileopt.layouts.linear_layout import LinearLayout
 
 
@@ -182,15 +181,7 @@ def _blocks(fl: FunctionLowering, op: Operation, layout: LinearLayout, axis: int
     warps = 1 << len(shape.warps)
     blocks = chunks * warps
     types = [fl.llvm_type(v.type) for v in op.operands]
-    sizes = [keys * blocks * max(1, bit_width(t) // 8) for t in types]
-    offsets, total = [], 0
-    for size in sizes:
-        total = (total + 15) // 16 * 16
-        offsets.append(total)
-        total += size
-    base_offset = fl.module.shared.offset(op, total)
-    fl.begin_shared_memory_use(op)
-    base = shared_memory_base(fl)
+    slot = operand_scratch(fl, op, keys * blocks)
 
     column = [0] * len(layout.get_bases("warp"))
     for j, bit in enumerate(shape.warps):
@@ -202,10 +193,6 @@ def _blocks(fl: FunctionLowering, op: Operation, layout: LinearLayout, axis: int
         if key not in key_index:
             dims = coords[regs[0]][:axis] + coords[regs[0]][axis + 1:]
             key_index[key] = linear_index(b, dims, out_shape) if dims else b.i32(0)
-
-    def slot(index: SSAValue, operand: int) -> SSAValue:
-        ptr = b.gep(base, b.i32(base_offset + offsets[operand]), i8)
-        return b.gep(ptr, index, types[operand])
 
     # The last lane along the axis holds each block's total.
     last_lane = None

@@ -1,9 +1,9 @@
 """``allocate-amdgpu-shared-memory``: shared-memory (LDS) offsets for AMD GPUs.
 
-The same analysis as ``allocate-shared-memory-nv``
-(:mod:`tileopt.analysis.allocation`) with the AMD back end's scratch rules (Triton 3.6's
-``AMDAllocationAnalysisScratchSizeFn``): conversions use plain LDS loads and stores with the
-generic swizzled layout, or Triton's padded layout on conversions marked
+The generic allocator (:mod:`tileopt.conversion.allocate_shared_memory`) with the AMD back
+end's scratch rules (Triton 3.6's ``AMDAllocationAnalysisScratchSizeFn``, in
+``TritonAMDGPUToLLVM``): conversions use plain LDS loads and stores with the generic
+swizzled layout, or Triton's padded layout on conversions marked
 ``amdgpu.use_padded_scratch_shmem``.
 """
 
@@ -13,8 +13,8 @@ from xdsl.context import Context
 from xdsl.ir import Operation
 
 from tileopt.analysis.allocation import SharedMemoryTarget
+from tileopt.conversion.allocate_shared_memory import allocate
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.nvidia.allocate_shared_memory import allocate
 
 
 @register_pass

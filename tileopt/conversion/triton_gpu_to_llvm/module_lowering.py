@@ -1,0 +1,132 @@
+"""The driver of the TritonGPU -> LLVM lowering: one walk that rebuilds each function.
+
+MLIR's dialect conversion replaces ops one at a time and keeps every tensor as an
+``!llvm.struct`` between them, with ``unrealized_conversion_cast`` glue. Here each
+``tt.func`` is rebuilt into a fresh ``llvm.func`` in one walk over its blocks (see
+``lowering.py`` for how patterns see values), and the old function is dropped at the end.
+
+A public ``tt.func`` is a kernel: it gets the target's kernel attributes (on NVIDIA
+``nvvm.kernel`` and ``nvvm.reqntid = num-warps x 32``, which tileopt/target turns into
+the ``ptx_kernel`` convention and launch bound) and, after its own parameters, the extra
+parameters Triton 3.6 appends to every kernel (two scratch pointers on NVIDIA), so that
+a launcher built for Triton's signature runs it unchanged. Parameter attributes
+(``tt.divisibility``...) are kept, as Triton keeps them.
+
+Importing this module imports every pattern family, which registers its patterns.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    i1,
+)
+from xdsl.ir import Block, Operation
+
+# Each family registers its patterns in lowering.PATTERNS when imported.
+from tileopt.conversion.triton_gpu_to_llvm import (  # noqa: F401
+    atomics,
+    control_flow,
+    convert_layout,
+    elementwise,
+    load_store,
+    print_assert,
+    program_id,
+    reduce,
+    scan,
+    view_ops,
+)
+from tileopt.conversion.triton_gpu_to_llvm.lowering import (
+    FunctionLowering,
+    LoweringError,
+    ModuleState,
+)
+from tileopt.conversion.type_converter import convert_scalar_type
+from tileopt.passes import PassFailure
+
+
+class ModuleLowering(ModuleState):
+    """Lowers every ``tt.func`` of a module and adds the module-level LLVM globals."""
+
+    def run(self) -> None:
+        funcs = [op for op in self.module.ops if op.name == "tt.func"]
+        for op in list(self.module.ops):
+            if op.name not in ("tt.func", "llvm.func", "llvm.mlir.global"):
+                raise PassFailure(op, f"cannot lower '{op.name}' at module level")
+        for func in funcs:
+            new_func = self._lower_function(func)
+            self.module.body.block.insert_op_before(new_func, func)
+            func.detach()
+            func.erase(safe_erase=False)
+        self._add_shared_memory_global()
+        block = self.module.body.block
+        for op in self._module_ops:
+            op.location = self.module.location
+            block.insert_op_before(op, block.first_op) if block.first_op else block.add_op(op)
+        self.shared.record_total(self.module)
+
+    def _lower_function(self, func: Operation) -> llvm.FuncOp:
+        new_func, entry = self._build_llvm_func(func)
+        lowering = FunctionLowering(self, func, entry)
+        lowering.bind_block_args(func.regions[0].blocks.first, entry)
+        lowering.lower_body(func.regions[0], new_func.body)
+        return new_func
+
+    def _build_llvm_func(self, func: Operation) -> tuple[llvm.FuncOp, Block]:
+        """The empty ``llvm.func`` for ``func`` and its entry block (arguments in place)."""
+        fn_type = func.properties["function_type"]
+        assert isinstance(fn_type, FunctionType)
+        if fn_type.outputs.data:
+            raise LoweringError(func, "functions returning values are not supported yet")
+        visibility = func.properties.get("sym_visibility")
+        is_kernel = visibility is None or visibility.data == "public"
+        if not is_kernel:
+            raise LoweringError(func, "non-kernel functions (tt.call) are not supported yet")
+        inputs = []
+        for ty in fn_type.inputs.data:
+            if self.layouts.num_registers(ty) != 1 or hasattr(ty, "encoding"):
+                raise LoweringError(func, f"kernel parameter of type {ty} is not a scalar")
+            inputs.append(convert_scalar_type(ty))
+        extra = self.hooks.extra_kernel_arguments()
+        arg_attrs = func.properties.get("arg_attrs")
+        new_arg_attrs = None
+        if isinstance(arg_attrs, ArrayAttr):
+            new_arg_attrs = ArrayAttr([*arg_attrs.data, *(DictionaryAttr({}) for _ in extra)])
+        entry = Block(arg_types=[*inputs, *extra])
+        attributes = {"noinline": IntegerAttr(0, i1)}
+        attributes.update(self.hooks.kernel_attributes(self.num_warps, self.warp_size))
+        new_func = llvm.FuncOp(
+            func.properties["sym_name"],
+            llvm.LLVMFunctionType([*inputs, *extra], llvm.LLVMVoidType()),
+            linkage=llvm.LinkageAttr("external"),
+            other_props={"arg_attrs": new_arg_attrs},
+            extra_attrs=attributes,
+        )
+        new_func.location = func.location
+        for old, new in zip(func.regions[0].blocks.first.args, entry.args):
+            new.name_hint = old.name_hint
+        return new_func, entry
+
+    def _add_shared_memory_global(self) -> None:
+        name = self.hooks.shared_memory_symbol
+        for op in self.module.ops:
+            if isinstance(op, llvm.GlobalOp) and op.sym_name.data == name:
+                return
+        array = llvm.LLVMArrayType(IntAttr(0), IntegerType(8))
+        glob = llvm.GlobalOp(array, name, "external", addr_space=self.hooks.shared_address_space,
+                             alignment=16)
+        glob.location = self.module.location
+        first = self.module.body.block.first_op
+        if first is None:
+            self.module.body.block.add_op(glob)
+        else:
+            self.module.body.block.insert_op_before(glob, first)
+
+
+__all__ = ["ModuleLowering"]
