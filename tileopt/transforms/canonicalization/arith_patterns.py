@@ -2,7 +2,7 @@
 ``ArithCanonicalization.td`` patterns), for scalars and tensors.
 
 xDSL 0.74 folds few ``arith`` ops, on scalars only, and its patterns match its own classes;
-the tensor-capable ``cmpi``/``cmpf``/``select``/casts of ``tileopt.ir.arith`` get none. One
+the tensor-capable ``cmpi``/``cmpf``/``select``/casts of ``tileopt.dialects.arith`` get none. One
 pattern here dispatches on the op *name*, so it covers xDSL's classes and tileopt's alike.
 For each op it first runs MLIR's folder, then the trait folds MLIR applies when the folder
 fails (commutative ops move a constant operand to the right; a cast to its own type is its
@@ -88,7 +88,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from tileopt.ir import arith as tarith
+from tileopt.dialects import arith as tarith
 from tileopt.transforms.canonicalization import constant_folding as cf
 from tileopt.transforms.canonicalization.extra_patterns import register_patterns
 

@@ -41,7 +41,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
-from tileopt.ir.arith import CmpfOp, SelectOp
+from tileopt.dialects.arith import CmpfOp, SelectOp
 from tileopt.dialects.tt import DotOp, ElementwiseInlineAsmOp, SplatOp
 from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
 from tileopt.passes import Pass, option, register_pass

@@ -30,7 +30,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from tileopt.dialects import tt
 from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, SliceEncodingAttr
-from tileopt.ir.arith import TruncIOp
+from tileopt.dialects.arith import TruncIOp
 from tileopt.layouts.encodings import get_order, get_thread_order, get_warp_order
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.canonicalization.tt_patterns import dense_splat

@@ -43,7 +43,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from tileopt.dialects import tt
 from tileopt.dialects.tt_types import InputPrecision, bit_width, element_type_or_self
-from tileopt.ir import arith as tensor_arith
+from tileopt.dialects import arith as tensor_arith
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
 
