@@ -56,21 +56,18 @@ from tileopt.dialects.tt_types import (
     PointerType,
     same_shape_with_element,
 )
-from tileopt.dialects.ttg import (
-    GLOBAL,
-    READ,
-    WRITE,
+from tileopt.dialects.effects import (
+    ReadsGlobal,
     ReadsGlobalWritesShared,
+    ReadsWritesGlobal,
     Synchronizes,
-    effects,
+    WritesGlobal,
+)
+from tileopt.dialects.ttg import (
     parse_short_memdesc,
     tensor_shape,
 )
 from tileopt.dialects.ttg_types import AsyncTokenType, MemDescType, print_memdesc_body
-
-ReadsGlobal = effects((READ, GLOBAL))
-WritesGlobal = effects((WRITE, GLOBAL))
-ReadsWritesGlobal = effects((READ, GLOBAL), (WRITE, GLOBAL))
 
 _CLAUSE_PROPS = ["cache"]
 

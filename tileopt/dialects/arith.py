@@ -110,6 +110,45 @@ class _Comparison(IRDLOperation):
         if not 0 <= self.predicate.value.data < len(self.PREDICATE_NAMES):
             raise VerifyException(f"unknown predicate {self.predicate.value.data}")
 
+    # ``arith.cmpX <predicate>, %lhs, %rhs [fastmath<...>] {attrs} : type``; only cmpf
+    # has the fastmath clause.
+    @classmethod
+    def parse(cls, parser: Parser) -> _Comparison:
+        at = parser.pos
+        predicate = parser.parse_identifier(" (comparison predicate)")
+        if predicate not in cls.PREDICATES:
+            parser.raise_error(f"unknown comparison predicate '{predicate}'", at)
+        parser.parse_punctuation(",")
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        extra = []
+        if "fastmath" in cls.get_irdl_definition().properties:
+            fastmath = FastMathFlagsAttr("none")
+            if parser.parse_optional_keyword("fastmath"):
+                fastmath = FastMathFlagsAttr(FastMathFlagsAttr.parse_parameter(parser))
+            extra.append(fastmath)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        type_ = parser.parse_type()
+        lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
+        op = cls(lhs, rhs, predicate, *extra)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.PREDICATE_NAMES[self.predicate.value.data]}, ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        fastmath = self.properties.get("fastmath")
+        if fastmath is not None and fastmath != FastMathFlagsAttr("none"):
+            printer.print_string(" fastmath")
+            fastmath.print_parameter(printer)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.lhs.type)
+
 
 @irdl_op_definition
 class CmpiOp(_Comparison):
@@ -127,33 +166,6 @@ class CmpiOp(_Comparison):
     def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation,
                  predicate: int | str):
         self._init(lhs, rhs, predicate, {})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CmpiOp:
-        at = parser.pos
-        predicate = parser.parse_identifier(" (comparison predicate)")
-        if predicate not in _CMPI:
-            parser.raise_error(f"unknown comparison predicate '{predicate}'", at)
-        parser.parse_punctuation(",")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
-        lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
-        op = cls(lhs, rhs, predicate)
-        op.attributes.update(attributes)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {CMPI_COMPARISON_OPERATIONS[self.predicate.value.data]}, ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.lhs.type)
 
 
 @irdl_op_definition
@@ -174,39 +186,6 @@ class CmpfOp(_Comparison):
                  predicate: int | str,
                  fastmath: FastMathFlagsAttr = FastMathFlagsAttr("none")):
         self._init(lhs, rhs, predicate, {"fastmath": fastmath})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CmpfOp:
-        at = parser.pos
-        predicate = parser.parse_identifier(" (comparison predicate)")
-        if predicate not in _CMPF:
-            parser.raise_error(f"unknown comparison predicate '{predicate}'", at)
-        parser.parse_punctuation(",")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        fastmath = FastMathFlagsAttr("none")
-        if parser.parse_optional_keyword("fastmath"):
-            fastmath = FastMathFlagsAttr(FastMathFlagsAttr.parse_parameter(parser))
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
-        lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
-        op = cls(lhs, rhs, predicate, fastmath)
-        op.attributes.update(attributes)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {CMPF_COMPARISON_OPERATIONS[self.predicate.value.data]}, ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        if self.fastmath != FastMathFlagsAttr("none"):
-            printer.print_string(" fastmath")
-            self.fastmath.print_parameter(printer)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.lhs.type)
 
 
 @irdl_op_definition

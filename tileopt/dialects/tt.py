@@ -80,7 +80,6 @@ from xdsl.traits import (
     IsolatedFromAbove,
     IsTerminator,
     MemoryEffect,
-    MemoryEffectKind,
     NoMemoryEffect,
     OpTrait,
     Pure,
@@ -98,6 +97,14 @@ from tileopt.dialects.assembly import (
     print_attr_dict,
     print_cache_keywords,
     print_enum_prefix,
+)
+from tileopt.dialects.effects import (
+    GLOBAL,
+    READ,
+    WRITE,
+    ReadsGlobal,
+    ReadsWritesGlobal,
+    WritesGlobal,
 )
 from tileopt.dialects.tt_types import (
     CACHE_MODIFIER,
@@ -248,38 +255,14 @@ class TensorSizeTrait(OpTrait):
                 )
 
 
-class GlobalMemoryRead(MemoryEffect):
-    """Reads global memory (tt.load, tt.descriptor_load)."""
-
-    @classmethod
-    def get_effects(cls, op: Operation) -> set[EffectInstance]:
-        return {EffectInstance(MemoryEffectKind.READ)}
-
-
-class GlobalMemoryWrite(MemoryEffect):
-    """Writes global memory (tt.store, tt.print, tt.assert)."""
-
-    @classmethod
-    def get_effects(cls, op: Operation) -> set[EffectInstance]:
-        return {EffectInstance(MemoryEffectKind.WRITE)}
-
-
-class GlobalMemoryReadWrite(MemoryEffect):
-    """Reads and writes global memory (atomics, descriptor stores)."""
-
-    @classmethod
-    def get_effects(cls, op: Operation) -> set[EffectInstance]:
-        return {EffectInstance(MemoryEffectKind.READ), EffectInstance(MemoryEffectKind.WRITE)}
-
-
 class LoadEffects(MemoryEffect):
     """A load reads; a volatile load also counts as a write, so it is never removed or merged."""
 
     @classmethod
     def get_effects(cls, op: Operation) -> set[EffectInstance]:
-        effects = {EffectInstance(MemoryEffectKind.READ)}
+        effects = {EffectInstance(READ, resource=GLOBAL)}
         if isinstance(op, LoadOp) and op.is_volatile:
-            effects.add(EffectInstance(MemoryEffectKind.WRITE))
+            effects.add(EffectInstance(WRITE, resource=GLOBAL))
         return effects
 
 
@@ -292,7 +275,7 @@ class PureUnlessImpure(MemoryEffect):
         pure = op.properties.get("pure")
         if isinstance(pure, IntegerAttr) and pure.value.data:
             return set()
-        return {EffectInstance(MemoryEffectKind.READ), EffectInstance(MemoryEffectKind.WRITE)}
+        return {EffectInstance(READ, resource=GLOBAL), EffectInstance(WRITE, resource=GLOBAL)}
 
 
 class SpeculatableIfPure(ConditionallySpeculatable):
@@ -1299,7 +1282,7 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
     evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
 
     traits = traits_def(
-        SameOperandsAndResultEncoding(), GlobalMemoryWrite(), _patterns("store")()
+        SameOperandsAndResultEncoding(), WritesGlobal(), _patterns("store")()
     )
 
     _DEFAULTS: ClassVar[dict[str, Attribute]] = {
@@ -2133,7 +2116,7 @@ class AtomicRMWOp(IRDLOperation):
     result = result_def()
 
     traits = traits_def(
-        SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), GlobalMemoryReadWrite()
+        SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), ReadsWritesGlobal()
     )
 
     def __init__(
@@ -2215,7 +2198,7 @@ class AtomicCASOp(IRDLOperation):
     result = result_def()
 
     traits = traits_def(
-        SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), GlobalMemoryReadWrite()
+        SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), ReadsWritesGlobal()
     )
 
     def __init__(
@@ -2501,7 +2484,7 @@ class PrintOp(IRDLOperation):
     isSigned = prop_def(DenseArrayBase)
 
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(GlobalMemoryWrite())
+    traits = traits_def(WritesGlobal())
 
     assembly_format = "$prefix attr-dict (`:` $args^ `:` type($args))?"
 
@@ -2523,7 +2506,7 @@ class AssertOp(IRDLOperation):
     message = prop_def(StringAttr)
 
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(GlobalMemoryWrite())
+    traits = traits_def(WritesGlobal())
 
     assembly_format = "$condition `,` $message attr-dict `:` type($condition)"
 
@@ -2571,7 +2554,7 @@ class DescriptorLoadOp(IRDLOperation):
     evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
     result = result_def()
 
-    traits = traits_def(GlobalMemoryRead())
+    traits = traits_def(ReadsGlobal())
 
     _DEFAULTS: ClassVar[dict[str, Attribute]] = {"cache": _CACHE_NONE, "evict": _EVICT_NORMAL}
 
@@ -2623,7 +2606,7 @@ class DescriptorStoreOp(IRDLOperation):
     src = operand_def()
     indices = var_operand_def(i32)
 
-    traits = traits_def(GlobalMemoryReadWrite())
+    traits = traits_def(ReadsWritesGlobal())
 
     def verify_(self) -> None:
         _verify_descriptor_block(self, self.desc.type, self.src.type)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -44,13 +43,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import (
-    EffectInstance,
-    MemoryEffect,
-    MemoryEffectKind,
-    Pure,
-    Resource,
-)
+from xdsl.traits import EffectInstance, MemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tileopt.dialects.assembly import (
@@ -58,6 +51,16 @@ from tileopt.dialects.assembly import (
     parse_cache_keywords,
     print_attr_dict,
     print_cache_keywords,
+)
+from tileopt.dialects.effects import (
+    ALLOC,
+    SHARED,
+    WRITE,
+    FreesShared,
+    ReadsGlobalWritesShared,
+    ReadsShared,
+    Synchronizes,
+    WritesShared,
 )
 from tileopt.dialects.tt_types import (
     PointerType,
@@ -95,51 +98,6 @@ from tileopt.dialects.ttg_types import (
 # --------------------------------------------------------------------------------------
 # Memory resources and effects
 # --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SharedMemory(Resource):
-    """Shared memory (NVIDIA) / LDS (AMD): what local_* and async copies touch."""
-
-    def name(self) -> str:
-        return "::mlir::triton::gpu::SharedMemory"
-
-
-@dataclass(frozen=True)
-class GlobalMemory(Resource):
-    """Device global memory."""
-
-    def name(self) -> str:
-        return "::mlir::triton::GlobalMemory"
-
-
-def effects(*kinds_and_resources: tuple[MemoryEffectKind, Resource]) -> type[MemoryEffect]:
-    """A MemoryEffect trait class with fixed effects on fixed resources."""
-    fixed = frozenset(EffectInstance(kind, resource=res) for kind, res in kinds_and_resources)
-
-    class FixedEffects(MemoryEffect):
-        @classmethod
-        def get_effects(cls, op: Operation) -> frozenset[EffectInstance]:
-            return fixed
-
-    return FixedEffects
-
-
-READ, WRITE, ALLOC, FREE = (
-    MemoryEffectKind.READ,
-    MemoryEffectKind.WRITE,
-    MemoryEffectKind.ALLOC,
-    MemoryEffectKind.FREE,
-)
-SHARED, GLOBAL = SharedMemory(), GlobalMemory()
-
-ReadsShared = effects((READ, SHARED))
-WritesShared = effects((WRITE, SHARED))
-FreesShared = effects((FREE, SHARED))
-ReadsGlobalWritesShared = effects((READ, GLOBAL), (WRITE, SHARED))
-# Waits, commit groups and barriers order memory traffic: model them as touching all of it,
-# so that nothing is moved across them or deletes them.
-Synchronizes = effects((READ, SHARED), (WRITE, SHARED), (READ, GLOBAL), (WRITE, GLOBAL))
 
 
 class LocalAllocEffects(MemoryEffect):

@@ -33,23 +33,14 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from tileopt.dialects.assembly import parse_attr_dict_split, print_attr_dict
+from tileopt.dialects.effects import ReadsShared, ReadsWritesShared, Synchronizes
 from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
-from tileopt.dialects.ttg import (
-    READ,
-    SHARED,
-    WRITE,
-    ReadsShared,
-    Synchronizes,
-    effects,
-    tensor_shape,
-)
+from tileopt.dialects.ttg import tensor_shape
 from tileopt.dialects.ttg_types import MemDescType
 
 _FALSE = IntegerAttr(0, i1)
 _ZERO = IntegerAttr(0, i32)
 _IEEE = INPUT_PRECISION.attr(InputPrecision.IEEE)
-
-ReadsWritesShared = effects((READ, SHARED), (WRITE, SHARED))
 
 
 @irdl_op_definition
