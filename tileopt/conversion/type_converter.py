@@ -30,7 +30,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from tileopt.conversion.llvm_builder import ptr_type
-from tileopt.dialects.tt_types import PointerType
+from tileopt.dialects.tt_types import PointerType, element_type
+from tileopt.dialects.tt_types import bit_width as scalar_bit_width
 from tileopt.layouts.encodings import to_linear_layout
 from tileopt.layouts.from_attr import encoding_from_attr
 from tileopt.layouts.linear_layout import LinearLayout
@@ -40,11 +41,6 @@ _FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
 
 class UnsupportedType(Exception):
     """A type the lowering has no LLVM form for (the pass turns it into a diagnostic)."""
-
-
-def element_type(ty: Attribute) -> Attribute:
-    """The scalar type of a tensor, or the type itself."""
-    return ty.element_type if isinstance(ty, TensorType) else ty
 
 
 def convert_scalar_type(ty: Attribute) -> Attribute:
@@ -70,11 +66,7 @@ def convert_scalar_type(ty: Attribute) -> Attribute:
 def bit_width(ty: Attribute) -> int:
     """Bits of one element in memory (pointers: 64)."""
     ty = convert_scalar_type(element_type(ty))
-    if isinstance(ty, IntegerType):
-        return ty.width.data
-    if isinstance(ty, llvm.LLVMPointerType):
-        return 64
-    return ty.bitwidth
+    return 64 if isinstance(ty, llvm.LLVMPointerType) else scalar_bit_width(ty)
 
 
 def is_float(ty: Attribute) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
 from xdsl.dialects.utils import EnumAttribute
@@ -42,6 +43,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from tileopt.dialects.assembly import (
+    StaticOffsetsOp,
     parse_attr_dict_split,
     parse_cache_keywords,
     parse_enum_prefix,
@@ -423,45 +425,20 @@ class InThreadTransposeOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ExtractSliceOp(IRDLOperation):
+class ExtractSliceOp(StaticOffsetsOp):
     """``amdg.extract_slice %t [0, 32] : tensor<..> to tensor<..>``: a static register slice."""
 
     name = "amdg.extract_slice"
+    OFFSETS: ClassVar[str] = "static_offsets"
+    OFFSETS_TYPE: ClassVar[Attribute] = i64
+    GAP: ClassVar[str] = " "
+    ARROW: ClassVar[str] = "to"
 
     source = operand_def(TensorType)
     static_offsets = prop_def(DenseArrayBase)
     result = result_def(TensorType)
 
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ExtractSliceOp:
-        source = parser.parse_unresolved_operand()
-        offsets = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
-        )
-        props, attrs = parse_attr_dict_split(parser, cls)
-        parser.parse_punctuation(":")
-        source_type = parser.parse_type()
-        parser.parse_keyword("to")
-        result_type = parser.parse_type()
-        return cls.build(
-            operands=[parser.resolve_operand(source, source_type)],
-            result_types=[result_type],
-            properties={**props, "static_offsets": DenseArrayBase.from_list(i64, offsets)},
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        offsets = ", ".join(str(v) for v in self.static_offsets.get_values())
-        printer.print_string(f" [{offsets}]")
-        print_attr_dict(printer, self, elide=["static_offsets"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" to ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         src, res = tensor_shape(self.source.type), tensor_shape(self.result.type)

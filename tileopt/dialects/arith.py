@@ -49,12 +49,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-
-def element_type(type_: Attribute) -> Attribute:
-    """The element type of a tensor or vector type, the type itself otherwise."""
-    if isinstance(type_, TensorType | VectorType):
-        return type_.element_type
-    return type_
+from tileopt.dialects.traits import Elementwise
+from tileopt.dialects.tt_types import element_type
 
 
 def with_element_type(type_: Attribute, element: Attribute) -> Attribute:
@@ -79,23 +75,23 @@ def _check_same_shape(op: Operation, a: Attribute, b: Attribute, what: str) -> N
         raise VerifyException(f"{what} must have the same shape: {a} vs {b}")
 
 
-_CMPI = {name: index for index, name in enumerate(CMPI_COMPARISON_OPERATIONS)}
-_CMPF = {name: index for index, name in enumerate(CMPF_COMPARISON_OPERATIONS)}
-
-
 class _Comparison(IRDLOperation):
     """``arith.cmpi``/``arith.cmpf``: the result is i1 shaped like the operands."""
 
-    PREDICATES: ClassVar[dict[str, int]] = {}
     PREDICATE_NAMES: ClassVar[list[str]] = []
+
+    predicate = prop_def(IntegerAttr)
+    result = result_def(boolLike)
+
+    traits = traits_def(Pure(), Elementwise())
 
     def _init(self, lhs, rhs, predicate, properties):
         lhs = SSAValue.get(lhs)
         rhs = SSAValue.get(rhs)
         if isinstance(predicate, str):
-            if predicate not in self.PREDICATES:
+            if predicate not in self.PREDICATE_NAMES:
                 raise VerifyException(f"unknown comparison predicate '{predicate}'")
-            predicate = self.PREDICATES[predicate]
+            predicate = self.PREDICATE_NAMES.index(predicate)
         super().__init__(operands=[lhs, rhs], result_types=[with_element_type(lhs.type, i1)],
                          properties={"predicate": IntegerAttr(predicate, 64), **properties})
 
@@ -116,7 +112,7 @@ class _Comparison(IRDLOperation):
     def parse(cls, parser: Parser) -> _Comparison:
         at = parser.pos
         predicate = parser.parse_identifier(" (comparison predicate)")
-        if predicate not in cls.PREDICATES:
+        if predicate not in cls.PREDICATE_NAMES:
             parser.raise_error(f"unknown comparison predicate '{predicate}'", at)
         parser.parse_punctuation(",")
         lhs = parser.parse_unresolved_operand()
@@ -153,15 +149,10 @@ class _Comparison(IRDLOperation):
 @irdl_op_definition
 class CmpiOp(_Comparison):
     name = "arith.cmpi"
-    PREDICATES: ClassVar[dict[str, int]] = _CMPI
     PREDICATE_NAMES: ClassVar[list[str]] = CMPI_COMPARISON_OPERATIONS
 
-    predicate = prop_def(IntegerAttr)
     lhs = operand_def(signlessIntegerLike)
     rhs = operand_def(signlessIntegerLike)
-    result = result_def(boolLike)
-
-    traits = traits_def(Pure())
 
     def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation,
                  predicate: int | str):
@@ -171,16 +162,11 @@ class CmpiOp(_Comparison):
 @irdl_op_definition
 class CmpfOp(_Comparison):
     name = "arith.cmpf"
-    PREDICATES: ClassVar[dict[str, int]] = _CMPF
     PREDICATE_NAMES: ClassVar[list[str]] = CMPF_COMPARISON_OPERATIONS
 
-    predicate = prop_def(IntegerAttr)
     lhs = operand_def(floatingPointLike)
     rhs = operand_def(floatingPointLike)
     fastmath = prop_def(FastMathFlagsAttr, default_value=FastMathFlagsAttr("none"))
-    result = result_def(boolLike)
-
-    traits = traits_def(Pure())
 
     def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation,
                  predicate: int | str,
@@ -201,7 +187,7 @@ class SelectOp(IRDLOperation):
     rhs = operand_def(T)
     result = result_def(T)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Elementwise())
 
     def __init__(self, cond: SSAValue | Operation, lhs: SSAValue | Operation,
                  rhs: SSAValue | Operation):
@@ -247,7 +233,7 @@ class _Cast(IRDLOperation):
     """``arith.<cast> %x : T1 to T2`` elementwise on scalars, tensors and vectors."""
 
     assembly_format = "$input attr-dict `:` type($input) `to` type($result)"
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Elementwise())
 
     def __init__(self, value: SSAValue | Operation, target_type: Attribute):
         super().__init__(operands=[value], result_types=[target_type])
@@ -324,26 +310,23 @@ class FPToUIOp(_Cast):
     result = result_def(container_of(IntegerType))
 
 
+class _IndexCast(_Cast):
+    input = operand_def(container_of(IntegerType | IndexType))
+    result = result_def(container_of(IntegerType | IndexType))
+
+    def verify_elements(self, source, target) -> None:
+        if isinstance(source, IndexType) == isinstance(target, IndexType):
+            raise VerifyException("one of operand and result must be index")
+
+
 @irdl_op_definition
-class IndexCastOp(_Cast):
+class IndexCastOp(_IndexCast):
     name = "arith.index_cast"
-    input = operand_def(container_of(IntegerType | IndexType))
-    result = result_def(container_of(IntegerType | IndexType))
-
-    def verify_elements(self, source, target) -> None:
-        if isinstance(source, IndexType) == isinstance(target, IndexType):
-            raise VerifyException("one of operand and result must be index")
 
 
 @irdl_op_definition
-class IndexCastUIOp(_Cast):
+class IndexCastUIOp(_IndexCast):
     name = "arith.index_castui"
-    input = operand_def(container_of(IntegerType | IndexType))
-    result = result_def(container_of(IntegerType | IndexType))
-
-    def verify_elements(self, source, target) -> None:
-        if isinstance(source, IndexType) == isinstance(target, IndexType):
-            raise VerifyException("one of operand and result must be index")
 
 
 TENSOR_OPS: tuple[type[IRDLOperation], ...] = (

@@ -15,8 +15,9 @@ printed once, the way MLIR's generated code for Triton's ``.td`` formats does it
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import ClassVar
 
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
@@ -112,3 +113,47 @@ def print_enum_prefix(printer: Printer, enums: Sequence[tuple[TritonEnum, Intege
     for spec, value in enums:
         spec.print(printer, value)
         printer.print_string(", ")
+
+
+class StaticOffsetsOp(IRDLOperation):
+    """Base of ops written ``%x[0, 32] {attrs} : T -> U`` (``ttg.memdesc_subslice``) or
+    ``%x [0, 32] {attrs} : T to U`` (``amdg.extract_slice``): one operand, static offsets
+    kept in a dense-array property, then the operand and result types."""
+
+    OFFSETS: ClassVar[str]
+    OFFSETS_TYPE: ClassVar[Attribute]
+    GAP: ClassVar[str] = ""
+    ARROW: ClassVar[str] = "->"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StaticOffsetsOp:
+        source = parser.parse_unresolved_operand()
+        offsets = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+        )
+        props, attrs = parse_attr_dict_split(parser, cls)
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        if cls.ARROW == "->":
+            parser.parse_punctuation("->")
+        else:
+            parser.parse_keyword(cls.ARROW)
+        result_type = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(source, source_type)],
+            result_types=[result_type],
+            properties={**props, cls.OFFSETS: DenseArrayBase.from_list(cls.OFFSETS_TYPE, offsets)},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        source = self.operands[0]
+        printer.print_string(" ")
+        printer.print_operand(source)
+        offsets = ", ".join(str(v) for v in self.properties[self.OFFSETS].get_values())
+        printer.print_string(f"{self.GAP}[{offsets}]")
+        print_attr_dict(printer, self, elide=[self.OFFSETS])
+        printer.print_string(" : ")
+        printer.print_attribute(source.type)
+        printer.print_string(f" {self.ARROW} ")
+        printer.print_attribute(self.results[0].type)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -47,6 +48,7 @@ from xdsl.traits import EffectInstance, MemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tileopt.dialects.assembly import (
+    StaticOffsetsOp,
     parse_attr_dict_split,
     parse_cache_keywords,
     print_attr_dict,
@@ -64,6 +66,7 @@ from tileopt.dialects.effects import (
 )
 from tileopt.dialects.tt_types import (
     PointerType,
+    element_type,
     i1_same_shape,
     pointee_type,
 )
@@ -132,12 +135,6 @@ def tensor_shape(ty: Attribute) -> tuple[int, ...] | None:
     return None
 
 
-def element_type(ty: Attribute) -> Attribute | None:
-    if isinstance(ty, (TensorType, MemDescType)):
-        return ty.get_element_type()
-    return None
-
-
 def _shape_str(shape: Sequence[int] | None) -> str:
     return "x".join(str(d) for d in shape) if shape else "scalar"
 
@@ -148,7 +145,7 @@ def _require_same_shape_and_element(what: str, a: Attribute, b: Attribute) -> No
             f"{what}: shapes differ ({_shape_str(tensor_shape(a))} vs "
             f"{_shape_str(tensor_shape(b))})"
         )
-    if element_type(a) != element_type(b):
+    if tensor_shape(a) is not None and element_type(a) != element_type(b):
         raise VerifyException(
             f"{what}: element types differ ({element_type(a)} vs {element_type(b)})"
         )
@@ -311,46 +308,18 @@ class MemDescIndexOp(IRDLOperation):
 
 
 @irdl_op_definition
-class MemDescSubsliceOp(IRDLOperation):
+class MemDescSubsliceOp(StaticOffsetsOp):
     """``ttg.memdesc_subslice %buf[0, 32]``: a static sub-tile view of a buffer."""
 
     name = "ttg.memdesc_subslice"
+    OFFSETS: ClassVar[str] = "offsets"
+    OFFSETS_TYPE: ClassVar[Attribute] = i32
 
     src = operand_def(MemDescType)
     offsets = prop_def(DenseArrayBase)
     result = result_def(MemDescType)
 
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MemDescSubsliceOp:
-        src = parser.parse_unresolved_operand()
-        offsets = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
-        )
-        props, attrs = parse_attr_dict_split(parser, cls)
-        parser.parse_punctuation(":")
-        src_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        result_type = parser.parse_type()
-        op = cls.build(
-            operands=[parser.resolve_operand(src, src_type)],
-            result_types=[result_type],
-            properties={**props, "offsets": DenseArrayBase.from_list(i32, offsets)},
-            attributes=attrs,
-        )
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        offsets = self.offsets.get_values()
-        printer.print_string("[" + ", ".join(str(v) for v in offsets) + "]")
-        print_attr_dict(printer, self, elide=["offsets"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         src, res = self.src.type, self.result.type
@@ -595,8 +564,10 @@ TTG = Dialect("ttg", TTG_OPS, [*TTG_ATTRIBUTES, *TTG_TYPES])
 
 
 # --------------------------------------------------------------------------------------
-# Module-level checks
+# Module-level attributes and checks
 # --------------------------------------------------------------------------------------
+
+T = TypeVar("T")
 
 NUM_WARPS, THREADS_PER_WARP, NUM_CTAS, TARGET = (
     "ttg.num-warps",
@@ -604,6 +575,33 @@ NUM_WARPS, THREADS_PER_WARP, NUM_CTAS, TARGET = (
     "ttg.num-ctas",
     "ttg.target",
 )
+
+
+def _lookup_int(op: Operation | None, key: str, default: T) -> int | T:
+    """``key`` on ``op`` or its closest ancestor that sets it: the module, usually, but a
+    warp-specialised region may carry its own ``ttg.num-warps`` (Triton's
+    ``lookupNumWarps``)."""
+    while op is not None:
+        attr = op.attributes.get(key)
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+        op = op.parent_op()
+    return default
+
+
+def num_warps(op: Operation, default: T = 4) -> int | T:
+    """Warps per CTA where ``op`` runs."""
+    return _lookup_int(op, NUM_WARPS, default)
+
+
+def threads_per_warp(op: Operation, default: T = 32) -> int | T:
+    """Lanes per warp of the module ``op`` is in."""
+    return _lookup_int(op, THREADS_PER_WARP, default)
+
+
+def num_ctas(op: Operation, default: T = 1) -> int | T:
+    """CTAs per cluster of the module ``op`` is in."""
+    return _lookup_int(op, NUM_CTAS, default)
 
 
 def _module_int(module: ModuleOp, key: str) -> tuple[int | None, str | None]:

@@ -23,7 +23,6 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     IntAttr,
-    IntegerAttr,
     IntegerType,
     ModuleOp,
     StringAttr,
@@ -41,6 +40,7 @@ from tileopt.conversion.type_converter import (
     convert_scalar_type,
     element_type,
 )
+from tileopt.dialects.ttg import num_ctas, num_warps, threads_per_warp
 from tileopt.ir import TileoptError
 from tileopt.passes import PassFailure
 
@@ -220,9 +220,9 @@ class ModuleLowering:
         self.module = module
         self.hooks = hooks
         self.layouts = LayoutCache()
-        self.num_warps = _int_attr(module, "ttg.num-warps", 4)
-        self.warp_size = _int_attr(module, "ttg.threads-per-warp", hooks.warp_size)
-        if _int_attr(module, "ttg.num-ctas", 1) != 1:
+        self.num_warps = num_warps(module)
+        self.warp_size = threads_per_warp(module, hooks.warp_size)
+        if num_ctas(module) != 1:
             raise PassFailure(module, "num-ctas > 1 (thread block clusters) is not supported")
         self.axis = AxisInfoAnalysis(module)
         self.shared = SharedMemoryPlan(module)
@@ -298,11 +298,6 @@ def shared_memory_base(fl: FunctionLowering) -> SSAValue:
     hooks = fl.hooks
     return fl.b.prologue_value("smem", lambda b: b.address_of(
         hooks.shared_memory_symbol, ptr_type(hooks.shared_address_space)))
-
-
-def _int_attr(module: ModuleOp, name: str, default: int) -> int:
-    attr = module.attributes.get(name)
-    return attr.value.data if isinstance(attr, IntegerAttr) else default
 
 
 __all__ = ["FunctionLowering", "ModuleLowering", "LoweringError", "lowers", "PATTERNS",

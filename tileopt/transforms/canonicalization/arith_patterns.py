@@ -87,6 +87,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.traits import Commutative
 
 from tileopt.dialects import arith as tarith
 from tileopt.transforms.canonicalization import constant_folding as cf
@@ -723,12 +724,6 @@ FOLDERS: dict[str, Callable[[Operation], FoldResult]] = {
     "arith.select": fold_select,
 }
 
-COMMUTATIVE = frozenset({
-    "arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori", "arith.maxsi",
-    "arith.maxui", "arith.minsi", "arith.minui", "arith.addf", "arith.mulf",
-    "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
-})
-
 CASTS = frozenset({
     "arith.extui", "arith.extsi", "arith.trunci", "arith.extf", "arith.truncf",
     "arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.index_cast",
@@ -738,7 +733,7 @@ CASTS = frozenset({
 
 def fold_traits(op: Operation) -> FoldResult:
     """MLIR's trait folds, tried when the op's own folder fails."""
-    if op.name in COMMUTATIVE:
+    if op.has_trait(Commutative):
         lhs, rhs = op.operands
         if is_constant(lhs) and not is_constant(rhs):
             return InPlace(operands=[rhs, lhs])
