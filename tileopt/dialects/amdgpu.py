@@ -429,16 +429,17 @@ class ExtractSliceOp(StaticOffsetsOp):
     """``amdg.extract_slice %t [0, 32] : tensor<..> to tensor<..>``: a static register slice."""
 
     name = "amdg.extract_slice"
-    OFFSETS: ClassVar[str] = "static_offsets"
-    OFFSETS_TYPE: ClassVar[Attribute] = i64
-    GAP: ClassVar[str] = " "
-    ARROW: ClassVar[str] = "to"
 
     source = operand_def(TensorType)
     static_offsets = prop_def(DenseArrayBase)
     result = result_def(TensorType)
 
     traits = traits_def(Pure())
+    # The custom assembly (StaticOffsetsOp): where the offsets live, how they print.
+    OFFSETS: ClassVar[str] = "static_offsets"
+    OFFSETS_TYPE: ClassVar[Attribute] = i64
+    GAP: ClassVar[str] = " "
+    ARROW: ClassVar[str] = "to"
 
     def verify_(self) -> None:
         src, res = tensor_shape(self.source.type), tensor_shape(self.result.type)

@@ -312,14 +312,15 @@ class MemDescSubsliceOp(StaticOffsetsOp):
     """``ttg.memdesc_subslice %buf[0, 32]``: a static sub-tile view of a buffer."""
 
     name = "ttg.memdesc_subslice"
-    OFFSETS: ClassVar[str] = "offsets"
-    OFFSETS_TYPE: ClassVar[Attribute] = i32
 
     src = operand_def(MemDescType)
     offsets = prop_def(DenseArrayBase)
     result = result_def(MemDescType)
 
     traits = traits_def(Pure())
+    # The custom assembly (StaticOffsetsOp): where the offsets live, how they print.
+    OFFSETS: ClassVar[str] = "offsets"
+    OFFSETS_TYPE: ClassVar[Attribute] = i32
 
     def verify_(self) -> None:
         src, res = self.src.type, self.result.type
