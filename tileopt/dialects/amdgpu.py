@@ -43,20 +43,14 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from tileopt.dialects.assembly import (
+    RMW_PREFIX,
     StaticOffsetsOp,
     parse_attr_dict_split,
     parse_cache_keywords,
     parse_enum_prefix,
     print_attr_dict,
     print_cache_keywords,
-    print_enum_prefix,
-)
-from tileopt.dialects.tt_types import (
-    MEM_SEMANTIC,
-    MEM_SYNC_SCOPE,
-    RMW_OP,
-    PointerType,
-    same_shape_with_element,
+    print_rmw_prefix,
 )
 from tileopt.dialects.effects import (
     ReadsGlobal,
@@ -64,6 +58,10 @@ from tileopt.dialects.effects import (
     ReadsWritesGlobal,
     Synchronizes,
     WritesGlobal,
+)
+from tileopt.dialects.tt_types import (
+    PointerType,
+    same_shape_with_element,
 )
 from tileopt.dialects.ttg import (
     parse_short_memdesc,
@@ -107,11 +105,18 @@ def _parse_buffer_address(parser: Parser) -> tuple[UnresolvedOperand, Unresolved
     return ptr, offsets
 
 
-def _print_buffer_address(printer: Printer, op: Operation) -> None:
+def _print_buffer_address(
+    printer: Printer, op: Operation, trailing: Sequence[SSAValue | None] = ()
+) -> None:
+    """``%base[%offsets]``, then ``, %x`` for each of ``trailing`` the op has."""
     printer.print_operand(op.ptr)
     printer.print_string("[")
     printer.print_operand(op.offsets)
     printer.print_string("]")
+    for value in trailing:
+        if value is not None:
+            printer.print_string(", ")
+            printer.print_operand(value)
 
 
 def _parse_buffer_tail(
@@ -199,11 +204,7 @@ class BufferLoadOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        _print_buffer_address(printer, self)
-        for value in (self.mask, self.other):
-            if value is not None:
-                printer.print_string(", ")
-                printer.print_operand(value)
+        _print_buffer_address(printer, self, (self.mask, self.other))
         _print_buffer_tail(printer, self, self.result.type)
 
     def verify_(self) -> None:
@@ -245,10 +246,7 @@ class BufferStoreOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_operand(self.value)
         printer.print_string(", ")
-        _print_buffer_address(printer, self)
-        if self.mask is not None:
-            printer.print_string(", ")
-            printer.print_operand(self.mask)
+        _print_buffer_address(printer, self, (self.mask,))
         _print_buffer_tail(printer, self, self.value.type)
 
     def verify_(self) -> None:
@@ -277,7 +275,7 @@ class BufferAtomicRMWOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> BufferAtomicRMWOp:
-        rmw, sem, scope = parse_enum_prefix(parser, (RMW_OP, MEM_SEMANTIC, MEM_SYNC_SCOPE))
+        rmw, sem, scope = parse_enum_prefix(parser, RMW_PREFIX)
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         ptr, offsets = _parse_buffer_address(parser)
@@ -294,14 +292,10 @@ class BufferAtomicRMWOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        print_enum_prefix(printer, [(RMW_OP, self.atomic_rmw_op), (MEM_SEMANTIC, self.sem),
-                                    (MEM_SYNC_SCOPE, self.scope)])
+        print_rmw_prefix(printer, self)
         printer.print_operand(self.value)
         printer.print_string(", ")
-        _print_buffer_address(printer, self)
-        if self.mask is not None:
-            printer.print_string(", ")
-            printer.print_operand(self.mask)
+        _print_buffer_address(printer, self, (self.mask,))
         _print_buffer_tail(printer, self, self.result.type, elide=["atomic_rmw_op", "sem", "scope"])
 
     def verify_(self) -> None:

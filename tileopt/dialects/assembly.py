@@ -26,6 +26,9 @@ from xdsl.printer import Printer
 from tileopt.dialects.tt_types import (
     CACHE_MODIFIER,
     EVICTION_POLICY,
+    MEM_SEMANTIC,
+    MEM_SYNC_SCOPE,
+    RMW_OP,
     CacheModifier,
     EvictionPolicy,
     TritonEnum,
@@ -115,6 +118,15 @@ def print_enum_prefix(printer: Printer, enums: Sequence[tuple[TritonEnum, Intege
         printer.print_string(", ")
 
 
+RMW_PREFIX = (RMW_OP, MEM_SEMANTIC, MEM_SYNC_SCOPE)
+"""The enums leading an atomic read-modify-write (``tt.atomic_rmw``,
+``amdg.buffer_atomic_rmw``): ``fadd, acq_rel, gpu,``."""
+
+
+def print_rmw_prefix(printer: Printer, op: Operation) -> None:
+    print_enum_prefix(printer, list(zip(RMW_PREFIX, (op.atomic_rmw_op, op.sem, op.scope))))
+
+
 class StaticOffsetsOp(IRDLOperation):
     """Base of ops written ``%x[0, 32] {attrs} : T -> U`` (``ttg.memdesc_subslice``) or
     ``%x [0, 32] {attrs} : T to U`` (``amdg.extract_slice``): one operand, static offsets
@@ -157,3 +169,49 @@ class StaticOffsetsOp(IRDLOperation):
         printer.print_attribute(source.type)
         printer.print_string(f" {self.ARROW} ")
         printer.print_attribute(self.results[0].type)
+
+
+def parse_dot_types(
+    parser: Parser, a_scaled: bool = False, b_scaled: bool = False
+) -> tuple[Attribute, Attribute | None, Attribute, Attribute | None, Attribute]:
+    """Triton's dot signature ``: A [, A-scale] * B [, B-scale] -> D`` (``tt.dot``,
+    ``tt.dot_scaled``, ``ttng.warp_group_dot``): the types of a, its scale, b, its scale
+    and d; a scale's type is there only when the op has that scale operand."""
+
+    def scale_type(scaled: bool) -> Attribute | None:
+        if not scaled:
+            return None
+        parser.parse_punctuation(",")
+        return parser.parse_type()
+
+    parser.parse_punctuation(":")
+    a = parser.parse_type()
+    a_scale = scale_type(a_scaled)
+    parser.parse_punctuation("*")
+    b = parser.parse_type()
+    b_scale = scale_type(b_scaled)
+    parser.parse_punctuation("->")
+    return a, a_scale, b, b_scale, parser.parse_type()
+
+
+def print_dot_types(
+    printer: Printer,
+    a: Attribute,
+    b: Attribute,
+    d: Attribute,
+    a_scale: Attribute | None = None,
+    b_scale: Attribute | None = None,
+) -> None:
+    """The signature ``parse_dot_types`` reads."""
+    printer.print_string(" : ")
+    printer.print_attribute(a)
+    if a_scale is not None:
+        printer.print_string(", ")
+        printer.print_attribute(a_scale)
+    printer.print_string(" * ")
+    printer.print_attribute(b)
+    if b_scale is not None:
+        printer.print_string(", ")
+        printer.print_attribute(b_scale)
+    printer.print_string(" -> ")
+    printer.print_attribute(d)

@@ -281,6 +281,26 @@ class AtomicBinOpAttr(EnumAttribute[AtomicBinOp]):
         return self.data.value.lstrip("_")
 
 
+def _parse_atomic_tail(
+    parser: Parser, props: dict[str, Attribute]
+) -> tuple[dict[str, Attribute], Attribute, Attribute]:
+    """``{attrs} : !llvm.ptr, T``, the end of ``llvm.atomicrmw`` and ``llvm.cmpxchg``:
+    the discardable attributes (``alignment`` goes to ``props``), the two types."""
+    attrs = _parse_attr_dict(parser, props, ("alignment",))
+    parser.parse_punctuation(":")
+    ptr_type = parser.parse_type()
+    parser.parse_punctuation(",")
+    return attrs, ptr_type, parser.parse_type()
+
+
+def _print_atomic_tail(printer: Printer, op: Operation) -> None:
+    _print_attr_dict(printer, op, ("alignment",))
+    printer.print_string(" : ")
+    printer.print_attribute(op.ptr.type)
+    printer.print_string(", ")
+    printer.print_attribute(op.val.type)
+
+
 @irdl_op_definition
 class AtomicRMWOp(IRDLOperation):
     """``llvm.atomicrmw (volatile)? add %p, %v (syncscope("agent"))? monotonic : !llvm.ptr<1>, i32``."""
@@ -318,11 +338,7 @@ class AtomicRMWOp(IRDLOperation):
         parser.parse_punctuation(",")
         val = parser.parse_unresolved_operand()
         _parse_scoped_ordering(parser, props)
-        attrs = _parse_attr_dict(parser, props, ("alignment",))
-        parser.parse_punctuation(":")
-        ptr_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        val_type = parser.parse_type()
+        attrs, ptr_type, val_type = _parse_atomic_tail(parser, props)
         return cls.create(
             operands=[parser.resolve_operand(ptr, ptr_type), parser.resolve_operand(val, val_type)],
             result_types=[val_type], properties=props, attributes=attrs)
@@ -334,11 +350,7 @@ class AtomicRMWOp(IRDLOperation):
         printer.print_string(", ")
         printer.print_ssa_value(self.val)
         _print_scoped_ordering(printer, self.ordering, self.syncscope)
-        _print_attr_dict(printer, self, ("alignment",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.val.type)
+        _print_atomic_tail(printer, self)
 
 
 @irdl_op_definition
@@ -376,11 +388,7 @@ class AtomicCmpXchgOp(IRDLOperation):
             props["syncscope"] = scope
         props["success_ordering"] = _parse_ordering(parser)
         props["failure_ordering"] = _parse_ordering(parser)
-        attrs = _parse_attr_dict(parser, props, ("alignment",))
-        parser.parse_punctuation(":")
-        ptr_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        val_type = parser.parse_type()
+        attrs, ptr_type, val_type = _parse_atomic_tail(parser, props)
         return cls.create(
             operands=[parser.resolve_operand(ptr, ptr_type), parser.resolve_operand(cmp, val_type),
                       parser.resolve_operand(new, val_type)],
@@ -397,11 +405,7 @@ class AtomicCmpXchgOp(IRDLOperation):
         _print_syncscope(printer, self.syncscope)
         printer.print_string(f" {KEYWORD_BY_ORDERING[self.success_ordering.value.data]}"
                              f" {KEYWORD_BY_ORDERING[self.failure_ordering.value.data]}")
-        _print_attr_dict(printer, self, ("alignment",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.val.type)
+        _print_atomic_tail(printer, self)
 
 
 @irdl_op_definition

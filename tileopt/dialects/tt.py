@@ -91,12 +91,16 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from tileopt.dialects.assembly import (
+    RMW_PREFIX,
     parse_attr_dict_split,
     parse_cache_keywords,
+    parse_dot_types,
     parse_enum_prefix,
     print_attr_dict,
     print_cache_keywords,
+    print_dot_types,
     print_enum_prefix,
+    print_rmw_prefix,
 )
 from tileopt.dialects.effects import (
     GLOBAL,
@@ -1714,12 +1718,7 @@ class DotOp(IRDLOperation):
             props["inputPrecision"] = INPUT_PRECISION.parse(parser)
         more, attrs = parse_attr_dict_split(parser, cls)
         props |= more
-        parser.parse_punctuation(":")
-        a_type = parser.parse_type()
-        parser.parse_punctuation("*")
-        b_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        d_type = parser.parse_type()
+        a_type, _, b_type, _, d_type = parse_dot_types(parser)
         for name, default in cls._DEFAULTS.items():
             props.setdefault(name, default)
         return cls.build(
@@ -1740,12 +1739,7 @@ class DotOp(IRDLOperation):
             printer.print_string(", inputPrecision = ")
             INPUT_PRECISION.print(printer, self.inputPrecision)
         print_attr_dict(printer, self, elide=("inputPrecision",), defaults=self._DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.a.type)
-        printer.print_string(" * ")
-        printer.print_attribute(self.b.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.d.type)
+        print_dot_types(printer, self.a.type, self.b.type, self.d.type)
 
 
 @irdl_op_definition
@@ -1798,19 +1792,9 @@ class DotScaledOp(IRDLOperation):
         rhs = SCALE_DOT_ELEM_TYPE.parse(parser)
         props, attrs = parse_attr_dict_split(parser, cls)
         props |= {"a_elem_type": lhs, "b_elem_type": rhs}
-        parser.parse_punctuation(":")
-        a_type = parser.parse_type()
-        a_scale_type = b_scale_type = None
-        if a_scale is not None:
-            parser.parse_punctuation(",")
-            a_scale_type = parser.parse_type()
-        parser.parse_punctuation("*")
-        b_type = parser.parse_type()
-        if b_scale is not None:
-            parser.parse_punctuation(",")
-            b_scale_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        d_type = parser.parse_type()
+        a_type, a_scale_type, b_type, b_scale_type, d_type = parse_dot_types(
+            parser, a_scale is not None, b_scale is not None
+        )
         return cls.build(
             operands=[
                 parser.resolve_operand(a, a_type),
@@ -1842,18 +1826,14 @@ class DotScaledOp(IRDLOperation):
         printer.print_string(" rhs = ")
         SCALE_DOT_ELEM_TYPE.print(printer, self.b_elem_type)
         print_attr_dict(printer, self, elide=("a_elem_type", "b_elem_type"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.a.type)
-        if self.a_scale is not None:
-            printer.print_string(", ")
-            printer.print_attribute(self.a_scale.type)
-        printer.print_string(" * ")
-        printer.print_attribute(self.b.type)
-        if self.b_scale is not None:
-            printer.print_string(", ")
-            printer.print_attribute(self.b_scale.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.d.type)
+        print_dot_types(
+            printer,
+            self.a.type,
+            self.b.type,
+            self.d.type,
+            self.a_scale.type if self.a_scale is not None else None,
+            self.b_scale.type if self.b_scale is not None else None,
+        )
 
 
 # ---------------------------------------------------------------------------------------
@@ -2112,7 +2092,7 @@ class AtomicRMWOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AtomicRMWOp:
-        kind, sem, scope = parse_enum_prefix(parser, (RMW_OP, MEM_SEMANTIC, MEM_SYNC_SCOPE))
+        kind, sem, scope = parse_enum_prefix(parser, RMW_PREFIX)
         names = [parser.parse_unresolved_operand()]
         while parser.parse_optional_punctuation(",") is not None:
             names.append(parser.parse_unresolved_operand())
@@ -2130,8 +2110,7 @@ class AtomicRMWOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        print_enum_prefix(printer, [(RMW_OP, self.atomic_rmw_op), (MEM_SEMANTIC, self.sem),
-                                    (MEM_SYNC_SCOPE, self.scope)])
+        print_rmw_prefix(printer, self)
         printer.print_list(self.operands, printer.print_operand)
         print_attr_dict(printer, self, elide=("atomic_rmw_op", "sem", "scope"))
         _print_functional_type(printer, self)

@@ -32,7 +32,12 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from tileopt.dialects.assembly import parse_attr_dict_split, print_attr_dict
+from tileopt.dialects.assembly import (
+    parse_attr_dict_split,
+    parse_dot_types,
+    print_attr_dict,
+    print_dot_types,
+)
 from tileopt.dialects.effects import ReadsShared, ReadsWritesShared, Synchronizes
 from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
 from tileopt.dialects.ttg import tensor_shape
@@ -75,12 +80,7 @@ class WarpGroupDotOp(IRDLOperation):
         if parser.parse_optional_punctuation(","):
             use_c = parser.parse_unresolved_operand()
         props, attrs = parse_attr_dict_split(parser, cls)
-        parser.parse_punctuation(":")
-        a_type = parser.parse_type()
-        parser.parse_punctuation("*")
-        b_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        d_type = parser.parse_type()
+        a_type, _, b_type, _, d_type = parse_dot_types(parser)
         operands = [
             parser.resolve_operand(a, a_type),
             parser.resolve_operand(b, b_type),
@@ -99,12 +99,7 @@ class WarpGroupDotOp(IRDLOperation):
             printer.print_operand(self.useC)
         # MLIR leaves attributes that hold their default value out of the attr-dict.
         print_attr_dict(printer, self, defaults=self._DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.a.type)
-        printer.print_string(" * ")
-        printer.print_attribute(self.b.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.d.type)
+        print_dot_types(printer, self.a.type, self.b.type, self.d.type)
 
     def verify_(self) -> None:
         if self.c.type != self.d.type:

@@ -675,6 +675,12 @@ def fold_select(op: Operation) -> FoldResult:
 # The folder table and trait folds
 # ---------------------------------------------------------------------------------------
 
+CASTS = frozenset({
+    "arith.extui", "arith.extsi", "arith.trunci", "arith.extf", "arith.truncf",
+    "arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.index_cast",
+    "arith.index_castui", "arith.bitcast",
+})
+
 _NSW, _NUW = xarith.IntegerOverflowFlag.NSW, xarith.IntegerOverflowFlag.NUW
 
 FOLDERS: dict[str, Callable[[Operation], FoldResult]] = {
@@ -723,12 +729,6 @@ FOLDERS: dict[str, Callable[[Operation], FoldResult]] = {
     "arith.cmpf": fold_cmpf,
     "arith.select": fold_select,
 }
-
-CASTS = frozenset({
-    "arith.extui", "arith.extsi", "arith.trunci", "arith.extf", "arith.truncf",
-    "arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.index_cast",
-    "arith.index_castui", "arith.bitcast",
-})
 
 
 def fold_traits(op: Operation) -> FoldResult:
