@@ -49,6 +49,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from tileopt.dialects.assembly import parse_operands, print_attrs_and_types
 from tileopt.dialects.traits import Elementwise
 from tileopt.dialects.tt_types import element_type
 
@@ -115,9 +116,7 @@ class _Comparison(IRDLOperation):
         if predicate not in cls.PREDICATE_NAMES:
             parser.raise_error(f"unknown comparison predicate '{predicate}'", at)
         parser.parse_punctuation(",")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
+        lhs, rhs = parse_operands(parser, 2)
         extra = []
         if "fastmath" in cls.get_irdl_definition().properties:
             fastmath = FastMathFlagsAttr("none")
@@ -141,9 +140,7 @@ class _Comparison(IRDLOperation):
         if fastmath is not None and fastmath != FastMathFlagsAttr("none"):
             printer.print_string(" fastmath")
             fastmath.print_parameter(printer)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.lhs.type)
+        print_attrs_and_types(printer, self, [self.lhs.type])
 
 
 @irdl_op_definition
@@ -201,11 +198,7 @@ class SelectOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> SelectOp:
-        cond = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
+        cond, lhs, rhs = parse_operands(parser, 3)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         type_ = parser.parse_type()
@@ -221,12 +214,9 @@ class SelectOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list((self.cond, self.lhs, self.rhs), printer.print_operand)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        if isinstance(self.cond.type, TensorType | VectorType):
-            printer.print_attribute(self.cond.type)
-            printer.print_string(", ")
-        printer.print_attribute(self.result.type)
+        shaped_cond = isinstance(self.cond.type, TensorType | VectorType)
+        types = [self.cond.type, self.result.type] if shaped_cond else [self.result.type]
+        print_attrs_and_types(printer, self, types)
 
 
 class _Cast(IRDLOperation):

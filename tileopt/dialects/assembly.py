@@ -20,7 +20,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
 from tileopt.dialects.tt_types import (
@@ -215,3 +215,21 @@ def print_dot_types(
         printer.print_attribute(b_scale)
     printer.print_string(" -> ")
     printer.print_attribute(d)
+
+
+def print_attrs_and_types(printer: Printer, op: Operation, types: Sequence[Attribute]) -> None:
+    """`` {attrs} : T1, T2``, how many custom formats end (``attr-dict `:` type(...)``,
+    discardable attributes only)."""
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_list(types, printer.print_attribute)
+
+
+def parse_operands(parser: Parser, count: int) -> list[UnresolvedOperand]:
+    """``%a, %b, %c``: exactly ``count`` comma-separated operands (what follows them may
+    start with a comma too, so the list cannot be read greedily)."""
+    operands = [parser.parse_unresolved_operand()]
+    for _ in range(count - 1):
+        parser.parse_punctuation(",")
+        operands.append(parser.parse_unresolved_operand())
+    return operands

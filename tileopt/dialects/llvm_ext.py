@@ -54,6 +54,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from tileopt.dialects.assembly import parse_operands, print_attrs_and_types
+
 ORDERING_BY_KEYWORD: dict[str, int] = {"not_atomic": 0} | {
     k: v for v, k in ATOMIC_ORDERING_KEYWORDS.items()
 }
@@ -212,9 +214,7 @@ class StoreOp(IRDLOperation):
         props: dict[str, Attribute] = {}
         if parser.parse_optional_keyword("volatile") is not None:
             props["volatile_"] = UnitAttr()
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        ptr = parser.parse_unresolved_operand()
+        value, ptr = parse_operands(parser, 2)
         if parser.parse_optional_keyword("atomic") is not None:
             _parse_scoped_ordering(parser, props)
         if parser.parse_optional_keyword("invariant_group") is not None:
@@ -334,9 +334,7 @@ class AtomicRMWOp(IRDLOperation):
         if parser.parse_optional_keyword("volatile") is not None:
             props["volatile_"] = UnitAttr()
         props["bin_op"] = AtomicBinOpAttr(parser.parse_str_enum(AtomicBinOp))
-        ptr = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        val = parser.parse_unresolved_operand()
+        ptr, val = parse_operands(parser, 2)
         _parse_scoped_ordering(parser, props)
         attrs, ptr_type, val_type = _parse_atomic_tail(parser, props)
         return cls.create(
@@ -379,11 +377,7 @@ class AtomicCmpXchgOp(IRDLOperation):
             props["weak"] = UnitAttr()
         if parser.parse_optional_keyword("volatile") is not None:
             props["volatile_"] = UnitAttr()
-        ptr = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        cmp = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        new = parser.parse_unresolved_operand()
+        ptr, cmp, new = parse_operands(parser, 3)
         if (scope := _parse_optional_syncscope(parser)) is not None:
             props["syncscope"] = scope
         props["success_ordering"] = _parse_ordering(parser)
@@ -477,9 +471,7 @@ class ExtractElementOp(IRDLOperation):
         printer.print_string(" : ")
         printer.print_attribute(self.position.type)
         printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.vector.type)
+        print_attrs_and_types(printer, self, [self.vector.type])
 
 
 def _cast_op(op_name: str, doc: str) -> type[IRDLOperation]:
@@ -519,9 +511,7 @@ class FreezeOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_ssa_value(self.val)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.val.type)
+        print_attrs_and_types(printer, self, [self.val.type])
 
 
 @irdl_op_definition

@@ -28,6 +28,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from tileopt.dialects.assembly import parse_operands, print_attrs_and_types
 
 _SAME = VarConstraint("T", AnyAttr())
 
@@ -99,9 +100,7 @@ class UpdateDppOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> UpdateDppOp:
-        old = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        src = parser.parse_unresolved_operand()
+        old, src = parse_operands(parser, 2)
         parser.parse_keyword("with")
         props: dict[str, Attribute] = {}
         for name in ("dpp_ctrl", "row_mask", "bank_mask"):
@@ -120,9 +119,7 @@ class UpdateDppOp(IRDLOperation):
         values = [str(getattr(self, n).value.data) for n in ("dpp_ctrl", "row_mask", "bank_mask")]
         bound = "true" if self.bound_ctrl.value.data else "false"
         printer.print_string(f" with {', '.join(values)}, {bound}")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.res.type)
+        print_attrs_and_types(printer, self, [self.res.type])
 
 
 @irdl_op_definition
@@ -140,10 +137,7 @@ class PermlaneX16Op(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> PermlaneX16Op:
-        operands = [parser.parse_unresolved_operand()]
-        for _ in range(3):
-            parser.parse_punctuation(",")
-            operands.append(parser.parse_unresolved_operand())
+        operands = parse_operands(parser, 4)
         parser.parse_punctuation(",")
         fi = parser.parse_boolean()
         parser.parse_punctuation(",")
@@ -165,11 +159,7 @@ class PermlaneX16Op(IRDLOperation):
         printer.print_list([self.old, self.src0, self.src1, self.src2], printer.print_ssa_value)
         printer.print_string(f", {'true' if self.fi.value.data else 'false'}, "
                              f"{'true' if self.boundControl.value.data else 'false'}")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.old.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.src1.type)
+        print_attrs_and_types(printer, self, [self.old.type, self.src1.type])
 
 
 def _parse_short_pointer(parser: Parser) -> LLVMPointerType:
@@ -202,10 +192,7 @@ class MakeBufferRsrcOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> MakeBufferRsrcOp:
-        names = [parser.parse_unresolved_operand()]
-        for _ in range(3):
-            parser.parse_punctuation(",")
-            names.append(parser.parse_unresolved_operand())
+        names = parse_operands(parser, 4)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         base_type = _parse_short_pointer(parser)
@@ -228,15 +215,13 @@ class MakeBufferRsrcOp(IRDLOperation):
 def _print_buffer(self, printer: Printer, typ: Attribute) -> None:
     printer.print_string(" ")
     printer.print_list(self.operands, printer.print_ssa_value)
-    printer.print_op_attributes(self.attributes)
-    printer.print_string(" : ")
-    printer.print_attribute(typ)
+    print_attrs_and_types(printer, self, [typ])
 
 
 def _parse_buffer_operands(parser: Parser):
-    names = [parser.parse_unresolved_operand()]
-    while parser.parse_optional_punctuation(",") is not None:
-        names.append(parser.parse_unresolved_operand())
+    names = parser.parse_comma_separated_list(
+        parser.Delimiter.NONE, parser.parse_unresolved_operand
+    )
     attrs = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
     return names, dict(attrs), parser.parse_type()

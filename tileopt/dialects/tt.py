@@ -96,6 +96,7 @@ from tileopt.dialects.assembly import (
     parse_cache_keywords,
     parse_dot_types,
     parse_enum_prefix,
+    parse_operands,
     print_attr_dict,
     print_cache_keywords,
     print_dot_types,
@@ -1275,9 +1276,7 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
-        ptr = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        value = parser.parse_unresolved_operand()
+        ptr, value = parse_operands(parser, 2)
         mask = None
         if parser.parse_optional_punctuation(",") is not None:
             mask = parser.parse_unresolved_operand()
@@ -1581,10 +1580,7 @@ class ClampFOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ClampFOp:
-        values = [parser.parse_unresolved_operand()]
-        for _ in range(2):
-            parser.parse_punctuation(",")
-            values.append(parser.parse_unresolved_operand())
+        values = parse_operands(parser, 3)
         parser.parse_punctuation(",")
         parser.parse_keyword("propagateNan")
         parser.parse_punctuation("=")
@@ -1706,11 +1702,7 @@ class DotOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> DotOp:
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        c = parser.parse_unresolved_operand()
+        a, b, c = parse_operands(parser, 3)
         props: dict[str, Attribute] = {}
         if parser.parse_optional_punctuation(",") is not None:
             parser.parse_keyword("inputPrecision")
@@ -2093,9 +2085,9 @@ class AtomicRMWOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> AtomicRMWOp:
         kind, sem, scope = parse_enum_prefix(parser, RMW_PREFIX)
-        names = [parser.parse_unresolved_operand()]
-        while parser.parse_optional_punctuation(",") is not None:
-            names.append(parser.parse_unresolved_operand())
+        names = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         func_type = parser.parse_function_type()

@@ -51,6 +51,7 @@ from tileopt.dialects.assembly import (
     StaticOffsetsOp,
     parse_attr_dict_split,
     parse_cache_keywords,
+    parse_operands,
     print_attr_dict,
     print_cache_keywords,
 )
@@ -433,9 +434,7 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncCopyGlobalToLocalOp:
-        src = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        dst = parser.parse_unresolved_operand()
+        src, dst = parse_operands(parser, 2)
         mask: UnresolvedOperand | None = None
         other: UnresolvedOperand | None = None
         if parser.parse_optional_keyword("mask"):

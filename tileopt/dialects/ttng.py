@@ -35,6 +35,7 @@ from xdsl.utils.exceptions import VerifyException
 from tileopt.dialects.assembly import (
     parse_attr_dict_split,
     parse_dot_types,
+    parse_operands,
     print_attr_dict,
     print_dot_types,
 )
@@ -71,11 +72,7 @@ class WarpGroupDotOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> WarpGroupDotOp:
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        c = parser.parse_unresolved_operand()
+        a, b, c = parse_operands(parser, 3)
         use_c = None
         if parser.parse_optional_punctuation(","):
             use_c = parser.parse_unresolved_operand()
