@@ -51,6 +51,7 @@ from tileopt.dialects.assembly import (
     print_attr_dict,
     print_cache_keywords,
     print_rmw_prefix,
+    print_types,
 )
 from tileopt.dialects.effects import (
     ReadsGlobal,
@@ -134,8 +135,7 @@ def _print_buffer_tail(printer: Printer, op: Operation, data_type: Attribute,
                        elide: Sequence[str] = ()) -> None:
     _print_cache_and_stride(printer, op, op.stride)
     print_attr_dict(printer, op, elide=[*_CLAUSE_PROPS, *elide])
-    printer.print_string(" : ")
-    printer.print_attribute(data_type)
+    print_types(printer, [data_type])
 
 
 def _resolve_buffer_operands(

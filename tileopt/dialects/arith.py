@@ -49,7 +49,11 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from tileopt.dialects.assembly import parse_operands, print_attrs_and_types
+from tileopt.dialects.assembly import (
+    parse_attrs_and_types,
+    parse_operands,
+    print_attrs_and_types,
+)
 from tileopt.dialects.traits import Elementwise
 from tileopt.dialects.tt_types import element_type
 
@@ -123,9 +127,7 @@ class _Comparison(IRDLOperation):
             if parser.parse_optional_keyword("fastmath"):
                 fastmath = FastMathFlagsAttr(FastMathFlagsAttr.parse_parameter(parser))
             extra.append(fastmath)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
+        attributes, type_ = parse_attrs_and_types(parser)
         lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
         op = cls(lhs, rhs, predicate, *extra)
         op.attributes.update(attributes)
@@ -199,9 +201,7 @@ class SelectOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> SelectOp:
         cond, lhs, rhs = parse_operands(parser, 3)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
+        attributes, type_ = parse_attrs_and_types(parser)
         cond_type: Attribute = i1
         if parser.parse_optional_punctuation(",") is not None:
             cond_type, type_ = type_, parser.parse_type()

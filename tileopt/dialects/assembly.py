@@ -217,12 +217,17 @@ def print_dot_types(
     printer.print_attribute(d)
 
 
+def print_types(printer: Printer, types: Sequence[Attribute], separator: str = ", ") -> None:
+    """`` : T1, T2`` (or, with ``" -> "`` as the separator, `` : T1 -> T2``)."""
+    printer.print_string(" : ")
+    printer.print_list(types, printer.print_attribute, separator)
+
+
 def print_attrs_and_types(printer: Printer, op: Operation, types: Sequence[Attribute]) -> None:
     """`` {attrs} : T1, T2``, how many custom formats end (``attr-dict `:` type(...)``,
     discardable attributes only)."""
     printer.print_op_attributes(op.attributes)
-    printer.print_string(" : ")
-    printer.print_list(types, printer.print_attribute)
+    print_types(printer, types)
 
 
 def parse_operands(parser: Parser, count: int) -> list[UnresolvedOperand]:
@@ -233,3 +238,15 @@ def parse_operands(parser: Parser, count: int) -> list[UnresolvedOperand]:
         parser.parse_punctuation(",")
         operands.append(parser.parse_unresolved_operand())
     return operands
+
+
+def parse_attrs_and_types(parser: Parser, count: int = 1) -> tuple:
+    """``{attrs} : T1, T2`` as ``print_attrs_and_types`` writes it: the attributes, then
+    ``count`` types."""
+    attributes = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    types = [parser.parse_type()]
+    for _ in range(count - 1):
+        parser.parse_punctuation(",")
+        types.append(parser.parse_type())
+    return (attributes, *types)

@@ -54,7 +54,12 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from tileopt.dialects.assembly import parse_operands, print_attrs_and_types
+from tileopt.dialects.assembly import (
+    parse_attrs_and_types,
+    parse_operands,
+    print_attrs_and_types,
+    print_types,
+)
 
 ORDERING_BY_KEYWORD: dict[str, int] = {"not_atomic": 0} | {
     k: v for v, k in ATOMIC_ORDERING_KEYWORDS.items()
@@ -178,10 +183,7 @@ class LoadOp(IRDLOperation):
         if self.invariantGroup is not None:
             printer.print_string(" invariant_group")
         _print_attr_dict(printer, self, ("alignment", "nontemporal"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.dereferenced_value.type)
+        print_types(printer, [self.ptr.type, self.dereferenced_value.type], " -> ")
 
 
 @irdl_op_definition
@@ -240,10 +242,7 @@ class StoreOp(IRDLOperation):
         if self.invariantGroup is not None:
             printer.print_string(" invariant_group")
         _print_attr_dict(printer, self, ("alignment", "nontemporal"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.ptr.type)
+        print_types(printer, [self.value.type, self.ptr.type])
 
 
 class AtomicBinOp(StrEnum):
@@ -295,10 +294,7 @@ def _parse_atomic_tail(
 
 def _print_atomic_tail(printer: Printer, op: Operation) -> None:
     _print_attr_dict(printer, op, ("alignment",))
-    printer.print_string(" : ")
-    printer.print_attribute(op.ptr.type)
-    printer.print_string(", ")
-    printer.print_attribute(op.val.type)
+    print_types(printer, [op.ptr.type, op.val.type])
 
 
 @irdl_op_definition
@@ -453,9 +449,7 @@ class ExtractElementOp(IRDLOperation):
         parser.parse_punctuation(":")
         position_type = parser.parse_type()
         parser.parse_punctuation("]")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        vector_type = parser.parse_type()
+        attrs, vector_type = parse_attrs_and_types(parser)
         if not isinstance(vector_type, VectorType):
             parser.raise_error("llvm.extractelement expects a vector type")
         return cls.create(
@@ -468,8 +462,7 @@ class ExtractElementOp(IRDLOperation):
         printer.print_ssa_value(self.vector)
         printer.print_string("[")
         printer.print_ssa_value(self.position)
-        printer.print_string(" : ")
-        printer.print_attribute(self.position.type)
+        print_types(printer, [self.position.type])
         printer.print_string("]")
         print_attrs_and_types(printer, self, [self.vector.type])
 
@@ -502,9 +495,7 @@ class FreezeOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> FreezeOp:
         val = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        val_type = parser.parse_type()
+        attrs, val_type = parse_attrs_and_types(parser)
         return cls.create(operands=[parser.resolve_operand(val, val_type)],
                           result_types=[val_type], attributes=dict(attrs))
 

@@ -28,7 +28,11 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from tileopt.dialects.assembly import parse_operands, print_attrs_and_types
+from tileopt.dialects.assembly import (
+    parse_attrs_and_types,
+    parse_operands,
+    print_attrs_and_types,
+)
 
 _SAME = VarConstraint("T", AnyAttr())
 
@@ -107,9 +111,7 @@ class UpdateDppOp(IRDLOperation):
             props[name] = IntegerAttr(parser.parse_integer(allow_boolean=False), i32)
             parser.parse_punctuation(",")
         props["bound_ctrl"] = IntegerAttr(int(parser.parse_boolean()), i1)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        typ = parser.parse_type()
+        attrs, typ = parse_attrs_and_types(parser)
         return cls.create(operands=[parser.resolve_operand(old, typ), parser.resolve_operand(src, typ)],
                           result_types=[typ], properties=props, attributes=dict(attrs))
 
@@ -142,11 +144,7 @@ class PermlaneX16Op(IRDLOperation):
         fi = parser.parse_boolean()
         parser.parse_punctuation(",")
         bound = parser.parse_boolean()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        value_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        select_type = parser.parse_type()
+        attrs, value_type, select_type = parse_attrs_and_types(parser, 2)
         types = [value_type, value_type, select_type, select_type]
         return cls.create(
             operands=[parser.resolve_operand(o, t) for o, t in zip(operands, types)],

@@ -93,6 +93,7 @@ from xdsl.utils.exceptions import VerifyException
 from tileopt.dialects.assembly import (
     RMW_PREFIX,
     parse_attr_dict_split,
+    parse_attrs_and_types,
     parse_cache_keywords,
     parse_dot_types,
     parse_enum_prefix,
@@ -102,6 +103,7 @@ from tileopt.dialects.assembly import (
     print_dot_types,
     print_enum_prefix,
     print_rmw_prefix,
+    print_types,
 )
 from tileopt.dialects.effects import (
     GLOBAL,
@@ -512,9 +514,7 @@ class _ProgramAxisOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser):
         axis = PROGRAM_ID_DIM.parse(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
+        attrs, result_type = parse_attrs_and_types(parser)
         op = cls.build(properties={"axis": axis}, attributes=attrs, result_types=[result_type])
         return op
 
@@ -522,8 +522,7 @@ class _ProgramAxisOp(IRDLOperation):
         printer.print_string(" ")
         PROGRAM_ID_DIM.print(printer, self.axis)
         print_attr_dict(printer, self, elide=("axis",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        print_types(printer, [self.result.type])
 
 
 @irdl_op_definition
@@ -1212,8 +1211,7 @@ class LoadOp(_CacheAndEviction, IRDLOperation):
                 printer.print_operand(value)
         print_cache_keywords(printer, self)
         print_attr_dict(printer, self, elide=("cache", "evict"), defaults=self._DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
+        print_types(printer, [self.ptr.type])
 
 
 @irdl_op_definition
@@ -1305,8 +1303,7 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
             printer.print_operand(self.mask)
         print_cache_keywords(printer, self)
         print_attr_dict(printer, self, elide=("cache", "evict"), defaults=self._DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
+        print_types(printer, [self.ptr.type])
 
 
 # ---------------------------------------------------------------------------------------
@@ -1470,10 +1467,7 @@ class FpToFpOp(IRDLOperation):
         if self.rounding is not None:
             printer.print_string(", rounding = ")
             ROUNDING_MODE.print(printer, self.rounding)
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        print_types(printer, [self.src.type, self.result.type], " -> ")
 
 
 def _verify_float_like(op: Operation) -> None:
@@ -1585,9 +1579,7 @@ class ClampFOp(IRDLOperation):
         parser.parse_keyword("propagateNan")
         parser.parse_punctuation("=")
         nan = PROPAGATE_NAN.parse(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty = parser.parse_type()
+        attrs, ty = parse_attrs_and_types(parser)
         return cls.build(
             operands=[parser.resolve_operand(v, ty) for v in values],
             result_types=[ty],
@@ -1601,8 +1593,7 @@ class ClampFOp(IRDLOperation):
         printer.print_string(", propagateNan = ")
         PROPAGATE_NAN.print(printer, self.propagateNan)
         print_attr_dict(printer, self, elide=("propagateNan",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        print_types(printer, [self.result.type])
 
 
 # ---------------------------------------------------------------------------------------
@@ -2496,9 +2487,7 @@ class DescriptorLoadOp(IRDLOperation):
         desc = parser.parse_unresolved_operand()
         indices = _parse_operand_list_in_brackets(parser)
         props = parse_cache_keywords(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        desc_type = parser.parse_type()
+        attrs, desc_type = parse_attrs_and_types(parser)
         parser.parse_punctuation("->")
         result_type = parser.parse_type()
         for name, default in cls._DEFAULTS.items():
@@ -2518,10 +2507,7 @@ class DescriptorLoadOp(IRDLOperation):
         printer.print_string("]")
         print_cache_keywords(printer, self)
         print_attr_dict(printer, self, elide=("cache", "evict"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.desc.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        print_types(printer, [self.desc.type, self.result.type], " -> ")
 
 
 @irdl_op_definition
@@ -2545,11 +2531,7 @@ class DescriptorStoreOp(IRDLOperation):
         indices = _parse_operand_list_in_brackets(parser)
         parser.parse_punctuation(",")
         src = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        desc_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        src_type = parser.parse_type()
+        attrs, desc_type, src_type = parse_attrs_and_types(parser, 2)
         return cls.build(
             operands=[
                 parser.resolve_operand(desc, desc_type),
@@ -2567,10 +2549,7 @@ class DescriptorStoreOp(IRDLOperation):
         printer.print_string("], ")
         printer.print_operand(self.src)
         print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.desc.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.src.type)
+        print_types(printer, [self.desc.type, self.src.type])
 
 
 # ---------------------------------------------------------------------------------------

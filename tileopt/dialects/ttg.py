@@ -54,6 +54,7 @@ from tileopt.dialects.assembly import (
     parse_operands,
     print_attr_dict,
     print_cache_keywords,
+    print_types,
 )
 from tileopt.dialects.effects import (
     ALLOC,
@@ -473,8 +474,7 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
             printer.print_operand(self.other)
         print_cache_keywords(printer, self)
         print_attr_dict(printer, self, elide=["cache", "evict"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
+        print_types(printer, [self.src.type])
         printer.print_string(" -> ")
         dst_type = self.result.type
         assert isinstance(dst_type, MemDescType)

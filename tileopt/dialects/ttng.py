@@ -38,6 +38,7 @@ from tileopt.dialects.assembly import (
     parse_operands,
     print_attr_dict,
     print_dot_types,
+    print_types,
 )
 from tileopt.dialects.effects import ReadsShared, ReadsWritesShared, Synchronizes
 from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
@@ -205,8 +206,7 @@ class InitBarrierOp(IRDLOperation):
         printer.print_operand(self.alloc)
         printer.print_string(f", {self.count.value.data}")
         print_attr_dict(printer, self, elide=["count"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.alloc.type)
+        print_types(printer, [self.alloc.type])
 
 
 @irdl_op_definition
@@ -256,8 +256,7 @@ class BarrierExpectOp(IRDLOperation):
         print_attr_dict(printer, self, elide=["size"])
         printer.print_string(", ")
         printer.print_operand(self.pred)
-        printer.print_string(" : ")
-        printer.print_attribute(self.alloc.type)
+        print_types(printer, [self.alloc.type])
 
 
 @irdl_op_definition
