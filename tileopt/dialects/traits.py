@@ -37,7 +37,7 @@ class Elementwise(OpTrait):
 
 
 def is_elementwise(op: Operation) -> bool:
-    return op.has_trait(Elementwise)
+    return op.has_trait(Elementwise, value_if_unregistered=False)
 
 
 @dataclass(frozen=True)

@@ -51,13 +51,15 @@ _MMA_LAYOUTS = (NvidiaMmaEncodingAttr, AMDMfmaEncodingAttr, AMDWmmaEncodingAttr)
 def keeps_operand_encoding(op: Operation) -> bool:
     """Tensor operands and results of ``op`` always carry one layout (elementwise ops,
     splat, broadcast, atomics, scan: Triton's ``SameOperandsAndResultEncoding``)."""
-    return is_elementwise(op) or op.has_trait(SameOperandsAndResultEncoding)
+    return is_elementwise(op) or op.has_trait(
+        SameOperandsAndResultEncoding, value_if_unregistered=False
+    )
 
 
 def is_load_or_store(op: Operation) -> bool:
     """Loads and stores: operands and result share one layout (Triton's
     ``SameLoadStoreOperandsAndResultEncoding``)."""
-    return op.has_trait(SameLoadStoreOperandsAndResultEncoding)
+    return op.has_trait(SameLoadStoreOperandsAndResultEncoding, value_if_unregistered=False)
 
 
 def is_view(op: Operation) -> bool:
