@@ -10,7 +10,8 @@ re-exported here. Reference: ``include/triton/Dialect/TritonGPU/IR/TritonGPUOps.
 ``verify_layouts_against_module(module)`` checks what no single op can see: that the module
 carries sane ``ttg.num-warps`` / ``ttg.threads-per-warp`` / ``ttg.num-ctas`` / ``ttg.target``
 attributes and that every blocked/MMA layout used in it distributes exactly that many lanes
-and warps.
+and warps. ``num_warps(op)``, ``threads_per_warp(op)`` and ``num_ctas(op)`` are the one
+lookup of those attributes for every pass.
 """
 
 from __future__ import annotations
@@ -567,7 +568,7 @@ TTG = Dialect("ttg", TTG_OPS, [*TTG_ATTRIBUTES, *TTG_TYPES])
 # Module-level attributes and checks
 # --------------------------------------------------------------------------------------
 
-T = TypeVar("T")
+_D = TypeVar("_D")
 
 NUM_WARPS, THREADS_PER_WARP, NUM_CTAS, TARGET = (
     "ttg.num-warps",
@@ -577,7 +578,7 @@ NUM_WARPS, THREADS_PER_WARP, NUM_CTAS, TARGET = (
 )
 
 
-def _lookup_int(op: Operation | None, key: str, default: T) -> int | T:
+def _lookup_int(op: Operation | None, key: str, default: _D) -> int | _D:
     """``key`` on ``op`` or its closest ancestor that sets it: the module, usually, but a
     warp-specialised region may carry its own ``ttg.num-warps`` (Triton's
     ``lookupNumWarps``)."""
@@ -589,17 +590,17 @@ def _lookup_int(op: Operation | None, key: str, default: T) -> int | T:
     return default
 
 
-def num_warps(op: Operation, default: T = 4) -> int | T:
+def num_warps(op: Operation, default: _D = 4) -> int | _D:
     """Warps per CTA where ``op`` runs."""
     return _lookup_int(op, NUM_WARPS, default)
 
 
-def threads_per_warp(op: Operation, default: T = 32) -> int | T:
+def threads_per_warp(op: Operation, default: _D = 32) -> int | _D:
     """Lanes per warp of the module ``op`` is in."""
     return _lookup_int(op, THREADS_PER_WARP, default)
 
 
-def num_ctas(op: Operation, default: T = 1) -> int | T:
+def num_ctas(op: Operation, default: _D = 1) -> int | _D:
     """CTAs per cluster of the module ``op`` is in."""
     return _lookup_int(op, NUM_CTAS, default)
 
