@@ -16,8 +16,8 @@ from xdsl.dialects.math import Math
 from xdsl.dialects.scf import Scf
 from xdsl.dialects.ub import UB
 
-from tileopt.dialects.llvm_ext import LLVM_EXT
 from tileopt.dialects.arith import arith_dialect
+from tileopt.dialects.llvm_ext import LLVM_EXT
 
 # tileopt's own dialects: (module, exported Dialect name). Each module defines one
 # xDSL ``Dialect`` object under that name.

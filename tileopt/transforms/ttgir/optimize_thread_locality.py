@@ -27,10 +27,10 @@ from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tileopt.dialects.arith import TruncIOp
 from tileopt.dialects import tt
 from tileopt.dialects.ttg import ConvertLayoutOp, num_ctas, num_warps, threads_per_warp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, SliceEncodingAttr
-from tileopt.dialects.arith import TruncIOp
 from tileopt.layouts.encodings import get_order, get_thread_order, get_warp_order
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.canonicalization.tt_patterns import dense_splat

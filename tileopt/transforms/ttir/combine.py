@@ -41,9 +41,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects import tt
 from tileopt.dialects.tt_types import InputPrecision, bit_width, element_type
-from tileopt.dialects import arith as tensor_arith
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
 
