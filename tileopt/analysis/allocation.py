@@ -57,6 +57,7 @@ from tileopt.analysis.layout_conversion import ConversionPath, conversion_path
 from tileopt.analysis.shared_swizzling import scratch_elements, shared_access_tiles
 from tileopt.dialects.layout_of import encoding_of, linear_layout_of
 from tileopt.dialects.tt_types import PointerType
+from tileopt.dialects.ttg import threads_per_warp
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.layouts.encodings import (
     Blocked,
@@ -192,16 +193,6 @@ def _int_property(op: Operation, name: str) -> int:
     return attr.value.data
 
 
-def threads_per_warp_of(op: Operation) -> int:
-    current: Operation | None = op
-    while current is not None:
-        attr = current.attributes.get("ttg.threads-per-warp")
-        if isinstance(attr, IntegerAttr):
-            return attr.value.data
-        current = current.parent_op()
-    return 32
-
-
 # ------------------------------------------------------------------ scratch sizes
 
 
@@ -316,7 +307,7 @@ def atomic_scratch_bytes(op: Operation) -> int:
 def histogram_scratch_bytes(op: Operation) -> int:
     ty = op.results[0].type
     assert isinstance(ty, TensorType)
-    return max(prod(_shape(ty)), threads_per_warp_of(op)) * tensor_bitwidth(ty) // 8
+    return max(prod(_shape(ty)), threads_per_warp(op)) * tensor_bitwidth(ty) // 8
 
 
 def gather_scratch_bytes(op: Operation) -> int:

@@ -34,9 +34,10 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
-    TensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from tileopt.dialects.tt_types import bit_width, element_type
 
 
 @dataclass(frozen=True)
@@ -57,14 +58,11 @@ class Range:
         return Range(max(self.lo, other.lo), min(self.hi, other.hi))
 
 
-def bit_width(ty: Attribute) -> int | None:
-    """Width of an integer or index element type (index counts as 64 bits)."""
-    element = ty.element_type if isinstance(ty, TensorType) else ty
-    if isinstance(element, IntegerType):
-        return element.width.data
-    if isinstance(element, IndexType):
-        return 64
-    return None
+def int_bit_width(ty: Attribute) -> int | None:
+    """Width of an integer or index element type (index counts as 64 bits); None for
+    anything else."""
+    element = element_type(ty)
+    return bit_width(element) if isinstance(element, IntegerType | IndexType) else None
 
 
 def full_range(width: int) -> Range:
@@ -107,7 +105,7 @@ class IntegerRanges:
 
     def of(self, value: SSAValue) -> Range | None:
         """The range of ``value``, or None if it is not an integer (tensor)."""
-        width = bit_width(value.type)
+        width = int_bit_width(value.type)
         if width is None:
             return None
         if value in self._cache:
@@ -141,7 +139,7 @@ class IntegerRanges:
         lhs, rhs = cmp.operands
         for anchor, other, flipped in ((lhs, rhs, False), (rhs, lhs, True)):
             constant = _constant_range(other)
-            width = bit_width(anchor.type)
+            width = int_bit_width(anchor.type)
             if constant is None or constant.lo != constant.hi or width is None:
                 continue
             c = constant.lo
@@ -204,7 +202,7 @@ class IntegerRanges:
             return binary(a, b, width)
         if name == "arith.extui":
             source = self.of(operands[0])
-            source_width = bit_width(operands[0].type) or width
+            source_width = int_bit_width(operands[0].type) or width
             if source is not None and source.non_negative:
                 return source
             return Range(0, (1 << source_width) - 1)
@@ -246,7 +244,7 @@ def _constant_range(value: SSAValue) -> Range | None:
     if not isinstance(owner, Operation) or owner.name != "arith.constant":
         return None
     attr = owner.properties.get("value")
-    width = bit_width(value.type)
+    width = int_bit_width(value.type)
     if width is None:
         return None
     if isinstance(attr, IntegerAttr):

@@ -31,7 +31,8 @@ from xdsl.ir import Attribute
 
 from tileopt.conversion.llvm_builder import ptr_type
 from tileopt.dialects.layout_of import linear_layout_of
-from tileopt.dialects.tt_types import PointerType
+from tileopt.dialects.tt_types import PointerType, element_type
+from tileopt.dialects.tt_types import bit_width as scalar_bit_width
 from tileopt.layouts.linear_layout import LinearLayout
 
 _FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
@@ -39,11 +40,6 @@ _FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
 
 class UnsupportedType(Exception):
     """A type the lowering has no LLVM form for (the pass turns it into a diagnostic)."""
-
-
-def element_type(ty: Attribute) -> Attribute:
-    """The scalar type of a tensor, or the type itself."""
-    return ty.element_type if isinstance(ty, TensorType) else ty
 
 
 def convert_scalar_type(ty: Attribute) -> Attribute:
@@ -69,11 +65,7 @@ def convert_scalar_type(ty: Attribute) -> Attribute:
 def bit_width(ty: Attribute) -> int:
     """Bits of one element in memory (pointers: 64)."""
     ty = convert_scalar_type(element_type(ty))
-    if isinstance(ty, IntegerType):
-        return ty.width.data
-    if isinstance(ty, llvm.LLVMPointerType):
-        return 64
-    return ty.bitwidth
+    return 64 if isinstance(ty, llvm.LLVMPointerType) else scalar_bit_width(ty)
 
 
 def is_float(ty: Attribute) -> bool:

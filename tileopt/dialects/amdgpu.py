@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
 from xdsl.dialects.utils import EnumAttribute
@@ -42,35 +43,32 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from tileopt.dialects.assembly import (
+    RMW_PREFIX,
+    StaticOffsetsOp,
     parse_attr_dict_split,
     parse_cache_keywords,
     parse_enum_prefix,
     print_attr_dict,
     print_cache_keywords,
-    print_enum_prefix,
+    print_rmw_prefix,
+    print_types,
+)
+from tileopt.dialects.effects import (
+    ReadsGlobal,
+    ReadsGlobalWritesShared,
+    ReadsWritesGlobal,
+    Synchronizes,
+    WritesGlobal,
 )
 from tileopt.dialects.tt_types import (
-    MEM_SEMANTIC,
-    MEM_SYNC_SCOPE,
-    RMW_OP,
     PointerType,
     same_shape_with_element,
 )
 from tileopt.dialects.ttg import (
-    GLOBAL,
-    READ,
-    WRITE,
-    ReadsGlobalWritesShared,
-    Synchronizes,
-    effects,
     parse_short_memdesc,
     tensor_shape,
 )
 from tileopt.dialects.ttg_types import AsyncTokenType, MemDescType, print_memdesc_body
-
-ReadsGlobal = effects((READ, GLOBAL))
-WritesGlobal = effects((WRITE, GLOBAL))
-ReadsWritesGlobal = effects((READ, GLOBAL), (WRITE, GLOBAL))
 
 _CLAUSE_PROPS = ["cache"]
 
@@ -108,11 +106,18 @@ def _parse_buffer_address(parser: Parser) -> tuple[UnresolvedOperand, Unresolved
     return ptr, offsets
 
 
-def _print_buffer_address(printer: Printer, op: Operation) -> None:
+def _print_buffer_address(
+    printer: Printer, op: Operation, trailing: Sequence[SSAValue | None] = ()
+) -> None:
+    """``%base[%offsets]``, then ``, %x`` for each of ``trailing`` the op has."""
     printer.print_operand(op.ptr)
     printer.print_string("[")
     printer.print_operand(op.offsets)
     printer.print_string("]")
+    for value in trailing:
+        if value is not None:
+            printer.print_string(", ")
+            printer.print_operand(value)
 
 
 def _parse_buffer_tail(
@@ -130,8 +135,7 @@ def _print_buffer_tail(printer: Printer, op: Operation, data_type: Attribute,
                        elide: Sequence[str] = ()) -> None:
     _print_cache_and_stride(printer, op, op.stride)
     print_attr_dict(printer, op, elide=[*_CLAUSE_PROPS, *elide])
-    printer.print_string(" : ")
-    printer.print_attribute(data_type)
+    print_types(printer, [data_type])
 
 
 def _resolve_buffer_operands(
@@ -200,11 +204,7 @@ class BufferLoadOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        _print_buffer_address(printer, self)
-        for value in (self.mask, self.other):
-            if value is not None:
-                printer.print_string(", ")
-                printer.print_operand(value)
+        _print_buffer_address(printer, self, (self.mask, self.other))
         _print_buffer_tail(printer, self, self.result.type)
 
     def verify_(self) -> None:
@@ -246,10 +246,7 @@ class BufferStoreOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_operand(self.value)
         printer.print_string(", ")
-        _print_buffer_address(printer, self)
-        if self.mask is not None:
-            printer.print_string(", ")
-            printer.print_operand(self.mask)
+        _print_buffer_address(printer, self, (self.mask,))
         _print_buffer_tail(printer, self, self.value.type)
 
     def verify_(self) -> None:
@@ -278,7 +275,7 @@ class BufferAtomicRMWOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> BufferAtomicRMWOp:
-        rmw, sem, scope = parse_enum_prefix(parser, (RMW_OP, MEM_SEMANTIC, MEM_SYNC_SCOPE))
+        rmw, sem, scope = parse_enum_prefix(parser, RMW_PREFIX)
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         ptr, offsets = _parse_buffer_address(parser)
@@ -295,14 +292,10 @@ class BufferAtomicRMWOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        print_enum_prefix(printer, [(RMW_OP, self.atomic_rmw_op), (MEM_SEMANTIC, self.sem),
-                                    (MEM_SYNC_SCOPE, self.scope)])
+        print_rmw_prefix(printer, self)
         printer.print_operand(self.value)
         printer.print_string(", ")
-        _print_buffer_address(printer, self)
-        if self.mask is not None:
-            printer.print_string(", ")
-            printer.print_operand(self.mask)
+        _print_buffer_address(printer, self, (self.mask,))
         _print_buffer_tail(printer, self, self.result.type, elide=["atomic_rmw_op", "sem", "scope"])
 
     def verify_(self) -> None:
@@ -426,7 +419,7 @@ class InThreadTransposeOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ExtractSliceOp(IRDLOperation):
+class ExtractSliceOp(StaticOffsetsOp):
     """``amdg.extract_slice %t [0, 32] : tensor<..> to tensor<..>``: a static register slice."""
 
     name = "amdg.extract_slice"
@@ -436,35 +429,11 @@ class ExtractSliceOp(IRDLOperation):
     result = result_def(TensorType)
 
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ExtractSliceOp:
-        source = parser.parse_unresolved_operand()
-        offsets = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
-        )
-        props, attrs = parse_attr_dict_split(parser, cls)
-        parser.parse_punctuation(":")
-        source_type = parser.parse_type()
-        parser.parse_keyword("to")
-        result_type = parser.parse_type()
-        return cls.build(
-            operands=[parser.resolve_operand(source, source_type)],
-            result_types=[result_type],
-            properties={**props, "static_offsets": DenseArrayBase.from_list(i64, offsets)},
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        offsets = ", ".join(str(v) for v in self.static_offsets.get_values())
-        printer.print_string(f" [{offsets}]")
-        print_attr_dict(printer, self, elide=["static_offsets"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" to ")
-        printer.print_attribute(self.result.type)
+    # The custom assembly (StaticOffsetsOp): where the offsets live, how they print.
+    OFFSETS: ClassVar[str] = "static_offsets"
+    OFFSETS_TYPE: ClassVar[Attribute] = i64
+    GAP: ClassVar[str] = " "
+    ARROW: ClassVar[str] = "to"
 
     def verify_(self) -> None:
         src, res = tensor_shape(self.source.type), tensor_shape(self.result.type)

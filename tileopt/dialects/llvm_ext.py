@@ -54,6 +54,13 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from tileopt.dialects.assembly import (
+    parse_attrs_and_types,
+    parse_operands,
+    print_attrs_and_types,
+    print_types,
+)
+
 ORDERING_BY_KEYWORD: dict[str, int] = {"not_atomic": 0} | {
     k: v for v, k in ATOMIC_ORDERING_KEYWORDS.items()
 }
@@ -176,10 +183,7 @@ class LoadOp(IRDLOperation):
         if self.invariantGroup is not None:
             printer.print_string(" invariant_group")
         _print_attr_dict(printer, self, ("alignment", "nontemporal"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.dereferenced_value.type)
+        print_types(printer, [self.ptr.type, self.dereferenced_value.type], " -> ")
 
 
 @irdl_op_definition
@@ -212,9 +216,7 @@ class StoreOp(IRDLOperation):
         props: dict[str, Attribute] = {}
         if parser.parse_optional_keyword("volatile") is not None:
             props["volatile_"] = UnitAttr()
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        ptr = parser.parse_unresolved_operand()
+        value, ptr = parse_operands(parser, 2)
         if parser.parse_optional_keyword("atomic") is not None:
             _parse_scoped_ordering(parser, props)
         if parser.parse_optional_keyword("invariant_group") is not None:
@@ -240,10 +242,7 @@ class StoreOp(IRDLOperation):
         if self.invariantGroup is not None:
             printer.print_string(" invariant_group")
         _print_attr_dict(printer, self, ("alignment", "nontemporal"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.ptr.type)
+        print_types(printer, [self.value.type, self.ptr.type])
 
 
 class AtomicBinOp(StrEnum):
@@ -281,6 +280,23 @@ class AtomicBinOpAttr(EnumAttribute[AtomicBinOp]):
         return self.data.value.lstrip("_")
 
 
+def _parse_atomic_tail(
+    parser: Parser, props: dict[str, Attribute]
+) -> tuple[dict[str, Attribute], Attribute, Attribute]:
+    """``{attrs} : !llvm.ptr, T``, the end of ``llvm.atomicrmw`` and ``llvm.cmpxchg``:
+    the discardable attributes (``alignment`` goes to ``props``), the two types."""
+    attrs = _parse_attr_dict(parser, props, ("alignment",))
+    parser.parse_punctuation(":")
+    ptr_type = parser.parse_type()
+    parser.parse_punctuation(",")
+    return attrs, ptr_type, parser.parse_type()
+
+
+def _print_atomic_tail(printer: Printer, op: Operation) -> None:
+    _print_attr_dict(printer, op, ("alignment",))
+    print_types(printer, [op.ptr.type, op.val.type])
+
+
 @irdl_op_definition
 class AtomicRMWOp(IRDLOperation):
     """``llvm.atomicrmw (volatile)? add %p, %v (syncscope("agent"))? monotonic : !llvm.ptr<1>, i32``."""
@@ -314,15 +330,9 @@ class AtomicRMWOp(IRDLOperation):
         if parser.parse_optional_keyword("volatile") is not None:
             props["volatile_"] = UnitAttr()
         props["bin_op"] = AtomicBinOpAttr(parser.parse_str_enum(AtomicBinOp))
-        ptr = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        val = parser.parse_unresolved_operand()
+        ptr, val = parse_operands(parser, 2)
         _parse_scoped_ordering(parser, props)
-        attrs = _parse_attr_dict(parser, props, ("alignment",))
-        parser.parse_punctuation(":")
-        ptr_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        val_type = parser.parse_type()
+        attrs, ptr_type, val_type = _parse_atomic_tail(parser, props)
         return cls.create(
             operands=[parser.resolve_operand(ptr, ptr_type), parser.resolve_operand(val, val_type)],
             result_types=[val_type], properties=props, attributes=attrs)
@@ -334,11 +344,7 @@ class AtomicRMWOp(IRDLOperation):
         printer.print_string(", ")
         printer.print_ssa_value(self.val)
         _print_scoped_ordering(printer, self.ordering, self.syncscope)
-        _print_attr_dict(printer, self, ("alignment",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.val.type)
+        _print_atomic_tail(printer, self)
 
 
 @irdl_op_definition
@@ -367,20 +373,12 @@ class AtomicCmpXchgOp(IRDLOperation):
             props["weak"] = UnitAttr()
         if parser.parse_optional_keyword("volatile") is not None:
             props["volatile_"] = UnitAttr()
-        ptr = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        cmp = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        new = parser.parse_unresolved_operand()
+        ptr, cmp, new = parse_operands(parser, 3)
         if (scope := _parse_optional_syncscope(parser)) is not None:
             props["syncscope"] = scope
         props["success_ordering"] = _parse_ordering(parser)
         props["failure_ordering"] = _parse_ordering(parser)
-        attrs = _parse_attr_dict(parser, props, ("alignment",))
-        parser.parse_punctuation(":")
-        ptr_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        val_type = parser.parse_type()
+        attrs, ptr_type, val_type = _parse_atomic_tail(parser, props)
         return cls.create(
             operands=[parser.resolve_operand(ptr, ptr_type), parser.resolve_operand(cmp, val_type),
                       parser.resolve_operand(new, val_type)],
@@ -397,11 +395,7 @@ class AtomicCmpXchgOp(IRDLOperation):
         _print_syncscope(printer, self.syncscope)
         printer.print_string(f" {KEYWORD_BY_ORDERING[self.success_ordering.value.data]}"
                              f" {KEYWORD_BY_ORDERING[self.failure_ordering.value.data]}")
-        _print_attr_dict(printer, self, ("alignment",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.val.type)
+        _print_atomic_tail(printer, self)
 
 
 @irdl_op_definition
@@ -455,9 +449,7 @@ class ExtractElementOp(IRDLOperation):
         parser.parse_punctuation(":")
         position_type = parser.parse_type()
         parser.parse_punctuation("]")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        vector_type = parser.parse_type()
+        attrs, vector_type = parse_attrs_and_types(parser)
         if not isinstance(vector_type, VectorType):
             parser.raise_error("llvm.extractelement expects a vector type")
         return cls.create(
@@ -470,12 +462,9 @@ class ExtractElementOp(IRDLOperation):
         printer.print_ssa_value(self.vector)
         printer.print_string("[")
         printer.print_ssa_value(self.position)
-        printer.print_string(" : ")
-        printer.print_attribute(self.position.type)
+        print_types(printer, [self.position.type])
         printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.vector.type)
+        print_attrs_and_types(printer, self, [self.vector.type])
 
 
 def _cast_op(op_name: str, doc: str) -> type[IRDLOperation]:
@@ -506,18 +495,14 @@ class FreezeOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> FreezeOp:
         val = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        val_type = parser.parse_type()
+        attrs, val_type = parse_attrs_and_types(parser)
         return cls.create(operands=[parser.resolve_operand(val, val_type)],
                           result_types=[val_type], attributes=dict(attrs))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_ssa_value(self.val)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.val.type)
+        print_attrs_and_types(printer, self, [self.val.type])
 
 
 @irdl_op_definition

@@ -19,7 +19,7 @@ from xdsl.printer import Printer
 
 from tileopt.dialects.rocdl_llvm import ROCDL_LLVM_OPS
 from tileopt.dialects.assembly import parse_attr_dict_split, print_attr_dict
-from tileopt.dialects.ttg import Synchronizes
+from tileopt.dialects.effects import Synchronizes
 
 
 class _ImmediateOp(IRDLOperation):

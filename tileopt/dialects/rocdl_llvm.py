@@ -28,6 +28,11 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from tileopt.dialects.assembly import (
+    parse_attrs_and_types,
+    parse_operands,
+    print_attrs_and_types,
+)
 
 _SAME = VarConstraint("T", AnyAttr())
 
@@ -99,18 +104,14 @@ class UpdateDppOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> UpdateDppOp:
-        old = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        src = parser.parse_unresolved_operand()
+        old, src = parse_operands(parser, 2)
         parser.parse_keyword("with")
         props: dict[str, Attribute] = {}
         for name in ("dpp_ctrl", "row_mask", "bank_mask"):
             props[name] = IntegerAttr(parser.parse_integer(allow_boolean=False), i32)
             parser.parse_punctuation(",")
         props["bound_ctrl"] = IntegerAttr(int(parser.parse_boolean()), i1)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        typ = parser.parse_type()
+        attrs, typ = parse_attrs_and_types(parser)
         return cls.create(operands=[parser.resolve_operand(old, typ), parser.resolve_operand(src, typ)],
                           result_types=[typ], properties=props, attributes=dict(attrs))
 
@@ -120,9 +121,7 @@ class UpdateDppOp(IRDLOperation):
         values = [str(getattr(self, n).value.data) for n in ("dpp_ctrl", "row_mask", "bank_mask")]
         bound = "true" if self.bound_ctrl.value.data else "false"
         printer.print_string(f" with {', '.join(values)}, {bound}")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.res.type)
+        print_attrs_and_types(printer, self, [self.res.type])
 
 
 @irdl_op_definition
@@ -140,19 +139,12 @@ class PermlaneX16Op(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> PermlaneX16Op:
-        operands = [parser.parse_unresolved_operand()]
-        for _ in range(3):
-            parser.parse_punctuation(",")
-            operands.append(parser.parse_unresolved_operand())
+        operands = parse_operands(parser, 4)
         parser.parse_punctuation(",")
         fi = parser.parse_boolean()
         parser.parse_punctuation(",")
         bound = parser.parse_boolean()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        value_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        select_type = parser.parse_type()
+        attrs, value_type, select_type = parse_attrs_and_types(parser, 2)
         types = [value_type, value_type, select_type, select_type]
         return cls.create(
             operands=[parser.resolve_operand(o, t) for o, t in zip(operands, types)],
@@ -165,11 +157,7 @@ class PermlaneX16Op(IRDLOperation):
         printer.print_list([self.old, self.src0, self.src1, self.src2], printer.print_ssa_value)
         printer.print_string(f", {'true' if self.fi.value.data else 'false'}, "
                              f"{'true' if self.boundControl.value.data else 'false'}")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.old.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.src1.type)
+        print_attrs_and_types(printer, self, [self.old.type, self.src1.type])
 
 
 def _parse_short_pointer(parser: Parser) -> LLVMPointerType:
@@ -202,10 +190,7 @@ class MakeBufferRsrcOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> MakeBufferRsrcOp:
-        names = [parser.parse_unresolved_operand()]
-        for _ in range(3):
-            parser.parse_punctuation(",")
-            names.append(parser.parse_unresolved_operand())
+        names = parse_operands(parser, 4)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         base_type = _parse_short_pointer(parser)
@@ -228,15 +213,13 @@ class MakeBufferRsrcOp(IRDLOperation):
 def _print_buffer(self, printer: Printer, typ: Attribute) -> None:
     printer.print_string(" ")
     printer.print_list(self.operands, printer.print_ssa_value)
-    printer.print_op_attributes(self.attributes)
-    printer.print_string(" : ")
-    printer.print_attribute(typ)
+    print_attrs_and_types(printer, self, [typ])
 
 
 def _parse_buffer_operands(parser: Parser):
-    names = [parser.parse_unresolved_operand()]
-    while parser.parse_optional_punctuation(",") is not None:
-        names.append(parser.parse_unresolved_operand())
+    names = parser.parse_comma_separated_list(
+        parser.Delimiter.NONE, parser.parse_unresolved_operand
+    )
     attrs = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
     return names, dict(attrs), parser.parse_type()

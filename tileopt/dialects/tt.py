@@ -16,7 +16,6 @@ Canonicalization patterns live in ``tileopt/transforms/canonicalization/tt_patte
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -80,11 +79,11 @@ from xdsl.traits import (
     IsolatedFromAbove,
     IsTerminator,
     MemoryEffect,
-    MemoryEffectKind,
     NoMemoryEffect,
     OpTrait,
     Pure,
     ReturnLike,
+    SameOperandsAndResultType,
     SymbolOpInterface,
     SymbolTable,
     SymbolUserOpInterface,
@@ -92,12 +91,36 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from tileopt.dialects.assembly import (
+    RMW_PREFIX,
     parse_attr_dict_split,
+    parse_attrs_and_types,
     parse_cache_keywords,
+    parse_dot_types,
     parse_enum_prefix,
+    parse_operands,
     print_attr_dict,
     print_cache_keywords,
+    print_dot_types,
     print_enum_prefix,
+    print_rmw_prefix,
+    print_types,
+)
+from tileopt.dialects.effects import (
+    GLOBAL,
+    READ,
+    WRITE,
+    ReadsGlobal,
+    ReadsWritesGlobal,
+    WritesGlobal,
+)
+from tileopt.dialects.traits import (
+    Elementwise,
+    SameLoadStoreOperandsAndResultEncoding,
+    SameOperandsAndResultElementType,
+    SameOperandsAndResultEncoding,
+    SameOperandsAndResultShape,
+    SameOperandsEncoding,
+    type_str,
 )
 from tileopt.dialects.tt_types import (
     CACHE_MODIFIER,
@@ -124,7 +147,7 @@ from tileopt.dialects.tt_types import (
     RoundingMode,
     TensorDescType,
     bit_width,
-    element_type_or_self,
+    element_type,
     encoding_of,
     i1_same_shape,
     is_bool_like,
@@ -148,76 +171,9 @@ def _parse_operand_list_in_brackets(parser: Parser) -> list[UnresolvedOperand]:
     )
 
 
-def _type_str(ty: Attribute) -> str:
-    """A type as people read it in messages (``tensor<4xf32>``, ``!tt.ptr<f32>``)."""
-    stream = io.StringIO()
-    Printer(stream=stream).print_attribute(ty)
-    return stream.getvalue()
-
-
 # ---------------------------------------------------------------------------------------
 # Traits Triton attaches to many ops
 # ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SameOperandsAndResultShape(OpTrait):
-    """All operands and results have one shape (all scalars, or tensors of one shape)."""
-
-    def verify(self, op: Operation) -> None:
-        types = [*op.operand_types, *op.result_types]
-        shapes = {shape_of(t) for t in types}
-        if len(shapes) > 1:
-            listed = ", ".join(_type_str(t) for t in types)
-            raise VerifyException(
-                f"requires the same shape for all operands and results, got {listed}"
-            )
-
-
-@dataclass(frozen=True)
-class SameOperandsAndResultEncoding(OpTrait):
-    """All tensor operands and results carry the same layout encoding (or none)."""
-
-    def verify(self, op: Operation) -> None:
-        encodings = {
-            encoding_of(t) for t in [*op.operand_types, *op.result_types] if isinstance(t, TensorType)
-        }
-        if len(encodings) > 1:
-            raise VerifyException(
-                f"requires the same encoding for all operands and results"
-            )
-
-
-@dataclass(frozen=True)
-class SameOperandsEncoding(OpTrait):
-    """All tensor operands carry the same layout encoding (or none)."""
-
-    def verify(self, op: Operation) -> None:
-        encodings = {encoding_of(t) for t in op.operand_types if isinstance(t, TensorType)}
-        if len(encodings) > 1:
-            raise VerifyException(f"requires the same encoding for all operands")
-
-
-@dataclass(frozen=True)
-class SameOperandsAndResultElementType(OpTrait):
-    """All operands and results share one element type."""
-
-    def verify(self, op: Operation) -> None:
-        elements = {element_type_or_self(t) for t in [*op.operand_types, *op.result_types]}
-        if len(elements) > 1:
-            raise VerifyException(
-                f"requires the same element type for all operands and results"
-            )
-
-
-@dataclass(frozen=True)
-class SameOperandsAndResultType(OpTrait):
-    def verify(self, op: Operation) -> None:
-        types = {*op.operand_types, *op.result_types}
-        if len(types) > 1:
-            raise VerifyException(
-                f"requires the same type for all operands and results"
-            )
 
 
 MAX_TENSOR_NUMEL = 1048576
@@ -239,37 +195,13 @@ class TensorSizeTrait(OpTrait):
             if count > MAX_TENSOR_NUMEL:
                 raise VerifyException(
                     f"maximum allowed number of elements is {MAX_TENSOR_NUMEL}, but "
-                    f"{_type_str(ty)} has more than that"
+                    f"{type_str(ty)} has more than that"
                 )
             if count & (count - 1):
                 raise VerifyException(
-                    f"number of elements must be power-of-two, but {_type_str(ty)} doesn't "
+                    f"number of elements must be power-of-two, but {type_str(ty)} doesn't "
                     f"follow the rule ({count} elements)"
                 )
-
-
-class GlobalMemoryRead(MemoryEffect):
-    """Reads global memory (tt.load, tt.descriptor_load)."""
-
-    @classmethod
-    def get_effects(cls, op: Operation) -> set[EffectInstance]:
-        return {EffectInstance(MemoryEffectKind.READ)}
-
-
-class GlobalMemoryWrite(MemoryEffect):
-    """Writes global memory (tt.store, tt.print, tt.assert)."""
-
-    @classmethod
-    def get_effects(cls, op: Operation) -> set[EffectInstance]:
-        return {EffectInstance(MemoryEffectKind.WRITE)}
-
-
-class GlobalMemoryReadWrite(MemoryEffect):
-    """Reads and writes global memory (atomics, descriptor stores)."""
-
-    @classmethod
-    def get_effects(cls, op: Operation) -> set[EffectInstance]:
-        return {EffectInstance(MemoryEffectKind.READ), EffectInstance(MemoryEffectKind.WRITE)}
 
 
 class LoadEffects(MemoryEffect):
@@ -277,9 +209,9 @@ class LoadEffects(MemoryEffect):
 
     @classmethod
     def get_effects(cls, op: Operation) -> set[EffectInstance]:
-        effects = {EffectInstance(MemoryEffectKind.READ)}
+        effects = {EffectInstance(READ, resource=GLOBAL)}
         if isinstance(op, LoadOp) and op.is_volatile:
-            effects.add(EffectInstance(MemoryEffectKind.WRITE))
+            effects.add(EffectInstance(WRITE, resource=GLOBAL))
         return effects
 
 
@@ -292,7 +224,7 @@ class PureUnlessImpure(MemoryEffect):
         pure = op.properties.get("pure")
         if isinstance(pure, IntegerAttr) and pure.value.data:
             return set()
-        return {EffectInstance(MemoryEffectKind.READ), EffectInstance(MemoryEffectKind.WRITE)}
+        return {EffectInstance(READ, resource=GLOBAL), EffectInstance(WRITE, resource=GLOBAL)}
 
 
 class SpeculatableIfPure(ConditionallySpeculatable):
@@ -419,8 +351,8 @@ class FuncOp(IRDLOperation):
         if tuple(block.arg_types) != expected:
             raise VerifyException(
                 f"entry block arguments of @{self.sym_name.data} "
-                f"({', '.join(_type_str(t) for t in block.arg_types)}) do not match the "
-                f"function type ({', '.join(_type_str(t) for t in expected)})"
+                f"({', '.join(type_str(t) for t in block.arg_types)}) do not match the "
+                f"function type ({', '.join(type_str(t) for t in expected)})"
             )
         if self.arg_attrs is not None and len(self.arg_attrs.data) != len(expected):
             raise VerifyException(
@@ -489,8 +421,8 @@ class ReturnOp(IRDLOperation):
         for i, (g, e) in enumerate(zip(got, expected)):
             if g != e:
                 raise VerifyException(
-                    f"type of return operand {i} ({_type_str(g)}) doesn't match function "
-                    f"result type ({_type_str(e)}) in function @{func.sym_name.data}"
+                    f"type of return operand {i} ({type_str(g)}) doesn't match function "
+                    f"result type ({type_str(e)}) in function @{func.sym_name.data}"
                 )
 
 
@@ -509,16 +441,16 @@ class _CallSymbolUser(SymbolUserOpInterface):
         for i, (expected, got) in enumerate(zip(inputs, op.args.types)):
             if expected != got:
                 raise VerifyException(
-                    f"operand type mismatch: expected operand type {_type_str(expected)}, "
-                    f"but provided {_type_str(got)} for operand number {i}"
+                    f"operand type mismatch: expected operand type {type_str(expected)}, "
+                    f"but provided {type_str(got)} for operand number {i}"
                 )
         if len(outputs) != len(op.results):
             raise VerifyException("incorrect number of results for callee")
         for i, (expected, got) in enumerate(zip(outputs, op.result_types)):
             if expected != got:
                 raise VerifyException(
-                    f"result type mismatch at index {i}: op returns {_type_str(got)}, "
-                    f"function returns {_type_str(expected)}"
+                    f"result type mismatch at index {i}: op returns {type_str(got)}, "
+                    f"function returns {type_str(expected)}"
                 )
 
 
@@ -582,9 +514,7 @@ class _ProgramAxisOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser):
         axis = PROGRAM_ID_DIM.parse(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
+        attrs, result_type = parse_attrs_and_types(parser)
         op = cls.build(properties={"axis": axis}, attributes=attrs, result_types=[result_type])
         return op
 
@@ -592,8 +522,7 @@ class _ProgramAxisOp(IRDLOperation):
         printer.print_string(" ")
         PROGRAM_ID_DIM.print(printer, self.axis)
         print_attr_dict(printer, self, elide=("axis",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        print_types(printer, [self.result.type])
 
 
 @irdl_op_definition
@@ -613,7 +542,7 @@ class GetNumProgramsOp(_ProgramAxisOp):
 
 def _require_tensor(ty: Attribute, what: str, op_name: str) -> TensorType:
     if not isinstance(ty, TensorType):
-        raise VerifyException(f"{what} must be a ranked tensor, got {_type_str(ty)}")
+        raise VerifyException(f"{what} must be a ranked tensor, got {type_str(ty)}")
     return ty
 
 
@@ -651,7 +580,7 @@ class MakeRangeOp(IRDLOperation):
         ty = self.result.type
         if not isinstance(ty, TensorType) or len(ty.get_shape()) != 1:
             raise VerifyException(
-                f"must return a 1D tensor, got {_type_str(ty)}"
+                f"must return a 1D tensor, got {type_str(ty)}"
             )
         count = ty.get_shape()[0]
         if count != end - start:
@@ -662,7 +591,7 @@ class MakeRangeOp(IRDLOperation):
         if ty.element_type != i32:
             raise VerifyException(
                 f"returned tensor must have i32 elements, got "
-                f"{_type_str(ty.element_type)}"
+                f"{type_str(ty.element_type)}"
             )
 
 
@@ -691,7 +620,7 @@ class SplatOp(IRDLOperation):
         _require_tensor(self.result.type, "result", self.name)
         if isinstance(self.src.type, TensorType):
             raise VerifyException(
-                f"source must be a scalar, got {_type_str(self.src.type)}"
+                f"source must be a scalar, got {type_str(self.src.type)}"
             )
 
 
@@ -899,6 +828,7 @@ class AddPtrOp(IRDLOperation):
 
     traits = traits_def(
         Pure(),
+        Elementwise(),
         SameOperandsAndResultShape(),
         SameOperandsAndResultEncoding(),
         _folder("addptr")(),
@@ -914,12 +844,12 @@ class AddPtrOp(IRDLOperation):
         if not is_ptr_like(self.ptr.type):
             raise VerifyException(
                 f"pointer operand must be a pointer or a tensor of pointers, got "
-                f"{_type_str(self.ptr.type)}"
+                f"{type_str(self.ptr.type)}"
             )
-        if not is_int(element_type_or_self(self.offset.type)):
+        if not is_int(element_type(self.offset.type)):
             raise VerifyException(
                 f"offset must be an integer or a tensor of integers, got "
-                f"{_type_str(self.offset.type)}"
+                f"{type_str(self.offset.type)}"
             )
 
 
@@ -943,7 +873,7 @@ class AdvanceOp(IRDLOperation):
     def verify_(self) -> None:
         if not is_tensor_ptr(self.ptr.type):
             raise VerifyException(
-                f"operand must be a pointer to a tensor, got {_type_str(self.ptr.type)}"
+                f"operand must be a pointer to a tensor, got {type_str(self.ptr.type)}"
             )
         if self.result.type != self.ptr.type:
             raise VerifyException("result type must match the pointer type")
@@ -990,7 +920,7 @@ def _parse_stripped_pointer_type(parser: Parser) -> PointerType:
     if parser.parse_optional_punctuation("<") is None:
         ty = parser.parse_type()
         if not isinstance(ty, PointerType):
-            parser.raise_error(f"expected a !tt.ptr type, got {_type_str(ty)}")
+            parser.raise_error(f"expected a !tt.ptr type, got {type_str(ty)}")
         return ty
     pointee = parser.parse_type()
     space = 1
@@ -1046,15 +976,15 @@ class MakeTensorPtrOp(IRDLOperation):
         ty = self.result.type
         if not is_tensor_ptr(ty):
             raise VerifyException(
-                f"must return a pointer to a tensor, got {_type_str(ty)}"
+                f"must return a pointer to a tensor, got {type_str(ty)}"
             )
         assert isinstance(ty, PointerType) and isinstance(ty.pointee_type, TensorType)
         base = self.base.type
         assert isinstance(base, PointerType)
         if base.pointee_type != ty.pointee_type.element_type or base.address_space != ty.address_space:
             raise VerifyException(
-                f"base {_type_str(base)} must point to the block's element "
-                f"type {_type_str(ty.pointee_type.element_type)} in the same address space"
+                f"base {type_str(base)} must point to the block's element "
+                f"type {type_str(ty.pointee_type.element_type)} in the same address space"
             )
         rank = len(ty.pointee_type.get_shape())
         if len(self.shape) != rank:
@@ -1120,7 +1050,7 @@ def _verify_ptr_operand(op: Operation, ptr_type: Attribute, allow_block_ptr: boo
     if is_ptr_like(ptr_type) or (allow_block_ptr and is_tensor_ptr(ptr_type)):
         return
     allowed = "a pointer, a tensor of pointers" + (" or a block pointer" if allow_block_ptr else "")
-    raise VerifyException(f"pointer operand must be {allowed}, got {_type_str(ptr_type)}")
+    raise VerifyException(f"pointer operand must be {allowed}, got {type_str(ptr_type)}")
 
 
 def _verify_mask(op: Operation, mask: SSAValue | None, ptr_type: Attribute) -> None:
@@ -1130,8 +1060,8 @@ def _verify_mask(op: Operation, mask: SSAValue | None, ptr_type: Attribute) -> N
     expected = i1_same_shape(pointee_type(ptr_type)) if not is_tensor_ptr(ptr_type) else i1
     if mask.type != expected:
         raise VerifyException(
-            f"mask must be {_type_str(expected)} to match the pointer operand "
-            f"{_type_str(ptr_type)}, got {_type_str(mask.type)}"
+            f"mask must be {type_str(expected)} to match the pointer operand "
+            f"{type_str(ptr_type)}, got {type_str(mask.type)}"
         )
 
 
@@ -1183,7 +1113,7 @@ class LoadOp(_CacheAndEviction, IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(
-        SameOperandsAndResultEncoding(), LoadEffects(), _patterns("load")()
+        SameLoadStoreOperandsAndResultEncoding(), LoadEffects(), _patterns("load")()
     )
 
     _DEFAULTS: ClassVar[dict[str, Attribute]] = {
@@ -1230,14 +1160,14 @@ class LoadOp(_CacheAndEviction, IRDLOperation):
         expected = pointee_type(ptr_type)
         if self.result.type != expected:
             raise VerifyException(
-                f"result type {_type_str(self.result.type)} must be what the pointer "
-                f"operand points to: {_type_str(expected)}"
+                f"result type {type_str(self.result.type)} must be what the pointer "
+                f"operand points to: {type_str(expected)}"
             )
         _verify_mask(self, self.mask, ptr_type)
         if self.other is not None and self.other.type != expected:
             raise VerifyException(
-                f"other must have the loaded type {_type_str(expected)}, got "
-                f"{_type_str(self.other.type)}"
+                f"other must have the loaded type {type_str(expected)}, got "
+                f"{type_str(self.other.type)}"
             )
         if self.other is not None and self.mask is None:
             raise VerifyException("other requires a mask")
@@ -1281,8 +1211,7 @@ class LoadOp(_CacheAndEviction, IRDLOperation):
                 printer.print_operand(value)
         print_cache_keywords(printer, self)
         print_attr_dict(printer, self, elide=("cache", "evict"), defaults=self._DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
+        print_types(printer, [self.ptr.type])
 
 
 @irdl_op_definition
@@ -1299,7 +1228,7 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
     evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
 
     traits = traits_def(
-        SameOperandsAndResultEncoding(), GlobalMemoryWrite(), _patterns("store")()
+        SameLoadStoreOperandsAndResultEncoding(), WritesGlobal(), _patterns("store")()
     )
 
     _DEFAULTS: ClassVar[dict[str, Attribute]] = {
@@ -1335,8 +1264,8 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
         expected = pointee_type(ptr_type)
         if self.value.type != expected:
             raise VerifyException(
-                f"value type {_type_str(self.value.type)} must be what the pointer "
-                f"operand points to: {_type_str(expected)}"
+                f"value type {type_str(self.value.type)} must be what the pointer "
+                f"operand points to: {type_str(expected)}"
             )
         _verify_mask(self, self.mask, ptr_type)
         _verify_boundary_check(self, ptr_type)
@@ -1345,9 +1274,7 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
-        ptr = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        value = parser.parse_unresolved_operand()
+        ptr, value = parse_operands(parser, 2)
         mask = None
         if parser.parse_optional_punctuation(",") is not None:
             mask = parser.parse_unresolved_operand()
@@ -1376,8 +1303,7 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
             printer.print_operand(self.mask)
         print_cache_keywords(printer, self)
         print_attr_dict(printer, self, elide=("cache", "evict"), defaults=self._DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
+        print_types(printer, [self.ptr.type])
 
 
 # ---------------------------------------------------------------------------------------
@@ -1391,7 +1317,9 @@ class _CastOp(IRDLOperation):
     src = operand_def()
     result = result_def()
 
-    traits = traits_def(Pure(), SameOperandsAndResultShape(), SameOperandsAndResultEncoding())
+    traits = traits_def(
+        Pure(), Elementwise(), SameOperandsAndResultShape(), SameOperandsAndResultEncoding()
+    )
 
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
@@ -1404,14 +1332,14 @@ class IntToPtrOp(_CastOp):
     name = "tt.int_to_ptr"
 
     def verify_(self) -> None:
-        if element_type_or_self(self.src.type) != i64:
+        if element_type(self.src.type) != i64:
             raise VerifyException(
-                f"source must be i64 or a tensor of i64, got {_type_str(self.src.type)}"
+                f"source must be i64 or a tensor of i64, got {type_str(self.src.type)}"
             )
         if not is_ptr_like(self.result.type):
             raise VerifyException(
                 f"result must be a pointer or a tensor of pointers, got "
-                f"{_type_str(self.result.type)}"
+                f"{type_str(self.result.type)}"
             )
 
 
@@ -1423,11 +1351,11 @@ class PtrToIntOp(_CastOp):
         if not is_ptr_like(self.src.type):
             raise VerifyException(
                 f"source must be a pointer or a tensor of pointers, got "
-                f"{_type_str(self.src.type)}"
+                f"{type_str(self.src.type)}"
             )
-        if element_type_or_self(self.result.type) != i64:
+        if element_type(self.result.type) != i64:
             raise VerifyException(
-                f"result must be i64 or a tensor of i64, got {_type_str(self.result.type)}"
+                f"result must be i64 or a tensor of i64, got {type_str(self.result.type)}"
             )
 
 
@@ -1436,12 +1364,16 @@ class BitcastOp(_CastOp):
     name = "tt.bitcast"
 
     traits = traits_def(
-        Pure(), SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), _folder("bitcast")()
+        Pure(),
+        Elementwise(),
+        SameOperandsAndResultShape(),
+        SameOperandsAndResultEncoding(),
+        _folder("bitcast")(),
     )
 
     def verify_(self) -> None:
-        src = element_type_or_self(self.src.type)
-        dst = element_type_or_self(self.result.type)
+        src = element_type(self.src.type)
+        dst = element_type(self.result.type)
         src_ptr, dst_ptr = isinstance(src, PointerType), isinstance(dst, PointerType)
         if src_ptr or dst_ptr:
             if not (src_ptr and dst_ptr):
@@ -1471,7 +1403,11 @@ class FpToFpOp(IRDLOperation):
     result = result_def()
 
     traits = traits_def(
-        Pure(), SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), _folder("fp_to_fp")()
+        Pure(),
+        Elementwise(),
+        SameOperandsAndResultShape(),
+        SameOperandsAndResultEncoding(),
+        _folder("fp_to_fp")(),
     )
 
     def __init__(
@@ -1487,20 +1423,20 @@ class FpToFpOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        src = element_type_or_self(self.src.type)
-        dst = element_type_or_self(self.result.type)
+        src = element_type(self.src.type)
+        dst = element_type(self.result.type)
         if not is_float(src) or not is_float(dst):
             raise VerifyException(
-                f"converts between floating-point types, got {_type_str(src)} -> "
-                f"{_type_str(dst)}"
+                f"converts between floating-point types, got {type_str(src)} -> "
+                f"{type_str(dst)}"
             )
         if self.rounding is not None:
             ROUNDING_MODE.verify(self.rounding, "rounding")
         src_bits, dst_bits = bit_width(src), bit_width(dst)
         if src_bits is not None and dst_bits is not None and dst_bits < src_bits and self.rounding is None:
             raise VerifyException(
-                f"rounding mode is required for FP downcast ({_type_str(src)} -> "
-                f"{_type_str(dst)})"
+                f"rounding mode is required for FP downcast ({type_str(src)} -> "
+                f"{type_str(dst)})"
             )
 
     @classmethod
@@ -1531,17 +1467,14 @@ class FpToFpOp(IRDLOperation):
         if self.rounding is not None:
             printer.print_string(", rounding = ")
             ROUNDING_MODE.print(printer, self.rounding)
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        print_types(printer, [self.src.type, self.result.type], " -> ")
 
 
 def _verify_float_like(op: Operation) -> None:
     for ty in [*op.operand_types, *op.result_types]:
-        if not is_float(element_type_or_self(ty)):
+        if not is_float(element_type(ty)):
             raise VerifyException(
-                f"operates on floats or tensors of floats, got {_type_str(ty)}"
+                f"operates on floats or tensors of floats, got {type_str(ty)}"
             )
 
 
@@ -1555,7 +1488,7 @@ class PreciseSqrtOp(IRDLOperation):
     x = operand_def(T)
     result = result_def(T)
 
-    traits = traits_def(Pure(), SameOperandsAndResultType())
+    traits = traits_def(Pure(), Elementwise(), SameOperandsAndResultType())
 
     assembly_format = "$x attr-dict `:` type($x)"
 
@@ -1573,7 +1506,7 @@ class _BinaryElementwiseOp(IRDLOperation):
     y = operand_def(T)
     result = result_def(T)
 
-    traits = traits_def(Pure(), SameOperandsAndResultType())
+    traits = traits_def(Pure(), Elementwise(), SameOperandsAndResultType())
 
     assembly_format = "$x `,` $y attr-dict `:` type($x)"
 
@@ -1600,9 +1533,9 @@ class MulhiUIOp(_BinaryElementwiseOp):
 
     def verify_(self) -> None:
         for ty in self.operand_types:
-            if not is_int(element_type_or_self(ty)):
+            if not is_int(element_type(ty)):
                 raise VerifyException(
-                    f"operates on integers or tensors of integers, got {_type_str(ty)}"
+                    f"operates on integers or tensors of integers, got {type_str(ty)}"
                 )
 
 
@@ -1619,7 +1552,7 @@ class ClampFOp(IRDLOperation):
     propagateNan = prop_def(IntegerAttr)
     result = result_def(T)
 
-    traits = traits_def(Pure(), SameOperandsAndResultType())
+    traits = traits_def(Pure(), Elementwise(), SameOperandsAndResultType())
 
     def __init__(
         self,
@@ -1641,17 +1574,12 @@ class ClampFOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ClampFOp:
-        values = [parser.parse_unresolved_operand()]
-        for _ in range(2):
-            parser.parse_punctuation(",")
-            values.append(parser.parse_unresolved_operand())
+        values = parse_operands(parser, 3)
         parser.parse_punctuation(",")
         parser.parse_keyword("propagateNan")
         parser.parse_punctuation("=")
         nan = PROPAGATE_NAN.parse(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty = parser.parse_type()
+        attrs, ty = parse_attrs_and_types(parser)
         return cls.build(
             operands=[parser.resolve_operand(v, ty) for v in values],
             result_types=[ty],
@@ -1665,8 +1593,7 @@ class ClampFOp(IRDLOperation):
         printer.print_string(", propagateNan = ")
         PROPAGATE_NAN.print(printer, self.propagateNan)
         print_attr_dict(printer, self, elide=("propagateNan",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        print_types(printer, [self.result.type])
 
 
 # ---------------------------------------------------------------------------------------
@@ -1725,8 +1652,8 @@ class DotOp(IRDLOperation):
         c = _require_tensor(self.c.type, "accumulator C", self.name)
         if self.d.type != c:
             raise VerifyException(
-                f"result type {_type_str(self.d.type)} must match the accumulator type "
-                f"{_type_str(c)}"
+                f"result type {type_str(self.d.type)} must match the accumulator type "
+                f"{type_str(c)}"
             )
         sa, sb, sc = a.get_shape(), b.get_shape(), c.get_shape()
         if not (len(sa) == len(sb) == len(sc)) or len(sa) not in (2, 3):
@@ -1751,12 +1678,12 @@ class DotOp(IRDLOperation):
         for what, ty in (("A", ea), ("B", eb), ("C", c.element_type)):
             if not (is_float(ty) or is_int(ty)):
                 raise VerifyException(
-                    f"operand {what} must have float or integer elements, got {_type_str(ty)}"
+                    f"operand {what} must have float or integer elements, got {type_str(ty)}"
                 )
         if bit_width(ea) != bit_width(eb):
             raise VerifyException(
                 f"element types of operands A and B must have same bit width "
-                f"({_type_str(ea)} vs {_type_str(eb)})"
+                f"({type_str(ea)} vs {type_str(eb)})"
             )
         if (encoding_of(a) is None) != (encoding_of(b) is None):
             raise VerifyException("mismatching encoding between A and B operands")
@@ -1766,11 +1693,7 @@ class DotOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> DotOp:
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        c = parser.parse_unresolved_operand()
+        a, b, c = parse_operands(parser, 3)
         props: dict[str, Attribute] = {}
         if parser.parse_optional_punctuation(",") is not None:
             parser.parse_keyword("inputPrecision")
@@ -1778,12 +1701,7 @@ class DotOp(IRDLOperation):
             props["inputPrecision"] = INPUT_PRECISION.parse(parser)
         more, attrs = parse_attr_dict_split(parser, cls)
         props |= more
-        parser.parse_punctuation(":")
-        a_type = parser.parse_type()
-        parser.parse_punctuation("*")
-        b_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        d_type = parser.parse_type()
+        a_type, _, b_type, _, d_type = parse_dot_types(parser)
         for name, default in cls._DEFAULTS.items():
             props.setdefault(name, default)
         return cls.build(
@@ -1804,12 +1722,7 @@ class DotOp(IRDLOperation):
             printer.print_string(", inputPrecision = ")
             INPUT_PRECISION.print(printer, self.inputPrecision)
         print_attr_dict(printer, self, elide=("inputPrecision",), defaults=self._DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.a.type)
-        printer.print_string(" * ")
-        printer.print_attribute(self.b.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.d.type)
+        print_dot_types(printer, self.a.type, self.b.type, self.d.type)
 
 
 @irdl_op_definition
@@ -1862,19 +1775,9 @@ class DotScaledOp(IRDLOperation):
         rhs = SCALE_DOT_ELEM_TYPE.parse(parser)
         props, attrs = parse_attr_dict_split(parser, cls)
         props |= {"a_elem_type": lhs, "b_elem_type": rhs}
-        parser.parse_punctuation(":")
-        a_type = parser.parse_type()
-        a_scale_type = b_scale_type = None
-        if a_scale is not None:
-            parser.parse_punctuation(",")
-            a_scale_type = parser.parse_type()
-        parser.parse_punctuation("*")
-        b_type = parser.parse_type()
-        if b_scale is not None:
-            parser.parse_punctuation(",")
-            b_scale_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        d_type = parser.parse_type()
+        a_type, a_scale_type, b_type, b_scale_type, d_type = parse_dot_types(
+            parser, a_scale is not None, b_scale is not None
+        )
         return cls.build(
             operands=[
                 parser.resolve_operand(a, a_type),
@@ -1906,18 +1809,14 @@ class DotScaledOp(IRDLOperation):
         printer.print_string(" rhs = ")
         SCALE_DOT_ELEM_TYPE.print(printer, self.b_elem_type)
         print_attr_dict(printer, self, elide=("a_elem_type", "b_elem_type"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.a.type)
-        if self.a_scale is not None:
-            printer.print_string(", ")
-            printer.print_attribute(self.a_scale.type)
-        printer.print_string(" * ")
-        printer.print_attribute(self.b.type)
-        if self.b_scale is not None:
-            printer.print_string(", ")
-            printer.print_attribute(self.b_scale.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.d.type)
+        print_dot_types(
+            printer,
+            self.a.type,
+            self.b.type,
+            self.d.type,
+            self.a_scale.type if self.a_scale is not None else None,
+            self.b_scale.type if self.b_scale is not None else None,
+        )
 
 
 # ---------------------------------------------------------------------------------------
@@ -1928,7 +1827,7 @@ class DotScaledOp(IRDLOperation):
 def _verify_combine_region(op: Operation, region: Region, return_type: type[Operation]) -> None:
     """Triton's verifyRegionsImpl: the combiner takes 2 scalars per operand and returns one
     per operand, each of the operand's element type."""
-    elements = [element_type_or_self(t) for t in op.operand_types]
+    elements = [element_type(t) for t in op.operand_types]
     n = len(elements)
     block = region.blocks.first
     if block is None:
@@ -1942,7 +1841,7 @@ def _verify_combine_region(op: Operation, region: Region, return_type: type[Oper
         if arg.type != elements[i % n]:
             raise VerifyException(
                 f"type mismatch on combine operation. Expected argument {i} to have "
-                f"type {_type_str(elements[i % n])} but got {_type_str(arg.type)}"
+                f"type {type_str(elements[i % n])} but got {type_str(arg.type)}"
             )
     terminator = block.last_op
     if not isinstance(terminator, return_type):
@@ -1958,7 +1857,7 @@ def _verify_combine_region(op: Operation, region: Region, return_type: type[Oper
         if value.type != elements[i]:
             raise VerifyException(
                 f"type mismatch on combine operation. Expected result {i} to have "
-                f"type {_type_str(elements[i])} but got {_type_str(value.type)}"
+                f"type {type_str(elements[i])} but got {type_str(value.type)}"
             )
 
 
@@ -2018,12 +1917,12 @@ class ReduceOp(IRDLOperation):
         _verify_reduce_scan_operands(self, axis)
         for src, res in zip(self.srcs, self.result):
             expected = _reduced_type(src.type, axis)
-            if element_type_or_self(res.type) != element_type_or_self(src.type):
+            if element_type(res.type) != element_type(src.type):
                 raise VerifyException(f"operand types and result types must agree")
             if shape_of(res.type) != shape_of(expected):
                 raise VerifyException(
-                    f"result {_type_str(res.type)} must have the operand's shape "
-                    f"without axis {axis}: {_type_str(expected)}"
+                    f"result {type_str(res.type)} must have the operand's shape "
+                    f"without axis {axis}: {type_str(expected)}"
                 )
         _verify_combine_region(self, self.combineOp, ReduceReturnOp)
 
@@ -2133,7 +2032,7 @@ class AtomicRMWOp(IRDLOperation):
     result = result_def()
 
     traits = traits_def(
-        SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), GlobalMemoryReadWrite()
+        SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), ReadsWritesGlobal()
     )
 
     def __init__(
@@ -2167,8 +2066,8 @@ class AtomicRMWOp(IRDLOperation):
         _verify_ptr_operand(self, self.ptr.type, allow_block_ptr=False)
         if pointee_type(self.ptr.type) != self.val.type:
             raise VerifyException(
-                f"pointer {_type_str(self.ptr.type)} must point to the value "
-                f"type {_type_str(self.val.type)}"
+                f"pointer {type_str(self.ptr.type)} must point to the value "
+                f"type {type_str(self.val.type)}"
             )
         if self.result.type != self.val.type:
             raise VerifyException("result type must match the value type")
@@ -2176,10 +2075,10 @@ class AtomicRMWOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AtomicRMWOp:
-        kind, sem, scope = parse_enum_prefix(parser, (RMW_OP, MEM_SEMANTIC, MEM_SYNC_SCOPE))
-        names = [parser.parse_unresolved_operand()]
-        while parser.parse_optional_punctuation(",") is not None:
-            names.append(parser.parse_unresolved_operand())
+        kind, sem, scope = parse_enum_prefix(parser, RMW_PREFIX)
+        names = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         func_type = parser.parse_function_type()
@@ -2194,8 +2093,7 @@ class AtomicRMWOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        print_enum_prefix(printer, [(RMW_OP, self.atomic_rmw_op), (MEM_SEMANTIC, self.sem),
-                                    (MEM_SYNC_SCOPE, self.scope)])
+        print_rmw_prefix(printer, self)
         printer.print_list(self.operands, printer.print_operand)
         print_attr_dict(printer, self, elide=("atomic_rmw_op", "sem", "scope"))
         _print_functional_type(printer, self)
@@ -2215,7 +2113,7 @@ class AtomicCASOp(IRDLOperation):
     result = result_def()
 
     traits = traits_def(
-        SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), GlobalMemoryReadWrite()
+        SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), ReadsWritesGlobal()
     )
 
     def __init__(
@@ -2241,8 +2139,8 @@ class AtomicCASOp(IRDLOperation):
         for what, value in (("cmp", self.cmp), ("val", self.val)):
             if value.type != pointee:
                 raise VerifyException(
-                    f"{what} must have the pointee type {_type_str(pointee)}, got "
-                    f"{_type_str(value.type)}"
+                    f"{what} must have the pointee type {type_str(pointee)}, got "
+                    f"{type_str(value.type)}"
                 )
         if self.result.type != pointee:
             raise VerifyException("result type must match the pointee type")
@@ -2330,8 +2228,8 @@ class SplitOp(IRDLOperation):
             )
         if list(dst.get_shape()) != list(shape[:-1]) or dst.element_type != src.element_type:
             raise VerifyException(
-                f"results must be {_type_str(TensorType(src.element_type, shape[:-1]))}"
-                f" (the input without its last dimension), got {_type_str(dst)}"
+                f"results must be {type_str(TensorType(src.element_type, shape[:-1]))}"
+                f" (the input without its last dimension), got {type_str(dst)}"
             )
 
 
@@ -2446,7 +2344,9 @@ class ExternElementwiseOp(IRDLOperation):
     result = result_def()
 
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(SameOperandsAndResultEncoding(), PureUnlessImpure(), SpeculatableIfPure())
+    traits = traits_def(
+        Elementwise(), SameOperandsAndResultEncoding(), PureUnlessImpure(), SpeculatableIfPure()
+    )
 
     assembly_format = "$srcs attr-dict `:` functional-type($srcs, $result)"
 
@@ -2466,7 +2366,9 @@ class ElementwiseInlineAsmOp(IRDLOperation):
     result = var_result_def()
 
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(SameOperandsAndResultEncoding(), PureUnlessImpure(), SpeculatableIfPure())
+    traits = traits_def(
+        Elementwise(), SameOperandsAndResultEncoding(), PureUnlessImpure(), SpeculatableIfPure()
+    )
 
     assembly_format = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)"
 
@@ -2501,7 +2403,7 @@ class PrintOp(IRDLOperation):
     isSigned = prop_def(DenseArrayBase)
 
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(GlobalMemoryWrite())
+    traits = traits_def(WritesGlobal())
 
     assembly_format = "$prefix attr-dict (`:` $args^ `:` type($args))?"
 
@@ -2523,7 +2425,7 @@ class AssertOp(IRDLOperation):
     message = prop_def(StringAttr)
 
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(GlobalMemoryWrite())
+    traits = traits_def(WritesGlobal())
 
     assembly_format = "$condition `,` $message attr-dict `:` type($condition)"
 
@@ -2531,7 +2433,7 @@ class AssertOp(IRDLOperation):
         if not is_bool_like(self.condition.type):
             raise VerifyException(
                 f"condition must be i1 or a tensor of i1, got "
-                f"{_type_str(self.condition.type)}"
+                f"{type_str(self.condition.type)}"
             )
 
 
@@ -2542,14 +2444,14 @@ class AssertOp(IRDLOperation):
 
 def _verify_descriptor_block(op: Operation, desc: Attribute, tensor: Attribute) -> None:
     if not isinstance(desc, TensorDescType):
-        raise VerifyException(f"expects a !tt.tensordesc, got {_type_str(desc)}")
+        raise VerifyException(f"expects a !tt.tensordesc, got {type_str(desc)}")
     block = desc.block_type
     value = _require_tensor(tensor, "tensor", op.name)
     if block.element_type != value.element_type:
         raise VerifyException(
             f"descriptor block and tensor element types must match, but got "
-            f"descriptor element type {_type_str(block.element_type)} and tensor element type "
-            f"{_type_str(value.element_type)}"
+            f"descriptor element type {type_str(block.element_type)} and tensor element type "
+            f"{type_str(value.element_type)}"
         )
     if num_elements(block) != num_elements(value):
         raise VerifyException(
@@ -2571,7 +2473,7 @@ class DescriptorLoadOp(IRDLOperation):
     evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
     result = result_def()
 
-    traits = traits_def(GlobalMemoryRead())
+    traits = traits_def(ReadsGlobal())
 
     _DEFAULTS: ClassVar[dict[str, Attribute]] = {"cache": _CACHE_NONE, "evict": _EVICT_NORMAL}
 
@@ -2585,9 +2487,7 @@ class DescriptorLoadOp(IRDLOperation):
         desc = parser.parse_unresolved_operand()
         indices = _parse_operand_list_in_brackets(parser)
         props = parse_cache_keywords(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        desc_type = parser.parse_type()
+        attrs, desc_type = parse_attrs_and_types(parser)
         parser.parse_punctuation("->")
         result_type = parser.parse_type()
         for name, default in cls._DEFAULTS.items():
@@ -2607,10 +2507,7 @@ class DescriptorLoadOp(IRDLOperation):
         printer.print_string("]")
         print_cache_keywords(printer, self)
         print_attr_dict(printer, self, elide=("cache", "evict"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.desc.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        print_types(printer, [self.desc.type, self.result.type], " -> ")
 
 
 @irdl_op_definition
@@ -2623,7 +2520,7 @@ class DescriptorStoreOp(IRDLOperation):
     src = operand_def()
     indices = var_operand_def(i32)
 
-    traits = traits_def(GlobalMemoryReadWrite())
+    traits = traits_def(ReadsWritesGlobal())
 
     def verify_(self) -> None:
         _verify_descriptor_block(self, self.desc.type, self.src.type)
@@ -2634,11 +2531,7 @@ class DescriptorStoreOp(IRDLOperation):
         indices = _parse_operand_list_in_brackets(parser)
         parser.parse_punctuation(",")
         src = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        desc_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        src_type = parser.parse_type()
+        attrs, desc_type, src_type = parse_attrs_and_types(parser, 2)
         return cls.build(
             operands=[
                 parser.resolve_operand(desc, desc_type),
@@ -2656,10 +2549,7 @@ class DescriptorStoreOp(IRDLOperation):
         printer.print_string("], ")
         printer.print_operand(self.src)
         print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.desc.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.src.type)
+        print_types(printer, [self.desc.type, self.src.type])
 
 
 # ---------------------------------------------------------------------------------------

@@ -23,9 +23,11 @@ from xdsl.dialects.builtin import (
     i1,
     i32,
     BFloat16Type,
+    ContainerType,
     Float16Type,
     Float32Type,
     Float64Type,
+    IndexType,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -256,8 +258,10 @@ SCALE_DOT_ELEM_TYPE = TritonEnum(
 FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
 
 
-def element_type_or_self(ty: Attribute) -> Attribute:
-    return ty.element_type if isinstance(ty, TensorType) else ty
+def element_type(ty: Attribute) -> Attribute:
+    """The element type of a tensor, vector or memdesc (any xDSL container type); any
+    other type is its own element type."""
+    return ty.get_element_type() if isinstance(ty, ContainerType) else ty
 
 
 def encoding_of(ty: Attribute) -> Attribute | None:
@@ -296,12 +300,12 @@ def is_int(ty: Attribute) -> bool:
 
 
 def is_bool_like(ty: Attribute) -> bool:
-    return element_type_or_self(ty) == i1
+    return element_type(ty) == i1
 
 
 def is_ptr_like(ty: Attribute) -> bool:
     """TT_PtrLike: a scalar pointer or a tensor of (scalar) pointers."""
-    return isinstance(element_type_or_self(ty), PointerType) and not is_tensor_ptr(ty)
+    return isinstance(element_type(ty), PointerType) and not is_tensor_ptr(ty)
 
 
 def is_tensor_ptr(ty: Attribute) -> bool:
@@ -339,9 +343,12 @@ def pointer_type_same_shape(ty: Attribute, address_space: int = DEFAULT_ADDRESS_
 
 
 def bit_width(ty: Attribute) -> int | None:
-    """Bit width of an integer or float element type; None for anything else."""
+    """Bit width of a scalar integer, index (64) or float type; None for anything else
+    (callers pass ``element_type(ty)`` for the elements of a tensor)."""
     if isinstance(ty, IntegerType):
         return ty.width.data
+    if isinstance(ty, IndexType):
+        return 64
     bitwidth = getattr(ty, "bitwidth", None)
     return bitwidth if isinstance(bitwidth, int) else None
 

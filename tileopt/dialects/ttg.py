@@ -10,14 +10,15 @@ re-exported here. Reference: ``include/triton/Dialect/TritonGPU/IR/TritonGPUOps.
 ``verify_layouts_against_module(module)`` checks what no single op can see: that the module
 carries sane ``ttg.num-warps`` / ``ttg.threads-per-warp`` / ``ttg.num-ctas`` / ``ttg.target``
 attributes and that every blocked/MMA layout used in it distributes exactly that many lanes
-and warps.
+and warps. ``num_warps(op)``, ``threads_per_warp(op)`` and ``num_ctas(op)`` are the one
+lookup of those attributes for every pass.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -44,23 +45,31 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import (
-    EffectInstance,
-    MemoryEffect,
-    MemoryEffectKind,
-    Pure,
-    Resource,
-)
+from xdsl.traits import EffectInstance, MemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tileopt.dialects.assembly import (
+    StaticOffsetsOp,
     parse_attr_dict_split,
     parse_cache_keywords,
+    parse_operands,
     print_attr_dict,
     print_cache_keywords,
+    print_types,
+)
+from tileopt.dialects.effects import (
+    ALLOC,
+    SHARED,
+    WRITE,
+    FreesShared,
+    ReadsGlobalWritesShared,
+    ReadsShared,
+    Synchronizes,
+    WritesShared,
 )
 from tileopt.dialects.tt_types import (
     PointerType,
+    element_type,
     i1_same_shape,
     pointee_type,
 )
@@ -97,51 +106,6 @@ from tileopt.dialects.ttg_types import (
 # --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SharedMemory(Resource):
-    """Shared memory (NVIDIA) / LDS (AMD): what local_* and async copies touch."""
-
-    def name(self) -> str:
-        return "::mlir::triton::gpu::SharedMemory"
-
-
-@dataclass(frozen=True)
-class GlobalMemory(Resource):
-    """Device global memory."""
-
-    def name(self) -> str:
-        return "::mlir::triton::GlobalMemory"
-
-
-def effects(*kinds_and_resources: tuple[MemoryEffectKind, Resource]) -> type[MemoryEffect]:
-    """A MemoryEffect trait class with fixed effects on fixed resources."""
-    fixed = frozenset(EffectInstance(kind, resource=res) for kind, res in kinds_and_resources)
-
-    class FixedEffects(MemoryEffect):
-        @classmethod
-        def get_effects(cls, op: Operation) -> frozenset[EffectInstance]:
-            return fixed
-
-    return FixedEffects
-
-
-READ, WRITE, ALLOC, FREE = (
-    MemoryEffectKind.READ,
-    MemoryEffectKind.WRITE,
-    MemoryEffectKind.ALLOC,
-    MemoryEffectKind.FREE,
-)
-SHARED, GLOBAL = SharedMemory(), GlobalMemory()
-
-ReadsShared = effects((READ, SHARED))
-WritesShared = effects((WRITE, SHARED))
-FreesShared = effects((FREE, SHARED))
-ReadsGlobalWritesShared = effects((READ, GLOBAL), (WRITE, SHARED))
-# Waits, commit groups and barriers order memory traffic: model them as touching all of it,
-# so that nothing is moved across them or deletes them.
-Synchronizes = effects((READ, SHARED), (WRITE, SHARED), (READ, GLOBAL), (WRITE, GLOBAL))
-
-
 class LocalAllocEffects(MemoryEffect):
     """Triton's rule: an immutable allocation not yet placed by the allocator is pure.
 
@@ -174,12 +138,6 @@ def tensor_shape(ty: Attribute) -> tuple[int, ...] | None:
     return None
 
 
-def element_type(ty: Attribute) -> Attribute | None:
-    if isinstance(ty, (TensorType, MemDescType)):
-        return ty.get_element_type()
-    return None
-
-
 def _shape_str(shape: Sequence[int] | None) -> str:
     return "x".join(str(d) for d in shape) if shape else "scalar"
 
@@ -190,7 +148,7 @@ def _require_same_shape_and_element(what: str, a: Attribute, b: Attribute) -> No
             f"{what}: shapes differ ({_shape_str(tensor_shape(a))} vs "
             f"{_shape_str(tensor_shape(b))})"
         )
-    if element_type(a) != element_type(b):
+    if tensor_shape(a) is not None and element_type(a) != element_type(b):
         raise VerifyException(
             f"{what}: element types differ ({element_type(a)} vs {element_type(b)})"
         )
@@ -353,7 +311,7 @@ class MemDescIndexOp(IRDLOperation):
 
 
 @irdl_op_definition
-class MemDescSubsliceOp(IRDLOperation):
+class MemDescSubsliceOp(StaticOffsetsOp):
     """``ttg.memdesc_subslice %buf[0, 32]``: a static sub-tile view of a buffer."""
 
     name = "ttg.memdesc_subslice"
@@ -363,36 +321,9 @@ class MemDescSubsliceOp(IRDLOperation):
     result = result_def(MemDescType)
 
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MemDescSubsliceOp:
-        src = parser.parse_unresolved_operand()
-        offsets = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
-        )
-        props, attrs = parse_attr_dict_split(parser, cls)
-        parser.parse_punctuation(":")
-        src_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        result_type = parser.parse_type()
-        op = cls.build(
-            operands=[parser.resolve_operand(src, src_type)],
-            result_types=[result_type],
-            properties={**props, "offsets": DenseArrayBase.from_list(i32, offsets)},
-            attributes=attrs,
-        )
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        offsets = self.offsets.get_values()
-        printer.print_string("[" + ", ".join(str(v) for v in offsets) + "]")
-        print_attr_dict(printer, self, elide=["offsets"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+    # The custom assembly (StaticOffsetsOp): where the offsets live, how they print.
+    OFFSETS: ClassVar[str] = "offsets"
+    OFFSETS_TYPE: ClassVar[Attribute] = i32
 
     def verify_(self) -> None:
         src, res = self.src.type, self.result.type
@@ -505,9 +436,7 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncCopyGlobalToLocalOp:
-        src = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        dst = parser.parse_unresolved_operand()
+        src, dst = parse_operands(parser, 2)
         mask: UnresolvedOperand | None = None
         other: UnresolvedOperand | None = None
         if parser.parse_optional_keyword("mask"):
@@ -546,8 +475,7 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
             printer.print_operand(self.other)
         print_cache_keywords(printer, self)
         print_attr_dict(printer, self, elide=["cache", "evict"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
+        print_types(printer, [self.src.type])
         printer.print_string(" -> ")
         dst_type = self.result.type
         assert isinstance(dst_type, MemDescType)
@@ -637,8 +565,10 @@ TTG = Dialect("ttg", TTG_OPS, [*TTG_ATTRIBUTES, *TTG_TYPES])
 
 
 # --------------------------------------------------------------------------------------
-# Module-level checks
+# Module-level attributes and checks
 # --------------------------------------------------------------------------------------
+
+_D = TypeVar("_D")
 
 NUM_WARPS, THREADS_PER_WARP, NUM_CTAS, TARGET = (
     "ttg.num-warps",
@@ -646,6 +576,33 @@ NUM_WARPS, THREADS_PER_WARP, NUM_CTAS, TARGET = (
     "ttg.num-ctas",
     "ttg.target",
 )
+
+
+def _lookup_int(op: Operation | None, key: str, default: _D) -> int | _D:
+    """``key`` on ``op`` or its closest ancestor that sets it: the module, usually, but a
+    warp-specialised region may carry its own ``ttg.num-warps`` (Triton's
+    ``lookupNumWarps``)."""
+    while op is not None:
+        attr = op.attributes.get(key)
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+        op = op.parent_op()
+    return default
+
+
+def num_warps(op: Operation, default: _D = 4) -> int | _D:
+    """Warps per CTA where ``op`` runs."""
+    return _lookup_int(op, NUM_WARPS, default)
+
+
+def threads_per_warp(op: Operation, default: _D = 32) -> int | _D:
+    """Lanes per warp of the module ``op`` is in."""
+    return _lookup_int(op, THREADS_PER_WARP, default)
+
+
+def num_ctas(op: Operation, default: _D = 1) -> int | _D:
+    """CTAs per cluster of the module ``op`` is in."""
+    return _lookup_int(op, NUM_CTAS, default)
 
 
 def _module_int(module: ModuleOp, key: str) -> tuple[int | None, str | None]:

@@ -32,24 +32,22 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from tileopt.dialects.assembly import parse_attr_dict_split, print_attr_dict
-from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
-from tileopt.dialects.ttg import (
-    READ,
-    SHARED,
-    WRITE,
-    ReadsShared,
-    Synchronizes,
-    effects,
-    tensor_shape,
+from tileopt.dialects.assembly import (
+    parse_attr_dict_split,
+    parse_dot_types,
+    parse_operands,
+    print_attr_dict,
+    print_dot_types,
+    print_types,
 )
+from tileopt.dialects.effects import ReadsShared, ReadsWritesShared, Synchronizes
+from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
+from tileopt.dialects.ttg import tensor_shape
 from tileopt.dialects.ttg_types import MemDescType
 
 _FALSE = IntegerAttr(0, i1)
 _ZERO = IntegerAttr(0, i32)
 _IEEE = INPUT_PRECISION.attr(InputPrecision.IEEE)
-
-ReadsWritesShared = effects((READ, SHARED), (WRITE, SHARED))
 
 
 @irdl_op_definition
@@ -75,21 +73,12 @@ class WarpGroupDotOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> WarpGroupDotOp:
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        c = parser.parse_unresolved_operand()
+        a, b, c = parse_operands(parser, 3)
         use_c = None
         if parser.parse_optional_punctuation(","):
             use_c = parser.parse_unresolved_operand()
         props, attrs = parse_attr_dict_split(parser, cls)
-        parser.parse_punctuation(":")
-        a_type = parser.parse_type()
-        parser.parse_punctuation("*")
-        b_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        d_type = parser.parse_type()
+        a_type, _, b_type, _, d_type = parse_dot_types(parser)
         operands = [
             parser.resolve_operand(a, a_type),
             parser.resolve_operand(b, b_type),
@@ -108,12 +97,7 @@ class WarpGroupDotOp(IRDLOperation):
             printer.print_operand(self.useC)
         # MLIR leaves attributes that hold their default value out of the attr-dict.
         print_attr_dict(printer, self, defaults=self._DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.a.type)
-        printer.print_string(" * ")
-        printer.print_attribute(self.b.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.d.type)
+        print_dot_types(printer, self.a.type, self.b.type, self.d.type)
 
     def verify_(self) -> None:
         if self.c.type != self.d.type:
@@ -192,38 +176,56 @@ class FenceAsyncSharedOp(IRDLOperation):
         super().__init__(properties={"bCluster": IntegerAttr(int(bCluster), i1)})
 
 
-@irdl_op_definition
-class InitBarrierOp(IRDLOperation):
-    """``ttng.init_barrier %bar, N``: mbarrier.init with N expected arrivals."""
+class _BarrierNumberOp(IRDLOperation):
+    """``%bar, N {attrs} [, %pred] : T``: an mbarrier, a number kept in the property
+    ``NUMBER`` and, for ops that have one, an i1 predicate."""
 
-    name = "ttng.init_barrier"
-
-    alloc = operand_def(MemDescType)
-    count = prop_def(IntegerAttr)
+    NUMBER: ClassVar[str]
 
     traits = traits_def(ReadsWritesShared())
 
     @classmethod
-    def parse(cls, parser: Parser) -> InitBarrierOp:
+    def parse(cls, parser: Parser) -> _BarrierNumberOp:
         alloc = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        count = parser.parse_integer(allow_boolean=False)
+        number = parser.parse_integer(allow_boolean=False)
         props, attrs = parse_attr_dict_split(parser, cls)
+        pred = None
+        if "pred" in dict(cls.get_irdl_definition().operands):
+            parser.parse_punctuation(",")
+            pred = parser.parse_unresolved_operand()
         parser.parse_punctuation(":")
         ty = parser.parse_type()
+        operands = [parser.resolve_operand(alloc, ty)]
+        if pred is not None:
+            operands.append(parser.resolve_operand(pred, i1))
         return cls.build(
-            operands=[parser.resolve_operand(alloc, ty)],
-            properties={**props, "count": IntegerAttr(count, i32)},
+            operands=operands,
+            properties={**props, cls.NUMBER: IntegerAttr(number, i32)},
             attributes=attrs,
         )
 
     def print(self, printer: Printer) -> None:
+        alloc = self.operands[0]
         printer.print_string(" ")
-        printer.print_operand(self.alloc)
-        printer.print_string(f", {self.count.value.data}")
-        print_attr_dict(printer, self, elide=["count"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.alloc.type)
+        printer.print_operand(alloc)
+        printer.print_string(f", {self.properties[self.NUMBER].value.data}")
+        print_attr_dict(printer, self, elide=[self.NUMBER])
+        for pred in self.operands[1:]:
+            printer.print_string(", ")
+            printer.print_operand(pred)
+        print_types(printer, [alloc.type])
+
+
+@irdl_op_definition
+class InitBarrierOp(_BarrierNumberOp):
+    """``ttng.init_barrier %bar, N``: mbarrier.init with N expected arrivals."""
+
+    name = "ttng.init_barrier"
+    NUMBER: ClassVar[str] = "count"
+
+    alloc = operand_def(MemDescType)
+    count = prop_def(IntegerAttr)
 
 
 @irdl_op_definition
@@ -239,42 +241,15 @@ class InvalBarrierOp(IRDLOperation):
 
 
 @irdl_op_definition
-class BarrierExpectOp(IRDLOperation):
+class BarrierExpectOp(_BarrierNumberOp):
     """``ttng.barrier_expect %bar, bytes, %pred``: expect a TMA transaction of that size."""
 
     name = "ttng.barrier_expect"
+    NUMBER: ClassVar[str] = "size"
 
     alloc = operand_def(MemDescType)
     size = prop_def(IntegerAttr)
     pred = operand_def(i1)
-
-    traits = traits_def(ReadsWritesShared())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> BarrierExpectOp:
-        alloc = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        size = parser.parse_integer(allow_boolean=False)
-        props, attrs = parse_attr_dict_split(parser, cls)
-        parser.parse_punctuation(",")
-        pred = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        ty = parser.parse_type()
-        return cls.build(
-            operands=[parser.resolve_operand(alloc, ty), parser.resolve_operand(pred, i1)],
-            properties={**props, "size": IntegerAttr(size, i32)},
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.alloc)
-        printer.print_string(f", {self.size.value.data}")
-        print_attr_dict(printer, self, elide=["size"])
-        printer.print_string(", ")
-        printer.print_operand(self.pred)
-        printer.print_string(" : ")
-        printer.print_attribute(self.alloc.type)
 
 
 @irdl_op_definition

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from xdsl.ir import Attribute, Operation
 
 from tileopt.ir import TileoptError
+from tileopt.ir.locations import file_location
 
 
 def location_of(op: Operation | None) -> tuple[str, int, int] | None:
@@ -28,18 +28,8 @@ def _source_position(op: Operation) -> tuple[str, int, int] | None:
 
 
 def _from_attr(loc: Attribute | None) -> tuple[str, int, int] | None:
-    if isinstance(loc, FileLineColLoc):
-        return loc.filename.data, loc.line.data, loc.column.data
-    if isinstance(loc, NameLoc):
-        return _from_attr(loc.location)
-    if isinstance(loc, CallSiteLoc):
-        return _from_attr(loc.callee)
-    if isinstance(loc, FusedLoc):
-        for inner in loc.locations.data:
-            found = _from_attr(inner)
-            if found is not None:
-                return found
-    return None
+    found = file_location(loc)
+    return None if found is None else (found.filename.data, found.line.data, found.column.data)
 
 
 def error_at_op(message: str, op: Operation | None, filename: str) -> TileoptError:

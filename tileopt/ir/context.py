@@ -1,7 +1,7 @@
 """The xDSL context with every dialect tileopt reads and writes.
 
 Upstream dialects come from xDSL, except ``arith``, whose comparison, select and cast ops
-tileopt redefines for tensors (``tileopt/ir/arith.py``).
+tileopt redefines for tensors (``tileopt/dialects/arith.py``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from xdsl.dialects.math import Math
 from xdsl.dialects.scf import Scf
 from xdsl.dialects.ub import UB
 
+from tileopt.dialects.arith import arith_dialect
 from tileopt.dialects.llvm_ext import LLVM_EXT
-from tileopt.ir.arith import arith_dialect
 
 # tileopt's own dialects: (module, exported Dialect name). Each module defines one
 # xDSL ``Dialect`` object under that name.

@@ -17,22 +17,9 @@ from llvmlite import ir
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from xdsl.ir import Attribute
 
+from tileopt.ir.locations import file_location
+
 PRODUCER = "tileopt"
-
-
-def file_location(loc: Attribute | None) -> FileLineColLoc | None:
-    """The first ``file:line:col`` inside a location (through names, fusions, callees)."""
-    if isinstance(loc, FileLineColLoc):
-        return loc
-    if isinstance(loc, NameLoc):
-        return file_location(loc.location)
-    if isinstance(loc, FusedLoc):
-        for inner in loc.locations.data:
-            if (found := file_location(inner)) is not None:
-                return found
-    if isinstance(loc, CallSiteLoc):
-        return file_location(loc.callee)
-    return None
 
 
 class DebugInfoBuilder:

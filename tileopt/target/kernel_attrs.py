@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from llvmlite import ir
 from xdsl.dialects import builtin, llvm
 
+from tileopt.dialects.ttg import num_warps, threads_per_warp
 from tileopt.target.gpu_target import GPUTarget
 from tileopt.target.llvmlite_additions import use_extended_attributes
 
@@ -59,11 +60,7 @@ class ModuleLaunchInfo:
 
     @staticmethod
     def of(module: builtin.ModuleOp) -> ModuleLaunchInfo:
-        def integer(name: str) -> int | None:
-            attr = module.attributes.get(name)
-            return attr.value.data if isinstance(attr, builtin.IntegerAttr) else None
-
-        return ModuleLaunchInfo(integer("ttg.num-warps"), integer("ttg.threads-per-warp"))
+        return ModuleLaunchInfo(num_warps(module, None), threads_per_warp(module, None))
 
 
 def _int_list(attr: builtin.Attribute) -> list[int] | None:

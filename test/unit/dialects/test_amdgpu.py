@@ -15,7 +15,7 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from tileopt.dialects.amdgpu import AMDGPU
 from tileopt.dialects.rocdl import ROCDL, SchedBarrierOp, SetPrioOp
 from tileopt.dialects.tt_types import PointerType
-from tileopt.dialects.ttg import GlobalMemory, SharedMemory
+from tileopt.dialects.effects import GlobalMemory, SharedMemory
 
 BLOCKED = "#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>"
 ALIASES = {

@@ -30,7 +30,7 @@ from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from tileopt.dialects import ttg
+from tileopt.dialects import effects, ttg
 from tileopt.dialects.ttg import (
     TTG,
     AMDMfmaEncodingAttr,
@@ -451,7 +451,7 @@ def test_effects_match_triton():
 
     load = parse_op(f"%l = ttg.local_load %a : {MD} -> {T_BLOCKED}", ALIASES)
     assert effect_kinds(load) == {MemoryEffectKind.READ}
-    assert {e.resource for e in get_effects(load)} == {ttg.SharedMemory()}
+    assert {e.resource for e in get_effects(load)} == {effects.SharedMemory()}
     assert is_trivially_dead(load)  # an unused read may go, as in MLIR
 
     store = parse_op(f"ttg.local_store %x, %a : {T_BLOCKED} -> {MD}", ALIASES)
@@ -462,8 +462,8 @@ def test_effects_match_triton():
 
     copy = parse_op("%c = ttg.async_copy_global_to_local %p, %a : tensor<32x64x!tt.ptr<f16>, #blocked> -> <32x64xf16, #shared, #smem, mutable>", ALIASES)
     assert {(e.kind, e.resource) for e in get_effects(copy)} == {
-        (MemoryEffectKind.READ, ttg.GlobalMemory()),
-        (MemoryEffectKind.WRITE, ttg.SharedMemory()),
+        (MemoryEffectKind.READ, effects.GlobalMemory()),
+        (MemoryEffectKind.WRITE, effects.SharedMemory()),
     }
     assert not is_trivially_dead(copy)
 

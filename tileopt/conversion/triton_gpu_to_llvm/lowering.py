@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i8
+from xdsl.dialects.builtin import IntAttr, IntegerType, ModuleOp, StringAttr, i8
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tileopt.analysis.axis_info import AxisInfoAnalysis
@@ -36,6 +36,7 @@ from tileopt.conversion.type_converter import (
     convert_scalar_type,
     element_type,
 )
+from tileopt.dialects.ttg import num_ctas, num_warps, threads_per_warp
 from tileopt.ir import TileoptError
 from tileopt.passes import PassFailure
 
@@ -213,9 +214,9 @@ class ModuleState:
         self.module = module
         self.hooks = hooks
         self.layouts = LayoutCache()
-        self.num_warps = _int_attr(module, "ttg.num-warps", 4)
-        self.warp_size = _int_attr(module, "ttg.threads-per-warp", hooks.warp_size)
-        if _int_attr(module, "ttg.num-ctas", 1) != 1:
+        self.num_warps = num_warps(module)
+        self.warp_size = threads_per_warp(module, hooks.warp_size)
+        if num_ctas(module) != 1:
             raise PassFailure(module, "num-ctas > 1 (thread block clusters) is not supported")
         self.axis = AxisInfoAnalysis(module)
         self.shared = SharedMemoryPlan(module)
@@ -280,11 +281,6 @@ def operand_scratch(fl: FunctionLowering, op: Operation,
         return b.gep(ptr, index, types[operand])
 
     return slot
-
-
-def _int_attr(module: ModuleOp, name: str, default: int) -> int:
-    attr = module.attributes.get(name)
-    return attr.value.data if isinstance(attr, IntegerAttr) else default
 
 
 __all__ = ["FunctionLowering", "ModuleState", "LoweringError", "lowers", "PATTERNS",

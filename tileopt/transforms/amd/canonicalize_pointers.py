@@ -48,9 +48,9 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
+from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects import tt
 from tileopt.dialects.tt_types import PointerType
-from tileopt.ir import arith as tensor_arith
 from tileopt.passes import Pass, option, register_pass
 
 OFFSET_ONLY = frozenset({"tt.broadcast", "tt.expand_dims", "ttg.convert_layout",

@@ -58,7 +58,7 @@ from tileopt.dialects.tt_types import (
     PointerType,
     RMWOp,
     bit_width,
-    element_type_or_self,
+    element_type,
 )
 from tileopt.passes import Pass, option, register_pass
 from tileopt.analysis.integer_ranges import IntegerRanges
@@ -79,7 +79,7 @@ def _constant_splat(value: SSAValue) -> int | float | None:
 
 def is_all_true(mask: SSAValue) -> bool:
     """Triton's isSplatOneConstTensor: a splat integer constant equal to 1 (``true``)."""
-    element = element_type_or_self(mask.type)
+    element = element_type(mask.type)
     value = _constant_splat(mask)
     if not isinstance(element, IntegerType) or value is None:
         return False
@@ -128,7 +128,7 @@ class BufferOpAnalysis:
         if parts is None:
             return False
         base, offsets = parts
-        if bit_width(element_type_or_self(offsets.type)) != 32:
+        if bit_width(element_type(offsets.type)) != 32:
             return False
         if not self.analyze_small_tensor_offsets and _is_function_argument_with_32bit_range(base):
             return True
@@ -138,7 +138,7 @@ class BufferOpAnalysis:
         found = self.ranges.of(offsets)
         if found is None or found.lo < 0 or found.hi < 0:
             return False
-        pointee = element_type_or_self(ptr.type)
+        pointee = element_type(ptr.type)
         while isinstance(pointee, PointerType):
             pointee = pointee.pointee_type
         bits = bit_width(pointee) or 64
@@ -186,7 +186,7 @@ class ConvertLoad(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, tt.LoadOp):
-            element = element_type_or_self(op.result.type)
+            element = element_type(op.result.type)
             if isinstance(element, Float32Type) and _function_has_dot(op, self.dot_in_function):
                 return  # Triton's workaround for an LLVM bug with f32 loads feeding tt.dot
             ptr = op.ptr
@@ -251,7 +251,7 @@ class ConvertAtomicRMW(RewritePattern):
                                                  MemSemantic.ACQUIRE,
                                                  MemSemantic.ACQUIRE_RELEASE):
             return
-        element = element_type_or_self(op.val.type)
+        element = element_type(op.val.type)
         is_int = isinstance(element, IntegerType) and bit_width(element) in (32, 64)
         if not (is_int or isinstance(element, _ATOMIC_TYPES)):
             return

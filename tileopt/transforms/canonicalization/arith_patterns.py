@@ -2,7 +2,7 @@
 ``ArithCanonicalization.td`` patterns), for scalars and tensors.
 
 xDSL 0.74 folds few ``arith`` ops, on scalars only, and its patterns match its own classes;
-the tensor-capable ``cmpi``/``cmpf``/``select``/casts of ``tileopt.ir.arith`` get none. One
+the tensor-capable ``cmpi``/``cmpf``/``select``/casts of ``tileopt.dialects.arith`` get none. One
 pattern here dispatches on the op *name*, so it covers xDSL's classes and tileopt's alike.
 For each op it first runs MLIR's folder, then the trait folds MLIR applies when the folder
 fails (commutative ops move a constant operand to the right; a cast to its own type is its
@@ -87,8 +87,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.traits import Commutative
 
-from tileopt.ir import arith as tarith
+from tileopt.dialects import arith as tarith
 from tileopt.transforms.canonicalization import constant_folding as cf
 from tileopt.transforms.canonicalization.extra_patterns import register_patterns
 
@@ -674,6 +675,12 @@ def fold_select(op: Operation) -> FoldResult:
 # The folder table and trait folds
 # ---------------------------------------------------------------------------------------
 
+CASTS = frozenset({
+    "arith.extui", "arith.extsi", "arith.trunci", "arith.extf", "arith.truncf",
+    "arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.index_cast",
+    "arith.index_castui", "arith.bitcast",
+})
+
 _NSW, _NUW = xarith.IntegerOverflowFlag.NSW, xarith.IntegerOverflowFlag.NUW
 
 FOLDERS: dict[str, Callable[[Operation], FoldResult]] = {
@@ -723,22 +730,10 @@ FOLDERS: dict[str, Callable[[Operation], FoldResult]] = {
     "arith.select": fold_select,
 }
 
-COMMUTATIVE = frozenset({
-    "arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori", "arith.maxsi",
-    "arith.maxui", "arith.minsi", "arith.minui", "arith.addf", "arith.mulf",
-    "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
-})
-
-CASTS = frozenset({
-    "arith.extui", "arith.extsi", "arith.trunci", "arith.extf", "arith.truncf",
-    "arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.index_cast",
-    "arith.index_castui", "arith.bitcast",
-})
-
 
 def fold_traits(op: Operation) -> FoldResult:
     """MLIR's trait folds, tried when the op's own folder fails."""
-    if op.name in COMMUTATIVE:
+    if op.has_trait(Commutative):
         lhs, rhs = op.operands
         if is_constant(lhs) and not is_constant(rhs):
             return InPlace(operands=[rhs, lhs])

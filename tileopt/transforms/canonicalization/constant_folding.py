@@ -48,6 +48,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 
+from tileopt.dialects.tt_types import element_type
+
 INDEX_WIDTH = 64
 """Width of ``index`` when folding (MLIR's ``IndexType::kInternalStorageBitWidth``)."""
 
@@ -470,12 +472,6 @@ def cmpf(predicate: str, a: float, b: float) -> bool:
 # ---------------------------------------------------------------------------------------
 # Types
 # ---------------------------------------------------------------------------------------
-
-
-def element_type(type_: Attribute) -> Attribute:
-    if isinstance(type_, TensorType | VectorType):
-        return type_.element_type
-    return type_
 
 
 def int_width(type_: Attribute) -> int | None:

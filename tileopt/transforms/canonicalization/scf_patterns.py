@@ -39,7 +39,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.transforms.canonicalization_patterns.scf import replace_op_with_region
 
-from tileopt.ir import arith as tarith
+from tileopt.dialects import arith as tarith
 from tileopt.transforms.canonicalization import constant_folding as cf
 from tileopt.transforms.canonicalization.arith_patterns import (
     int_scalar,

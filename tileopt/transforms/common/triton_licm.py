@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import TensorType, i1
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tileopt.ir.arith import CmpiOp
+from tileopt.dialects.arith import CmpiOp
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.common.loop_hoisting import (is_pure_and_speculatable,
                                                      move_loop_invariant_code, only_reads)

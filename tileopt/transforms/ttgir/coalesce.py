@@ -26,12 +26,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileopt.analysis.axis_info import AxisInfoAnalysis, element_bit_width
 from tileopt.dialects.tt_types import PointerType
+from tileopt.dialects import ttg
 from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, ints_of
 from tileopt.passes import Pass, register_pass
@@ -54,22 +55,6 @@ def order_from_contiguity(contiguity: Sequence[int]) -> list[int]:
     """Dims by decreasing contiguity, ties in dim order (Triton 3.6's ``argSort``; later
     Triton breaks ties the other way, towards row-major)."""
     return sorted(range(len(contiguity)), key=lambda d: -contiguity[d])  # stable
-
-
-def lookup_num_warps(op: Operation) -> int:
-    """``ttg.num-warps`` of the closest enclosing op that sets it (the module, usually)."""
-    current: Operation | None = op
-    while current is not None:
-        attr = current.attributes.get("ttg.num-warps")
-        if isinstance(attr, IntegerAttr):
-            return attr.value.data
-        current = current.parent_op()
-    return 4
-
-
-def threads_per_warp_of(module: Operation) -> int:
-    attr = module.attributes.get("ttg.threads-per-warp")
-    return attr.value.data if isinstance(attr, IntegerAttr) else 32
 
 
 def _cta_layout(ty: TensorType) -> tuple[list[int], list[int], list[int]] | None:
@@ -254,7 +239,7 @@ class Coalesce(Pass):
 
     def apply(self, ctx: Context, op: Operation) -> None:
         axis_info = AxisInfoAnalysis(op)
-        threads_per_warp = threads_per_warp_of(op)
+        threads_per_warp = ttg.threads_per_warp(op)
         slices = _Slices()
         layouts: dict[Operation, Attribute] = {}
         for current in op.walk():
@@ -264,7 +249,7 @@ class Coalesce(Pass):
             if not (isinstance(ptr.type, TensorType)
                     and isinstance(ptr.type.element_type, PointerType)):
                 continue  # scalar or block pointers: nothing to lay out
-            layouts[current] = coalesced_encoding(current, axis_info, lookup_num_warps(current),
+            layouts[current] = coalesced_encoding(current, axis_info, ttg.num_warps(current),
                                                   threads_per_warp, slices)
         for current in op.walk():
             ty = None
@@ -273,7 +258,7 @@ class Coalesce(Pass):
             elif current.name == "tt.descriptor_store":
                 ty = current.operands[1].type
             if isinstance(ty, TensorType):
-                layouts[current] = descriptor_encoding(ty, lookup_num_warps(current),
+                layouts[current] = descriptor_encoding(ty, ttg.num_warps(current),
                                                        threads_per_warp)
         for memory_op, encoding in layouts.items():
             convert_op_encoding(memory_op, encoding)

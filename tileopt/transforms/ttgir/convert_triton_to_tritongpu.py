@@ -51,6 +51,7 @@ from tileopt.dialects.ttg_attrs import (
     ints_of,
 )
 from tileopt.ir import TileoptError
+from tileopt.ir.locations import value_location
 from tileopt.passes import Pass, PassFailure, option, register_pass
 from tileopt.transforms.ttgir.blocked_layouts import (blocked_for_shape,
                                                      default_blocked_encoding, make_blocked)
@@ -330,19 +331,13 @@ def _dot(conv: _Conversion, op: Operation) -> None:
         operand = op.operands[index]
         if not isinstance(operand.type.encoding, DotOperandEncodingAttr):
             ty = _with_encoding(operand.type, DotOperandEncodingAttr.get(index, d_encoding))
-            op.operands[index] = conv.convert_before(op, operand, ty, _value_location(operand))
+            op.operands[index] = conv.convert_before(op, operand, ty, value_location(operand))
     acc = op.operands[2]
     acc_type = _with_encoding(acc.type, d_encoding)
     # Triton converts the accumulator unconditionally (a no-op convert is left for
     # canonicalization to remove).
-    op.operands[2] = conv.convert_before(op, acc, acc_type, _value_location(acc))
+    op.operands[2] = conv.convert_before(op, acc, acc_type, value_location(acc))
     conv.set_results(op, [acc_type])
-
-
-def _value_location(value: SSAValue):
-    if isinstance(value, BlockArgument):
-        return getattr(value, "location", None)
-    return value.owner.location
 
 
 def _cat(conv: _Conversion, op: Operation) -> None:

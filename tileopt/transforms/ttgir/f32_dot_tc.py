@@ -41,16 +41,12 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
-from tileopt.ir.arith import CmpfOp, SelectOp
+from tileopt.dialects.arith import CmpfOp, SelectOp
 from tileopt.dialects.tt import DotOp, ElementwiseInlineAsmOp, SplatOp
 from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
+from tileopt.ir.locations import value_location
 from tileopt.passes import Pass, option, register_pass
 from tileopt.transforms.common.canonicalize import hoist_and_unique_constants
-
-
-def _location_of(value: SSAValue):
-    owner = value.owner
-    return owner.location if isinstance(owner, Operation) else getattr(value, "location", None)
 
 
 class _Builder:
@@ -70,30 +66,30 @@ class _Builder:
 
     def truncf(self, value: SSAValue, element) -> SSAValue:
         return self.insert(arith.TruncFOp(value, self.with_element(value, element)),
-                           _location_of(value))
+                           value_location(value))
 
     def extf(self, value: SSAValue, element) -> SSAValue:
         return self.insert(arith.ExtFOp(value, self.with_element(value, element)),
-                           _location_of(value))
+                           value_location(value))
 
     def subf(self, a: SSAValue, b: SSAValue, location=None) -> SSAValue:
-        return self.insert(arith.SubfOp(a, b), location or _location_of(a))
+        return self.insert(arith.SubfOp(a, b), location or value_location(a))
 
     def addf(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.insert(arith.AddfOp(a, b), self.anchor.location)
 
     def zero_like(self, value: SSAValue) -> SSAValue:
-        location = _location_of(value)
+        location = value_location(value)
         zero = self.insert(arith.ConstantOp(FloatAttr(0.0, f32)), location)
         return self.insert(SplatOp(zero, value.type), location)
 
     def dot(self, a: SSAValue, b: SSAValue, acc: SSAValue,
             precision: InputPrecision = InputPrecision.IEEE, max_imprecise: int = 0
             ) -> SSAValue:
-        return self.insert(DotOp(a, b, acc, precision, max_imprecise), _location_of(a))
+        return self.insert(DotOp(a, b, acc, precision, max_imprecise), value_location(a))
 
     def nans_to_zero(self, value: SSAValue) -> SSAValue:
-        location = _location_of(value)
+        location = value_location(value)
         nans = self.insert(CmpfOp(value, value, "uno"), location)
         zero = self.zero_like(value)
         return self.insert(SelectOp(nans, zero, value), location)

@@ -48,7 +48,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 from xdsl.utils.hints import isa
 
-from tileopt.ir import arith as tarith
+from tileopt.dialects import arith as tarith
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.ttgir.structured_dominance import (
     ancestor_in_block,

@@ -22,7 +22,13 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
+from tileopt.dialects.traits import (
+    SameLoadStoreOperandsAndResultEncoding,
+    SameOperandsAndResultEncoding,
+    is_elementwise,
+)
 from tileopt.dialects.tt_types import PointerType
+from tileopt.dialects.ttg import num_warps, threads_per_warp
 from tileopt.dialects.ttg_attrs import (
     AMDMfmaEncodingAttr,
     AMDWmmaEncodingAttr,
@@ -34,41 +40,26 @@ from tileopt.transforms.ttgir.blocked_layouts import make_blocked
 from tileopt.transforms.ttgir.tensor_layouts import (
     conversion_reorders_registers,
     encoding,
-    num_warps,
     tensor_type,
-    threads_per_warp,
 )
 
-# Triton ops with the ``Elementwise`` trait, besides every ``arith``/``math`` op but
-# ``arith.constant``.
-_TT_ELEMENTWISE = frozenset({
-    "tt.int_to_ptr", "tt.ptr_to_int", "tt.bitcast", "tt.fp_to_fp", "tt.addptr",
-    "tt.precise_sqrt", "tt.precise_divf", "tt.mulhiui", "tt.clampf",
-    "tt.extern_elementwise", "tt.elementwise_inline_asm",
-})
-# Ops whose tensor operands and results share one layout (``SameOperandsAndResultEncoding``).
-_SAME_ENCODING = frozenset({
-    "tt.splat", "tt.broadcast", "tt.atomic_rmw", "tt.atomic_cas", "tt.scan",
-})
-# Loads and stores: operands and result share one layout (``SameLoadStoreOperands*``).
-_LOAD_STORE = frozenset({"tt.load", "tt.store"})
 # Ops that only re-index a tensor (Triton's ``isView``).
 _VIEWS = frozenset({"tt.expand_dims", "tt.reshape", "tt.trans", "tt.join", "tt.split"})
 _MMA_LAYOUTS = (NvidiaMmaEncodingAttr, AMDMfmaEncodingAttr, AMDWmmaEncodingAttr)
 
 
-def is_elementwise(op: Operation) -> bool:
-    """Triton's ``Elementwise`` trait: each result element depends on the same operand element."""
-    name = op.name
-    if name.startswith("arith.") or name.startswith("math."):
-        return name != "arith.constant"
-    return name in _TT_ELEMENTWISE
-
-
 def keeps_operand_encoding(op: Operation) -> bool:
     """Tensor operands and results of ``op`` always carry one layout (elementwise ops,
     splat, broadcast, atomics, scan: Triton's ``SameOperandsAndResultEncoding``)."""
-    return is_elementwise(op) or op.name in _SAME_ENCODING
+    return is_elementwise(op) or op.has_trait(
+        SameOperandsAndResultEncoding, value_if_unregistered=False
+    )
+
+
+def is_load_or_store(op: Operation) -> bool:
+    """Loads and stores: operands and result share one layout (Triton's
+    ``SameLoadStoreOperandsAndResultEncoding``)."""
+    return op.has_trait(SameLoadStoreOperandsAndResultEncoding, value_if_unregistered=False)
 
 
 def is_view(op: Operation) -> bool:
@@ -119,7 +110,7 @@ def infer_src_encoding(op: Operation, layout: Attribute) -> Attribute | None:
     name = op.name
     if name == "tt.scan" and not isinstance(layout, BlockedEncodingAttr):
         return None  # scan lowers only from blocked layouts
-    if keeps_operand_encoding(op) or name in _LOAD_STORE or isinstance(
+    if keeps_operand_encoding(op) or is_load_or_store(op) or isinstance(
             op, (scf.WhileOp, scf.YieldOp, scf.ConditionOp)) or name == "ttng.warp_group_dot_wait":
         return layout
     if name == "tt.reduce":
@@ -144,7 +135,7 @@ def infer_dst_encoding(op: Operation, layout: Attribute) -> Attribute | None:
     name = op.name
     if name == "tt.scan" and not isinstance(layout, BlockedEncodingAttr):
         return None
-    if keeps_operand_encoding(op) or name in _LOAD_STORE or isinstance(
+    if keeps_operand_encoding(op) or is_load_or_store(op) or isinstance(
             op, (scf.WhileOp, scf.ForOp, scf.YieldOp, scf.ConditionOp)) or (
             name == "ttng.warp_group_dot_wait"):
         return layout
@@ -211,7 +202,7 @@ def is_free_convert(op: Operation) -> bool:
 def can_be_rematerialized(op: Operation) -> bool:
     """``op`` may be recomputed in another layout (Triton's ``canBeRemat``)."""
     name = op.name
-    if name in _LOAD_STORE:
+    if is_load_or_store(op):
         return not is_expensive_load_or_store(op)
     if name in ("tt.atomic_rmw", "tt.atomic_cas", "tt.dot"):
         return False

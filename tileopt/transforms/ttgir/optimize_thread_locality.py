@@ -27,10 +27,10 @@ from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tileopt.dialects.arith import TruncIOp
 from tileopt.dialects import tt
-from tileopt.dialects.ttg import ConvertLayoutOp
+from tileopt.dialects.ttg import ConvertLayoutOp, num_ctas, num_warps, threads_per_warp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, SliceEncodingAttr
-from tileopt.ir.arith import TruncIOp
 from tileopt.layouts.encodings import get_order, get_thread_order, get_warp_order
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.canonicalization.tt_patterns import dense_splat
@@ -41,11 +41,8 @@ from tileopt.transforms.ttgir.scf_rewrites import replace_for_with_new_signature
 from tileopt.transforms.ttgir.tensor_layouts import (
     elems_per_thread,
     layout_encoding,
-    num_ctas,
-    num_warps,
     retype,
     tensor_type,
-    threads_per_warp,
     with_encoding,
 )
 

@@ -40,7 +40,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 from xdsl.utils.hints import isa
 
-from tileopt.dialects.ttg import ConvertLayoutOp
+from tileopt.dialects.ttg import ConvertLayoutOp, threads_per_warp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, DotOperandEncodingAttr
 from tileopt.passes import Pass, PassFailure, register_pass
 from tileopt.transforms.ttgir.convert_layout_patterns import CONVERT_LAYOUT_PATTERNS
@@ -72,7 +72,6 @@ from tileopt.transforms.ttgir.tensor_layouts import (
     encoding,
     retype,
     tensor_type,
-    threads_per_warp,
     with_encoding,
 )
 

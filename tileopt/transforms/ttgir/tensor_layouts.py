@@ -14,14 +14,14 @@ layouts instead of one rule per pair of layout kinds:
   registers inside each thread (free), or across lanes/warps (shuffles or shared memory).
 
 The module attributes that size a kernel (``ttg.num-warps``, ``ttg.threads-per-warp``,
-``ttg.num-ctas``) are read here too.
+``ttg.num-ctas``) are read by ``tileopt.dialects.ttg`` (``num_warps`` and friends).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, NoneAttr, TensorType
+from xdsl.dialects.builtin import ModuleOp, NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.dialects.layout_of import encoding_of, linear_layout_of
@@ -136,33 +136,3 @@ def module_of(op: Operation) -> ModuleOp | None:
     while op is not None and not isinstance(op, ModuleOp):
         op = op.parent_op()
     return op
-
-
-def _module_int(op: Operation, name: str, default: int) -> int:
-    module = module_of(op)
-    while module is not None:
-        attr = module.attributes.get(name)
-        if isinstance(attr, IntegerAttr):
-            return attr.value.data
-        module = module_of(module.parent_op()) if module.parent_op() else None
-    return default
-
-
-def num_warps(op: Operation) -> int:
-    """Warps per CTA: a ``ttg.num-warps`` on an enclosing op (warp-specialised regions may
-    carry their own), else the module's."""
-    current = op
-    while current is not None:
-        attr = current.attributes.get("ttg.num-warps")
-        if isinstance(attr, IntegerAttr):
-            return attr.value.data
-        current = current.parent_op()
-    return 4
-
-
-def threads_per_warp(op: Operation) -> int:
-    return _module_int(op, "ttg.threads-per-warp", 32)
-
-
-def num_ctas(op: Operation) -> int:
-    return _module_int(op, "ttg.num-ctas", 1)

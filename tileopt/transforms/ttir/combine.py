@@ -41,9 +41,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects import tt
-from tileopt.dialects.tt_types import InputPrecision, bit_width, element_type_or_self
-from tileopt.ir import arith as tensor_arith
+from tileopt.dialects.tt_types import InputPrecision, bit_width, element_type
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
 
@@ -105,7 +105,7 @@ def _signed(value: int, width: int) -> int:
 def addptr_offsets_combinable(first: SSAValue, second: SSAValue) -> bool:
     if first.type != second.type:
         return False
-    width = bit_width(element_type_or_self(first.type))
+    width = bit_width(element_type(first.type))
     if width == 64:
         return True
     a, b = constant_int(first), constant_int(second)

@@ -25,24 +25,10 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.traits import HasCanonicalizationPatternsTrait, get_effects
 
 from tileopt.dialects import tt
+from tileopt.dialects.traits import is_elementwise
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
 from tileopt.transforms.ttir.combine import splat_scalar, constant_attr
-
-# tt ops with MLIR's Elementwise trait (TritonOps.td); every arith op but arith.constant
-# and every math op have it too.
-TT_ELEMENTWISE = frozenset({
-    "tt.int_to_ptr", "tt.ptr_to_int", "tt.bitcast", "tt.fp_to_fp", "tt.addptr",
-    "tt.precise_sqrt", "tt.precise_divf", "tt.mulhiui", "tt.clampf",
-    "tt.extern_elementwise", "tt.elementwise_inline_asm",
-})
-
-
-def is_elementwise(op: Operation) -> bool:
-    if op.name.startswith("arith."):
-        return op.name != "arith.constant"
-    return op.name.startswith("math.") or op.name in TT_ELEMENTWISE
-
 
 def is_memory_effect_free(op: Operation) -> bool:
     effects = get_effects(op)

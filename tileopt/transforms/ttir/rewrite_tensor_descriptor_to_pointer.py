@@ -40,10 +40,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects import tt
 from tileopt.dialects.tt_types import PointerType, TensorDescType
 from tileopt.ir import TileoptError
-from tileopt.ir import arith as tensor_arith
 from tileopt.passes import Pass, register_pass
 
 

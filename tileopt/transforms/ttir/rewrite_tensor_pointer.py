@@ -41,10 +41,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects import tt
 from tileopt.dialects.tt_types import PADDING_OPTION, PaddingOption, PointerType, is_tensor_ptr
 from tileopt.ir import TileoptError
-from tileopt.ir import arith as tensor_arith
 from tileopt.passes import Pass, register_pass
 
 

@@ -49,12 +49,13 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-
-def element_type(type_: Attribute) -> Attribute:
-    """The element type of a tensor or vector type, the type itself otherwise."""
-    if isinstance(type_, TensorType | VectorType):
-        return type_.element_type
-    return type_
+from tileopt.dialects.assembly import (
+    parse_attrs_and_types,
+    parse_operands,
+    print_attrs_and_types,
+)
+from tileopt.dialects.traits import Elementwise
+from tileopt.dialects.tt_types import element_type
 
 
 def with_element_type(type_: Attribute, element: Attribute) -> Attribute:
@@ -79,23 +80,23 @@ def _check_same_shape(op: Operation, a: Attribute, b: Attribute, what: str) -> N
         raise VerifyException(f"{what} must have the same shape: {a} vs {b}")
 
 
-_CMPI = {name: index for index, name in enumerate(CMPI_COMPARISON_OPERATIONS)}
-_CMPF = {name: index for index, name in enumerate(CMPF_COMPARISON_OPERATIONS)}
-
-
 class _Comparison(IRDLOperation):
     """``arith.cmpi``/``arith.cmpf``: the result is i1 shaped like the operands."""
 
-    PREDICATES: ClassVar[dict[str, int]] = {}
     PREDICATE_NAMES: ClassVar[list[str]] = []
+
+    predicate = prop_def(IntegerAttr)
+    result = result_def(boolLike)
+
+    traits = traits_def(Pure(), Elementwise())
 
     def _init(self, lhs, rhs, predicate, properties):
         lhs = SSAValue.get(lhs)
         rhs = SSAValue.get(rhs)
         if isinstance(predicate, str):
-            if predicate not in self.PREDICATES:
+            if predicate not in self.PREDICATE_NAMES:
                 raise VerifyException(f"unknown comparison predicate '{predicate}'")
-            predicate = self.PREDICATES[predicate]
+            predicate = self.PREDICATE_NAMES.index(predicate)
         super().__init__(operands=[lhs, rhs], result_types=[with_element_type(lhs.type, i1)],
                          properties={"predicate": IntegerAttr(predicate, 64), **properties})
 
@@ -110,103 +111,66 @@ class _Comparison(IRDLOperation):
         if not 0 <= self.predicate.value.data < len(self.PREDICATE_NAMES):
             raise VerifyException(f"unknown predicate {self.predicate.value.data}")
 
+    # ``arith.cmpX <predicate>, %lhs, %rhs [fastmath<...>] {attrs} : type``; only cmpf
+    # has the fastmath clause.
+    @classmethod
+    def parse(cls, parser: Parser) -> _Comparison:
+        at = parser.pos
+        predicate = parser.parse_identifier(" (comparison predicate)")
+        if predicate not in cls.PREDICATE_NAMES:
+            parser.raise_error(f"unknown comparison predicate '{predicate}'", at)
+        parser.parse_punctuation(",")
+        lhs, rhs = parse_operands(parser, 2)
+        extra = []
+        if "fastmath" in cls.get_irdl_definition().properties:
+            fastmath = FastMathFlagsAttr("none")
+            if parser.parse_optional_keyword("fastmath"):
+                fastmath = FastMathFlagsAttr(FastMathFlagsAttr.parse_parameter(parser))
+            extra.append(fastmath)
+        attributes, type_ = parse_attrs_and_types(parser)
+        lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
+        op = cls(lhs, rhs, predicate, *extra)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.PREDICATE_NAMES[self.predicate.value.data]}, ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        fastmath = self.properties.get("fastmath")
+        if fastmath is not None and fastmath != FastMathFlagsAttr("none"):
+            printer.print_string(" fastmath")
+            fastmath.print_parameter(printer)
+        print_attrs_and_types(printer, self, [self.lhs.type])
+
 
 @irdl_op_definition
 class CmpiOp(_Comparison):
     name = "arith.cmpi"
-    PREDICATES: ClassVar[dict[str, int]] = _CMPI
     PREDICATE_NAMES: ClassVar[list[str]] = CMPI_COMPARISON_OPERATIONS
 
-    predicate = prop_def(IntegerAttr)
     lhs = operand_def(signlessIntegerLike)
     rhs = operand_def(signlessIntegerLike)
-    result = result_def(boolLike)
-
-    traits = traits_def(Pure())
 
     def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation,
                  predicate: int | str):
         self._init(lhs, rhs, predicate, {})
 
-    @classmethod
-    def parse(cls, parser: Parser) -> CmpiOp:
-        at = parser.pos
-        predicate = parser.parse_identifier(" (comparison predicate)")
-        if predicate not in _CMPI:
-            parser.raise_error(f"unknown comparison predicate '{predicate}'", at)
-        parser.parse_punctuation(",")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
-        lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
-        op = cls(lhs, rhs, predicate)
-        op.attributes.update(attributes)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {CMPI_COMPARISON_OPERATIONS[self.predicate.value.data]}, ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.lhs.type)
-
 
 @irdl_op_definition
 class CmpfOp(_Comparison):
     name = "arith.cmpf"
-    PREDICATES: ClassVar[dict[str, int]] = _CMPF
     PREDICATE_NAMES: ClassVar[list[str]] = CMPF_COMPARISON_OPERATIONS
 
-    predicate = prop_def(IntegerAttr)
     lhs = operand_def(floatingPointLike)
     rhs = operand_def(floatingPointLike)
     fastmath = prop_def(FastMathFlagsAttr, default_value=FastMathFlagsAttr("none"))
-    result = result_def(boolLike)
-
-    traits = traits_def(Pure())
 
     def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation,
                  predicate: int | str,
                  fastmath: FastMathFlagsAttr = FastMathFlagsAttr("none")):
         self._init(lhs, rhs, predicate, {"fastmath": fastmath})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CmpfOp:
-        at = parser.pos
-        predicate = parser.parse_identifier(" (comparison predicate)")
-        if predicate not in _CMPF:
-            parser.raise_error(f"unknown comparison predicate '{predicate}'", at)
-        parser.parse_punctuation(",")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        fastmath = FastMathFlagsAttr("none")
-        if parser.parse_optional_keyword("fastmath"):
-            fastmath = FastMathFlagsAttr(FastMathFlagsAttr.parse_parameter(parser))
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
-        lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
-        op = cls(lhs, rhs, predicate, fastmath)
-        op.attributes.update(attributes)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {CMPF_COMPARISON_OPERATIONS[self.predicate.value.data]}, ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        if self.fastmath != FastMathFlagsAttr("none"):
-            printer.print_string(" fastmath")
-            self.fastmath.print_parameter(printer)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.lhs.type)
 
 
 @irdl_op_definition
@@ -222,7 +186,7 @@ class SelectOp(IRDLOperation):
     rhs = operand_def(T)
     result = result_def(T)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Elementwise())
 
     def __init__(self, cond: SSAValue | Operation, lhs: SSAValue | Operation,
                  rhs: SSAValue | Operation):
@@ -236,14 +200,8 @@ class SelectOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> SelectOp:
-        cond = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
+        cond, lhs, rhs = parse_operands(parser, 3)
+        attributes, type_ = parse_attrs_and_types(parser)
         cond_type: Attribute = i1
         if parser.parse_optional_punctuation(",") is not None:
             cond_type, type_ = type_, parser.parse_type()
@@ -256,19 +214,16 @@ class SelectOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list((self.cond, self.lhs, self.rhs), printer.print_operand)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        if isinstance(self.cond.type, TensorType | VectorType):
-            printer.print_attribute(self.cond.type)
-            printer.print_string(", ")
-        printer.print_attribute(self.result.type)
+        shaped_cond = isinstance(self.cond.type, TensorType | VectorType)
+        types = [self.cond.type, self.result.type] if shaped_cond else [self.result.type]
+        print_attrs_and_types(printer, self, types)
 
 
 class _Cast(IRDLOperation):
     """``arith.<cast> %x : T1 to T2`` elementwise on scalars, tensors and vectors."""
 
     assembly_format = "$input attr-dict `:` type($input) `to` type($result)"
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Elementwise())
 
     def __init__(self, value: SSAValue | Operation, target_type: Attribute):
         super().__init__(operands=[value], result_types=[target_type])
@@ -345,26 +300,23 @@ class FPToUIOp(_Cast):
     result = result_def(container_of(IntegerType))
 
 
+class _IndexCast(_Cast):
+    input = operand_def(container_of(IntegerType | IndexType))
+    result = result_def(container_of(IntegerType | IndexType))
+
+    def verify_elements(self, source, target) -> None:
+        if isinstance(source, IndexType) == isinstance(target, IndexType):
+            raise VerifyException("one of operand and result must be index")
+
+
 @irdl_op_definition
-class IndexCastOp(_Cast):
+class IndexCastOp(_IndexCast):
     name = "arith.index_cast"
-    input = operand_def(container_of(IntegerType | IndexType))
-    result = result_def(container_of(IntegerType | IndexType))
-
-    def verify_elements(self, source, target) -> None:
-        if isinstance(source, IndexType) == isinstance(target, IndexType):
-            raise VerifyException("one of operand and result must be index")
 
 
 @irdl_op_definition
-class IndexCastUIOp(_Cast):
+class IndexCastUIOp(_IndexCast):
     name = "arith.index_castui"
-    input = operand_def(container_of(IntegerType | IndexType))
-    result = result_def(container_of(IntegerType | IndexType))
-
-    def verify_elements(self, source, target) -> None:
-        if isinstance(source, IndexType) == isinstance(target, IndexType):
-            raise VerifyException("one of operand and result must be index")
 
 
 TENSOR_OPS: tuple[type[IRDLOperation], ...] = (
