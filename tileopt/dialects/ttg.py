@@ -739,8 +739,6 @@ __all__ = [
     "verify_layouts_against_module",
     "find_layout_problem",
     "layouts_in_type",
-    "SharedMemory",
-    "GlobalMemory",
     # attributes
     "TritonGPULayoutAttr",
     "BlockedEncodingAttr",
