@@ -190,7 +190,6 @@ def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: Parse
     start = time.perf_counter()
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     module = ir_io.parse(chunk.padded_text(), filename, ctx)
-    ir_io.verify(module, filename)
     if timer is not None:
         timer.add_phase("Parser", time.perf_counter() - start)
     start = time.perf_counter()
