@@ -84,9 +84,6 @@ def run_opt(argv: list[str]) -> int:
                     load_plugin_file(arg[len(prefix) + 1:])
         load_builtin_passes()
         load_entry_point_plugins()
-        if debug:
-            for module, problem, trace in registry.load_failures():
-                print(f"note: pass module {module} failed to import:\n{trace}", file=sys.stderr)
         args = parse_argv(argv, FLAGS, is_pass=lambda name: get_pass(name) is not None,
                           pass_names=lambda: registry.all_passes())
         return _run(args)

@@ -10,6 +10,7 @@ from tileopt.driver.input import read_input
 from tileopt.driver.opt import debug_enabled
 from tileopt.driver.output import write_output
 from tileopt.ir import TileoptError
+from tileopt.target import translate
 
 EMITS = ("llvm-ir", "ptx", "amdgcn", "hsaco")
 
@@ -45,13 +46,7 @@ def run_translate(argv: list[str]) -> int:
         if len(args.positionals) > 1:
             raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
         text, filename = read_input(args.positionals[0] if args.positionals else "-")
-        try:
-            from tileopt.target import translate
-        except ImportError as err:
-            raise TileoptError("translation to LLVM IR is not available in this build "
-                               f"(tileopt.target.translate: {err})") from err
-        result = translate(text, emit=emit, arch=args.arch, filename=filename) \
-            if _accepts_filename(translate) else translate(text, emit=emit, arch=args.arch)
+        result = translate(text, emit=emit, arch=args.arch, filename=filename)
         write_output(result, args.o)
         return 0
     except TileoptError as err:
@@ -65,15 +60,6 @@ def run_translate(argv: list[str]) -> int:
         print(f"error: internal error: {type(err).__name__}: {err} "
               "(run with --debug for the traceback)", file=sys.stderr)
         return 1
-
-
-def _accepts_filename(function) -> bool:
-    import inspect
-
-    try:
-        return "filename" in inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def usage() -> str:

@@ -27,8 +27,6 @@ PASS_PACKAGES = ("tileopt.transforms", "tileopt.conversion")
 ENTRY_POINT_GROUP = "tileopt.passes"
 
 _passes: dict[str, type[Pass]] = {}
-# Modules that failed to import: (module name, one-line error, traceback text).
-_load_failures: list[tuple[str, str, str]] = []
 _builtin_loaded = False
 _entry_points_loaded = False
 
@@ -62,19 +60,9 @@ def load_builtin_passes() -> None:
         return
     _builtin_loaded = True
     for package_name in PASS_PACKAGES:
-        try:
-            package = importlib.import_module(package_name)
-        except ImportError as err:
-            _record_failure(package_name, err)
-            continue
-        for info in pkgutil.walk_packages(package.__path__, package_name + ".",
-                                          onerror=lambda name: None):
-            try:
-                importlib.import_module(info.name)
-            except TileoptError:
-                raise
-            except Exception as err:  # a half-written module must not take the driver down
-                _record_failure(info.name, err)
+        package = importlib.import_module(package_name)
+        for info in pkgutil.walk_packages(package.__path__, package_name + "."):
+            importlib.import_module(info.name)
 
 
 def load_entry_point_plugins() -> None:
@@ -130,10 +118,6 @@ def _plugin_line(err: Exception, file: Path) -> int | None:
     return None
 
 
-def _record_failure(module: str, err: Exception) -> None:
-    _load_failures.append((module, f"{type(err).__name__}: {err}", traceback.format_exc()))
-
-
 def get_pass(name: str) -> type[Pass] | None:
     load_builtin_passes()
     return _passes.get(name)
@@ -143,8 +127,3 @@ def all_passes() -> dict[str, type[Pass]]:
     load_builtin_passes()
     return dict(sorted(_passes.items()))
 
-
-def load_failures() -> list[tuple[str, str, str]]:
-    """Pass modules that could not be imported (shown in errors about unknown passes)."""
-    load_builtin_passes()
-    return list(_load_failures)

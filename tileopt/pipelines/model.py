@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from tileopt.ir import TileoptError
 from tileopt.passes.base import Pass
-from tileopt.passes.registry import all_passes, get_pass, load_failures
+from tileopt.passes.registry import all_passes, get_pass
 
 
 @dataclass(frozen=True)
@@ -104,10 +104,7 @@ def unknown_pass_error(name: str, where: Where) -> TileoptError:
     close = difflib.get_close_matches(name, list(all_passes()), n=1, cutoff=0.6)
     if close:
         message += f"; did you mean '{close[0]}'?"
-    error = where.error(message)
-    for module, problem, _trace in load_failures():
-        error.notes.append(f"note: pass module {module} failed to import ({problem})")
-    return error
+    return where.error(message)
 
 
 def unknown_option_error(pass_name: str, key: str, known: list[str],
