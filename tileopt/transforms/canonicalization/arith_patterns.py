@@ -88,9 +88,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from tileopt.dialects.canonicalization import add_canonicalization_patterns
 from tileopt.ir import arith as tarith
 from tileopt.transforms.canonicalization import constant_folding as cf
-from tileopt.transforms.canonicalization.extra_patterns import register_patterns
 
 # ---------------------------------------------------------------------------------------
 # Fold results
@@ -1202,18 +1202,26 @@ def _apply(op: Operation, result: FoldResult, rewriter: PatternRewriter) -> bool
     return True
 
 
+@dataclass(frozen=True)
 class ArithCanonicalization(RewritePattern):
-    """Folds and canonicalization patterns of ``arith`` ops, matched by op name."""
+    """One ``arith`` op's folder, trait folds and canonicalization patterns, in that order.
+
+    The folder runs as a pattern, not through ``HasFolder``: it may rewrite the op in
+    place (``InPlace``), which an xDSL folder may not."""
+
+    folder: Callable[[Operation], FoldResult]
+    patterns: tuple[Rewrite, ...]
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        folder = FOLDERS.get(op.name)
-        if folder is None:
+        if _apply(op, self.folder(op), rewriter) or _apply(op, fold_traits(op), rewriter):
             return
-        if _apply(op, folder(op), rewriter) or _apply(op, fold_traits(op), rewriter):
-            return
-        for pattern in PATTERNS.get(op.name, ()):
+        for pattern in self.patterns:
             if pattern(op, rewriter):
                 return
 
 
-register_patterns(lambda: [ArithCanonicalization()])
+# Attached to the xDSL class and to tileopt's tensor one (``tileopt.ir.arith``) of each name.
+for _op in {*xarith.Arith.operations, *tarith.arith_dialect().operations}:
+    if _op.name in FOLDERS:
+        add_canonicalization_patterns(
+            _op, ArithCanonicalization(FOLDERS[_op.name], PATTERNS.get(_op.name, ())))

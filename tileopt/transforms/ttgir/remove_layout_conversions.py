@@ -43,7 +43,7 @@ from xdsl.utils.hints import isa
 from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, DotOperandEncodingAttr
 from tileopt.passes import Pass, PassFailure, register_pass
-from tileopt.transforms.ttgir.convert_layout_patterns import CONVERT_LAYOUT_PATTERNS
+from tileopt.transforms.canonicalization.convert_layout_patterns import CONVERT_LAYOUT_PATTERNS
 from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
 from tileopt.transforms.ttgir.layout_propagation import (
     Operand,

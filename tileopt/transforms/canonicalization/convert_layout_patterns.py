@@ -12,8 +12,8 @@ A conversion disappears or folds into a neighbour when that costs nothing:
   linear layouts) skip the conversion.
 
 A conversion to a dot operand from an NVIDIA MMA layout is left alone (Triton keeps it for
-fused attention). ``CONVERT_LAYOUT_PATTERNS`` is the set ``canonicalize`` should also carry
-for ``ttg.convert_layout``.
+fused attention). Each pattern is attached to the op it is rooted at, for ``canonicalize``;
+``remove-layout-conversions`` runs ``CONVERT_LAYOUT_PATTERNS`` alone.
 """
 
 from __future__ import annotations
@@ -23,11 +23,12 @@ from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from tileopt.dialects import tt, ttg
+from tileopt.dialects.canonicalization import add_canonicalization_patterns
+from tileopt.dialects.tt_canonicalize import dense_splat, splat_value
 from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr, NvidiaMmaEncodingAttr
 from tileopt.layouts.linear_layout import LayoutError
-from tileopt.transforms.canonicalization.extra_patterns import register_patterns
-from tileopt.transforms.canonicalization.tt_patterns import dense_splat, splat_value
 from tileopt.transforms.ttgir.tensor_layouts import (
     conversion_is_trivial,
     encoding,
@@ -189,7 +190,10 @@ CONVERT_LAYOUT_PATTERNS: tuple[RewritePattern, ...] = (
     FoldConvertIntoLayoutFreeUser(),
 )
 
-
-# ``canonicalize`` runs these too once this module is listed in
-# ``tileopt.transforms.canonicalization.extra_patterns.PATTERN_MODULES``.
-register_patterns(lambda: CONVERT_LAYOUT_PATTERNS)
+# Triton registers them as ``ConvertLayoutOp``'s canonicalization; each is attached to the
+# op it is rooted at.
+add_canonicalization_patterns(ConvertLayoutOp, FoldConvertIntoProducer())
+add_canonicalization_patterns(tt.ReshapeOp, FoldTrivialConvertIntoReshape())
+add_canonicalization_patterns(tt.TransOp, FoldTrivialConvertIntoTrans())
+for _op in (tt.HistogramOp, ttg.LocalAllocOp, ttg.LocalStoreOp, tt.GatherOp):
+    add_canonicalization_patterns(_op, FoldConvertIntoLayoutFreeUser())
