@@ -62,7 +62,7 @@ from tileopt.dialects.tt_types import (
 )
 from tileopt.passes import Pass, option, register_pass
 from tileopt.analysis.integer_ranges import IntegerRanges
-from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
+from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
 
 TWO_GIB = (1 << 31) - 1
 CDNA3_OR_4 = ("gfx940", "gfx941", "gfx942", "gfx950")

@@ -37,7 +37,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from tileopt.dialects import tt
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.ttgir.op_motion import (
+from tileopt.transforms.utils.op_motion import (
     move_after,
     move_before,
     sink_converts_below_deallocs,

@@ -29,7 +29,7 @@ from tileopt.dialects.tt_canonicalize import dense_splat, splat_value
 from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr, NvidiaMmaEncodingAttr
 from tileopt.layouts.linear_layout import LayoutError
-from tileopt.transforms.ttgir.tensor_layouts import (
+from tileopt.transforms.utils.tensor_layouts import (
     conversion_is_trivial,
     encoding,
     linear_layout,

@@ -23,7 +23,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike, HasFolder
 
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.common.loop_hoisting import is_memory_effect_free
+from tileopt.transforms.utils.loop_hoisting import is_memory_effect_free
 
 OVERDEFINED = object()
 _CONSTANT_KINDS = (IntegerAttr, FloatAttr, DenseIntOrFPElementsAttr)

@@ -44,8 +44,8 @@ from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, DotOperandEncodingAttr
 from tileopt.passes import Pass, PassFailure, register_pass
 from tileopt.transforms.canonicalization.convert_layout_patterns import CONVERT_LAYOUT_PATTERNS
-from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
-from tileopt.transforms.ttgir.layout_propagation import (
+from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
+from tileopt.transforms.utils.layout_propagation import (
     Operand,
     can_be_rematerialized,
     can_use_result_encoding,
@@ -59,14 +59,14 @@ from tileopt.transforms.ttgir.layout_propagation import (
     is_view,
     keeps_operand_encoding,
 )
-from tileopt.transforms.ttgir.scf_rewrites import (
+from tileopt.transforms.utils.scf_rewrites import (
     SCF_CLEANUP_PATTERNS,
     eliminate_dead_iter_args,
     replace_for_with_new_signature,
     replace_if_with_new_signature,
 )
-from tileopt.transforms.ttgir.structured_dominance import post_dominates, properly_dominates
-from tileopt.transforms.ttgir.tensor_layouts import (
+from tileopt.transforms.utils.structured_dominance import post_dominates, properly_dominates
+from tileopt.transforms.utils.tensor_layouts import (
     conversion_reorders_registers,
     elems_per_thread,
     encoding,

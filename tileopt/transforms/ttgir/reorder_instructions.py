@@ -21,17 +21,17 @@ from xdsl.traits import MemoryEffectKind, get_effects
 
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.ttgir.structured_dominance import (
+from tileopt.transforms.utils.structured_dominance import (
     ancestor_in_block,
     properly_dominates,
 )
-from tileopt.transforms.ttgir.op_motion import (
+from tileopt.transforms.utils.op_motion import (
     move_after,
     move_before,
     sink_converts_below_deallocs,
     users_of,
 )
-from tileopt.transforms.ttgir.tensor_layouts import encoding
+from tileopt.transforms.utils.tensor_layouts import encoding
 
 
 def increases_register_pressure(op: Operation) -> bool:

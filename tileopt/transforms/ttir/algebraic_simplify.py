@@ -51,7 +51,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from tileopt.passes import Pass, option, register_pass
 from tileopt.analysis.integer_ranges import IntegerRanges, signed
-from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
+from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
 
 # Smallest normal exponent of each float type whose reciprocal powers of two we allow.
 _MIN_EXPONENT = {Float16Type: -14, BFloat16Type: -126, Float32Type: -126, Float64Type: -1022}

@@ -27,7 +27,7 @@ from xdsl.traits import get_effects
 from tileopt.dialects import tt
 from tileopt.dialects.canonicalization import canonicalization_patterns
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
+from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
 from tileopt.transforms.ttir.combine import splat_scalar, constant_attr
 
 # tt ops with MLIR's Elementwise trait (TritonOps.td); every arith op but arith.constant

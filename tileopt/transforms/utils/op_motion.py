@@ -6,7 +6,7 @@ from __future__ import annotations
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tileopt.transforms.ttgir.structured_dominance import ancestor_in_block, is_before_in_block
+from tileopt.transforms.utils.structured_dominance import ancestor_in_block, is_before_in_block
 
 
 def move_before(op: Operation, anchor: Operation) -> None:
