@@ -17,7 +17,11 @@ import importlib.util
 import pkgutil
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.ir import Operation
 
 from tileopt.ir import TileoptError
 from tileopt.passes.base import Pass
@@ -47,6 +51,22 @@ def register_pass(cls: type[Pass]) -> type[Pass]:
             raise TypeError(f"option '{spec.name}' of pass '{name}' needs a default")
     _passes[name] = cls
     return cls
+
+
+def register_op_pass(name: str, summary: str, run: Callable[[Operation], object]) -> type[Pass]:
+    """Register a pass without options, for any op it is nested under (``anchor = None``),
+    that calls ``run(op)``: the generic passes that wrap one function (``cse``, ``sccp``...).
+    Returns the pass class (named after ``name``, in the calling module)."""
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        run(op)
+
+    class_name = "".join(part.capitalize() for part in name.split("-"))
+    cls = type(class_name, (Pass,), {
+        "__doc__": summary, "name": name, "anchor": None, "apply": apply,
+        "__module__": sys._getframe(1).f_globals.get("__name__", __name__),
+    })
+    return register_pass(cls)
 
 
 def _qualified(cls: type) -> str:

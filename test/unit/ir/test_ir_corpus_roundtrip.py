@@ -61,12 +61,10 @@ def test_every_pipeline_contributes_dumps(corpus, passes_root):
         kernels = sorted(p.name for p in (passes_root / target / "passes").iterdir())
         assert len(kernels) >= 10
         for kernel in kernels:
-            expected = []
-            for name, path in pass_order(passes_root, target, kernel):
-                if name in LLVM_LOWERING_PASSES:
-                    break
-                if path is not None:
-                    expected.append(path)
+            order = pass_order(passes_root, target, kernel)
+            cut = next((i for i, (name, _) in enumerate(order)
+                        if name in LLVM_LOWERING_PASSES), len(order))
+            expected = [path for _, path in order[:cut] if path is not None]
             assert tt_level_dumps(passes_root, target, kernel) == expected
             assert expected, f"{target}/{kernel}: no TritonGPU-level dump"
     assert len(corpus_files(corpus, passes_root)) > 800

@@ -15,14 +15,13 @@ induction variables are overdefined; only ops with folders produce constants.
 
 from __future__ import annotations
 
-from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike, HasFolder
 
-from tileopt.passes import Pass, register_pass
+from tileopt.passes import register_op_pass
 from tileopt.transforms.utils.loop_hoisting import is_memory_effect_free
 
 OVERDEFINED = object()
@@ -243,12 +242,6 @@ def sccp(root: Operation) -> None:
                 changed = True
 
 
-@register_pass
-class SCCP(Pass):
-    """Sparse conditional constant propagation (through folders, scf.if and loops)."""
-
-    name = "sccp"
-    anchor = None
-
-    def apply(self, ctx: Context, op: Operation) -> None:
-        sccp(op)
+SCCP = register_op_pass(
+    "sccp", "Sparse conditional constant propagation (through folders, scf.if and loops).",
+    sccp)
