@@ -58,5 +58,5 @@ def reconcile(root: Operation) -> None:
 
 
 ReconcileUnrealizedCasts = register_op_pass(
-    "reconcile-unrealized-casts", "Simplify and remove unrealized conversion casts.",
-    reconcile)
+    "ReconcileUnrealizedCasts", "reconcile-unrealized-casts",
+    "Simplify and remove unrealized conversion casts.", reconcile)

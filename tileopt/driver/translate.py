@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import sys
-import traceback
 
 from tileopt.driver.argv import Flag, parse_argv
 from tileopt.driver.input import read_input
-from tileopt.driver.opt import debug_enabled
+from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.driver.output import write_output
 from tileopt.ir import TileoptError
 from tileopt.target import translate
@@ -49,17 +48,8 @@ def run_translate(argv: list[str]) -> int:
         result = translate(text, emit=emit, arch=args.arch, filename=filename)
         write_output(result, args.o)
         return 0
-    except TileoptError as err:
-        if debug:
-            traceback.print_exc()
-        print(err.format(), file=sys.stderr)
-        return 1
-    except Exception as err:  # a bug in tileopt, not in the input
-        if debug:
-            traceback.print_exc()
-        print(f"error: internal error: {type(err).__name__}: {err} "
-              "(run with --debug for the traceback)", file=sys.stderr)
-        return 1
+    except Exception as err:
+        return report_failure(err, debug)
 
 
 def usage() -> str:

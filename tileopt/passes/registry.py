@@ -53,15 +53,15 @@ def register_pass(cls: type[Pass]) -> type[Pass]:
     return cls
 
 
-def register_op_pass(name: str, summary: str, run: Callable[[Operation], object]) -> type[Pass]:
+def register_op_pass(class_name: str, name: str, summary: str,
+                     run: Callable[[Operation], object]) -> type[Pass]:
     """Register a pass without options, for any op it is nested under (``anchor = None``),
     that calls ``run(op)``: the generic passes that wrap one function (``cse``, ``sccp``...).
-    Returns the pass class (named after ``name``, in the calling module)."""
+    Returns the pass class, defined in the calling module (its name shows in IR dumps)."""
 
     def apply(self, ctx: Context, op: Operation) -> None:
         run(op)
 
-    class_name = "".join(part.capitalize() for part in name.split("-"))
     cls = type(class_name, (Pass,), {
         "__doc__": summary, "name": name, "anchor": None, "apply": apply,
         "__module__": sys._getframe(1).f_globals.get("__name__", __name__),

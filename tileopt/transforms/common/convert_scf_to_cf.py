@@ -79,5 +79,5 @@ def convert_scf_to_cf(root: Operation) -> None:
 
 
 ConvertSCFToCF = register_op_pass(
-    "convert-scf-to-cf", "Lower structured control flow (scf) to branches between blocks (cf).",
-    convert_scf_to_cf)
+    "ConvertSCFToCF", "convert-scf-to-cf",
+    "Lower structured control flow (scf) to branches between blocks (cf).", convert_scf_to_cf)

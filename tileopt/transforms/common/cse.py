@@ -13,4 +13,6 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from tileopt.passes import register_op_pass
 
 
-CSE = register_op_pass("cse", "Eliminate common subexpressions.", cse)
+CSE = register_op_pass(
+    "CSE", "cse",
+    "Eliminate common subexpressions.", cse)

@@ -243,5 +243,5 @@ def sccp(root: Operation) -> None:
 
 
 SCCP = register_op_pass(
-    "sccp", "Sparse conditional constant propagation (through folders, scf.if and loops).",
-    sccp)
+    "SCCP", "sccp",
+    "Sparse conditional constant propagation (through folders, scf.if and loops).", sccp)
