@@ -46,18 +46,7 @@ from tileopt.dialects.tt_types import PADDING_OPTION, PaddingOption, PointerType
 from tileopt.ir import TileoptError
 from tileopt.ir import arith as tensor_arith
 from tileopt.passes import Pass, register_pass
-
-
-class _Builder:
-    """Inserts new ops before a fixed op, in creation order."""
-
-    def __init__(self, anchor: Operation):
-        self.anchor = anchor
-
-    def add(self, op: Operation) -> SSAValue:
-        op.location = self.anchor.location
-        Rewriter.insert_op(op, InsertPoint.before(self.anchor))
-        return op.results[0] if op.results else None  # type: ignore[return-value]
+from tileopt.transforms.utils.builder import OpBuilder
 
 
 @dataclass
@@ -79,7 +68,7 @@ class BlockPointer:
     def rank(self) -> int:
         return len(self.block_shape)
 
-    def offset_range(self, b: _Builder, dim: int) -> SSAValue:
+    def offset_range(self, b: OpBuilder, dim: int) -> SSAValue:
         if dim in self.ranges:
             return self.ranges[dim]
         n = self.block_shape[dim]
@@ -97,7 +86,7 @@ class BlockPointer:
         self.ranges[dim] = value
         return value
 
-    def pointer_tensor(self, b: _Builder) -> SSAValue:
+    def pointer_tensor(self, b: OpBuilder) -> SSAValue:
         base_type = self.base.type
         ptrs_type = TensorType(base_type, list(self.block_shape))
         index_type = TensorType(i64, list(self.block_shape))
@@ -112,7 +101,7 @@ class BlockPointer:
             ptr = b.add(tt.AddPtrOp(ptr, spread))
         return ptr
 
-    def mask(self, b: _Builder, checked: list[int]) -> SSAValue | None:
+    def mask(self, b: OpBuilder, checked: list[int]) -> SSAValue | None:
         if not checked:
             return None
         mask_type = TensorType(i1, list(self.block_shape))
@@ -129,7 +118,7 @@ class BlockPointer:
             mask = spread if mask is None else b.add(arith.AndIOp(mask, spread))
         return mask
 
-    def other(self, b: _Builder, padding: PaddingOption | None) -> SSAValue | None:
+    def other(self, b: OpBuilder, padding: PaddingOption | None) -> SSAValue | None:
         if padding is None:
             return None
         assert isinstance(self.base.type, PointerType)
@@ -196,7 +185,7 @@ class _Rewriter:
     # -- one rewrite per op kind ------------------------------------------------------
 
     def make_tensor_ptr(self, op: tt.MakeTensorPtrOp) -> None:
-        b = _Builder(op)
+        b = OpBuilder(op)
         offsets = [b.add(tensor_arith.ExtSIOp(o, i64)) for o in op.offsets]
         block = op.result.type.pointee_type  # type: ignore[union-attr]
         self.info[op.result] = BlockPointer(op.base, list(op.shape), list(op.strides),
@@ -205,7 +194,7 @@ class _Rewriter:
 
     def advance(self, op: tt.AdvanceOp) -> None:
         info = self.lookup(op.ptr, op)
-        b = _Builder(op)
+        b = OpBuilder(op)
         moved = []
         for old, delta in zip(info.offsets, op.offsets, strict=True):
             wide = b.add(tensor_arith.ExtSIOp(delta, i64))
@@ -219,7 +208,7 @@ class _Rewriter:
         info = self.lookup(op.ptr, op)
         # A fresh cache of offset ranges per access, as Triton copies the info here.
         info = info.with_offsets(info.offsets)
-        b = _Builder(op)
+        b = OpBuilder(op)
         checked = [int(d) for d in op.boundaryCheck.get_values()]
         ptr = info.pointer_tensor(b)
         mask = info.mask(b, checked)
