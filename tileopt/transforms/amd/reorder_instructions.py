@@ -38,21 +38,16 @@ from tileopt.dialects import tt
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.utils.op_motion import (
+    enclosing_for,
     move_after,
     move_before,
     sink_converts_below_deallocs,
+    sink_into_user_loops,
     users_of,
 )
 
 TRANSPOSES = ("tt.trans", "ttg.memdesc_trans")
 SCHEDULE_BARRIERS = ("tt.atomic_rmw", "tt.atomic_cas", "gpu.barrier", "scf.for", "scf.while")
-
-
-def _enclosing_for(op: Operation) -> Operation | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, scf.ForOp):
-        parent = parent.parent_op()
-    return parent
 
 
 def ancestor_in_block(block: Block, op: Operation) -> Operation | None:
@@ -68,18 +63,8 @@ def _is_dot_operand(ty) -> bool:
 
 
 def sink_dot_conversions(func: Operation) -> None:
-    moves = []
-    for op in func.walk():
-        if op.name != "ttg.convert_layout" or not _is_dot_operand(op.results[0].type):
-            continue
-        users = users_of(op)
-        if len(users) != 1:
-            continue
-        if _enclosing_for(users[0]) is _enclosing_for(op):
-            continue
-        moves.append((op, users[0]))
-    for op, user in moves:
-        move_before(op, user)
+    sink_into_user_loops(func, lambda op: op.name == "ttg.convert_layout"
+                         and _is_dot_operand(op.results[0].type))
 
 
 def move_up_transposes(func: Operation) -> None:
@@ -168,7 +153,7 @@ def schedule_global_loads_and_local_stores(parent: Operation) -> None:
     # Loads in loop bodies keep the order the pipeliner gave them (Triton 3.6's output
     # moves only the loads peeled in front of the loop).
     moves += [op for op in parent.walk() if isinstance(op, tt.LoadOp)
-              and (not isinstance(parent, tt.FuncOp) or _enclosing_for(op) is None)]
+              and (not isinstance(parent, tt.FuncOp) or enclosing_for(op) is None)]
     for op in reversed(moves):
         block = op.parent_block()
         assert block is not None

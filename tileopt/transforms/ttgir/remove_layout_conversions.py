@@ -59,6 +59,7 @@ from tileopt.transforms.utils.layout_propagation import (
     is_view,
     keeps_operand_encoding,
 )
+from tileopt.transforms.utils.op_motion import enclosing_for
 from tileopt.transforms.utils.scf_rewrites import (
     SCF_CLEANUP_PATTERNS,
     eliminate_dead_iter_args,
@@ -502,13 +503,6 @@ def _num_stages(for_op: Operation, default: int) -> int:
     return attr.value.data if isinstance(attr, IntegerAttr) else default
 
 
-def _enclosing_for(op: Operation) -> scf.ForOp | None:
-    current = op.parent_op()
-    while current is not None and not isinstance(current, scf.ForOp):
-        current = current.parent_op()
-    return current
-
-
 class LayoutRematerialization:
     """Remove or hoist the conversions of one function by recomputing their producers."""
 
@@ -688,7 +682,7 @@ class LayoutRematerialization:
     def rematerialize(self, convert: ConvertLayoutOp) -> bool:
         target = encoding(convert.result)
         if isinstance(target, DotOperandEncodingAttr):
-            loop = _enclosing_for(convert)
+            loop = enclosing_for(convert)
             if loop is not None and _num_stages(loop, 3) > 1:
                 return False  # left for hoist_dot_operand, so the loads can be pipelined
         known = self.remat.get((convert.src, target))
