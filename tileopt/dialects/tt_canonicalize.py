@@ -110,13 +110,16 @@ def fold_make_range(op: tt.MakeRangeOp) -> FoldResult:
     return None
 
 
+def _splat_source(op: tt.BroadcastOp | tt.TransOp) -> FoldResult:
+    """A splat constant source, as the same splat of the result type."""
+    value = splat_value(constant_value(op.src))
+    return None if value is None else [dense_splat(op.result.type, value)]
+
+
 def fold_broadcast(op: tt.BroadcastOp) -> FoldResult:
     if op.result.type == op.src.type:
         return [op.src]
-    value = splat_value(constant_value(op.src))
-    if value is not None:
-        return [dense_splat(op.result.type, value)]
-    return None
+    return _splat_source(op)
 
 
 def fold_expand_dims(op: tt.ExpandDimsOp) -> FoldResult:
@@ -135,10 +138,7 @@ def fold_trans(op: tt.TransOp) -> FoldResult:
     order = op.permutation
     if order == tuple(range(len(order))) and op.src.type == op.result.type:
         return [op.src]
-    value = splat_value(constant_value(op.src))
-    if value is not None:
-        return [dense_splat(op.result.type, value)]
-    return None
+    return _splat_source(op)
 
 
 def fold_addptr(op: tt.AddPtrOp) -> FoldResult:

@@ -117,15 +117,24 @@ class FoldConvertIntoProducer(RewritePattern):
                 rewriter.replace(op, new)
 
 
+def _operand_convert(op: Operation) -> Operation | None:
+    """The ``ttg.convert_layout`` that produces ``op``'s first operand, if one does."""
+    convert = _producer(op.operands[0])
+    return convert if _is_convert(convert) else None
+
+
+def _read_before_convert(op: Operation, convert: Operation, rewriter: PatternRewriter) -> None:
+    """``op`` rebuilt on the conversion's source (same result type)."""
+    rewriter.replace(op, recreate_with_result_type(op, op.results[0].type,
+                                                   [convert.operands[0]]))
+
+
 class FoldTrivialConvertIntoReshape(RewritePattern):
     """``reshape(convert(x))`` reads ``x`` when the conversion is trivial or the reshape may
     reorder elements anyway."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if op.name != "tt.reshape":
-            return
-        convert = _producer(op.operands[0])
-        if not _is_convert(convert):
+        if op.name != "tt.reshape" or (convert := _operand_convert(op)) is None:
             return
         src = convert.operands[0]
         if not conversion_is_trivial(src.type, convert.results[0].type):
@@ -133,7 +142,7 @@ class FoldTrivialConvertIntoReshape(RewritePattern):
                 return
             if "allow_reorder" not in op.properties:
                 return
-        rewriter.replace(op, recreate_with_result_type(op, op.results[0].type, [src]))
+        _read_before_convert(op, convert, rewriter)
 
 
 class FoldTrivialConvertIntoTrans(RewritePattern):
@@ -147,13 +156,11 @@ class FoldTrivialConvertIntoTrans(RewritePattern):
         if order == list(range(len(order))):
             rewriter.replace(op, ConvertLayoutOp(op.operands[0], op.results[0].type))
             return
-        convert = _producer(op.operands[0])
-        if not _is_convert(convert):
+        convert = _operand_convert(op)
+        if convert is None or not conversion_is_trivial(convert.operands[0].type,
+                                                        convert.results[0].type):
             return
-        src = convert.operands[0]
-        if not conversion_is_trivial(src.type, convert.results[0].type):
-            return
-        rewriter.replace(op, recreate_with_result_type(op, op.results[0].type, [src]))
+        _read_before_convert(op, convert, rewriter)
 
 
 class FoldConvertIntoLayoutFreeUser(RewritePattern):
@@ -167,10 +174,7 @@ class FoldConvertIntoLayoutFreeUser(RewritePattern):
             return
         if name == "tt.gather" and "efficient_layout" in op.properties:
             return
-        if not op.operands:
-            return
-        convert = _producer(op.operands[0])
-        if not _is_convert(convert):
+        if not op.operands or (convert := _operand_convert(op)) is None:
             return
         operands = list(op.operands)
         operands[0] = convert.operands[0]
