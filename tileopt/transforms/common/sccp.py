@@ -23,6 +23,7 @@ from xdsl.traits import ConstantLike, HasFolder
 
 from tileopt.passes import register_op_pass
 from tileopt.transforms.utils.loop_hoisting import is_memory_effect_free
+from tileopt.transforms.utils.scf_rewrites import replace_with_block
 
 OVERDEFINED = object()
 _CONSTANT_KINDS = (IntegerAttr, FloatAttr, DenseIntOrFPElementsAttr)
@@ -195,15 +196,7 @@ def _inline_taken_branch(op: scf.IfOp, take_then: bool) -> None:
         if not op.results:
             op.parent_block().erase_op(op)
         return
-    yield_op = block.last_op
-    values = list(yield_op.operands) if yield_op is not None else []
-    for inner in list(block.ops):
-        if inner is yield_op:
-            break
-        inner.detach()
-        Rewriter.insert_op(inner, InsertPoint.before(op))
-    for result, value in zip(op.results, values, strict=True):
-        result.replace_all_uses_with(value)
+    replace_with_block(op, block)
     op.parent_block().erase_op(op, safe_erase=False)
 
 

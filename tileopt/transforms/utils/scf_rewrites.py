@@ -8,6 +8,8 @@ Triton's layout passes run after themselves.
 - ``ForIterArgsFolder`` and ``IfUnusedResults``: MLIR's ``scf.for``/``scf.if``
   canonicalizations that drop loop-carried values nobody needs (forwarded unchanged, or
   unused inside and outside) and conditional results nobody reads.
+- ``replace_with_block``: an op replaced by the body of one of its regions (a loop run
+  once, a conditional whose branch is known).
 - ``eliminate_dead_iter_args``: Triton's ``ForOpDeadArgElimination``: a loop-carried value
   whose result is unused and which only feeds its own update is made to yield its block
   argument, so the folder above removes it and dead-code elimination removes the update.
@@ -18,10 +20,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import scf
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
+
+
+def replace_with_block(op: Operation, block: Block) -> None:
+    """Move ``block``'s ops but its terminator before ``op`` and give ``op``'s results the
+    terminator's operands. ``op`` stays, without uses, for the caller to erase."""
+    terminator = block.last_op
+    values = list(terminator.operands) if terminator is not None else []
+    for inner in list(block.ops):
+        if inner is terminator:
+            break
+        inner.detach()
+        Rewriter.insert_op(inner, InsertPoint.before(op))
+    for result, value in zip(op.results, values, strict=True):
+        result.replace_all_uses_with(value)
 
 
 def replace_for_with_new_signature(
