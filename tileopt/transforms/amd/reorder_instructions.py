@@ -36,6 +36,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from tileopt.dialects import tt
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr
+from tileopt.analysis.structured_dominance import ancestor_in_block
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.utils.op_motion import (
     enclosing_for,
@@ -48,14 +49,6 @@ from tileopt.transforms.utils.op_motion import (
 
 TRANSPOSES = ("tt.trans", "ttg.memdesc_trans")
 SCHEDULE_BARRIERS = ("tt.atomic_rmw", "tt.atomic_cas", "gpu.barrier", "scf.for", "scf.while")
-
-
-def ancestor_in_block(block: Block, op: Operation) -> Operation | None:
-    """``op`` or the op of ``block`` that contains it (MLIR's findAncestorOpInBlock)."""
-    current: Operation | None = op
-    while current is not None and current.parent_block() is not block:
-        current = current.parent_op()
-    return current
 
 
 def _is_dot_operand(ty) -> bool:
@@ -84,7 +77,7 @@ def backward_slice(op: Operation, block: Block) -> tuple[list[Operation], bool]:
 
     def keep(defining: Operation) -> bool:
         nonlocal leads_to_load
-        if ancestor_in_block(block, defining) is None:
+        if ancestor_in_block(defining, block) is None:
             return False
         leads_to_load |= isinstance(defining, tt.LoadOp)
         return defining.parent_block() is block
@@ -193,7 +186,7 @@ def sink_second_load(loop: scf.ForOp) -> None:
     if not users:
         return
     order = {id(o): i for i, o in enumerate(loop.body.block.ops)}
-    first_user = ancestor_in_block(loop.body.block, users[0])
+    first_user = ancestor_in_block(users[0], loop.body.block)
     if first_user is None:
         return
     if order[id(second)] < order[id(dot)] < order[id(first_user)]:

@@ -18,7 +18,7 @@ from xdsl.rewriter import Rewriter
 
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.utils.scf_rewrites import replace_if_with_new_signature
-from tileopt.transforms.utils.structured_dominance import dominates
+from tileopt.analysis.structured_dominance import dominates
 
 
 def combinable_pairs(root: Operation) -> dict[Operation, scf.IfOp]:

@@ -50,7 +50,7 @@ from xdsl.utils.hints import isa
 
 from tileopt.ir import arith as tarith
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.utils.structured_dominance import (
+from tileopt.analysis.structured_dominance import (
     ancestor_in_block,
     dominates,
     is_before_in_block,

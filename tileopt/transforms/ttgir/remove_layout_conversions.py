@@ -66,7 +66,7 @@ from tileopt.transforms.utils.scf_rewrites import (
     replace_for_with_new_signature,
     replace_if_with_new_signature,
 )
-from tileopt.transforms.utils.structured_dominance import post_dominates, properly_dominates
+from tileopt.analysis.structured_dominance import post_dominates, properly_dominates
 from tileopt.transforms.utils.tensor_layouts import (
     conversion_reorders_registers,
     elems_per_thread,

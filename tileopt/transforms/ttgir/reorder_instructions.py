@@ -20,7 +20,7 @@ from xdsl.traits import MemoryEffectKind, get_effects
 
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.utils.structured_dominance import (
+from tileopt.analysis.structured_dominance import (
     ancestor_in_block,
     properly_dominates,
 )

@@ -9,7 +9,7 @@ from xdsl.dialects import scf
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tileopt.transforms.utils.structured_dominance import ancestor_in_block, is_before_in_block
+from tileopt.analysis.structured_dominance import ancestor_in_block, is_before_in_block
 
 
 def move_before(op: Operation, anchor: Operation) -> None:
