@@ -120,6 +120,18 @@ def corpus_files(corpus: Path, passes: Path | None) -> list[tuple[str, Path]]:
     return files
 
 
+def code_part(ptx: str) -> list[str]:
+    """PTX lines before the DWARF sections, without ``//`` comment lines (what comparing
+    tileopt's PTX with Triton's looks at)."""
+    lines = []
+    for line in ptx.splitlines():
+        if line.startswith("\t.file"):
+            break
+        if not line.startswith("//"):
+            lines.append(line)
+    return lines
+
+
 # ---------------------------------------------------------------------------------------
 # Modules: the multiset of ops
 # ---------------------------------------------------------------------------------------
