@@ -1078,41 +1078,24 @@ def _cmpf_of_int_to_float(op: Operation, rewriter: PatternRewriter) -> bool:
     if not low <= rhs_int <= high:
         return False
     if rhs != 0.0 and cf.round_to(rhs_int, fmt) != rhs:
-        negative = rhs < 0
-        if predicate == "ne":
-            return constant(True)
-        if predicate == "eq":
-            return constant(False)
-        if predicate == "ule":
-            if negative:
-                return constant(False)
-        elif predicate == "sle":
-            if negative:
-                predicate = "slt"
-        elif predicate == "ult":
-            if negative:
-                return constant(False)
-            predicate = "ule"
-        elif predicate == "slt":
-            if not negative:
-                predicate = "sle"
-        elif predicate == "ugt":
-            if negative:
-                return constant(True)
-        elif predicate == "sgt":
-            if negative:
-                predicate = "sge"
-        elif predicate == "uge":
-            if negative:
-                return constant(True)
-            predicate = "ugt"
-        elif predicate == "sge":
-            if not negative:
-                predicate = "sgt"
+        outcome = _NON_INTEGER_RHS.get(predicate, (predicate, predicate))[0 if rhs < 0 else 1]
+        if isinstance(outcome, bool):
+            return constant(outcome)
+        predicate = outcome
     int_constant = _int_constant(int_value.type, rhs_int)
     rewriter.replace(op, [int_constant, tarith.CmpiOp(int_value, int_constant.result,
                                                       predicate)])
     return True
+
+
+# cmpi against a constant that is not an integer (rounded toward zero to rhs_int): per
+# predicate, what it becomes for a negative and for a positive constant (a result, or the
+# predicate to compare with rhs_int), as MLIR's CmpFIntToFPConst decides.
+_NON_INTEGER_RHS: dict[str, tuple[bool | str, bool | str]] = {
+    "eq": (False, False), "ne": (True, True),
+    "ule": (False, "ule"), "ult": (False, "ule"), "uge": (True, "ugt"), "ugt": (True, "ugt"),
+    "sle": ("slt", "sle"), "slt": ("slt", "sle"), "sge": ("sge", "sgt"), "sgt": ("sge", "sgt"),
+}
 
 
 PATTERNS: dict[str, tuple[Rewrite, ...]] = {
