@@ -198,15 +198,8 @@ class CanonicalizeMaskedLoad(RewritePattern):
     def match_and_rewrite(self, op: tt.LoadOp, rewriter: PatternRewriter) -> None:
         mask = _constant_mask(op.mask)
         if mask is True:
-            rewriter.replace(
-                op,
-                tt.LoadOp(
-                    op.ptr,
-                    cache=op.cache_modifier,
-                    evict=op.eviction_policy,
-                    is_volatile=op.is_volatile,
-                ),
-            )
+            rewriter.replace(op, tt.LoadOp(op.ptr, cache=op.cache_modifier,
+                                           evict=op.eviction_policy, is_volatile=op.is_volatile))
         elif mask is False and op.other is not None:
             # Without `other` the loaded value is undefined: Triton leaves it alone.
             rewriter.replace(op, [], [op.other])

@@ -40,6 +40,19 @@ def replace_with_block(op: Operation, block: Block) -> None:
         result.replace_all_uses_with(value)
 
 
+def _take_place(old_op: Operation, new_op: Operation,
+                replacements: list[tuple[SSAValue, SSAValue]] | None) -> None:
+    """Insert ``new_op`` before ``old_op``; its first results replace ``old_op``'s now, or
+    are appended to ``replacements`` for the caller to replace later."""
+    Rewriter.insert_op(new_op, InsertPoint.before(old_op))
+    pairs = list(zip(old_op.results, new_op.results[: len(old_op.results)]))
+    if replacements is None:
+        for old, new in pairs:
+            old.replace_all_uses_with(new)
+    else:
+        replacements.extend(pairs)
+
+
 def replace_for_with_new_signature(
     for_op: scf.ForOp, new_inits: Sequence[SSAValue],
     replacements: list[tuple[SSAValue, SSAValue]] | None = None,
@@ -57,13 +70,7 @@ def replace_for_with_new_signature(
     block = new_for.body.block
     for value in new_inits:
         block.insert_arg(value.type, len(block.args))
-    Rewriter.insert_op(new_for, InsertPoint.before(for_op))
-    pairs = list(zip(for_op.results, new_for.results[: len(for_op.results)]))
-    if replacements is None:
-        for old, new in pairs:
-            old.replace_all_uses_with(new)
-    else:
-        replacements.extend(pairs)
+    _take_place(for_op, new_for, replacements)
     return new_for
 
 
@@ -77,13 +84,7 @@ def replace_if_with_new_signature(
     new_if = scf.IfOp(if_op.cond, [*(r.type for r in if_op.results), *new_types],
                       then_region, else_region)
     new_if.attributes.update(if_op.attributes)
-    Rewriter.insert_op(new_if, InsertPoint.before(if_op))
-    pairs = list(zip(if_op.results, new_if.results[: len(if_op.results)]))
-    if replacements is None:
-        for old, new in pairs:
-            old.replace_all_uses_with(new)
-    else:
-        replacements.extend(pairs)
+    _take_place(if_op, new_if, replacements)
     return new_if
 
 
