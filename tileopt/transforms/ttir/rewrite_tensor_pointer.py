@@ -256,18 +256,10 @@ class _Rewriter:
                 position += 1
             self.info[old_arg] = info.with_offsets(new_args)
             self.dead_args.append(old_arg)
-        # Results: offsets come out one per dimension.
-        index = 0
-        for old_result, init in zip(op.results, op.iter_args, strict=True):
-            if is_tensor_ptr(init.type):
-                info = self.lookup(init, op)
-                self.info[old_result] = info.with_offsets(
-                    list(new_loop.results[index:index + info.rank]))
-                index += info.rank
-            else:
-                old_result.replace_all_uses_with(new_loop.results[index])
-                index += 1
-        self.erase.append(op)
+        infos = [self.lookup(init, op) if is_tensor_ptr(init.type) else None
+                 for init in op.iter_args]
+        self._take_results(op, new_loop,
+                           [None if info is None else (info, info.rank) for info in infos])
         return new_loop
 
     def if_op(self, op: scf.IfOp) -> Operation:
@@ -283,20 +275,27 @@ class _Rewriter:
         new_if.attributes.update(op.attributes)
         new_if.location = op.location
         Rewriter.insert_op(new_if, InsertPoint.before(op))
-        index = 0
-        for position, (old_result, ty) in enumerate(zip(op.results, op.result_types)):
-            if is_tensor_ptr(ty):
-                template = self.lookup(_make_tensor_ptr_of(then_yield.operands[position], op),
-                                       op)
-                rank = _block_rank(ty)
-                self.info[old_result] = template.with_offsets(
-                    list(new_if.results[index:index + rank]))
-                index += rank
-            else:
-                old_result.replace_all_uses_with(new_if.results[index])
-                index += 1
-        self.erase.append(op)
+        self._take_results(op, new_if, [
+            (self.lookup(_make_tensor_ptr_of(then_yield.operands[position], op), op),
+             _block_rank(ty)) if is_tensor_ptr(ty) else None
+            for position, ty in enumerate(op.result_types)])
         return new_if
+
+    def _take_results(self, op: Operation, new_op: Operation,
+                      pointers: list[tuple[BlockPointer, int] | None]) -> None:
+        """``op``'s results taken from ``new_op``'s: a block pointer's (its template and
+        rank given) as one offset result per dimension, any other result as it is."""
+        index = 0
+        for old_result, pointer in zip(op.results, pointers, strict=True):
+            if pointer is None:
+                old_result.replace_all_uses_with(new_op.results[index])
+                index += 1
+            else:
+                template, rank = pointer
+                self.info[old_result] = template.with_offsets(
+                    list(new_op.results[index:index + rank]))
+                index += rank
+        self.erase.append(op)
 
     def yield_op(self, op: scf.YieldOp) -> None:
         values: list[SSAValue] = []
