@@ -24,6 +24,7 @@ rejected, as Triton does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -231,12 +232,7 @@ class _Rewriter:
         """A new loop whose iteration values hold the offsets of the block pointers; the
         body moves over (its ops still name the old block-pointer arguments, which the
         visit of the new loop resolves through ``info``)."""
-        new_inits: list[SSAValue] = []
-        for init in op.iter_args:
-            if is_tensor_ptr(init.type):
-                new_inits.extend(self.lookup(init, op).offsets)
-            else:
-                new_inits.append(init)
+        new_inits = self._expand_pointers(op.iter_args, op)
         body = op.body.block
         op.body.detach_block(body)
         new_loop = scf.ForOp(op.lb, op.ub, op.step, new_inits, [body])
@@ -298,14 +294,18 @@ class _Rewriter:
         self.erase.append(op)
 
     def yield_op(self, op: scf.YieldOp) -> None:
-        values: list[SSAValue] = []
-        for value in op.operands:
-            if is_tensor_ptr(value.type):
-                values.extend(self.lookup(value, op).offsets)
-            else:
-                values.append(value)
-        op.operands = values
+        op.operands = self._expand_pointers(op.operands, op)
         return None
+
+    def _expand_pointers(self, values: Sequence[SSAValue], at: Operation) -> list[SSAValue]:
+        """``values`` with each block pointer replaced by its offsets, one per dimension."""
+        expanded: list[SSAValue] = []
+        for value in values:
+            if is_tensor_ptr(value.type):
+                expanded.extend(self.lookup(value, at).offsets)
+            else:
+                expanded.append(value)
+        return expanded
 
     def finish(self) -> None:
         for op in reversed(self.erase):
