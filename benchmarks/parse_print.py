@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from tileopt.ir import TileoptError, make_context, parse_module, print_module
-from tileopt.ir.compare_corpus import (
+from tileopt.testing.corpus_compare import (
     TARGETS,
     corpus_files,
     find_corpus,
@@ -41,7 +41,7 @@ def _best(repeat: int, fn):
 
 def _llvm_dumps(passes: Path) -> list[tuple[str, Path]]:
     """Every stored dump taken after a pipeline's first LLVM-lowering pass ran."""
-    from tileopt.ir.compare_corpus import LLVM_LOWERING_PASSES
+    from tileopt.testing.corpus_compare import LLVM_LOWERING_PASSES
 
     found = []
     for target in TARGETS:

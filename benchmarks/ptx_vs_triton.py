@@ -36,6 +36,7 @@ sys.path.insert(0, str(REPO))
 from tileopt.ir import TileoptError  # noqa: E402
 from tileopt.target import llvm_ir_to_ptx, translate  # noqa: E402
 from tileopt.target.ptxas import find_ptxas  # noqa: E402
+from tileopt.testing.corpus_compare import code_part  # noqa: E402
 
 ARCHES = {"cuda-sm80": "sm_80", "cuda-sm90": "sm_90a"}
 
@@ -65,17 +66,6 @@ def ptxas_stats(ptx: str, arch: str) -> PtxasStats | str:
     number = lambda pattern: int(m.group(1)) if (m := re.search(pattern, log)) else 0
     return PtxasStats(number(r"Used (\d+) registers"), number(r"(\d+) bytes spill stores"),
                       number(r"(\d+) bytes spill loads"), number(r"(\d+) bytes stack frame"))
-
-
-def code_part(ptx: str) -> list[str]:
-    """PTX before its DWARF sections, without comment lines (as the corpus tests compare)."""
-    lines = []
-    for line in ptx.splitlines():
-        if line.startswith("\t.file"):
-            break
-        if not line.startswith("//"):
-            lines.append(line)
-    return lines
 
 
 def compare(target: str, ours: dict[str, dict[str, str]], corpus: Path) -> list[str]:

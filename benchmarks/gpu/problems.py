@@ -150,24 +150,25 @@ def make_layernorm_fwd(ops, size: str) -> Problem:
         2 * 2 * rows * cols + 2 * 2 * cols + 2 * 4 * rows, 4e-3)
 
 
+def _make_sum(ops, name: str, m: int, n: int, axis: int) -> Problem:
+    """Sum an ``m`` x ``n`` matrix along ``axis`` (1: rows, 0: columns)."""
+    x = ops.rand((m, n))
+    length = m if axis == 1 else n
+    out = ops.full((length,), NAN)
+    return Problem(name, dict(x_ptr=x, out_ptr=out, M=m, N=n, stride=n), [Output("out_ptr")],
+                   {"out_ptr": ops.sum(ops.f64(x), axis=axis)}, {"M": m, "N": n},
+                   4 * m * n + 4 * length, 1e-5)
+
+
 def make_sum_rows(ops, size: str) -> Problem:
     s = SIZES[size]
-    m, n = s["rows_sum"], s["cols_sum"]
-    x = ops.rand((m, n))
-    out = ops.full((m,), NAN)
-    return Problem("sum_rows", dict(x_ptr=x, out_ptr=out, M=m, N=n, stride=n), [Output("out_ptr")],
-                   {"out_ptr": ops.sum(ops.f64(x), axis=1)}, {"M": m, "N": n},
-                   4 * m * n + 4 * m, 1e-5)
+    return _make_sum(ops, "sum_rows", s["rows_sum"], s["cols_sum"], axis=1)
 
 
 def make_sum_cols(ops, size: str) -> Problem:
     s = SIZES[size]
-    m, n = s["cols_sum"], s["rows_sum"]  # 4096 x 32768: many columns, few rows
-    x = ops.rand((m, n))
-    out = ops.full((n,), NAN)
-    return Problem("sum_cols", dict(x_ptr=x, out_ptr=out, M=m, N=n, stride=n), [Output("out_ptr")],
-                   {"out_ptr": ops.sum(ops.f64(x), axis=0)}, {"M": m, "N": n},
-                   4 * m * n + 4 * n, 1e-5)
+    # 4096 x 32768: many columns, few rows
+    return _make_sum(ops, "sum_cols", s["cols_sum"], s["rows_sum"], axis=0)
 
 
 def make_transpose(ops, size: str) -> Problem:

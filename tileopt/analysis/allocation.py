@@ -55,6 +55,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tileopt.analysis.layout_conversion import ConversionPath, conversion_path
 from tileopt.analysis.shared_swizzling import scratch_elements, shared_access_tiles
+from tileopt.analysis.structured_dominance import ancestor_in_block, is_before_in_block
 from tileopt.dialects.layout_of import encoding_of, linear_layout_of
 from tileopt.dialects.tt_types import PointerType
 from tileopt.dialects.ttg import threads_per_warp
@@ -441,15 +442,6 @@ def _blocks_of(op: Operation) -> list[Block]:
     return blocks
 
 
-def _ancestor_in_block(block: Block, op: Operation) -> Operation | None:
-    current: Operation | None = op
-    while current is not None:
-        if current.parent_block() is block:
-            return current
-        current = current.parent_op()
-    return None
-
-
 def _ancestor_block_in_region(region, block: Block) -> Block | None:
     current: Block | None = block
     while current is not None:
@@ -557,19 +549,10 @@ class Liveness:
             return block.last_op
         end = start
         for use in value.uses:
-            anc = _ancestor_in_block(block, use.operation)
-            if anc is not None and _is_before_in_block(end, anc):
+            anc = ancestor_in_block(use.operation, block)
+            if anc is not None and is_before_in_block(end, anc):
                 end = anc
         return end
-
-
-def _is_before_in_block(a: Operation, b: Operation) -> bool:
-    op = a.next_op
-    while op is not None:
-        if op is b:
-            return True
-        op = op.next_op
-    return False
 
 
 # ------------------------------------------------------------------ aliasing

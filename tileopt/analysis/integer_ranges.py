@@ -2,9 +2,6 @@
 (``third_party/amd/lib/Analysis/RangeAnalysis.cpp``) computes them for buffer-op
 conversion, and as ``triton-algebraic-simplify`` needs them to prove values non-negative.
 
-An analysis, not a transform: it belongs with ``tileopt/analysis`` and lives here only
-because this helper's files are the ``transforms/amd`` and ``transforms/ttir`` packages.
-
 For an integer (or integer tensor) value the analysis gives the closed interval
 ``[lo, hi]`` of signed values it may hold (every element, for a tensor), following MLIR's
 ``IntegerRangeAnalysis`` rules with Triton's additions:

@@ -10,10 +10,9 @@ input from elsewhere and keeps Triton's pipeline spelled as Triton spells it.
 
 from __future__ import annotations
 
-from xdsl.context import Context
 from xdsl.ir import Operation, SSAValue
 
-from tileopt.passes import Pass, PassFailure, register_pass
+from tileopt.passes import PassFailure, register_op_pass
 
 CAST = "builtin.unrealized_conversion_cast"
 
@@ -58,12 +57,6 @@ def reconcile(root: Operation) -> None:
                                   f"{op.results[0].type}")
 
 
-@register_pass
-class ReconcileUnrealizedCasts(Pass):
-    """Simplify and remove unrealized conversion casts."""
-
-    name = "reconcile-unrealized-casts"
-    anchor = None
-
-    def apply(self, ctx: Context, op: Operation) -> None:
-        reconcile(op)
+ReconcileUnrealizedCasts = register_op_pass(
+    "ReconcileUnrealizedCasts", "reconcile-unrealized-casts",
+    "Simplify and remove unrealized conversion casts.", reconcile)

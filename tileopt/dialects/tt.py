@@ -11,7 +11,7 @@ xDSL's declarative ``assembly_format`` can say what Triton's says it is used; Tr
 Verifiers follow Triton's (``lib/Dialect/Triton/IR/Ops.cpp`` and the ODS type constraints)
 with messages meant for people. Side effects are declared so that generic CSE/DCE/LICM can
 never drop or move a store, an atomic, a print or a volatile load.
-Canonicalization patterns live in ``tileopt/transforms/canonicalization/tt_patterns.py``.
+Canonicalization patterns and folders live in ``tileopt/dialects/tt_canonicalize.py``.
 """
 
 from __future__ import annotations
@@ -73,8 +73,6 @@ from xdsl.traits import (
     CallableOpInterface,
     ConditionallySpeculatable,
     EffectInstance,
-    HasCanonicalizationPatternsTrait,
-    HasFolder,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
@@ -232,37 +230,6 @@ class SpeculatableIfPure(ConditionallySpeculatable):
     def is_speculatable(cls, op: Operation) -> bool:
         pure = op.properties.get("pure")
         return isinstance(pure, IntegerAttr) and bool(pure.value.data)
-
-
-def _patterns(name: str) -> type[HasCanonicalizationPatternsTrait]:
-    """A canonicalization trait whose patterns are looked up (lazily, to avoid an import
-    cycle) in tileopt.transforms.canonicalization.tt_patterns under ``name``."""
-
-    class _Trait(HasCanonicalizationPatternsTrait):
-        @classmethod
-        def get_canonicalization_patterns(cls):
-            from tileopt.transforms.canonicalization import tt_patterns
-
-            return tt_patterns.PATTERNS[name]
-
-    _Trait.__name__ = f"{name}Canonicalization"
-    _Trait.__qualname__ = _Trait.__name__
-    return _Trait
-
-
-def _folder(name: str) -> type[HasFolder]:
-    """A folder trait that calls ``tt_patterns.FOLDERS[name](op)``."""
-
-    class _Folder(HasFolder):
-        @classmethod
-        def fold(cls, op: Operation):
-            from tileopt.transforms.canonicalization import tt_patterns
-
-            return tt_patterns.FOLDERS[name](op)
-
-    _Folder.__name__ = f"{name}Folder"
-    _Folder.__qualname__ = _Folder.__name__
-    return _Folder
 
 
 # ---------------------------------------------------------------------------------------
@@ -556,7 +523,7 @@ class MakeRangeOp(IRDLOperation):
     end = prop_def(IntegerAttr)
     result = result_def()
 
-    traits = traits_def(Pure(), _folder("make_range")())
+    traits = traits_def(Pure())
 
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "attr-dict `:` type($result)"
@@ -608,7 +575,6 @@ class SplatOp(IRDLOperation):
         Pure(),
         SameOperandsAndResultElementType(),
         SameOperandsAndResultEncoding(),
-        _folder("splat")(),
     )
 
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
@@ -637,8 +603,6 @@ class BroadcastOp(IRDLOperation):
         Pure(),
         SameOperandsAndResultElementType(),
         SameOperandsAndResultEncoding(),
-        _patterns("broadcast")(),
-        _folder("broadcast")(),
     )
 
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
@@ -675,8 +639,6 @@ class ExpandDimsOp(IRDLOperation):
     traits = traits_def(
         Pure(),
         SameOperandsAndResultElementType(),
-        _patterns("expand_dims")(),
-        _folder("expand_dims")(),
     )
 
     irdl_options = (ParsePropInAttrDict(),)
@@ -719,8 +681,6 @@ class ReshapeOp(IRDLOperation):
     traits = traits_def(
         Pure(),
         SameOperandsAndResultElementType(),
-        _patterns("reshape")(),
-        _folder("reshape")(),
     )
 
     irdl_options = (ParsePropInAttrDict(),)
@@ -771,7 +731,7 @@ class TransOp(IRDLOperation):
     result = result_def()
 
     traits = traits_def(
-        Pure(), SameOperandsAndResultElementType(), _patterns("trans")(), _folder("trans")()
+        Pure(), SameOperandsAndResultElementType()
     )
 
     irdl_options = (ParsePropInAttrDict(),)
@@ -831,7 +791,6 @@ class AddPtrOp(IRDLOperation):
         Elementwise(),
         SameOperandsAndResultShape(),
         SameOperandsAndResultEncoding(),
-        _folder("addptr")(),
     )
 
     assembly_format = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)"
@@ -864,7 +823,7 @@ class AdvanceOp(IRDLOperation):
     offsets = var_operand_def(i32)
     result = result_def(PointerType)
 
-    traits = traits_def(Pure(), _folder("advance")())
+    traits = traits_def(Pure())
 
     def __init__(self, ptr: SSAValue | Operation, offsets: Sequence[SSAValue | Operation]):
         ptr = SSAValue.get(ptr)
@@ -1113,7 +1072,7 @@ class LoadOp(_CacheAndEviction, IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(
-        SameLoadStoreOperandsAndResultEncoding(), LoadEffects(), _patterns("load")()
+        SameLoadStoreOperandsAndResultEncoding(), LoadEffects()
     )
 
     _DEFAULTS: ClassVar[dict[str, Attribute]] = {
@@ -1228,7 +1187,7 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
     evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
 
     traits = traits_def(
-        SameLoadStoreOperandsAndResultEncoding(), WritesGlobal(), _patterns("store")()
+        SameLoadStoreOperandsAndResultEncoding(), WritesGlobal()
     )
 
     _DEFAULTS: ClassVar[dict[str, Attribute]] = {
@@ -1368,7 +1327,6 @@ class BitcastOp(_CastOp):
         Elementwise(),
         SameOperandsAndResultShape(),
         SameOperandsAndResultEncoding(),
-        _folder("bitcast")(),
     )
 
     def verify_(self) -> None:
@@ -1407,7 +1365,6 @@ class FpToFpOp(IRDLOperation):
         Elementwise(),
         SameOperandsAndResultShape(),
         SameOperandsAndResultEncoding(),
-        _folder("fp_to_fp")(),
     )
 
     def __init__(

@@ -10,11 +10,11 @@ its raw arguments to this parser.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from tileopt.ir import TileoptError
+from tileopt.ir.diagnostics import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -112,8 +112,5 @@ def parse_argv(argv: Iterable[str], flags: list[Flag], is_pass: Callable[[str], 
 
 
 def unknown_flag_message(arg: str, name: str, candidates: list[str]) -> str:
-    message = f"unknown command line argument '{arg}'"
-    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
-    if close:
-        message += f"; did you mean '--{close[0]}'?"
-    return message
+    return (f"unknown command line argument '{arg}'"
+            + did_you_mean(name, candidates, spelled="'--{}'"))

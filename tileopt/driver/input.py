@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from dataclasses import dataclass
 
-from tileopt.ir import TileoptError
+from tileopt.ir import TileoptError, split_input_file
 
 SPLIT_MARKER = "// -----"
-_SPLIT_LINE = re.compile(r"^// -----.*$", re.MULTILINE)
 
 
 @dataclass
@@ -45,11 +43,4 @@ def split_input(text: str, split: bool) -> list[InputChunk]:
     """Split on lines starting with ``// -----`` (when asked), keeping line numbers."""
     if not split:
         return [InputChunk(text, 1)]
-    chunks = []
-    start, line = 0, 1
-    for match in _SPLIT_LINE.finditer(text):
-        chunks.append(InputChunk(text[start:match.start()], line))
-        line += text.count("\n", start, match.end()) + 1
-        start = match.end() + 1
-    chunks.append(InputChunk(text[start:], line))
-    return chunks
+    return [InputChunk(chunk, line) for chunk, line in split_input_file(text)]

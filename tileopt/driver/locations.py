@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xdsl.ir import Attribute, Operation
 
-from tileopt.ir import TileoptError
+from tileopt.ir import TileoptError, source_position
 from tileopt.ir.locations import file_location
 
 
@@ -15,16 +15,8 @@ def location_of(op: Operation | None) -> tuple[str, int, int] | None:
         return None
     found = _from_attr(getattr(op, "location", None))
     if found is None:
-        found = _source_position(op)
+        found = source_position(op)
     return found
-
-
-def _source_position(op: Operation) -> tuple[str, int, int] | None:
-    try:
-        from tileopt.ir.parse import source_position
-    except ImportError:
-        return None
-    return source_position(op)
 
 
 def _from_attr(loc: Attribute | None) -> tuple[str, int, int] | None:

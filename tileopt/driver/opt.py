@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-import traceback
 
 from tileopt.driver import ir_io
 from tileopt.driver.argv import Flag, ParsedArgs, parse_argv
@@ -20,6 +19,7 @@ from tileopt.driver.instrumentation import IRPrinter, Timer
 from tileopt.driver.listing import list_passes_text, list_pipelines_text
 from tileopt.driver.output import write_output
 from tileopt.driver.pass_manager import InternalPassError, PassManager
+from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.driver.verify_diagnostics import DiagnosticChecker
 from tileopt.ir import TileoptError, make_context
 from tileopt.passes.registry import (get_pass, load_builtin_passes, load_entry_point_plugins,
@@ -67,10 +67,6 @@ FLAGS = [
 ]
 
 
-def debug_enabled(flag: bool = False) -> bool:
-    return flag or os.environ.get("TILEOPT_DEBUG", "") not in ("", "0")
-
-
 def run_opt(argv: list[str]) -> int:
     """Run ``tileopt`` with ``argv`` (program name excluded); return the exit code."""
     debug = debug_enabled(any(a in ("-debug", "--debug", "--debug=true") for a in argv))
@@ -84,32 +80,15 @@ def run_opt(argv: list[str]) -> int:
                     load_plugin_file(arg[len(prefix) + 1:])
         load_builtin_passes()
         load_entry_point_plugins()
-        if debug:
-            for module, problem, trace in registry.load_failures():
-                print(f"note: pass module {module} failed to import:\n{trace}", file=sys.stderr)
         args = parse_argv(argv, FLAGS, is_pass=lambda name: get_pass(name) is not None,
                           pass_names=lambda: registry.all_passes())
         return _run(args)
-    except TileoptError as err:
-        if debug:
-            traceback.print_exc()
-        print(err.format(), file=sys.stderr)
-        return 1
-    except InternalPassError as err:
-        if debug:
-            traceback.print_exception(err.error)
-        print(f"error: {err} (run with --debug for the traceback)", file=sys.stderr)
-        return 1
     except BrokenPipeError:
         # The reader went away (``tileopt ... | head``): stop quietly, as other tools do.
         sys.stdout = open(os.devnull, "w")
         return 1
-    except Exception as err:  # a bug in tileopt, not in the input
-        if debug:
-            traceback.print_exc()
-        print(f"error: internal error: {type(err).__name__}: {err} "
-              "(run with --debug for the traceback)", file=sys.stderr)
-        return 1
+    except Exception as err:
+        return report_failure(err, debug)
 
 
 def _run(args: ParsedArgs) -> int:
@@ -149,7 +128,7 @@ def _run(args: ParsedArgs) -> int:
             if checker is not None and isinstance(err, TileoptError):
                 checker.add_error(err)
                 continue
-            _report(err, args.debug)
+            report_failure(err, args.debug)
             failed = True
             continue
         if streaming:
@@ -172,17 +151,6 @@ def _run(args: ParsedArgs) -> int:
     return 0 if ok else 1
 
 
-def _report(err: Exception, debug: bool) -> None:
-    """Print one part's failure the way run_opt prints a failure of the whole run."""
-    if debug_enabled(debug):
-        traceback.print_exception(err.error if isinstance(err, InternalPassError) else err)
-    if isinstance(err, TileoptError):
-        print(err.format(), file=sys.stderr)
-    else:
-        print(f"error: {err} (run with --debug for the traceback)", file=sys.stderr)
-    sys.stderr.flush()
-
-
 def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: ParsedArgs,
                instrumentations: list, timer: Timer | None,
                checker: DiagnosticChecker | None) -> str:
@@ -190,7 +158,6 @@ def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: Parse
     start = time.perf_counter()
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     module = ir_io.parse(chunk.padded_text(), filename, ctx)
-    ir_io.verify(module, filename)
     if timer is not None:
         timer.add_phase("Parser", time.perf_counter() - start)
     start = time.perf_counter()

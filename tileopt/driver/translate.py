@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sys
-import traceback
 
 from tileopt.driver.argv import Flag, parse_argv
 from tileopt.driver.input import read_input
-from tileopt.driver.opt import debug_enabled
+from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.driver.output import write_output
 from tileopt.ir import TileoptError
+from tileopt.target import translate
 
 EMITS = ("llvm-ir", "ptx", "amdgcn", "hsaco")
 
@@ -45,35 +45,11 @@ def run_translate(argv: list[str]) -> int:
         if len(args.positionals) > 1:
             raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
         text, filename = read_input(args.positionals[0] if args.positionals else "-")
-        try:
-            from tileopt.target import translate
-        except ImportError as err:
-            raise TileoptError("translation to LLVM IR is not available in this build "
-                               f"(tileopt.target.translate: {err})") from err
-        result = translate(text, emit=emit, arch=args.arch, filename=filename) \
-            if _accepts_filename(translate) else translate(text, emit=emit, arch=args.arch)
+        result = translate(text, emit=emit, arch=args.arch, filename=filename)
         write_output(result, args.o)
         return 0
-    except TileoptError as err:
-        if debug:
-            traceback.print_exc()
-        print(err.format(), file=sys.stderr)
-        return 1
-    except Exception as err:  # a bug in tileopt, not in the input
-        if debug:
-            traceback.print_exc()
-        print(f"error: internal error: {type(err).__name__}: {err} "
-              "(run with --debug for the traceback)", file=sys.stderr)
-        return 1
-
-
-def _accepts_filename(function) -> bool:
-    import inspect
-
-    try:
-        return "filename" in inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return False
+    except Exception as err:
+        return report_failure(err, debug)
 
 
 def usage() -> str:

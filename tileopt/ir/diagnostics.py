@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 
 class TileoptError(Exception):
     """An error in the user's input or pipeline, reported without a traceback."""
@@ -31,3 +34,11 @@ class TileoptError(Exception):
 
     def __str__(self) -> str:
         return self.format()
+
+
+def did_you_mean(name: str, known: Iterable[str], otherwise: str = "",
+                 spelled: str = "'{}'") -> str:
+    """``"; did you mean 'x'?"`` for the closest of ``known`` to a misspelt ``name``, else
+    ``otherwise`` (e.g. a list of what is known). ``spelled`` shows the suggestion."""
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f"; did you mean {spelled.format(close[0])}?" if close else otherwise

@@ -16,11 +16,8 @@ Every failure, whatever raised it, leaves as ``TileoptError(message, file, line,
 
 from __future__ import annotations
 
-import bisect
 import math
 import re
-import weakref
-from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -62,37 +59,8 @@ from tileopt.ir.context import make_context
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.floats import bits_to_float, float_format
 from tileopt.ir.lexer import FastMLIRLexer
-
-
-@dataclass
-class _SourceText:
-    """A parsed file's name and text, to turn offsets into line:col on demand."""
-
-    filename: str
-    text: str
-    first_line: int
-    _line_starts: list[int] | None = None
-
-    def line_col(self, offset: int) -> tuple[int, int]:
-        if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        index = bisect.bisect_right(self._line_starts, offset) - 1
-        return index + self.first_line, offset - self._line_starts[index] + 1
-
-
-# Operation -> (source, offset of its first token). Weak: IR rewritten by passes drops
-# its entries with the ops.
-_OP_SOURCES: weakref.WeakKeyDictionary[Operation, tuple[_SourceText, int]] = (
-    weakref.WeakKeyDictionary())
-
-
-def source_position(op: Operation) -> tuple[str, int, int] | None:
-    """(file, line, col) where ``op`` was read, for ops that came from ``parse_module``."""
-    found = _OP_SOURCES.get(op)
-    if found is None:
-        return None
-    source, offset = found
-    return (source.filename, *source.line_col(offset))
+from tileopt.ir.source_positions import OP_SOURCES, SourceText, source_position
+from tileopt.ir.verify import verify_module
 
 
 class _HexFloatElement(Parser._TensorLiteralElement):
@@ -517,14 +485,14 @@ def _check_text(text: str, filename: str, first_line: int) -> None:
     match = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text)
     if match is None:
         return
-    source = _SourceText(filename, text, first_line)
+    source = SourceText(filename, text, first_line)
     line, col = source.line_col(match.start())
     raise TileoptError(
         f"unexpected control character 0x{ord(match.group()):02X}: this looks like "
         "binary data, not an MLIR file", filename, line, col)
 
 
-def _error_from_parse_error(err: ParseError, source: _SourceText) -> TileoptError:
+def _error_from_parse_error(err: ParseError, source: SourceText) -> TileoptError:
     line, col = source.line_col(err.span.start)
     message = err.msg.strip()
     if max(err.span.start, err.span.end) >= len(source.text.rstrip()) and \
@@ -544,7 +512,7 @@ def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | No
     text = _decode(text, filename, first_line)
     _check_text(text, filename, first_line)
     ctx = ctx or make_context()
-    source = _SourceText(filename, text, first_line)
+    source = SourceText(filename, text, first_line)
     parser = TileoptParser(ctx, text, filename)
     try:
         if parser._current_token.kind == MLIRTokenKind.EOF:
@@ -559,9 +527,9 @@ def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | No
         line, col = source.line_col(parser._current_token.span.start)
         raise TileoptError(_describe(err), filename, line, col) from err
     for op, start in parser.op_starts:
-        _OP_SOURCES[op] = (source, start)
-    if module not in _OP_SOURCES:
-        _OP_SOURCES[module] = (source, 0)
+        OP_SOURCES[op] = (source, start)
+    if module not in OP_SOURCES:
+        OP_SOURCES[module] = (source, 0)
     if verify:
         verify_module(module, filename)
     return module
@@ -595,8 +563,6 @@ def split_input_file(text: str) -> list[tuple[str, int]]:
     chunks.append((text[start:], line))
     return chunks
 
-
-from tileopt.ir.verify import verify_module  # noqa: E402  (verify imports source_position)
 
 __all__ = ["TileoptParser", "parse_module", "source_position", "split_input_file",
            "verify_module"]

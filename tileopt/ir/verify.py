@@ -18,7 +18,9 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException
 
+from tileopt.dialects.ttg import find_layout_problem
 from tileopt.ir.diagnostics import TileoptError
+from tileopt.ir.source_positions import source_position
 
 
 def _location_position(location) -> tuple[str, int, int] | None:
@@ -40,8 +42,6 @@ def op_position(op: Operation, filename: str | None) -> tuple[str | None, int | 
                                                                int | None]:
     """Where to report an error about ``op``: its place in the parsed text, else the
     nearest parsed ancestor's, else its ``loc(...)``."""
-    from tileopt.ir.parse import source_position
-
     if (found := source_position(op)) is not None:
         return found
     if (found := _location_position(op.location)) is not None:
@@ -163,9 +163,5 @@ def verify_module(module: Operation, filename: str | None = None) -> None:
 def _module_level_problem(module: ModuleOp) -> tuple[Operation, str] | None:
     """Rules that span the module, like MLIR's ``verifyOperationAttribute``: TritonGPU's
     layouts must distribute exactly the module's ``ttg.num-warps`` warps and
-    ``ttg.threads-per-warp`` lanes (checked by the ttg dialect, when it is there)."""
-    try:
-        from tileopt.dialects.ttg import find_layout_problem
-    except ImportError:
-        return None
+    ``ttg.threads-per-warp`` lanes (checked by the ttg dialect)."""
     return find_layout_problem(module)

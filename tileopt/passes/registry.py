@@ -17,7 +17,11 @@ import importlib.util
 import pkgutil
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.ir import Operation
 
 from tileopt.ir import TileoptError
 from tileopt.passes.base import Pass
@@ -27,8 +31,6 @@ PASS_PACKAGES = ("tileopt.transforms", "tileopt.conversion")
 ENTRY_POINT_GROUP = "tileopt.passes"
 
 _passes: dict[str, type[Pass]] = {}
-# Modules that failed to import: (module name, one-line error, traceback text).
-_load_failures: list[tuple[str, str, str]] = []
 _builtin_loaded = False
 _entry_points_loaded = False
 
@@ -51,6 +53,22 @@ def register_pass(cls: type[Pass]) -> type[Pass]:
     return cls
 
 
+def register_op_pass(class_name: str, name: str, summary: str,
+                     run: Callable[[Operation], object]) -> type[Pass]:
+    """Register a pass without options, for any op it is nested under (``anchor = None``),
+    that calls ``run(op)``: the generic passes that wrap one function (``cse``, ``sccp``...).
+    Returns the pass class, defined in the calling module (its name shows in IR dumps)."""
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        run(op)
+
+    cls = type(class_name, (Pass,), {
+        "__doc__": summary, "name": name, "anchor": None, "apply": apply,
+        "__module__": sys._getframe(1).f_globals.get("__name__", __name__),
+    })
+    return register_pass(cls)
+
+
 def _qualified(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
@@ -62,19 +80,9 @@ def load_builtin_passes() -> None:
         return
     _builtin_loaded = True
     for package_name in PASS_PACKAGES:
-        try:
-            package = importlib.import_module(package_name)
-        except ImportError as err:
-            _record_failure(package_name, err)
-            continue
-        for info in pkgutil.walk_packages(package.__path__, package_name + ".",
-                                          onerror=lambda name: None):
-            try:
-                importlib.import_module(info.name)
-            except TileoptError:
-                raise
-            except Exception as err:  # a half-written module must not take the driver down
-                _record_failure(info.name, err)
+        package = importlib.import_module(package_name)
+        for info in pkgutil.walk_packages(package.__path__, package_name + "."):
+            importlib.import_module(info.name)
 
 
 def load_entry_point_plugins() -> None:
@@ -130,10 +138,6 @@ def _plugin_line(err: Exception, file: Path) -> int | None:
     return None
 
 
-def _record_failure(module: str, err: Exception) -> None:
-    _load_failures.append((module, f"{type(err).__name__}: {err}", traceback.format_exc()))
-
-
 def get_pass(name: str) -> type[Pass] | None:
     load_builtin_passes()
     return _passes.get(name)
@@ -143,8 +147,3 @@ def all_passes() -> dict[str, type[Pass]]:
     load_builtin_passes()
     return dict(sorted(_passes.items()))
 
-
-def load_failures() -> list[tuple[str, str, str]]:
-    """Pass modules that could not be imported (shown in errors about unknown passes)."""
-    load_builtin_passes()
-    return list(_load_failures)

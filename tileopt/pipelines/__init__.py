@@ -8,9 +8,10 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 
+from tileopt.ir import TileoptError
+from tileopt.ir.diagnostics import did_you_mean
 from tileopt.passes.options import OptionTextError, split_option_text
 from tileopt.passes.registry import all_passes, get_pass
 from tileopt.pipelines.loader import (available_pipelines, load_pipeline, looks_like_pipeline,
@@ -49,10 +50,7 @@ def resolve_pass_pipeline(text: str) -> Pipeline:
     if re.fullmatch(r"[\w.\-]+", name) and get_pass(name) is None:
         # A lone name that is neither a pass nor a pipeline: suggest from both.
         candidates = list(all_passes()) + list(available_pipelines())
-        message = f"unknown pass or pipeline '{name}'"
-        close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
-        if close:
-            message += f"; did you mean '{close[0]}'?"
+        message = f"unknown pass or pipeline '{name}'" + did_you_mean(name, candidates)
         raise _where(text, text.index(name)).error(message)
     return parse_pipeline_text(text)
 
@@ -60,8 +58,6 @@ def resolve_pass_pipeline(text: str) -> Pipeline:
 def slice_stages(pipeline: Pipeline, start_at: str | None, stop_after: str | None) -> Pipeline:
     """Keep the stages from ``start_at`` (inclusive) through ``stop_after`` (inclusive)."""
     if not pipeline.stages:
-        from tileopt.ir import TileoptError
-
         raise TileoptError("--start-at/--stop-after need a YAML pipeline with stages "
                            "(--pass-pipeline=NAME)")
     first, last = 0, len(pipeline.stages) - 1
@@ -69,20 +65,15 @@ def slice_stages(pipeline: Pipeline, start_at: str | None, stop_after: str | Non
         if stage is None:
             continue
         if stage not in pipeline.stages:
-            message = f"--{flag}: pipeline '{pipeline.name}' has no stage '{stage}'"
-            close = difflib.get_close_matches(stage, pipeline.stages, n=1)
-            message += f"; did you mean '{close[0]}'?" if close else \
-                f" (stages: {', '.join(pipeline.stages)})"
-            from tileopt.ir import TileoptError
-
+            message = (f"--{flag}: pipeline '{pipeline.name}' has no stage '{stage}'"
+                       + did_you_mean(stage, pipeline.stages,
+                                      f" (stages: {', '.join(pipeline.stages)})"))
             raise TileoptError(message)
         if flag == "start-at":
             first = pipeline.stages.index(stage)
         else:
             last = pipeline.stages.index(stage)
     if first > last:
-        from tileopt.ir import TileoptError
-
         raise TileoptError(f"--start-at={start_at} comes after --stop-after={stop_after}")
     kept = pipeline.stages[first:last + 1]
     steps = [s for s in pipeline.steps if isinstance(s, PassStep) and s.stage in kept]

@@ -7,7 +7,6 @@ another pipeline and edits it with ``changes:``. Every error names file:line:col
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from tileopt.ir import TileoptError
+from tileopt.ir.diagnostics import did_you_mean
 from tileopt.passes.registry import get_pass, load_plugin_file
 from tileopt.pipelines.model import (OptionInput, PassStep, Pipeline, Where, make_step,
                                      unknown_option_error, unknown_pass_error)
@@ -171,13 +171,8 @@ def _resolve_extends(ref: str, path: Path, doc: YamlFile, node: yaml.Node) -> Pa
 
 def _unknown_pipeline_message(name: str) -> str:
     known = list(available_pipelines())
-    message = f"unknown pipeline '{name}'"
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    if close:
-        message += f"; did you mean '{close[0]}'?"
-    elif known:
-        message += f" (known: {', '.join(known)})"
-    return message
+    return f"unknown pipeline '{name}'" + did_you_mean(
+        name, known, f" (known: {', '.join(known)})" if known else "")
 
 
 def _load_target(doc: YamlFile, node: yaml.Node, definition: Definition) -> None:
@@ -335,10 +330,10 @@ def _check_references(entry: PassEntry, definition: Definition) -> None:
                                                 f"'{definition.name}' sets no target "
                                                 f"{ref[len('target.'):]}")
                 elif ref not in definition.params:
-                    message = f"unknown parameter '${{{ref}}}' in option '{key}'"
-                    close = difflib.get_close_matches(ref, list(definition.params), n=1)
-                    message += f"; did you mean '${{{close[0]}}}'?" if close else \
-                        " (declare it under 'parameters:')"
+                    message = (f"unknown parameter '${{{ref}}}' in option '{key}'"
+                               + did_you_mean(ref, definition.params,
+                                              " (declare it under 'parameters:')",
+                                              spelled="'${{{}}}'"))
                     raise value_where.error(message)
 
 
@@ -420,10 +415,9 @@ def instantiate(definition: Definition, overrides: list[tuple[str, str, Where]])
     for name, text, where in overrides:
         param = definition.params.get(name)
         if param is None:
-            message = f"pipeline '{definition.name}' has no parameter '{name}'"
-            close = difflib.get_close_matches(name, list(definition.params), n=1)
-            message += f"; did you mean '{close[0]}'?" if close else \
-                f" (its parameters: {', '.join(definition.params) or 'none'})"
+            message = f"pipeline '{definition.name}' has no parameter '{name}'" + did_you_mean(
+                name, definition.params,
+                f" (its parameters: {', '.join(definition.params) or 'none'})")
             raise where.error(message)
         try:
             values[name] = convert_param(param, text)

@@ -6,12 +6,12 @@ Every way of naming passes (flags, ``--pass-pipeline`` text, YAML files) ends up
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
 from tileopt.ir import TileoptError
+from tileopt.ir.diagnostics import did_you_mean
 from tileopt.passes.base import Pass
-from tileopt.passes.registry import all_passes, get_pass, load_failures
+from tileopt.passes.registry import all_passes, get_pass
 
 
 @dataclass(frozen=True)
@@ -100,27 +100,14 @@ def _walk(steps: list[Step]):
 
 
 def unknown_pass_error(name: str, where: Where) -> TileoptError:
-    message = f"unknown pass '{name}'"
-    close = difflib.get_close_matches(name, list(all_passes()), n=1, cutoff=0.6)
-    if close:
-        message += f"; did you mean '{close[0]}'?"
-    error = where.error(message)
-    for module, problem, _trace in load_failures():
-        error.notes.append(f"note: pass module {module} failed to import ({problem})")
-    return error
+    return where.error(f"unknown pass '{name}'" + did_you_mean(name, all_passes()))
 
 
 def unknown_option_error(pass_name: str, key: str, known: list[str],
                          where: Where) -> TileoptError:
-    message = f"pass '{pass_name}' has no option '{key}'"
-    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    if close:
-        message += f"; did you mean '{close[0]}'?"
-    elif known:
-        message += f" (its options: {', '.join(known)})"
-    else:
-        message += " (it takes no options)"
-    return where.error(message)
+    listed = f" (its options: {', '.join(known)})" if known else " (it takes no options)"
+    return where.error(f"pass '{pass_name}' has no option '{key}'"
+                       + did_you_mean(key, known, listed))
 
 
 def make_step(name: str, options: list[OptionInput], where: Where,

@@ -6,12 +6,12 @@ typed accessors here so that every error names ``file:line:col`` of the offendin
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 import yaml
 
 from tileopt.ir import TileoptError
+from tileopt.ir.diagnostics import did_you_mean
 from tileopt.pipelines.model import Where
 
 
@@ -71,10 +71,8 @@ class YamlFile:
                    what: str) -> None:
         for key, _ in pairs:
             if key.value not in allowed:
-                message = f"unknown key '{key.value}' in {what}"
-                close = difflib.get_close_matches(key.value, allowed, n=1, cutoff=0.6)
-                message += f"; did you mean '{close[0]}'?" if close else \
-                    f" (expected: {', '.join(allowed)})"
+                message = f"unknown key '{key.value}' in {what}" + did_you_mean(
+                    key.value, allowed, f" (expected: {', '.join(allowed)})")
                 raise self.error(key, message)
 
     def string(self, node: yaml.Node, what: str) -> str:

@@ -107,11 +107,12 @@ def run_chain(passes_root: Path, target: str, kernel: str,
     return compare_modules(module, expected)
 
 
-def format_table(results: dict[tuple[str, str], str], targets: tuple[str, ...] = TARGETS) -> str:
+def format_table(results: dict[tuple[str, str], str], targets: tuple[str, ...] = TARGETS,
+                 kernels: tuple[str, ...] = KERNELS) -> str:
     """A kernel x target table of the cells in ``results``; '-' where there is none."""
-    width = max(len(k) for k in KERNELS) + 2
+    width = max(len(k) for k in kernels) + 2
     lines = ["".ljust(width) + "".join(t.ljust(13) for t in targets)]
-    for kernel in KERNELS:
+    for kernel in kernels:
         cells = [results.get((t, kernel), "-").ljust(13) for t in targets]
         lines.append(kernel.ljust(width) + "".join(cells))
     return "\n".join(lines)
@@ -124,6 +125,34 @@ def print_table(capsys, title: str, results: dict[tuple[str, str], str],
         pytest.skip("no corpus cases ran")
     with capsys.disabled():
         print(f"\n{title}\n" + format_table(results, targets))
+
+
+def module_table(title: str, kernels: tuple[str, ...] = KERNELS):
+    """A module-scoped fixture: a dict the tests fill with ``(target, kernel) -> cell``,
+    printed as a table past pytest's capture once the module's tests are done."""
+
+    @pytest.fixture(scope="module")
+    def table(request):
+        rows: dict[tuple[str, str], str] = {}
+        yield rows
+        if rows:
+            capture = request.config.pluginmanager.getplugin("capturemanager")
+            with capture.global_and_fixture_disabled():
+                print(f"\n{title}\n" + format_table(rows, TARGETS, kernels))
+
+    return table
+
+
+def compare_with_file(module, path: Path) -> CompareResult:
+    """``module`` against the corpus file ``path``, parsed in a fresh context."""
+    return compare_modules(module, parse_module(path.read_text(), str(path), make_context()))
+
+
+def difference_cell(result: CompareResult) -> str:
+    """``match``, else ``-missing/+extra`` op counts."""
+    if result.equal:
+        return "match"
+    return f"-{sum(result.missing.values())}/+{sum(result.extra.values())}"
 
 
 def pass_match_tests(pass_name: str, options: PassOptions = no_options,

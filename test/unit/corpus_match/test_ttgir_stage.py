@@ -20,11 +20,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from pass_harness import compare_with_file, difference_cell, module_table
 
 from tileopt.driver.pass_manager import PassManager
 from tileopt.ir import make_context, parse_module
 from tileopt.pipelines import resolve_pass_pipeline, slice_stages
-from tileopt.testing.corpus_compare import compare_modules
 
 PIPELINES = {"cuda-sm80": "nvidia-sm80", "cuda-sm90": "nvidia-sm90",
              "hip-gfx942": "amd-cdna3", "hip-gfx1100": "amd-rdna3"}
@@ -41,22 +41,9 @@ def pipeline_text(corpus, target: str, kernel: str) -> str:
             f"num-ctas={meta['num_ctas']} num-stages={meta['num_stages']}}}")
 
 
-@pytest.fixture(scope="module")
-def table(request):
-    rows: dict[tuple[str, str], str] = {}
-    yield rows
-    if not rows:
-        return
-    lines = ["", f"pipelines through the {STAGE} stage vs corpus .ttgir "
-             "(ops, types, layouts, attributes, module attributes; -missing/+extra):",
-             f"{'kernel':<15}" + "".join(f"{t:>13}" for t in TARGETS)]
-    for kernel in KERNELS:
-        cells = [rows.get((t, kernel), "-") for t in TARGETS]
-        lines.append(f"{kernel:<15}" + "".join(f"{c:>13}" for c in cells))
-    # Printed past pytest's output capture, so that the table shows without -s.
-    capture = request.config.pluginmanager.getplugin("capturemanager")
-    with capture.global_and_fixture_disabled():
-        print("\n".join(lines))
+table = module_table(f"pipelines through the {STAGE} stage vs corpus .ttgir "
+                     "(ops, types, layouts, attributes, module attributes; -missing/+extra):",
+                     KERNELS)
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
@@ -70,10 +57,7 @@ def test_ttgir_stage_matches_triton(corpus, table, target, kernel):
     module = parse_module(source.read_text(), str(source), ctx)
     table[(target, kernel)] = "error"
     PassManager(pipeline, str(source)).run(ctx, module)  # verifies after every pass
-    expected_path = corpus / target / f"{kernel}.ttgir"
-    expected = parse_module(expected_path.read_text(), str(expected_path), make_context())
-    result = compare_modules(module, expected)
-    table[(target, kernel)] = "match" if result.equal else (
-        f"-{sum(result.missing.values())}/+{sum(result.extra.values())}"
-        + ("/attrs" if result.module_attributes_differ else ""))
+    result = compare_with_file(module, corpus / target / f"{kernel}.ttgir")
+    table[(target, kernel)] = difference_cell(result) + (
+        "/attrs" if not result.equal and result.module_attributes_differ else "")
     assert result.equal, result.summary()

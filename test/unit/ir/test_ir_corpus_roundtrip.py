@@ -4,7 +4,7 @@ One test per file of the reference corpus: each ``.ttir``/``.ttgir`` and each pe
 dump taken before the pipeline's first LLVM-lowering pass. Each is parsed, verified,
 printed, parsed and printed again; the second print must equal the first (a fixpoint),
 and the first must equal Triton's own text once locations are removed and SSA values
-renamed in order of appearance (``tileopt.ir.compare_corpus.normalise``). Printed with
+renamed in order of appearance (``tileopt.testing.corpus_compare.normalise``). Printed with
 locations, the text must even be Triton's byte for byte.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from tileopt.ir import make_context
-from tileopt.ir.compare_corpus import (
+from tileopt.testing.corpus_compare import (
     LLVM_LOWERING_PASSES,
     TARGETS,
     check_file,
@@ -55,18 +55,16 @@ def test_round_trip_matches_triton(file_id, corpus, passes_root, ctx):
 
 def test_every_pipeline_contributes_dumps(corpus, passes_root):
     """The file list covers each target and kernel, and stops at the LLVM lowering."""
-    from conftest import pass_order  # the shared fixture module's reader of ORDER.txt
+    from tileopt.testing.corpus_compare import pass_order
 
     for target in TARGETS:
         kernels = sorted(p.name for p in (passes_root / target / "passes").iterdir())
         assert len(kernels) >= 10
         for kernel in kernels:
-            expected = []
-            for name, path in pass_order(passes_root, target, kernel):
-                if name in LLVM_LOWERING_PASSES:
-                    break
-                if path is not None:
-                    expected.append(path)
+            order = pass_order(passes_root, target, kernel)
+            cut = next((i for i, (name, _) in enumerate(order)
+                        if name in LLVM_LOWERING_PASSES), len(order))
+            expected = [path for _, path in order[:cut] if path is not None]
             assert tt_level_dumps(passes_root, target, kernel) == expected
             assert expected, f"{target}/{kernel}: no TritonGPU-level dump"
     assert len(corpus_files(corpus, passes_root)) > 800

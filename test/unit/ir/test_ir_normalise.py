@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tileopt.ir.compare_corpus import (
+from tileopt.testing.corpus_compare import (
     expand_aliases,
     first_difference,
     normalise,

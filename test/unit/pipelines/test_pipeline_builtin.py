@@ -38,7 +38,7 @@ def _listed_passes(path: Path) -> list[str]:
 
 def _triton_order(passes_root: Path, target: str) -> list[str]:
     """Triton's pass order without the canonicalize runs the inliner makes internally."""
-    from conftest import pass_order
+    from tileopt.testing.corpus_compare import pass_order
 
     longest: list[str] = []
     for kernel in KERNELS:

@@ -23,6 +23,7 @@ import pytest
 
 from tileopt.target import llvm_ir_to_ptx
 from tileopt.target.ptxas import find_ptxas
+from tileopt.testing.corpus_compare import code_part
 
 ARCHES = {"cuda-sm80": "sm_80", "cuda-sm90": "sm_90a"}
 KERNELS = ("add", "add_nodiv", "atomic_hist", "axpy_f16", "block_ptr_matmul", "cumsum", "gelu",
@@ -31,17 +32,6 @@ KERNELS = ("add", "add_nodiv", "atomic_hist", "axpy_f16", "block_ptr_matmul", "c
 DIFFERENT_CODEGEN = {"atomic_hist", "block_ptr_matmul", "cumsum", "layernorm_fwd", "matmul",
                      "matmul_small", "sum_cols", "sum_rows", "transpose"}
 CASES = [(target, kernel) for target in ARCHES for kernel in KERNELS]
-
-
-def code_part(ptx: str) -> list[str]:
-    """PTX lines before the DWARF sections, without ``//`` comment lines."""
-    lines = []
-    for line in ptx.splitlines():
-        if line.startswith("\t.file"):
-            break
-        if not line.startswith("//"):
-            lines.append(line)
-    return lines
 
 
 def signature(ptx: str) -> list[str]:

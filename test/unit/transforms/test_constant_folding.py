@@ -112,28 +112,20 @@ def test_comparisons_signed_and_unsigned():
 # ---------------------------------------------------------------------------------------
 
 
-def test_round_to_f32_matches_c_conversion():
-    rng = random.Random(1234)
-    values = [rng.uniform(-1e3, 1e3) for _ in range(2000)]
-    values += [math.ldexp(rng.random(), rng.randint(-160, 130)) for _ in range(2000)]
+@pytest.mark.parametrize("fmt, struct_code, seed, span, exponents", [
+    pytest.param(F32, "<f", 1234, 1e3, (-160, 130), id="f32-as-c"),
+    pytest.param(F16, "<e", 99, 70000.0, (-28, 16), id="f16-as-ieee-half"),
+])
+def test_round_to_matches_struct_conversion(fmt, struct_code, seed, span, exponents):
+    rng = random.Random(seed)
+    values = [rng.uniform(-span, span) for _ in range(2000)]
+    values += [math.ldexp(rng.random(), rng.randint(*exponents)) for _ in range(2000)]
     for x in values:
         try:
-            expected = struct.unpack("<f", struct.pack("<f", x))[0]
+            expected = struct.unpack(struct_code, struct.pack(struct_code, x))[0]
         except OverflowError:
             expected = math.copysign(math.inf, x)
-        assert cf.round_to(x, F32) == expected, x
-
-
-def test_round_to_f16_matches_ieee_half():
-    rng = random.Random(99)
-    values = [rng.uniform(-70000.0, 70000.0) for _ in range(2000)]
-    values += [math.ldexp(rng.random(), rng.randint(-28, 16)) for _ in range(2000)]
-    for x in values:
-        try:
-            expected = struct.unpack("<e", struct.pack("<e", x))[0]
-        except OverflowError:
-            expected = math.copysign(math.inf, x)
-        assert cf.round_to(x, F16) == expected, x
+        assert cf.round_to(x, fmt) == expected, x
 
 
 def test_round_to_ties_to_even_and_overflow():

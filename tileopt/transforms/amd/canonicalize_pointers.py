@@ -52,6 +52,7 @@ from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects import tt
 from tileopt.dialects.tt_types import PointerType
 from tileopt.passes import Pass, option, register_pass
+from tileopt.transforms.utils.builder import OpBuilder
 
 OFFSET_ONLY = frozenset({"tt.broadcast", "tt.expand_dims", "ttg.convert_layout",
                          "amdg.extract_slice"})
@@ -63,16 +64,6 @@ class FatPointer:
     offset: SSAValue
     small: bool
     can_narrow: bool = True
-
-
-class _Builder:
-    def __init__(self, anchor: Operation):
-        self.anchor = anchor
-
-    def add(self, op: Operation) -> SSAValue:
-        op.location = self.anchor.location
-        Rewriter.insert_op(op, InsertPoint.before(self.anchor))
-        return op.results[0]
 
 
 def _width(value: SSAValue) -> int:
@@ -92,7 +83,7 @@ def _constant_scalar(value: SSAValue) -> int | None:
     return None
 
 
-def _splat_scalar(b: _Builder, value: SSAValue) -> SSAValue | None:
+def _splat_scalar(b: OpBuilder, value: SSAValue) -> SSAValue | None:
     """The scalar a tensor holds everywhere: a ``tt.splat`` source or a splat constant."""
     owner = value.owner
     if isinstance(owner, tt.SplatOp):
@@ -117,7 +108,7 @@ def is_zero(value: SSAValue) -> bool:
     return False
 
 
-def _cast(b: _Builder, value: SSAValue, width: int) -> SSAValue:
+def _cast(b: OpBuilder, value: SSAValue, width: int) -> SSAValue:
     have = _width(value)
     if have == width:
         return value
@@ -127,7 +118,7 @@ def _cast(b: _Builder, value: SSAValue, width: int) -> SSAValue:
     return b.add(tensor_arith.TruncIOp(value, target))
 
 
-def _add(b: _Builder, x: SSAValue, y: SSAValue) -> SSAValue:
+def _add(b: OpBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
     """``x + y`` for two scalars or two tensors, in the wider type; zeros elided."""
     width = max(_width(x), _width(y))
     if is_zero(x):
@@ -137,14 +128,14 @@ def _add(b: _Builder, x: SSAValue, y: SSAValue) -> SSAValue:
     return b.add(arith.AddiOp(_cast(b, x, width), _cast(b, y, width)))
 
 
-def _zero(b: _Builder, like: SSAValue, width: int) -> SSAValue:
+def _zero(b: OpBuilder, like: SSAValue, width: int) -> SSAValue:
     ty = _with_element(like.type, IntegerType(width))
     if isinstance(ty, TensorType):
         return b.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(ty, [0])))
     return b.add(arith.ConstantOp(IntegerAttr(0, ty)))
 
 
-def _add_uniform(b: _Builder, uniform: SSAValue, tensor: SSAValue) -> SSAValue:
+def _add_uniform(b: OpBuilder, uniform: SSAValue, tensor: SSAValue) -> SSAValue:
     width = max(_width(uniform), _width(tensor))
     if is_zero(uniform):
         return _cast(b, tensor, width)
@@ -153,7 +144,7 @@ def _add_uniform(b: _Builder, uniform: SSAValue, tensor: SSAValue) -> SSAValue:
     return spread if is_zero(tensor) else b.add(arith.AddiOp(spread, tensor))
 
 
-def decompose(b: _Builder, expr: SSAValue, width: int) -> tuple[SSAValue, SSAValue]:
+def decompose(b: OpBuilder, expr: SSAValue, width: int) -> tuple[SSAValue, SSAValue]:
     """(uniform scalar, non-uniform tensor) with ``expr == splat(uniform) + rest``."""
     scalar = _splat_scalar(b, expr)
     if scalar is not None:
@@ -222,7 +213,7 @@ class _Canonicalizer:
 
     def propagate(self, op: Operation, fp: FatPointer) -> bool:
         """Record the fat pointer ``op`` produces from ``fp``; False if ``op`` is a use."""
-        b = _Builder(op)
+        b = OpBuilder(op)
         result = op.results[0] if op.results else None
         if isinstance(op, tt.SplatOp):
             offset = b.add(tt.SplatOp(fp.offset, _with_element(op.result.type, fp.offset.type)))
@@ -242,7 +233,7 @@ class _Canonicalizer:
             return True
         return False
 
-    def small_addptr(self, b: _Builder, op: tt.AddPtrOp, fp: FatPointer) -> FatPointer:
+    def small_addptr(self, b: OpBuilder, op: tt.AddPtrOp, fp: FatPointer) -> FatPointer:
         uniforms: list[SSAValue] = []
         rests: list[SSAValue] = []
         splats: list[tuple[SSAValue, SSAValue]] = []
@@ -282,7 +273,7 @@ class _Canonicalizer:
             offset = _cast(b, offset, 32)  # type: ignore[arg-type]
         return FatPointer(fp.base, offset, True, can_narrow=False)  # type: ignore[arg-type]
 
-    def large_addptr(self, b: _Builder, op: tt.AddPtrOp, fp: FatPointer) -> FatPointer:
+    def large_addptr(self, b: OpBuilder, op: tt.AddPtrOp, fp: FatPointer) -> FatPointer:
         if not isinstance(op.ptr.type, TensorType):
             return FatPointer(b.add(tt.AddPtrOp(fp.base, op.offset)), fp.offset, False,
                               fp.can_narrow)
@@ -300,7 +291,7 @@ class _Canonicalizer:
         return FatPointer(base, _add(b, rest, fp.offset), False, can_narrow)
 
     def materialize(self, user: Operation, fp: FatPointer) -> SSAValue:
-        b = _Builder(user)
+        b = OpBuilder(user)
         if not isinstance(fp.offset.type, TensorType):
             return b.add(tt.AddPtrOp(fp.base, fp.offset))
         offset = fp.offset

@@ -62,7 +62,7 @@ from tileopt.dialects.tt_types import (
 )
 from tileopt.passes import Pass, option, register_pass
 from tileopt.analysis.integer_ranges import IntegerRanges
-from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
+from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
 
 TWO_GIB = (1 << 31) - 1
 CDNA3_OR_4 = ("gfx940", "gfx941", "gfx942", "gfx950")
@@ -179,6 +179,14 @@ def _function_has_dot(op: Operation, memo: dict[int, bool]) -> bool:
     return memo[id(func)]
 
 
+def _addressable(op: Operation, op_type: type[Operation], analysis: BufferOpAnalysis) -> bool:
+    """``op`` is an ``op_type`` on a tensor of pointers that a buffer op can address."""
+    if not isinstance(op, op_type):
+        return False
+    ptr = op.ptr  # type: ignore[attr-defined]
+    return isinstance(ptr.type, TensorType) and analysis.can_use(ptr)
+
+
 class ConvertLoad(RewritePattern):
     def __init__(self, analysis: BufferOpAnalysis):
         self.analysis = analysis
@@ -217,9 +225,7 @@ class ConvertStore(RewritePattern):
         self.analysis = analysis
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, tt.StoreOp) or not isinstance(op.ptr.type, TensorType):
-            return
-        if not self.analysis.can_use(op.ptr):
+        if not _addressable(op, tt.StoreOp, self.analysis):
             return
         base, offsets = self.analysis.split(op.ptr)  # type: ignore[misc]
         mask = op.mask if op.mask is not None and not is_all_true(op.mask) else None
@@ -241,9 +247,7 @@ class ConvertAtomicRMW(RewritePattern):
         self.arch = arch
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, tt.AtomicRMWOp) or not isinstance(op.ptr.type, TensorType):
-            return
-        if not self.analysis.can_use(op.ptr):
+        if not _addressable(op, tt.AtomicRMWOp, self.analysis):
             return
         if MEM_SYNC_SCOPE.value_of(op.scope) not in (MemSyncScope.GPU, MemSyncScope.CTA):
             return

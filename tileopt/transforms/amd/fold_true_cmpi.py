@@ -21,7 +21,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from tileopt.passes import Pass, register_pass
 from tileopt.analysis.integer_ranges import IntegerRanges, Range
-from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
+from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
 
 PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 

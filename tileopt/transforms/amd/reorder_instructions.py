@@ -36,11 +36,14 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from tileopt.dialects import tt
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr
+from tileopt.analysis.structured_dominance import ancestor_in_block
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.ttgir.op_motion import (
+from tileopt.transforms.utils.op_motion import (
+    enclosing_for,
     move_after,
     move_before,
     sink_converts_below_deallocs,
+    sink_into_user_loops,
     users_of,
 )
 
@@ -48,38 +51,13 @@ TRANSPOSES = ("tt.trans", "ttg.memdesc_trans")
 SCHEDULE_BARRIERS = ("tt.atomic_rmw", "tt.atomic_cas", "gpu.barrier", "scf.for", "scf.while")
 
 
-def _enclosing_for(op: Operation) -> Operation | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, scf.ForOp):
-        parent = parent.parent_op()
-    return parent
-
-
-def ancestor_in_block(block: Block, op: Operation) -> Operation | None:
-    """``op`` or the op of ``block`` that contains it (MLIR's findAncestorOpInBlock)."""
-    current: Operation | None = op
-    while current is not None and current.parent_block() is not block:
-        current = current.parent_op()
-    return current
-
-
 def _is_dot_operand(ty) -> bool:
     return isinstance(ty, TensorType) and isinstance(ty.encoding, DotOperandEncodingAttr)
 
 
 def sink_dot_conversions(func: Operation) -> None:
-    moves = []
-    for op in func.walk():
-        if op.name != "ttg.convert_layout" or not _is_dot_operand(op.results[0].type):
-            continue
-        users = users_of(op)
-        if len(users) != 1:
-            continue
-        if _enclosing_for(users[0]) is _enclosing_for(op):
-            continue
-        moves.append((op, users[0]))
-    for op, user in moves:
-        move_before(op, user)
+    sink_into_user_loops(func, lambda op: op.name == "ttg.convert_layout"
+                         and _is_dot_operand(op.results[0].type))
 
 
 def move_up_transposes(func: Operation) -> None:
@@ -99,7 +77,7 @@ def backward_slice(op: Operation, block: Block) -> tuple[list[Operation], bool]:
 
     def keep(defining: Operation) -> bool:
         nonlocal leads_to_load
-        if ancestor_in_block(block, defining) is None:
+        if ancestor_in_block(defining, block) is None:
             return False
         leads_to_load |= isinstance(defining, tt.LoadOp)
         return defining.parent_block() is block
@@ -168,7 +146,7 @@ def schedule_global_loads_and_local_stores(parent: Operation) -> None:
     # Loads in loop bodies keep the order the pipeliner gave them (Triton 3.6's output
     # moves only the loads peeled in front of the loop).
     moves += [op for op in parent.walk() if isinstance(op, tt.LoadOp)
-              and (not isinstance(parent, tt.FuncOp) or _enclosing_for(op) is None)]
+              and (not isinstance(parent, tt.FuncOp) or enclosing_for(op) is None)]
     for op in reversed(moves):
         block = op.parent_block()
         assert block is not None
@@ -208,7 +186,7 @@ def sink_second_load(loop: scf.ForOp) -> None:
     if not users:
         return
     order = {id(o): i for i, o in enumerate(loop.body.block.ops)}
-    first_user = ancestor_in_block(loop.body.block, users[0])
+    first_user = ancestor_in_block(users[0], loop.body.block)
     if first_user is None:
         return
     if order[id(second)] < order[id(dot)] < order[id(first_user)]:

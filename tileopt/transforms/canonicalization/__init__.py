@@ -1,2 +1,3 @@
-"""Canonicalization patterns and folders, one file per dialect, attached to ops through
-xDSL's ``HasCanonicalizationPatternsTrait`` / ``HasFolder`` and run by ``canonicalize``."""
+"""Canonicalization patterns for ops of upstream dialects (xDSL's ``arith``, ``scf``) and
+those Triton registers with ``ttg.convert_layout``, attached to their ops on import
+(``tileopt.dialects.canonicalization``; docs/patterns.md) and run by ``canonicalize``."""

@@ -89,9 +89,9 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.traits import Commutative
 
+from tileopt.dialects.canonicalization import add_canonicalization_patterns
 from tileopt.dialects import arith as tarith
 from tileopt.transforms.canonicalization import constant_folding as cf
-from tileopt.transforms.canonicalization.extra_patterns import register_patterns
 
 # ---------------------------------------------------------------------------------------
 # Fold results
@@ -1073,41 +1073,24 @@ def _cmpf_of_int_to_float(op: Operation, rewriter: PatternRewriter) -> bool:
     if not low <= rhs_int <= high:
         return False
     if rhs != 0.0 and cf.round_to(rhs_int, fmt) != rhs:
-        negative = rhs < 0
-        if predicate == "ne":
-            return constant(True)
-        if predicate == "eq":
-            return constant(False)
-        if predicate == "ule":
-            if negative:
-                return constant(False)
-        elif predicate == "sle":
-            if negative:
-                predicate = "slt"
-        elif predicate == "ult":
-            if negative:
-                return constant(False)
-            predicate = "ule"
-        elif predicate == "slt":
-            if not negative:
-                predicate = "sle"
-        elif predicate == "ugt":
-            if negative:
-                return constant(True)
-        elif predicate == "sgt":
-            if negative:
-                predicate = "sge"
-        elif predicate == "uge":
-            if negative:
-                return constant(True)
-            predicate = "ugt"
-        elif predicate == "sge":
-            if not negative:
-                predicate = "sgt"
+        outcome = _NON_INTEGER_RHS.get(predicate, (predicate, predicate))[0 if rhs < 0 else 1]
+        if isinstance(outcome, bool):
+            return constant(outcome)
+        predicate = outcome
     int_constant = _int_constant(int_value.type, rhs_int)
     rewriter.replace(op, [int_constant, tarith.CmpiOp(int_value, int_constant.result,
                                                       predicate)])
     return True
+
+
+# cmpi against a constant that is not an integer (rounded toward zero to rhs_int): per
+# predicate, what it becomes for a negative and for a positive constant (a result, or the
+# predicate to compare with rhs_int), as MLIR's CmpFIntToFPConst decides.
+_NON_INTEGER_RHS: dict[str, tuple[bool | str, bool | str]] = {
+    "eq": (False, False), "ne": (True, True),
+    "ule": (False, "ule"), "ult": (False, "ule"), "uge": (True, "ugt"), "ugt": (True, "ugt"),
+    "sle": ("slt", "sle"), "slt": ("slt", "sle"), "sge": ("sge", "sgt"), "sgt": ("sge", "sgt"),
+}
 
 
 PATTERNS: dict[str, tuple[Rewrite, ...]] = {
@@ -1197,18 +1180,26 @@ def _apply(op: Operation, result: FoldResult, rewriter: PatternRewriter) -> bool
     return True
 
 
+@dataclass(frozen=True)
 class ArithCanonicalization(RewritePattern):
-    """Folds and canonicalization patterns of ``arith`` ops, matched by op name."""
+    """One ``arith`` op's folder, trait folds and canonicalization patterns, in that order.
+
+    The folder runs as a pattern, not through ``HasFolder``: it may rewrite the op in
+    place (``InPlace``), which an xDSL folder may not."""
+
+    folder: Callable[[Operation], FoldResult]
+    patterns: tuple[Rewrite, ...]
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        folder = FOLDERS.get(op.name)
-        if folder is None:
+        if _apply(op, self.folder(op), rewriter) or _apply(op, fold_traits(op), rewriter):
             return
-        if _apply(op, folder(op), rewriter) or _apply(op, fold_traits(op), rewriter):
-            return
-        for pattern in PATTERNS.get(op.name, ()):
+        for pattern in self.patterns:
             if pattern(op, rewriter):
                 return
 
 
-register_patterns(lambda: [ArithCanonicalization()])
+# Attached to the xDSL class and to tileopt's tensor one (``tileopt.dialects.arith``) of each name.
+for _op in {*xarith.Arith.operations, *tarith.arith_dialect().operations}:
+    if _op.name in FOLDERS:
+        add_canonicalization_patterns(
+            _op, ArithCanonicalization(FOLDERS[_op.name], PATTERNS.get(_op.name, ())))

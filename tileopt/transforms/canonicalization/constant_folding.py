@@ -412,42 +412,29 @@ def _is_negative(value: float) -> bool:
     return math.copysign(1.0, value) < 0
 
 
+def _pick(a: float, b: float, larger: bool) -> float:
+    """The larger (or smaller) of two numbers; -0 < +0."""
+    if a == b == 0.0 and _is_negative(a) != _is_negative(b):
+        return b if _is_negative(a) == larger else a
+    return b if (a < b) == larger else a
+
+
 def maxnumf(a: float, b: float, fmt: FloatFormat) -> float:
     """llvm::maxnum: a NaN operand gives the other one; -0 < +0."""
-    if math.isnan(a):
-        return b
-    if math.isnan(b):
-        return a
-    if a == b == 0.0 and _is_negative(a) != _is_negative(b):
-        return b if _is_negative(a) else a
-    return b if a < b else a
+    return b if math.isnan(a) else a if math.isnan(b) else _pick(a, b, larger=True)
 
 
 def minnumf(a: float, b: float, fmt: FloatFormat) -> float:
-    if math.isnan(a):
-        return b
-    if math.isnan(b):
-        return a
-    if a == b == 0.0 and _is_negative(a) != _is_negative(b):
-        return a if _is_negative(a) else b
-    return a if a < b else b
+    return b if math.isnan(a) else a if math.isnan(b) else _pick(a, b, larger=False)
 
 
 def maximumf(a: float, b: float, fmt: FloatFormat) -> float:
     """llvm::maximum: NaN propagates; -0 < +0."""
-    if math.isnan(a):
-        return a
-    if math.isnan(b):
-        return b
-    return maxnumf(a, b, fmt)
+    return a if math.isnan(a) else b if math.isnan(b) else _pick(a, b, larger=True)
 
 
 def minimumf(a: float, b: float, fmt: FloatFormat) -> float:
-    if math.isnan(a):
-        return a
-    if math.isnan(b):
-        return b
-    return minnumf(a, b, fmt)
+    return a if math.isnan(a) else b if math.isnan(b) else _pick(a, b, larger=False)
 
 
 CMPF_PREDICATES = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt",

@@ -30,6 +30,7 @@ Equal constants count as one value, as in MLIR, whose canonicalizer unifies cons
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects import arith as xarith
 from xdsl.dialects import scf
@@ -39,6 +40,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.transforms.canonicalization_patterns.scf import replace_op_with_region
 
+from tileopt.dialects.canonicalization import add_canonicalization_patterns
 from tileopt.dialects import arith as tarith
 from tileopt.transforms.canonicalization import constant_folding as cf
 from tileopt.transforms.canonicalization.arith_patterns import (
@@ -48,7 +50,6 @@ from tileopt.transforms.canonicalization.arith_patterns import (
     owner,
     same_value,
 )
-from tileopt.transforms.canonicalization.extra_patterns import register_patterns
 
 Rewrite = Callable[[Operation, PatternRewriter], bool]
 
@@ -477,15 +478,19 @@ PATTERNS: dict[str, tuple[Rewrite, ...]] = {
 }
 
 
+@dataclass(frozen=True)
 class ScfCanonicalization(RewritePattern):
-    """Canonicalization patterns of ``scf.for`` and ``scf.if``, matched by op name."""
+    """The canonicalization patterns of one op, tried in order until one applies."""
+
+    patterns: tuple[Rewrite, ...]
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        for pattern in PATTERNS.get(op.name, ()):
+        for pattern in self.patterns:
             if pattern(op, rewriter):
                 return
 
 
-register_patterns(lambda: [ScfCanonicalization()])
+for _op in (scf.ForOp, scf.IfOp):
+    add_canonicalization_patterns(_op, ScfCanonicalization(PATTERNS[_op.name]))
 
 __all__: Sequence[str] = ["PATTERNS", "ScfCanonicalization"]

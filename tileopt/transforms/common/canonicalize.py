@@ -1,9 +1,10 @@
 """``canonicalize``: fold ops and apply their canonicalization patterns (MLIR's
 ``-canonicalize``), with xDSL's greedy driver.
 
-The patterns come from the ops themselves: each dialect attaches them with
-``HasCanonicalizationPatternsTrait`` (arith, scf from xDSL; ``tt``/``ttg`` from tileopt's
-dialects), and ops with a folder are folded. Dead side-effect-free ops and unreachable
+The patterns and folders come from the ops themselves (``HasCanonicalizationPatternsTrait``
+and ``HasFolder``): xDSL's own for its ops, and those tileopt attaches (docs/patterns.md)
+to ``tt`` ops (``dialects/tt_canonicalize.py``), to ``ttg.convert_layout`` and the ops it
+folds into, and to upstream ``arith``/``scf`` ops (``transforms/canonicalization/``). Dead side-effect-free ops and unreachable
 blocks are erased. As MLIR's ``OperationFolder`` does, constants are then de-duplicated and
 moved to the top of the entry block of their closest isolated-from-above op (a function),
 which is why Triton's IR after canonicalize opens with its constants.
@@ -13,14 +14,32 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.ir import Operation
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike, IsolatedFromAbove
-from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.dead_code_elimination import region_dce
 
+# The pattern modules attach their patterns to the ops when imported.
+import tileopt.transforms.canonicalization.arith_patterns  # noqa: F401
+import tileopt.transforms.canonicalization.convert_layout_patterns  # noqa: F401
+import tileopt.transforms.canonicalization.scf_patterns  # noqa: F401
+from tileopt.dialects.canonicalization import canonicalization_patterns
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.canonicalization.extra_patterns import extra_canonicalization_patterns
+
+
+class OpCanonicalization(RewritePattern):
+    """The op's own canonicalization patterns (``canonicalization_patterns``' order)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        for pattern in canonicalization_patterns(type(op)):
+            pattern.match_and_rewrite(op, rewriter)
+            if rewriter.has_done_action:
+                return
 
 
 def _constant_key(op: Operation) -> tuple:
@@ -97,11 +116,8 @@ class Canonicalize(Pass):
     anchor = None
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        pattern = GreedyRewritePatternApplier(
-            # The registered patterns first: they fold like MLIR (overflow to inf) where
-            # xDSL's own scalar float folder would fail to store the result.
-            [*extra_canonicalization_patterns(), CanonicalizationRewritePattern()],
-            ctx=ctx, folding_enabled=True)
+        pattern = GreedyRewritePatternApplier([OpCanonicalization()], ctx=ctx,
+                                              folding_enabled=True)
         walker = PatternRewriteWalker(pattern, post_walk_func=region_dce)
         for region in op.regions:
             walker.rewrite_region(region)

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import UnknownLoc
 from xdsl.dialects.cf import BranchOp, ConditionalBranchOp
 from xdsl.dialects.scf import ConditionOp, WhileOp, YieldOp
@@ -19,7 +18,7 @@ from xdsl.pattern_rewriter import (GreedyRewritePatternApplier, PatternRewriter,
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLowering
 
-from tileopt.passes import Pass, register_pass
+from tileopt.passes import register_op_pass
 
 
 class WhileLowering(RewritePattern):
@@ -79,12 +78,6 @@ def convert_scf_to_cf(root: Operation) -> None:
         walker.rewrite_region(region)
 
 
-@register_pass
-class ConvertSCFToCF(Pass):
-    """Lower structured control flow (scf) to branches between blocks (cf)."""
-
-    name = "convert-scf-to-cf"
-    anchor = None
-
-    def apply(self, ctx: Context, op: Operation) -> None:
-        convert_scf_to_cf(op)
+ConvertSCFToCF = register_op_pass(
+    "ConvertSCFToCF", "convert-scf-to-cf",
+    "Lower structured control flow (scf) to branches between blocks (cf).", convert_scf_to_cf)

@@ -8,19 +8,11 @@ unknown effect are never merged.
 
 from __future__ import annotations
 
-from xdsl.context import Context
-from xdsl.ir import Operation
 from xdsl.transforms.common_subexpression_elimination import cse
 
-from tileopt.passes import Pass, register_pass
+from tileopt.passes import register_op_pass
 
 
-@register_pass
-class CSE(Pass):
-    """Eliminate common subexpressions."""
-
-    name = "cse"
-    anchor = None
-
-    def apply(self, ctx: Context, op: Operation) -> None:
-        cse(op)
+CSE = register_op_pass(
+    "CSE", "cse",
+    "Eliminate common subexpressions.", cse)

@@ -18,7 +18,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from tileopt.passes import Pass, option, register_pass
-from tileopt.transforms.common.symbol_uses import (is_private, referenced_symbols,
+from tileopt.transforms.utils.symbol_uses import (is_private, referenced_symbols,
                                                    symbol_name)
 
 CALL_OPS = {"tt.call": "tt.func", "func.call": "func.func"}

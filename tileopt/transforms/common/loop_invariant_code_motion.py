@@ -12,7 +12,7 @@ from xdsl.context import Context
 from xdsl.ir import Operation
 
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.common.loop_hoisting import (is_pure_and_speculatable,
+from tileopt.transforms.utils.loop_hoisting import (is_pure_and_speculatable,
                                                      move_loop_invariant_code)
 
 

@@ -15,15 +15,17 @@ induction variables are overdefined; only ops with folders produce constants.
 
 from __future__ import annotations
 
-from xdsl.context import Context
+from collections.abc import Callable
+
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike, HasFolder
 
-from tileopt.passes import Pass, register_pass
-from tileopt.transforms.common.loop_hoisting import is_memory_effect_free
+from tileopt.passes import register_op_pass
+from tileopt.transforms.utils.loop_hoisting import is_memory_effect_free
+from tileopt.transforms.utils.scf_rewrites import replace_with_block
 
 OVERDEFINED = object()
 _CONSTANT_KINDS = (IntegerAttr, FloatAttr, DenseIntOrFPElementsAttr)
@@ -94,41 +96,52 @@ class _Solver:
                                                    else_y or [OVERDEFINED] * len(op.results))]
         self.set_all(op.results, results)
 
+    @staticmethod
+    def _settle(init: list[object], rounds: int,
+                run: Callable[[list[object]], list[object]]) -> list[object] | None:
+        """Loop-carried values from ``init`` until they settle: each round runs the body on
+        them (``run`` returns what it yields) and meets ``init`` with the result. None if
+        they have not settled after ``rounds`` rounds."""
+        args = list(init)
+        for _ in range(rounds):
+            new = [_meet(a, b) for a, b in zip(init, run(args))]
+            if new == args:
+                return args
+            args = new
+        return None
+
     def visit_for(self, op: scf.ForOp) -> None:
         body = op.body.block
         init = [self.get(v) for v in op.iter_args]
         self.state[body.args[0]] = OVERDEFINED
-        args = list(init)
-        for _ in range(len(args) + 2):
+
+        def run(args: list[object]) -> list[object]:
             self.set_all(body.args[1:], args)
             self.visit_block(body)
-            new = [_meet(a, b) for a, b in zip(init, self._yielded(body))]
-            if new == args:
-                break
-            args = new
-        else:
-            args = [OVERDEFINED] * len(args)
-            self.set_all(body.args[1:], args)
-            self.visit_block(body)
-        self.set_all(op.results, args)
+            return self._yielded(body)
+
+        settled = self._settle(init, len(init) + 2, run)
+        if settled is None:
+            settled = [OVERDEFINED] * len(init)
+            run(settled)
+        self.set_all(op.results, settled)
 
     def visit_while(self, op: scf.WhileOp) -> None:
         before = op.before_region.block
         after = op.after_region.block
         init = [self.get(v) for v in op.arguments]
-        args = list(init)
         forwarded: list[object] = []
-        for _ in range(len(args) + len(op.results) + 2):
+
+        def run(args: list[object]) -> list[object]:
+            nonlocal forwarded
             self.set_all(before.args, args)
             self.visit_block(before)
             forwarded = self._yielded(before)[1:]  # scf.condition(%c) args...
             self.set_all(after.args, forwarded)
             self.visit_block(after)
-            new = [_meet(a, b) for a, b in zip(init, self._yielded(after))]
-            if new == args:
-                break
-            args = new
-        else:
+            return self._yielded(after)
+
+        if self._settle(init, len(init) + len(op.results) + 2, run) is None:
             self.set_all(before.args, [OVERDEFINED] * len(before.args))
             self.visit_block(before)
             forwarded = [OVERDEFINED] * len(after.args)
@@ -196,15 +209,7 @@ def _inline_taken_branch(op: scf.IfOp, take_then: bool) -> None:
         if not op.results:
             op.parent_block().erase_op(op)
         return
-    yield_op = block.last_op
-    values = list(yield_op.operands) if yield_op is not None else []
-    for inner in list(block.ops):
-        if inner is yield_op:
-            break
-        inner.detach()
-        Rewriter.insert_op(inner, InsertPoint.before(op))
-    for result, value in zip(op.results, values, strict=True):
-        result.replace_all_uses_with(value)
+    replace_with_block(op, block)
     op.parent_block().erase_op(op, safe_erase=False)
 
 
@@ -243,12 +248,6 @@ def sccp(root: Operation) -> None:
                 changed = True
 
 
-@register_pass
-class SCCP(Pass):
-    """Sparse conditional constant propagation (through folders, scf.if and loops)."""
-
-    name = "sccp"
-    anchor = None
-
-    def apply(self, ctx: Context, op: Operation) -> None:
-        sccp(op)
+SCCP = register_op_pass(
+    "SCCP", "sccp",
+    "Sparse conditional constant propagation (through folders, scf.if and loops).", sccp)

@@ -11,7 +11,7 @@ from xdsl.context import Context
 from xdsl.ir import Operation
 
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.common.symbol_uses import (is_private, referenced_symbols,
+from tileopt.transforms.utils.symbol_uses import (is_private, referenced_symbols,
                                                    symbol_name)
 
 

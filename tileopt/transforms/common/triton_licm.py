@@ -20,7 +20,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileopt.dialects.arith import CmpiOp
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.common.loop_hoisting import (is_pure_and_speculatable,
+from tileopt.transforms.utils.loop_hoisting import (is_pure_and_speculatable,
                                                      move_loop_invariant_code, only_reads)
 
 _SEGMENTS = "operandSegmentSizes"

@@ -20,7 +20,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.transforms.common_subexpression_elimination import cse
 
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.common.loop_hoisting import is_memory_effect_free
+from tileopt.transforms.utils.loop_hoisting import is_memory_effect_free
 
 
 class _LoopEquivalence:

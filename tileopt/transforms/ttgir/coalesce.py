@@ -36,7 +36,7 @@ from tileopt.dialects import ttg
 from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, ints_of
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.ttgir.blocked_layouts import blocked_for_shape
+from tileopt.transforms.utils.blocked_layouts import blocked_for_shape
 
 MAX_VECTOR_BITS = 128
 """The widest global access a thread issues (ld/st.global.v4.b32, buffer_load_dwordx4)."""

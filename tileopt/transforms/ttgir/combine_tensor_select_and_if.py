@@ -17,8 +17,8 @@ from xdsl.ir import Block, Operation
 from xdsl.rewriter import Rewriter
 
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.ttgir.scf_rewrites import replace_if_with_new_signature
-from tileopt.transforms.ttgir.structured_dominance import dominates
+from tileopt.transforms.utils.scf_rewrites import replace_if_with_new_signature
+from tileopt.analysis.structured_dominance import dominates
 
 
 def combinable_pairs(root: Operation) -> dict[Operation, scf.IfOp]:

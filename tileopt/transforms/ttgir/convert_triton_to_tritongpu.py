@@ -53,7 +53,7 @@ from tileopt.dialects.ttg_attrs import (
 from tileopt.ir import TileoptError
 from tileopt.ir.locations import value_location
 from tileopt.passes import Pass, PassFailure, option, register_pass
-from tileopt.transforms.ttgir.blocked_layouts import (blocked_for_shape,
+from tileopt.transforms.utils.blocked_layouts import (blocked_for_shape,
                                                      default_blocked_encoding, make_blocked)
 
 # Dialects whose ops are rewritten when they hold a tensor without a layout (Triton marks

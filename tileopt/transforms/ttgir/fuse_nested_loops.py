@@ -50,7 +50,7 @@ from xdsl.utils.hints import isa
 
 from tileopt.dialects import arith as tarith
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.ttgir.structured_dominance import (
+from tileopt.analysis.structured_dominance import (
     ancestor_in_block,
     dominates,
     is_before_in_block,

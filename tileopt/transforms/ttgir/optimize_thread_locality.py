@@ -33,12 +33,12 @@ from tileopt.dialects.ttg import ConvertLayoutOp, num_ctas, num_warps, threads_p
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, SliceEncodingAttr
 from tileopt.layouts.encodings import get_order, get_thread_order, get_warp_order
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.canonicalization.tt_patterns import dense_splat
-from tileopt.transforms.ttgir.blocked_layouts import blocked_for_shape, make_blocked
-from tileopt.transforms.ttgir.convert_layout_patterns import is_expensive_view
-from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
-from tileopt.transforms.ttgir.scf_rewrites import replace_for_with_new_signature
-from tileopt.transforms.ttgir.tensor_layouts import (
+from tileopt.dialects.tt_canonicalize import dense_splat
+from tileopt.transforms.utils.blocked_layouts import blocked_for_shape, make_blocked
+from tileopt.transforms.canonicalization.convert_layout_patterns import is_expensive_view
+from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
+from tileopt.transforms.utils.scf_rewrites import replace_for_with_new_signature
+from tileopt.transforms.utils.tensor_layouts import (
     elems_per_thread,
     layout_encoding,
     retype,

@@ -29,7 +29,7 @@ from tileopt.dialects.ttg_attrs import (
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.layouts.encodings import get_elems_per_thread, get_order, get_thread_order
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.ttgir.tensor_layouts import (
+from tileopt.transforms.utils.tensor_layouts import (
     conversion_needs_shared_memory,
     layout_encoding,
 )

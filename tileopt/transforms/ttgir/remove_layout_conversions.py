@@ -43,9 +43,9 @@ from xdsl.utils.hints import isa
 from tileopt.dialects.ttg import ConvertLayoutOp, threads_per_warp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, DotOperandEncodingAttr
 from tileopt.passes import Pass, PassFailure, register_pass
-from tileopt.transforms.ttgir.convert_layout_patterns import CONVERT_LAYOUT_PATTERNS
-from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
-from tileopt.transforms.ttgir.layout_propagation import (
+from tileopt.transforms.canonicalization.convert_layout_patterns import CONVERT_LAYOUT_PATTERNS
+from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
+from tileopt.transforms.utils.layout_propagation import (
     Operand,
     can_be_rematerialized,
     can_use_result_encoding,
@@ -59,14 +59,15 @@ from tileopt.transforms.ttgir.layout_propagation import (
     is_view,
     keeps_operand_encoding,
 )
-from tileopt.transforms.ttgir.scf_rewrites import (
+from tileopt.transforms.utils.op_motion import enclosing_for
+from tileopt.transforms.utils.scf_rewrites import (
     SCF_CLEANUP_PATTERNS,
     eliminate_dead_iter_args,
     replace_for_with_new_signature,
     replace_if_with_new_signature,
 )
-from tileopt.transforms.ttgir.structured_dominance import post_dominates, properly_dominates
-from tileopt.transforms.ttgir.tensor_layouts import (
+from tileopt.analysis.structured_dominance import post_dominates, properly_dominates
+from tileopt.transforms.utils.tensor_layouts import (
     conversion_reorders_registers,
     elems_per_thread,
     encoding,
@@ -501,13 +502,6 @@ def _num_stages(for_op: Operation, default: int) -> int:
     return attr.value.data if isinstance(attr, IntegerAttr) else default
 
 
-def _enclosing_for(op: Operation) -> scf.ForOp | None:
-    current = op.parent_op()
-    while current is not None and not isinstance(current, scf.ForOp):
-        current = current.parent_op()
-    return current
-
-
 class LayoutRematerialization:
     """Remove or hoist the conversions of one function by recomputing their producers."""
 
@@ -687,7 +681,7 @@ class LayoutRematerialization:
     def rematerialize(self, convert: ConvertLayoutOp) -> bool:
         target = encoding(convert.result)
         if isinstance(target, DotOperandEncodingAttr):
-            loop = _enclosing_for(convert)
+            loop = enclosing_for(convert)
             if loop is not None and _num_stages(loop, 3) > 1:
                 return False  # left for hoist_dot_operand, so the loads can be pipelined
         known = self.remat.get((convert.src, target))

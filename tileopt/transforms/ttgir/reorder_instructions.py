@@ -15,23 +15,22 @@
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import scf
 from xdsl.ir import Operation, OpResult
 from xdsl.traits import MemoryEffectKind, get_effects
 
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.ttgir.structured_dominance import (
+from tileopt.analysis.structured_dominance import (
     ancestor_in_block,
     properly_dominates,
 )
-from tileopt.transforms.ttgir.op_motion import (
+from tileopt.transforms.utils.op_motion import (
     move_after,
-    move_before,
     sink_converts_below_deallocs,
+    sink_into_user_loops,
     users_of,
 )
-from tileopt.transforms.ttgir.tensor_layouts import encoding
+from tileopt.transforms.utils.tensor_layouts import encoding
 
 
 def increases_register_pressure(op: Operation) -> bool:
@@ -41,13 +40,6 @@ def increases_register_pressure(op: Operation) -> bool:
         return True
     return op.name == "ttg.convert_layout" and isinstance(
         encoding(op.results[0]), DotOperandEncodingAttr)
-
-
-def _enclosing_for(op: Operation) -> Operation | None:
-    current = op.parent_op()
-    while current is not None and not isinstance(current, scf.ForOp):
-        current = current.parent_op()
-    return current
 
 
 def _writes(op: Operation) -> bool:
@@ -75,18 +67,7 @@ def crosses_write(start: Operation, end: Operation) -> bool:
 
 
 def sink_into_loops(root: Operation) -> None:
-    moves: dict[Operation, Operation] = {}
-    for op in root.walk():
-        if not increases_register_pressure(op):
-            continue
-        users = users_of(op)
-        if len(users) != 1:
-            continue
-        if _enclosing_for(users[0]) is _enclosing_for(op):
-            continue
-        moves.setdefault(op, users[0])
-    for op, user in moves.items():
-        move_before(op, user)
+    sink_into_user_loops(root, increases_register_pressure)
 
 
 def hoist_allocs_to_sources(root: Operation) -> None:

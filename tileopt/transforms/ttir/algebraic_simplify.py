@@ -36,11 +36,7 @@ import math
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    BFloat16Type,
     DenseIntOrFPElementsAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -51,11 +47,8 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from tileopt.passes import Pass, option, register_pass
 from tileopt.analysis.integer_ranges import IntegerRanges, signed
-from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
-
-# Smallest normal exponent of each float type whose reciprocal powers of two we allow.
-_MIN_EXPONENT = {Float16Type: -14, BFloat16Type: -126, Float32Type: -126, Float64Type: -1022}
-
+from tileopt.transforms.canonicalization.constant_folding import float_format
+from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
 
 def _element(ty: Attribute) -> Attribute:
     return ty.element_type if isinstance(ty, TensorType) else ty
@@ -235,8 +228,8 @@ class AlgebraicSimplification(RewritePattern):
         if mantissa != 0.5:
             return  # not a power of two
         reciprocal_exponent = -(exponent - 1)
-        lowest = _MIN_EXPONENT.get(type(_element(y.type)))
-        if lowest is None or reciprocal_exponent < lowest:
+        fmt = float_format(y.type)
+        if fmt is None or reciprocal_exponent < fmt.min_exponent:
             return  # 2^-k would not be a normal number of this type
         reciprocal = make_constant(y.type, math.ldexp(1.0, reciprocal_exponent))
         product = arith.MulfOp(x, reciprocal.result)

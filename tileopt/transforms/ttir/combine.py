@@ -45,7 +45,7 @@ from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects import tt
 from tileopt.dialects.tt_types import InputPrecision, bit_width, element_type
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
+from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
 
 # Discardable attributes that follow a combined addptr (Combine.td's CopyDiscardableAttrs).
 ADDPTR_HINTS = ("tt.divisibility", "tt.contiguity", "tt.constancy", "tt.pointee_type")

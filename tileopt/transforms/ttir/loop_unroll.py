@@ -22,6 +22,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileopt.passes import Pass, register_pass
+from tileopt.transforms.utils.scf_rewrites import replace_with_block
 
 UNROLL_FACTOR = "tt.loop_unroll_factor"
 NUM_STAGES = "tt.num_stages"
@@ -55,16 +56,8 @@ def promote_if_single_iteration(loop: scf.ForOp) -> bool:
     body.args[0].replace_all_uses_with(loop.lb)
     for arg, init in zip(body.args[1:], loop.iter_args, strict=True):
         arg.replace_all_uses_with(init)
-    terminator = body.last_op
-    assert isinstance(terminator, scf.YieldOp)
-    yielded = list(terminator.operands)
-    for op in list(body.ops):
-        if op is terminator:
-            break
-        op.detach()
-        Rewriter.insert_op(op, InsertPoint.before(loop))
-    for result, value in zip(loop.results, yielded, strict=True):
-        result.replace_all_uses_with(value)
+    assert isinstance(body.last_op, scf.YieldOp)
+    replace_with_block(loop, body)
     loop.detach()
     loop.erase()
     return True

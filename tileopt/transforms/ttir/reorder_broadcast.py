@@ -22,13 +22,15 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
-from xdsl.traits import HasCanonicalizationPatternsTrait, get_effects
+from xdsl.traits import get_effects
 
 from tileopt.dialects import tt
+from tileopt.dialects.canonicalization import canonicalization_patterns
 from tileopt.dialects.traits import is_elementwise
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.ttgir.greedy_rewrite import apply_patterns_greedily
+from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
 from tileopt.transforms.ttir.combine import splat_scalar, constant_attr
+
 
 def is_memory_effect_free(op: Operation) -> bool:
     effects = get_effects(op)
@@ -130,11 +132,6 @@ class MoveBroadcastAfterElementwise(RewritePattern):
         rewriter.replace(op, new_ops, [w.result for w in wides])
 
 
-def _canonicalization_patterns(op_type: type[Operation]) -> list[RewritePattern]:
-    trait = op_type.get_trait(HasCanonicalizationPatternsTrait)
-    return list(trait.get_canonicalization_patterns()) if trait is not None else []
-
-
 @register_pass
 class ReorderBroadcast(Pass):
     """Move splats and broadcasts after elementwise ops so the arithmetic runs once."""
@@ -142,7 +139,7 @@ class ReorderBroadcast(Pass):
     name = "triton-reorder-broadcast"
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        patterns = (_canonicalization_patterns(tt.BroadcastOp)
-                    + _canonicalization_patterns(tt.ExpandDimsOp)
-                    + [MoveBroadcastAfterElementwise(), MoveSplatAfterElementwise()])
+        patterns = [*canonicalization_patterns(tt.BroadcastOp),
+                    *canonicalization_patterns(tt.ExpandDimsOp),
+                    MoveBroadcastAfterElementwise(), MoveSplatAfterElementwise()]
         apply_patterns_greedily(ctx, op, patterns)

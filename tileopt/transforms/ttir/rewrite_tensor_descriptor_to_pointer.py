@@ -38,13 +38,13 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Operation, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects import tt
 from tileopt.dialects.tt_types import PointerType, TensorDescType
 from tileopt.ir import TileoptError
 from tileopt.passes import Pass, register_pass
+from tileopt.transforms.utils.builder import OpBuilder
 
 
 @dataclass
@@ -54,17 +54,7 @@ class Descriptor:
     strides: list[SSAValue]
 
 
-class _Builder:
-    def __init__(self, anchor: Operation):
-        self.anchor = anchor
-
-    def add(self, op: Operation) -> SSAValue:
-        op.location = self.anchor.location
-        Rewriter.insert_op(op, InsertPoint.before(self.anchor))
-        return op.results[0] if op.results else None  # type: ignore[return-value]
-
-
-def _offset_ranges(b: _Builder, block: tuple[int, ...], indices: list[SSAValue]) -> list[SSAValue]:
+def _offset_ranges(b: OpBuilder, block: tuple[int, ...], indices: list[SSAValue]) -> list[SSAValue]:
     """``splat(index_k) + range(B_k)`` per dimension, expanded to the block's rank."""
     ranges = []
     for dim, index in enumerate(indices):
@@ -82,7 +72,7 @@ def _offset_ranges(b: _Builder, block: tuple[int, ...], indices: list[SSAValue])
     return ranges
 
 
-def _pointers(b: _Builder, desc: Descriptor, block: tuple[int, ...],
+def _pointers(b: OpBuilder, desc: Descriptor, block: tuple[int, ...],
               indices: list[SSAValue]) -> SSAValue:
     ptr = b.add(tt.SplatOp(desc.base, TensorType(desc.base.type, list(block))))
     for dim, offsets in enumerate(_offset_ranges(b, block, indices)):
@@ -92,7 +82,7 @@ def _pointers(b: _Builder, desc: Descriptor, block: tuple[int, ...],
     return ptr
 
 
-def _mask(b: _Builder, desc: Descriptor, block: tuple[int, ...],
+def _mask(b: OpBuilder, desc: Descriptor, block: tuple[int, ...],
           indices: list[SSAValue]) -> SSAValue:
     mask = None
     for dim, offsets in enumerate(_offset_ranges(b, block, indices)):
@@ -107,7 +97,7 @@ def _mask(b: _Builder, desc: Descriptor, block: tuple[int, ...],
     return mask
 
 
-def _zeros(b: _Builder, block: tuple[int, ...], element) -> SSAValue:
+def _zeros(b: OpBuilder, block: tuple[int, ...], element) -> SSAValue:
     value = 0 if isinstance(element, IntegerType) else 0.0
     return b.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(
         TensorType(element, list(block)), [value])))
@@ -116,7 +106,7 @@ def _zeros(b: _Builder, block: tuple[int, ...], element) -> SSAValue:
 def _rewrite_use(op: Operation, desc: Descriptor, desc_type: TensorDescType) -> None:
     block = tuple(desc_type.block_type.get_shape())
     element = desc_type.block_type.element_type
-    b = _Builder(op)
+    b = OpBuilder(op)
     if isinstance(op, tt.DescriptorLoadOp):
         indices = [b.add(tensor_arith.ExtSIOp(i, i64)) for i in op.indices]
         load = tt.LoadOp(_pointers(b, desc, block, indices), _mask(b, desc, block, indices),

@@ -24,6 +24,7 @@ rejected, as Triton does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -46,18 +47,7 @@ from tileopt.dialects import tt
 from tileopt.dialects.tt_types import PADDING_OPTION, PaddingOption, PointerType, is_tensor_ptr
 from tileopt.ir import TileoptError
 from tileopt.passes import Pass, register_pass
-
-
-class _Builder:
-    """Inserts new ops before a fixed op, in creation order."""
-
-    def __init__(self, anchor: Operation):
-        self.anchor = anchor
-
-    def add(self, op: Operation) -> SSAValue:
-        op.location = self.anchor.location
-        Rewriter.insert_op(op, InsertPoint.before(self.anchor))
-        return op.results[0] if op.results else None  # type: ignore[return-value]
+from tileopt.transforms.utils.builder import OpBuilder
 
 
 @dataclass
@@ -79,7 +69,7 @@ class BlockPointer:
     def rank(self) -> int:
         return len(self.block_shape)
 
-    def offset_range(self, b: _Builder, dim: int) -> SSAValue:
+    def offset_range(self, b: OpBuilder, dim: int) -> SSAValue:
         if dim in self.ranges:
             return self.ranges[dim]
         n = self.block_shape[dim]
@@ -97,7 +87,7 @@ class BlockPointer:
         self.ranges[dim] = value
         return value
 
-    def pointer_tensor(self, b: _Builder) -> SSAValue:
+    def pointer_tensor(self, b: OpBuilder) -> SSAValue:
         base_type = self.base.type
         ptrs_type = TensorType(base_type, list(self.block_shape))
         index_type = TensorType(i64, list(self.block_shape))
@@ -112,7 +102,7 @@ class BlockPointer:
             ptr = b.add(tt.AddPtrOp(ptr, spread))
         return ptr
 
-    def mask(self, b: _Builder, checked: list[int]) -> SSAValue | None:
+    def mask(self, b: OpBuilder, checked: list[int]) -> SSAValue | None:
         if not checked:
             return None
         mask_type = TensorType(i1, list(self.block_shape))
@@ -129,7 +119,7 @@ class BlockPointer:
             mask = spread if mask is None else b.add(arith.AndIOp(mask, spread))
         return mask
 
-    def other(self, b: _Builder, padding: PaddingOption | None) -> SSAValue | None:
+    def other(self, b: OpBuilder, padding: PaddingOption | None) -> SSAValue | None:
         if padding is None:
             return None
         assert isinstance(self.base.type, PointerType)
@@ -196,7 +186,7 @@ class _Rewriter:
     # -- one rewrite per op kind ------------------------------------------------------
 
     def make_tensor_ptr(self, op: tt.MakeTensorPtrOp) -> None:
-        b = _Builder(op)
+        b = OpBuilder(op)
         offsets = [b.add(tensor_arith.ExtSIOp(o, i64)) for o in op.offsets]
         block = op.result.type.pointee_type  # type: ignore[union-attr]
         self.info[op.result] = BlockPointer(op.base, list(op.shape), list(op.strides),
@@ -205,7 +195,7 @@ class _Rewriter:
 
     def advance(self, op: tt.AdvanceOp) -> None:
         info = self.lookup(op.ptr, op)
-        b = _Builder(op)
+        b = OpBuilder(op)
         moved = []
         for old, delta in zip(info.offsets, op.offsets, strict=True):
             wide = b.add(tensor_arith.ExtSIOp(delta, i64))
@@ -219,7 +209,7 @@ class _Rewriter:
         info = self.lookup(op.ptr, op)
         # A fresh cache of offset ranges per access, as Triton copies the info here.
         info = info.with_offsets(info.offsets)
-        b = _Builder(op)
+        b = OpBuilder(op)
         checked = [int(d) for d in op.boundaryCheck.get_values()]
         ptr = info.pointer_tensor(b)
         mask = info.mask(b, checked)
@@ -242,12 +232,7 @@ class _Rewriter:
         """A new loop whose iteration values hold the offsets of the block pointers; the
         body moves over (its ops still name the old block-pointer arguments, which the
         visit of the new loop resolves through ``info``)."""
-        new_inits: list[SSAValue] = []
-        for init in op.iter_args:
-            if is_tensor_ptr(init.type):
-                new_inits.extend(self.lookup(init, op).offsets)
-            else:
-                new_inits.append(init)
+        new_inits = self._expand_pointers(op.iter_args, op)
         body = op.body.block
         op.body.detach_block(body)
         new_loop = scf.ForOp(op.lb, op.ub, op.step, new_inits, [body])
@@ -267,18 +252,10 @@ class _Rewriter:
                 position += 1
             self.info[old_arg] = info.with_offsets(new_args)
             self.dead_args.append(old_arg)
-        # Results: offsets come out one per dimension.
-        index = 0
-        for old_result, init in zip(op.results, op.iter_args, strict=True):
-            if is_tensor_ptr(init.type):
-                info = self.lookup(init, op)
-                self.info[old_result] = info.with_offsets(
-                    list(new_loop.results[index:index + info.rank]))
-                index += info.rank
-            else:
-                old_result.replace_all_uses_with(new_loop.results[index])
-                index += 1
-        self.erase.append(op)
+        infos = [self.lookup(init, op) if is_tensor_ptr(init.type) else None
+                 for init in op.iter_args]
+        self._take_results(op, new_loop,
+                           [None if info is None else (info, info.rank) for info in infos])
         return new_loop
 
     def if_op(self, op: scf.IfOp) -> Operation:
@@ -294,30 +271,41 @@ class _Rewriter:
         new_if.attributes.update(op.attributes)
         new_if.location = op.location
         Rewriter.insert_op(new_if, InsertPoint.before(op))
-        index = 0
-        for position, (old_result, ty) in enumerate(zip(op.results, op.result_types)):
-            if is_tensor_ptr(ty):
-                template = self.lookup(_make_tensor_ptr_of(then_yield.operands[position], op),
-                                       op)
-                rank = _block_rank(ty)
-                self.info[old_result] = template.with_offsets(
-                    list(new_if.results[index:index + rank]))
-                index += rank
-            else:
-                old_result.replace_all_uses_with(new_if.results[index])
-                index += 1
-        self.erase.append(op)
+        self._take_results(op, new_if, [
+            (self.lookup(_make_tensor_ptr_of(then_yield.operands[position], op), op),
+             _block_rank(ty)) if is_tensor_ptr(ty) else None
+            for position, ty in enumerate(op.result_types)])
         return new_if
 
-    def yield_op(self, op: scf.YieldOp) -> None:
-        values: list[SSAValue] = []
-        for value in op.operands:
-            if is_tensor_ptr(value.type):
-                values.extend(self.lookup(value, op).offsets)
+    def _take_results(self, op: Operation, new_op: Operation,
+                      pointers: list[tuple[BlockPointer, int] | None]) -> None:
+        """``op``'s results taken from ``new_op``'s: a block pointer's (its template and
+        rank given) as one offset result per dimension, any other result as it is."""
+        index = 0
+        for old_result, pointer in zip(op.results, pointers, strict=True):
+            if pointer is None:
+                old_result.replace_all_uses_with(new_op.results[index])
+                index += 1
             else:
-                values.append(value)
-        op.operands = values
+                template, rank = pointer
+                self.info[old_result] = template.with_offsets(
+                    list(new_op.results[index:index + rank]))
+                index += rank
+        self.erase.append(op)
+
+    def yield_op(self, op: scf.YieldOp) -> None:
+        op.operands = self._expand_pointers(op.operands, op)
         return None
+
+    def _expand_pointers(self, values: Sequence[SSAValue], at: Operation) -> list[SSAValue]:
+        """``values`` with each block pointer replaced by its offsets, one per dimension."""
+        expanded: list[SSAValue] = []
+        for value in values:
+            if is_tensor_ptr(value.type):
+                expanded.extend(self.lookup(value, at).offsets)
+            else:
+                expanded.append(value)
+        return expanded
 
     def finish(self) -> None:
         for op in reversed(self.erase):

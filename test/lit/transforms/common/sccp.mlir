@@ -47,3 +47,28 @@ tt.func @not_constant(%n: i32, %p: !tt.ptr<i32>) -> (i32, i32) {
   }
   tt.return %r#0, %r#1 : i32, i32
 }
+
+// -----
+
+// In an scf.while, a value the loop carries unchanged is its init; one it counts is not.
+// CHECK-LABEL: func.func @while_loop
+// CHECK:         %[[R:.*]]:2 = scf.while
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[FIVE:.*]] = arith.constant 5 : i32
+// CHECK-NEXT:    return %[[R]]#0, %[[FIVE]] : i32, i32
+func.func @while_loop(%n: i32) -> (i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c5 = arith.constant 5 : i32
+  %r:2 = scf.while (%a = %c0, %b = %c5) : (i32, i32) -> (i32, i32) {
+    %cond = arith.cmpi slt, %a, %n : i32
+    scf.condition(%cond) %a, %b : i32, i32
+  } do {
+  ^bb0(%x: i32, %y: i32):
+    %x1 = arith.addi %x, %c1 : i32
+    %y1 = arith.addi %y, %c0 : i32
+    scf.yield %x1, %y1 : i32, i32
+  }
+  func.return %r#0, %r#1 : i32, i32
+}

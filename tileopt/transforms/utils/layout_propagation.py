@@ -36,8 +36,8 @@ from tileopt.dialects.ttg_attrs import (
     NvidiaMmaEncodingAttr,
     SliceEncodingAttr,
 )
-from tileopt.transforms.ttgir.blocked_layouts import make_blocked
-from tileopt.transforms.ttgir.tensor_layouts import (
+from tileopt.transforms.utils.blocked_layouts import make_blocked
+from tileopt.transforms.utils.tensor_layouts import (
     conversion_reorders_registers,
     encoding,
     tensor_type,

@@ -2,7 +2,9 @@
 
 Exactly the rewrites Triton 3.6 registers for its ops (``lib/Dialect/Triton/IR/Ops.cpp``
 ``getCanonicalizationPatterns``/``canonicalize``/``fold`` and ``Canonicalize.td``), so that
-``canonicalize`` gives Triton's IR:
+``canonicalize`` gives Triton's IR. Importing this module attaches them to the ``tt`` ops
+(``tileopt.dialects.canonicalization``); ``make_context`` does, as MLIR registers a
+dialect's patterns when the dialect is loaded.
 
 patterns
   load(ptr, splat(true), ...)        -> load(ptr, ...)
@@ -33,17 +35,18 @@ folders (``HasFolder``; constants are materialized as ``arith.constant``)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tileopt.dialects import tt
+from tileopt.dialects.canonicalization import (
+    FoldResult,
+    add_canonicalization_patterns,
+    add_folder,
+)
 from tileopt.dialects.tt_types import encoding_of
-
-FoldResult = Sequence[SSAValue | Attribute] | None
 
 
 # ---------------------------------------------------------------------------------------
@@ -107,13 +110,16 @@ def fold_make_range(op: tt.MakeRangeOp) -> FoldResult:
     return None
 
 
+def _splat_source(op: tt.BroadcastOp | tt.TransOp) -> FoldResult:
+    """A splat constant source, as the same splat of the result type."""
+    value = splat_value(constant_value(op.src))
+    return None if value is None else [dense_splat(op.result.type, value)]
+
+
 def fold_broadcast(op: tt.BroadcastOp) -> FoldResult:
     if op.result.type == op.src.type:
         return [op.src]
-    value = splat_value(constant_value(op.src))
-    if value is not None:
-        return [dense_splat(op.result.type, value)]
-    return None
+    return _splat_source(op)
 
 
 def fold_expand_dims(op: tt.ExpandDimsOp) -> FoldResult:
@@ -132,10 +138,7 @@ def fold_trans(op: tt.TransOp) -> FoldResult:
     order = op.permutation
     if order == tuple(range(len(order))) and op.src.type == op.result.type:
         return [op.src]
-    value = splat_value(constant_value(op.src))
-    if value is not None:
-        return [dense_splat(op.result.type, value)]
-    return None
+    return _splat_source(op)
 
 
 def fold_addptr(op: tt.AddPtrOp) -> FoldResult:
@@ -174,18 +177,6 @@ def fold_bitcast(op: tt.BitcastOp) -> FoldResult:
     return None
 
 
-FOLDERS: dict[str, Callable[..., FoldResult]] = {
-    "splat": fold_splat,
-    "make_range": fold_make_range,
-    "broadcast": fold_broadcast,
-    "expand_dims": fold_expand_dims,
-    "reshape": fold_reshape,
-    "trans": fold_trans,
-    "addptr": fold_addptr,
-    "advance": fold_advance,
-    "fp_to_fp": fold_fp_to_fp,
-    "bitcast": fold_bitcast,
-}
 
 
 # ---------------------------------------------------------------------------------------
@@ -207,15 +198,8 @@ class CanonicalizeMaskedLoad(RewritePattern):
     def match_and_rewrite(self, op: tt.LoadOp, rewriter: PatternRewriter) -> None:
         mask = _constant_mask(op.mask)
         if mask is True:
-            rewriter.replace(
-                op,
-                tt.LoadOp(
-                    op.ptr,
-                    cache=op.cache_modifier,
-                    evict=op.eviction_policy,
-                    is_volatile=op.is_volatile,
-                ),
-            )
+            rewriter.replace(op, tt.LoadOp(op.ptr, cache=op.cache_modifier,
+                                           evict=op.eviction_policy, is_volatile=op.is_volatile))
         elif mask is False and op.other is not None:
             # Without `other` the loaded value is undefined: Triton leaves it alone.
             rewriter.replace(op, [], [op.other])
@@ -295,13 +279,25 @@ class TransOfTrans(RewritePattern):
         rewriter.replace(op, new)
 
 
-PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
-    "load": (CanonicalizeMaskedLoad(),),
-    "store": (CanonicalizeMaskedStore(),),
-    "broadcast": (BroadcastOfSplat(), BroadcastOfBroadcast()),
-    "expand_dims": (ExpandDimsOfSplatOrBroadcast(),),
-    "reshape": (ReshapeOfReshapeOrSplat(),),
-    "trans": (TransOfTrans(),),
-}
+for _op, _folder in (
+    (tt.SplatOp, fold_splat),
+    (tt.MakeRangeOp, fold_make_range),
+    (tt.BroadcastOp, fold_broadcast),
+    (tt.ExpandDimsOp, fold_expand_dims),
+    (tt.ReshapeOp, fold_reshape),
+    (tt.TransOp, fold_trans),
+    (tt.AddPtrOp, fold_addptr),
+    (tt.AdvanceOp, fold_advance),
+    (tt.FpToFpOp, fold_fp_to_fp),
+    (tt.BitcastOp, fold_bitcast),
+):
+    add_folder(_op, _folder)
 
-__all__ = ["PATTERNS", "FOLDERS", "constant_value", "splat_value"]
+add_canonicalization_patterns(tt.LoadOp, CanonicalizeMaskedLoad())
+add_canonicalization_patterns(tt.StoreOp, CanonicalizeMaskedStore())
+add_canonicalization_patterns(tt.BroadcastOp, BroadcastOfSplat(), BroadcastOfBroadcast())
+add_canonicalization_patterns(tt.ExpandDimsOp, ExpandDimsOfSplatOrBroadcast())
+add_canonicalization_patterns(tt.ReshapeOp, ReshapeOfReshapeOrSplat())
+add_canonicalization_patterns(tt.TransOp, TransOfTrans())
+
+__all__ = ["constant_value", "dense_splat", "splat_value"]

@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from xdsl.dialects import scf
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tileopt.transforms.ttgir.structured_dominance import ancestor_in_block, is_before_in_block
+from tileopt.analysis.structured_dominance import ancestor_in_block, is_before_in_block
 
 
 def move_before(op: Operation, anchor: Operation) -> None:
@@ -21,6 +24,28 @@ def move_after(op: Operation, anchor: Operation) -> None:
 
 def users_of(op: Operation) -> list[Operation]:
     return [use.operation for result in op.results for use in result.uses]
+
+
+def enclosing_for(op: Operation) -> scf.ForOp | None:
+    """The innermost ``scf.for`` around ``op``, if any."""
+    current = op.parent_op()
+    while current is not None and not isinstance(current, scf.ForOp):
+        current = current.parent_op()
+    return current
+
+
+def sink_into_user_loops(root: Operation, should_sink: Callable[[Operation], bool]) -> None:
+    """Move each op of ``root`` that ``should_sink`` picks and that has a single user in
+    another loop than its own right before that user."""
+    moves: dict[Operation, Operation] = {}
+    for op in root.walk():
+        if not should_sink(op):
+            continue
+        users = users_of(op)
+        if len(users) == 1 and enclosing_for(users[0]) is not enclosing_for(op):
+            moves.setdefault(op, users[0])
+    for op, user in moves.items():
+        move_before(op, user)
 
 
 def first_use_in_block(op: Operation) -> Operation | None:

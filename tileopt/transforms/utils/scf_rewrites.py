@@ -8,6 +8,8 @@ Triton's layout passes run after themselves.
 - ``ForIterArgsFolder`` and ``IfUnusedResults``: MLIR's ``scf.for``/``scf.if``
   canonicalizations that drop loop-carried values nobody needs (forwarded unchanged, or
   unused inside and outside) and conditional results nobody reads.
+- ``replace_with_block``: an op replaced by the body of one of its regions (a loop run
+  once, a conditional whose branch is known).
 - ``eliminate_dead_iter_args``: Triton's ``ForOpDeadArgElimination``: a loop-carried value
   whose result is unused and which only feeds its own update is made to yield its block
   argument, so the folder above removes it and dead-code elimination removes the update.
@@ -18,10 +20,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import scf
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
+
+
+def replace_with_block(op: Operation, block: Block) -> None:
+    """Move ``block``'s ops but its terminator before ``op`` and give ``op``'s results the
+    terminator's operands. ``op`` stays, without uses, for the caller to erase."""
+    terminator = block.last_op
+    values = list(terminator.operands) if terminator is not None else []
+    for inner in list(block.ops):
+        if inner is terminator:
+            break
+        inner.detach()
+        Rewriter.insert_op(inner, InsertPoint.before(op))
+    for result, value in zip(op.results, values, strict=True):
+        result.replace_all_uses_with(value)
+
+
+def _take_place(old_op: Operation, new_op: Operation,
+                replacements: list[tuple[SSAValue, SSAValue]] | None) -> None:
+    """Insert ``new_op`` before ``old_op``; its first results replace ``old_op``'s now, or
+    are appended to ``replacements`` for the caller to replace later."""
+    Rewriter.insert_op(new_op, InsertPoint.before(old_op))
+    pairs = list(zip(old_op.results, new_op.results[: len(old_op.results)]))
+    if replacements is None:
+        for old, new in pairs:
+            old.replace_all_uses_with(new)
+    else:
+        replacements.extend(pairs)
 
 
 def replace_for_with_new_signature(
@@ -41,13 +70,7 @@ def replace_for_with_new_signature(
     block = new_for.body.block
     for value in new_inits:
         block.insert_arg(value.type, len(block.args))
-    Rewriter.insert_op(new_for, InsertPoint.before(for_op))
-    pairs = list(zip(for_op.results, new_for.results[: len(for_op.results)]))
-    if replacements is None:
-        for old, new in pairs:
-            old.replace_all_uses_with(new)
-    else:
-        replacements.extend(pairs)
+    _take_place(for_op, new_for, replacements)
     return new_for
 
 
@@ -61,13 +84,7 @@ def replace_if_with_new_signature(
     new_if = scf.IfOp(if_op.cond, [*(r.type for r in if_op.results), *new_types],
                       then_region, else_region)
     new_if.attributes.update(if_op.attributes)
-    Rewriter.insert_op(new_if, InsertPoint.before(if_op))
-    pairs = list(zip(if_op.results, new_if.results[: len(if_op.results)]))
-    if replacements is None:
-        for old, new in pairs:
-            old.replace_all_uses_with(new)
-    else:
-        replacements.extend(pairs)
+    _take_place(if_op, new_if, replacements)
     return new_if
 
 

@@ -12,8 +12,8 @@ A conversion disappears or folds into a neighbour when that costs nothing:
   linear layouts) skip the conversion.
 
 A conversion to a dot operand from an NVIDIA MMA layout is left alone (Triton keeps it for
-fused attention). ``CONVERT_LAYOUT_PATTERNS`` is the set ``canonicalize`` should also carry
-for ``ttg.convert_layout``.
+fused attention). Each pattern is attached to the op it is rooted at, for ``canonicalize``;
+``remove-layout-conversions`` runs ``CONVERT_LAYOUT_PATTERNS`` alone.
 """
 
 from __future__ import annotations
@@ -23,12 +23,13 @@ from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from tileopt.dialects import tt, ttg
+from tileopt.dialects.canonicalization import add_canonicalization_patterns
+from tileopt.dialects.tt_canonicalize import dense_splat, splat_value
 from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr, NvidiaMmaEncodingAttr
 from tileopt.layouts.linear_layout import LayoutError
-from tileopt.transforms.canonicalization.extra_patterns import register_patterns
-from tileopt.transforms.canonicalization.tt_patterns import dense_splat, splat_value
-from tileopt.transforms.ttgir.tensor_layouts import (
+from tileopt.transforms.utils.tensor_layouts import (
     conversion_is_trivial,
     encoding,
     linear_layout,
@@ -116,15 +117,24 @@ class FoldConvertIntoProducer(RewritePattern):
                 rewriter.replace(op, new)
 
 
+def _operand_convert(op: Operation) -> Operation | None:
+    """The ``ttg.convert_layout`` that produces ``op``'s first operand, if one does."""
+    convert = _producer(op.operands[0])
+    return convert if _is_convert(convert) else None
+
+
+def _read_before_convert(op: Operation, convert: Operation, rewriter: PatternRewriter) -> None:
+    """``op`` rebuilt on the conversion's source (same result type)."""
+    rewriter.replace(op, recreate_with_result_type(op, op.results[0].type,
+                                                   [convert.operands[0]]))
+
+
 class FoldTrivialConvertIntoReshape(RewritePattern):
     """``reshape(convert(x))`` reads ``x`` when the conversion is trivial or the reshape may
     reorder elements anyway."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if op.name != "tt.reshape":
-            return
-        convert = _producer(op.operands[0])
-        if not _is_convert(convert):
+        if op.name != "tt.reshape" or (convert := _operand_convert(op)) is None:
             return
         src = convert.operands[0]
         if not conversion_is_trivial(src.type, convert.results[0].type):
@@ -132,7 +142,7 @@ class FoldTrivialConvertIntoReshape(RewritePattern):
                 return
             if "allow_reorder" not in op.properties:
                 return
-        rewriter.replace(op, recreate_with_result_type(op, op.results[0].type, [src]))
+        _read_before_convert(op, convert, rewriter)
 
 
 class FoldTrivialConvertIntoTrans(RewritePattern):
@@ -146,13 +156,11 @@ class FoldTrivialConvertIntoTrans(RewritePattern):
         if order == list(range(len(order))):
             rewriter.replace(op, ConvertLayoutOp(op.operands[0], op.results[0].type))
             return
-        convert = _producer(op.operands[0])
-        if not _is_convert(convert):
+        convert = _operand_convert(op)
+        if convert is None or not conversion_is_trivial(convert.operands[0].type,
+                                                        convert.results[0].type):
             return
-        src = convert.operands[0]
-        if not conversion_is_trivial(src.type, convert.results[0].type):
-            return
-        rewriter.replace(op, recreate_with_result_type(op, op.results[0].type, [src]))
+        _read_before_convert(op, convert, rewriter)
 
 
 class FoldConvertIntoLayoutFreeUser(RewritePattern):
@@ -166,10 +174,7 @@ class FoldConvertIntoLayoutFreeUser(RewritePattern):
             return
         if name == "tt.gather" and "efficient_layout" in op.properties:
             return
-        if not op.operands:
-            return
-        convert = _producer(op.operands[0])
-        if not _is_convert(convert):
+        if not op.operands or (convert := _operand_convert(op)) is None:
             return
         operands = list(op.operands)
         operands[0] = convert.operands[0]
@@ -189,7 +194,10 @@ CONVERT_LAYOUT_PATTERNS: tuple[RewritePattern, ...] = (
     FoldConvertIntoLayoutFreeUser(),
 )
 
-
-# ``canonicalize`` runs these too once this module is listed in
-# ``tileopt.transforms.canonicalization.extra_patterns.PATTERN_MODULES``.
-register_patterns(lambda: CONVERT_LAYOUT_PATTERNS)
+# Triton registers them as ``ConvertLayoutOp``'s canonicalization; each is attached to the
+# op it is rooted at.
+add_canonicalization_patterns(ConvertLayoutOp, FoldConvertIntoProducer())
+add_canonicalization_patterns(tt.ReshapeOp, FoldTrivialConvertIntoReshape())
+add_canonicalization_patterns(tt.TransOp, FoldTrivialConvertIntoTrans())
+for _op in (tt.HistogramOp, ttg.LocalAllocOp, ttg.LocalStoreOp, tt.GatherOp):
+    add_canonicalization_patterns(_op, FoldConvertIntoLayoutFreeUser())
