@@ -15,7 +15,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 
 from tileopt.driver import ir_io
-from tileopt.driver.locations import error_at_op
+from tileopt.ir.locations import error_at_op
 from tileopt.ir import TileoptError
 from tileopt.passes.base import PassFailure
 from tileopt.passes.diagnostics import Handler, diagnostic_handler

@@ -1,10 +1,15 @@
-"""Locations: from a ``loc(...)`` attribute to the file position it names, and the
-location of a value."""
+"""Locations: from a ``loc(...)`` attribute to the file position it names, where to
+report a diagnostic about an op, and the location of a value. The one walker over
+``loc(...)`` attributes: the parser's verifier, the driver, pass diagnostics and debug
+info all use it."""
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from xdsl.ir import Attribute, Operation, SSAValue
+
+from tileopt.ir.diagnostics import TileoptError
+from tileopt.ir.source_positions import source_position
 
 
 def file_location(loc: Attribute | None) -> FileLineColLoc | None:
@@ -27,3 +32,26 @@ def value_location(value: SSAValue) -> Attribute | None:
     """Where a value is defined: its op's location, or a block argument's own."""
     owner = value.owner
     return owner.location if isinstance(owner, Operation) else getattr(value, "location", None)
+
+
+def file_position(loc: Attribute | None) -> tuple[str, int, int] | None:
+    """``file_location`` as a (file, line, col) tuple."""
+    found = file_location(loc)
+    return None if found is None else (found.filename.data, found.line.data, found.column.data)
+
+
+def location_of(op: Operation | None) -> tuple[str, int, int] | None:
+    """(file, line, col) for a diagnostic about ``op``, as MLIR reports it: the op's
+    ``loc(...)`` (looking through name/callsite/fused locs), else where the parser read it."""
+    if op is None:
+        return None
+    found = file_position(getattr(op, "location", None))
+    return found if found is not None else source_position(op)
+
+
+def error_at_op(message: str, op: Operation | None, filename: str) -> TileoptError:
+    """A TileoptError at ``op``'s location (or just the input file when it has none)."""
+    found = location_of(op)
+    if found is None:
+        return TileoptError(message, filename)
+    return TileoptError(message, *found)

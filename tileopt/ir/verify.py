@@ -13,29 +13,15 @@ block and into nested regions), and the module-level rules of the TritonGPU dial
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, ModuleOp, NameLoc
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException
 
 from tileopt.dialects.ttg import find_layout_problem
 from tileopt.ir.diagnostics import TileoptError
+from tileopt.ir.locations import file_position
 from tileopt.ir.source_positions import source_position
-
-
-def _location_position(location) -> tuple[str, int, int] | None:
-    """The file position inside an MLIR location, if it has one."""
-    while True:
-        if isinstance(location, FileLineColLoc):
-            return location.filename.data, location.line.data, location.column.data
-        if isinstance(location, NameLoc):
-            location = location.location
-        elif isinstance(location, CallSiteLoc):
-            location = location.callee
-        elif isinstance(location, FusedLoc) and location.locations.data:
-            location = location.locations.data[0]
-        else:
-            return None
 
 
 def op_position(op: Operation, filename: str | None) -> tuple[str | None, int | None,
@@ -44,7 +30,7 @@ def op_position(op: Operation, filename: str | None) -> tuple[str | None, int | 
     nearest parsed ancestor's, else its ``loc(...)``."""
     if (found := source_position(op)) is not None:
         return found
-    if (found := _location_position(op.location)) is not None:
+    if (found := file_position(op.location)) is not None:
         return found
     parent = op.parent_op()
     while parent is not None:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from xdsl.ir import Operation
 
+from tileopt.ir.locations import location_of
+
 
 @dataclass(frozen=True)
 class Diagnostic:
@@ -58,8 +60,6 @@ def diagnostic_handler(handler: Handler | None, default_file: str | None):
 
 
 def _emit(severity: str, op: Operation | None, message: str) -> None:
-    from tileopt.driver.locations import location_of
-
     found = location_of(op)
     if found is None:
         _handler(Diagnostic(severity, message, _default_file))

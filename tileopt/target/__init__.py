@@ -24,6 +24,11 @@ from tileopt.target.gpu_target import GPUTarget, parse_arch, target_from_module_
 from tileopt.target.llvm_ir import module_to_llvm_ir
 from tileopt.target.nvptx import llvm_ir_to_ptx
 
+# The vendors' op families register their converters in conversion_table.CONVERTERS when
+# imported; the package's front door is the one place that knows every vendor (as MLIR's
+# registerAllTranslations), so the shared translator (llvm_ir.py) names none of them.
+from tileopt.target import nvvm_ops, rocdl_ops  # noqa: E402,F401  (after the back ends)
+
 EMITS = ("llvm-ir", "ptx", "amdgcn", "hsaco")
 
 __all__ = [

@@ -23,8 +23,6 @@ from xdsl.ir import Operation
 from tileopt.ir import TileoptError
 from tileopt.target import llvm_backend
 from tileopt.target import llvmlite_additions as add
-# Each op family registers its converters in conversion_table.CONVERTERS when imported.
-from tileopt.target import nvvm_ops, rocdl_ops  # noqa: F401
 from tileopt.target.conversion_table import CONVERTERS
 from tileopt.target.debug_info import DebugInfoBuilder
 from tileopt.target.function_emitter import FunctionEmitter, TranslationState, error_at, op_name
