@@ -14,7 +14,6 @@ from pathlib import Path
 
 import yaml
 
-from tileopt.ir import TileoptError
 from tileopt.ir.diagnostics import did_you_mean
 from tileopt.passes.registry import get_pass, load_plugin_file
 from tileopt.pipelines.model import (OptionInput, PassStep, Pipeline, Where, make_step,

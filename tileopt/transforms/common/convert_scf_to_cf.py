@@ -11,7 +11,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import UnknownLoc
 from xdsl.dialects.cf import BranchOp, ConditionalBranchOp
 from xdsl.dialects.scf import ConditionOp, WhileOp, YieldOp
-from xdsl.ir import Block, Operation
+from xdsl.ir import Operation
 from xdsl.pattern_rewriter import (GreedyRewritePatternApplier, PatternRewriter,
                                    PatternRewriterListener, PatternRewriteWalker,
                                    RewritePattern, op_type_rewrite_pattern)

@@ -13,8 +13,8 @@ without uses are erased, and then, as MLIR's inliner does, the ``default-pipelin
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import CallSiteLoc, StringAttr, SymbolRefAttr, UnknownLoc
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.builtin import CallSiteLoc, SymbolRefAttr, UnknownLoc
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from tileopt.passes import Pass, option, register_pass

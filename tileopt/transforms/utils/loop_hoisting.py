@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from xdsl.ir import Operation, Region, SSAValue
+from xdsl.ir import Operation, Region
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, MemoryEffectKind, get_effects, is_speculatable
 
