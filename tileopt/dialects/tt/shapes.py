@@ -21,7 +21,7 @@ from tileopt.dialects.traits import (
     SameOperandsAndResultElementType, SameOperandsAndResultEncoding, type_str,
 )
 from tileopt.dialects.tt_types import encoding_of, is_int, num_elements
-from tileopt.dialects.tt.common import _require_tensor
+from tileopt.dialects.tt.common import _SrcToResultOp, _require_tensor
 
 
 # ---------------------------------------------------------------------------------------
@@ -78,14 +78,8 @@ class MakeRangeOp(IRDLOperation):
             )
 
 
-@irdl_op_definition
-class SplatOp(IRDLOperation):
-    """``tt.splat %x : i32 -> tensor<1024xi32>``"""
-
-    name = "tt.splat"
-
-    src = operand_def()
-    result = result_def()
+class _SameElementsOp(_SrcToResultOp):
+    """tt.splat and tt.broadcast: the elements and the encoding stay; only the shape grows."""
 
     traits = traits_def(
         Pure(),
@@ -93,10 +87,12 @@ class SplatOp(IRDLOperation):
         SameOperandsAndResultEncoding(),
     )
 
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
-    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
-        super().__init__(operands=[src], result_types=[result_type])
+@irdl_op_definition
+class SplatOp(_SameElementsOp):
+    """``tt.splat %x : i32 -> tensor<1024xi32>``"""
+
+    name = "tt.splat"
 
     def verify_(self) -> None:
         _require_tensor(self.result.type, "result", self.name)
@@ -107,24 +103,10 @@ class SplatOp(IRDLOperation):
 
 
 @irdl_op_definition
-class BroadcastOp(IRDLOperation):
+class BroadcastOp(_SameElementsOp):
     """``tt.broadcast %x : tensor<64x1xi32> -> tensor<64x64xi32>``"""
 
     name = "tt.broadcast"
-
-    src = operand_def()
-    result = result_def()
-
-    traits = traits_def(
-        Pure(),
-        SameOperandsAndResultElementType(),
-        SameOperandsAndResultEncoding(),
-    )
-
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-
-    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
-        super().__init__(operands=[src], result_types=[result_type])
 
     def verify_(self) -> None:
         src = _require_tensor(self.src.type, "source", self.name).get_shape()
@@ -420,17 +402,12 @@ class GatherOp(IRDLOperation):
 
 
 @irdl_op_definition
-class HistogramOp(IRDLOperation):
+class HistogramOp(_SrcToResultOp):
     """``tt.histogram %x : tensor<1024xi32> -> tensor<64xi32>``"""
 
     name = "tt.histogram"
 
-    src = operand_def()
-    result = result_def()
-
     traits = traits_def(Pure())
-
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def verify_(self) -> None:
         for what, ty in (("source", self.src.type), ("result", self.result.type)):
