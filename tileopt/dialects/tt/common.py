@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import TensorType
@@ -40,8 +41,14 @@ class _SrcToResultOp(IRDLOperation):
 
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
-    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
-        super().__init__(operands=[src], result_types=[result_type])
+    def __init__(
+        self,
+        src: SSAValue | Operation,
+        result_type: Attribute,
+        *,
+        properties: Mapping[str, Attribute | None] | None = None,
+    ):
+        super().__init__(operands=[src], result_types=[result_type], properties=properties)
 
 
 # ---------------------------------------------------------------------------------------

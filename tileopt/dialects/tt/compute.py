@@ -114,21 +114,14 @@ class BitcastOp(_CastOp):
 
 
 @irdl_op_definition
-class FpToFpOp(IRDLOperation):
+class FpToFpOp(_CastOp):
     """``tt.fp_to_fp %x, rounding = rtne : tensor<4xf32> -> tensor<4xf8E4M3FN>``"""
 
     name = "tt.fp_to_fp"
 
-    src = operand_def()
     rounding = opt_prop_def(IntegerAttr)
-    result = result_def()
 
-    traits = traits_def(
-        Pure(),
-        Elementwise(),
-        SameOperandsAndResultShape(),
-        SameOperandsAndResultEncoding(),
-    )
+    assembly_format = None  # parse/print below: Triton writes attr-dict before the rounding
 
     def __init__(
         self,
@@ -137,8 +130,8 @@ class FpToFpOp(IRDLOperation):
         rounding: RoundingMode | str | None = None,
     ):
         super().__init__(
-            operands=[src],
-            result_types=[result_type],
+            src,
+            result_type,
             properties={"rounding": ROUNDING_MODE.attr(rounding) if rounding is not None else None},
         )
 
@@ -180,7 +173,6 @@ class FpToFpOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        # Triton's format puts attr-dict *before* the rounding clause.
         printer.print_string(" ")
         printer.print_operand(self.src)
         print_attr_dict(printer, self, elide=("rounding",))

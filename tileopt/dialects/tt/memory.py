@@ -13,7 +13,7 @@ from xdsl.irdl import (
     AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
     opt_prop_def, prop_def, result_def, traits_def, var_operand_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import EffectInstance, MemoryEffect
 from xdsl.utils.exceptions import VerifyException
@@ -21,7 +21,7 @@ from xdsl.utils.exceptions import VerifyException
 from tileopt.dialects.assembly import (
     RMW_PREFIX, parse_attr_dict_split, parse_attrs_and_types, parse_cache_keywords,
     parse_enum_prefix, parse_operands, print_attr_dict, print_cache_keywords,
-    print_enum_prefix, print_rmw_prefix, print_types,
+    print_enum_prefix, print_types,
 )
 from tileopt.dialects.effects import (
     GLOBAL, READ, WRITE, ReadsGlobal, ReadsWritesGlobal, WritesGlobal,
@@ -33,7 +33,7 @@ from tileopt.dialects.traits import (
 from tileopt.dialects.tt_types import (
     CACHE_MODIFIER, EVICTION_POLICY, MEM_SEMANTIC, MEM_SYNC_SCOPE, PADDING_OPTION, RMW_OP,
     CacheModifier, EvictionPolicy, MemSemantic, MemSyncScope, PaddingOption, PointerType,
-    RMWOp, TensorDescType, i1_same_shape, is_ptr_like, is_tensor_ptr, num_elements,
+    RMWOp, TensorDescType, TritonEnum, i1_same_shape, is_ptr_like, is_tensor_ptr, num_elements,
     pointee_type,
 )
 from tileopt.dialects.tt.common import _parse_operand_list_in_brackets, _require_tensor
@@ -326,23 +326,12 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
 # ---------------------------------------------------------------------------------------
 
 
-def _print_functional_type(printer: Printer, op: Operation) -> None:
-    printer.print_string(" : (")
-    printer.print_list(op.operand_types, printer.print_attribute)
-    printer.print_string(") -> ")
-    printer.print_attribute(op.result_types[0])
+class _AtomicOp(IRDLOperation):
+    """``tt.<op> <keywords>, %ptr, ... : (operand types) -> result type``: the keywords are
+    the enum properties in ``KEYWORDS``, in order; subclasses declare the operands."""
 
+    KEYWORDS: ClassVar[tuple[tuple[str, TritonEnum], ...]]
 
-@irdl_op_definition
-class AtomicRMWOp(IRDLOperation):
-    """``tt.atomic_rmw add, acq_rel, gpu, %ptr, %val, %mask : (tensor<..>, ..) -> tensor<..>``"""
-
-    name = "tt.atomic_rmw"
-
-    atomic_rmw_op = prop_def(IntegerAttr)
-    ptr = operand_def()
-    val = operand_def()
-    mask = opt_operand_def()
     sem = prop_def(IntegerAttr)
     scope = prop_def(IntegerAttr)
     result = result_def()
@@ -350,6 +339,52 @@ class AtomicRMWOp(IRDLOperation):
     traits = traits_def(
         SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), ReadsWritesGlobal()
     )
+
+    def _verify_keywords_and_ptr(self) -> None:
+        for name, spec in self.KEYWORDS:
+            spec.verify(self.properties[name], name)
+        _verify_ptr_operand(self, self.ptr.type, allow_block_ptr=False)  # type: ignore[attr-defined]
+
+    @classmethod
+    def _parse_keywords(cls, parser: Parser) -> dict[str, Attribute]:
+        names = [name for name, _ in cls.KEYWORDS]
+        return dict(zip(names, parse_enum_prefix(parser, [spec for _, spec in cls.KEYWORDS])))
+
+    @staticmethod
+    def _parse_attrs_and_types(
+        parser: Parser, names: Sequence[UnresolvedOperand], error: str
+    ) -> tuple[list[SSAValue], Attribute, dict[str, Attribute]]:
+        """``{attrs} : (operand types) -> result type`` after the operands ``names``."""
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        func_type = parser.parse_function_type()
+        if len(func_type.inputs) != len(names) or len(func_type.outputs) != 1:
+            parser.raise_error(error)
+        operands = [parser.resolve_operand(n, t) for n, t in zip(names, func_type.inputs)]
+        return operands, func_type.outputs.data[0], attrs
+
+    def print(self, printer: Printer) -> None:
+        print_enum_prefix(printer, [(spec, self.properties[name]) for name, spec in self.KEYWORDS])
+        printer.print_list(self.operands, printer.print_operand)
+        print_attr_dict(printer, self, elide=tuple(name for name, _ in self.KEYWORDS))
+        printer.print_string(" : (")
+        printer.print_list(self.operand_types, printer.print_attribute)
+        printer.print_string(") -> ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class AtomicRMWOp(_AtomicOp):
+    """``tt.atomic_rmw add, acq_rel, gpu, %ptr, %val, %mask : (tensor<..>, ..) -> tensor<..>``"""
+
+    name = "tt.atomic_rmw"
+
+    KEYWORDS: ClassVar = tuple(zip(("atomic_rmw_op", "sem", "scope"), RMW_PREFIX))
+
+    atomic_rmw_op = prop_def(IntegerAttr)
+    ptr = operand_def()
+    val = operand_def()
+    mask = opt_operand_def()
 
     def __init__(
         self,
@@ -376,10 +411,7 @@ class AtomicRMWOp(IRDLOperation):
         return RMW_OP.value_of(self.atomic_rmw_op)
 
     def verify_(self) -> None:
-        RMW_OP.verify(self.atomic_rmw_op, "atomic_rmw_op")
-        MEM_SEMANTIC.verify(self.sem, "sem")
-        MEM_SYNC_SCOPE.verify(self.scope, "scope")
-        _verify_ptr_operand(self, self.ptr.type, allow_block_ptr=False)
+        self._verify_keywords_and_ptr()
         if pointee_type(self.ptr.type) != self.val.type:
             raise VerifyException(
                 f"pointer {type_str(self.ptr.type)} must point to the value "
@@ -391,46 +423,32 @@ class AtomicRMWOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AtomicRMWOp:
-        kind, sem, scope = parse_enum_prefix(parser, RMW_PREFIX)
+        props = cls._parse_keywords(parser)
         names = parser.parse_comma_separated_list(
             parser.Delimiter.NONE, parser.parse_unresolved_operand
         )
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        func_type = parser.parse_function_type()
-        if len(func_type.inputs) != len(names) or len(func_type.outputs) != 1:
-            parser.raise_error("type must be (operand types) -> result type")
-        operands = [parser.resolve_operand(n, t) for n, t in zip(names, func_type.inputs)]
+        operands, result_type, attrs = cls._parse_attrs_and_types(
+            parser, names, "type must be (operand types) -> result type"
+        )
         return cls.build(
             operands=[operands[0], operands[1], operands[2:]],
-            result_types=[func_type.outputs.data[0]],
-            properties={"atomic_rmw_op": kind, "scope": scope, "sem": sem},
+            result_types=[result_type],
+            properties=props,
             attributes=attrs,
         )
 
-    def print(self, printer: Printer) -> None:
-        print_rmw_prefix(printer, self)
-        printer.print_list(self.operands, printer.print_operand)
-        print_attr_dict(printer, self, elide=("atomic_rmw_op", "sem", "scope"))
-        _print_functional_type(printer, self)
-
 
 @irdl_op_definition
-class AtomicCASOp(IRDLOperation):
+class AtomicCASOp(_AtomicOp):
     """``tt.atomic_cas acq_rel, gpu, %ptr, %cmp, %val : (!tt.ptr<i32>, i32, i32) -> i32``"""
 
     name = "tt.atomic_cas"
 
+    KEYWORDS: ClassVar = (("sem", MEM_SEMANTIC), ("scope", MEM_SYNC_SCOPE))
+
     ptr = operand_def()
     cmp = operand_def()
     val = operand_def()
-    sem = prop_def(IntegerAttr)
-    scope = prop_def(IntegerAttr)
-    result = result_def()
-
-    traits = traits_def(
-        SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), ReadsWritesGlobal()
-    )
 
     def __init__(
         self,
@@ -448,9 +466,7 @@ class AtomicCASOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        MEM_SEMANTIC.verify(self.sem, "sem")
-        MEM_SYNC_SCOPE.verify(self.scope, "scope")
-        _verify_ptr_operand(self, self.ptr.type, allow_block_ptr=False)
+        self._verify_keywords_and_ptr()
         pointee = pointee_type(self.ptr.type)
         for what, value in (("cmp", self.cmp), ("val", self.val)):
             if value.type != pointee:
@@ -463,28 +479,13 @@ class AtomicCASOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AtomicCASOp:
-        sem, scope = parse_enum_prefix(parser, (MEM_SEMANTIC, MEM_SYNC_SCOPE))
-        names = [parser.parse_unresolved_operand()]
-        for _ in range(2):
-            parser.parse_punctuation(",")
-            names.append(parser.parse_unresolved_operand())
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        func_type = parser.parse_function_type()
-        if len(func_type.inputs) != 3 or len(func_type.outputs) != 1:
-            parser.raise_error("type must be (ptr, cmp, val) -> result")
-        return cls.build(
-            operands=[parser.resolve_operand(n, t) for n, t in zip(names, func_type.inputs)],
-            result_types=[func_type.outputs.data[0]],
-            properties={"scope": scope, "sem": sem},
-            attributes=attrs,
+        props = cls._parse_keywords(parser)
+        operands, result_type, attrs = cls._parse_attrs_and_types(
+            parser, parse_operands(parser, 3), "type must be (ptr, cmp, val) -> result"
         )
-
-    def print(self, printer: Printer) -> None:
-        print_enum_prefix(printer, [(MEM_SEMANTIC, self.sem), (MEM_SYNC_SCOPE, self.scope)])
-        printer.print_list(self.operands, printer.print_operand)
-        print_attr_dict(printer, self, elide=("sem", "scope"))
-        _print_functional_type(printer, self)
+        return cls.build(
+            operands=operands, result_types=[result_type], properties=props, attributes=attrs
+        )
 
 
 # ---------------------------------------------------------------------------------------

@@ -78,21 +78,21 @@ class MakeRangeOp(IRDLOperation):
             )
 
 
-class _SameElementsOp(_SrcToResultOp):
-    """tt.splat and tt.broadcast: the elements and the encoding stay; only the shape grows."""
+class _ShapeOp(_SrcToResultOp):
+    """An op that puts a tensor's elements (or one scalar, copied) into a new shape; the
+    element type stays. Its properties, if any, are written in the attr-dict."""
 
-    traits = traits_def(
-        Pure(),
-        SameOperandsAndResultElementType(),
-        SameOperandsAndResultEncoding(),
-    )
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure(), SameOperandsAndResultElementType())
 
 
 @irdl_op_definition
-class SplatOp(_SameElementsOp):
+class SplatOp(_ShapeOp):
     """``tt.splat %x : i32 -> tensor<1024xi32>``"""
 
     name = "tt.splat"
+
+    traits = traits_def(SameOperandsAndResultEncoding())
 
     def verify_(self) -> None:
         _require_tensor(self.result.type, "result", self.name)
@@ -103,10 +103,12 @@ class SplatOp(_SameElementsOp):
 
 
 @irdl_op_definition
-class BroadcastOp(_SameElementsOp):
+class BroadcastOp(_ShapeOp):
     """``tt.broadcast %x : tensor<64x1xi32> -> tensor<64x64xi32>``"""
 
     name = "tt.broadcast"
+
+    traits = traits_def(SameOperandsAndResultEncoding())
 
     def verify_(self) -> None:
         src = _require_tensor(self.src.type, "source", self.name).get_shape()
@@ -125,27 +127,15 @@ class BroadcastOp(_SameElementsOp):
 
 
 @irdl_op_definition
-class ExpandDimsOp(IRDLOperation):
+class ExpandDimsOp(_ShapeOp):
     """``tt.expand_dims %x {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>``"""
 
     name = "tt.expand_dims"
 
-    src = operand_def()
     axis = prop_def(IntegerAttr)
-    result = result_def()
-
-    traits = traits_def(
-        Pure(),
-        SameOperandsAndResultElementType(),
-    )
-
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def __init__(self, src: SSAValue | Operation, axis: int, result_type: Attribute):
-        super().__init__(
-            operands=[src], properties={"axis": IntegerAttr(axis, i32)}, result_types=[result_type]
-        )
+        super().__init__(src, result_type, properties={"axis": IntegerAttr(axis, i32)})
 
     def verify_(self) -> None:
         src = _require_tensor(self.src.type, "source", self.name)
@@ -166,22 +156,14 @@ class ExpandDimsOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ReshapeOp(IRDLOperation):
+class ReshapeOp(_ShapeOp):
     """``tt.reshape %x allow_reorder efficient_layout : tensor<..> -> tensor<..>``"""
 
     name = "tt.reshape"
 
-    src = operand_def()
     allow_reorder = opt_prop_def(UnitAttr)
     efficient_layout = opt_prop_def(UnitAttr)
-    result = result_def()
 
-    traits = traits_def(
-        Pure(),
-        SameOperandsAndResultElementType(),
-    )
-
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
         "$src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? "
         "attr-dict `:` type($src) `->` type($result)"
@@ -195,12 +177,12 @@ class ReshapeOp(IRDLOperation):
         efficient_layout: bool = False,
     ):
         super().__init__(
-            operands=[src],
+            src,
+            result_type,
             properties={
                 "allow_reorder": UnitAttr() if allow_reorder else None,
                 "efficient_layout": UnitAttr() if efficient_layout else None,
             },
-            result_types=[result_type],
         )
 
     def verify_(self) -> None:
@@ -219,27 +201,16 @@ class ReshapeOp(IRDLOperation):
 
 
 @irdl_op_definition
-class TransOp(IRDLOperation):
+class TransOp(_ShapeOp):
     """``tt.trans %x {order = array<i32: 1, 0>} : tensor<32x64xf32> -> tensor<64x32xf32>``"""
 
     name = "tt.trans"
 
-    src = operand_def()
     order = prop_def(DenseArrayBase)
-    result = result_def()
-
-    traits = traits_def(
-        Pure(), SameOperandsAndResultElementType()
-    )
-
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def __init__(self, src: SSAValue | Operation, order: Sequence[int], result_type: Attribute):
         super().__init__(
-            operands=[src],
-            properties={"order": DenseArrayBase.from_list(i32, order)},
-            result_types=[result_type],
+            src, result_type, properties={"order": DenseArrayBase.from_list(i32, order)}
         )
 
     @property
