@@ -96,20 +96,61 @@ def _verify_boundary_check(op: Operation, ptr_type: Attribute) -> None:
             )
 
 
-class _CacheAndEviction:
-    """``cache`` and ``evict`` as the enums they stand for (tt.load, tt.store)."""
+class _LoadStore(IRDLOperation):
+    """What tt.load and tt.store share: ``cache`` and ``evict`` (as the enums they stand
+    for), the checks on the pointer, value, mask and keywords, and the written form
+    ``%ptr, ... cacheModifier = .. {attrs} : <pointer type>``."""
+
+    boundaryCheck = prop_def(DenseArrayBase, default_value=_EMPTY_I32_ARRAY)
+    cache = prop_def(IntegerAttr, default_value=_CACHE_NONE)
+    evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
+
+    _DEFAULTS: ClassVar[dict[str, Attribute]]
 
     @property
     def cache_modifier(self) -> CacheModifier:
-        return CACHE_MODIFIER.value_of(self.cache)  # type: ignore[attr-defined]
+        return CACHE_MODIFIER.value_of(self.cache)
 
     @property
     def eviction_policy(self) -> EvictionPolicy:
-        return EVICTION_POLICY.value_of(self.evict)  # type: ignore[attr-defined]
+        return EVICTION_POLICY.value_of(self.evict)
+
+    def _verify_access(self, what: str, value_type: Attribute) -> None:
+        """``value_type`` (what is loaded or stored, called ``what``) is the pointee."""
+        ptr_type = self.ptr.type
+        _verify_ptr_operand(self, ptr_type, allow_block_ptr=True)
+        expected = pointee_type(ptr_type)
+        if value_type != expected:
+            raise VerifyException(
+                f"{what} type {type_str(value_type)} must be what the pointer "
+                f"operand points to: {type_str(expected)}"
+            )
+        _verify_mask(self, self.mask, ptr_type)
+        _verify_boundary_check(self, ptr_type)
+        CACHE_MODIFIER.verify(self.cache, "cache")
+        EVICTION_POLICY.verify(self.evict, "evict")
+
+    @classmethod
+    def _parse_keywords_and_type(cls, parser: Parser) -> tuple[dict, dict, Attribute]:
+        """The properties (defaults filled in), the attributes and the pointer type."""
+        props = parse_cache_keywords(parser)
+        more_props, attrs = parse_attr_dict_split(parser, cls)
+        props |= more_props
+        for name, default in cls._DEFAULTS.items():
+            props.setdefault(name, default)
+        parser.parse_punctuation(":")
+        return props, attrs, parser.parse_type()
+
+    def _print_access(self, printer: Printer, values: Sequence[SSAValue | None]) -> None:
+        printer.print_string(" ")
+        printer.print_list([v for v in values if v is not None], printer.print_operand)
+        print_cache_keywords(printer, self)
+        print_attr_dict(printer, self, elide=("cache", "evict"), defaults=self._DEFAULTS)
+        print_types(printer, [self.ptr.type])
 
 
 @irdl_op_definition
-class LoadOp(_CacheAndEviction, IRDLOperation):
+class LoadOp(_LoadStore):
     """``tt.load %ptr, %mask, %other cacheModifier = ca {isVolatile = true} : tensor<..>``
 
     The result type is not printed: it is what the pointer operand points to."""
@@ -119,10 +160,7 @@ class LoadOp(_CacheAndEviction, IRDLOperation):
     ptr = operand_def()
     mask = opt_operand_def()
     other = opt_operand_def()
-    boundaryCheck = prop_def(DenseArrayBase, default_value=_EMPTY_I32_ARRAY)
     padding = opt_prop_def(IntegerAttr)
-    cache = prop_def(IntegerAttr, default_value=_CACHE_NONE)
-    evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
     isVolatile = prop_def(IntegerAttr, default_value=_FALSE)
     result = result_def()
 
@@ -170,25 +208,14 @@ class LoadOp(_CacheAndEviction, IRDLOperation):
         return bool(self.isVolatile.value.data)
 
     def verify_(self) -> None:
-        ptr_type = self.ptr.type
-        _verify_ptr_operand(self, ptr_type, allow_block_ptr=True)
-        expected = pointee_type(ptr_type)
-        if self.result.type != expected:
+        self._verify_access("result", self.result.type)
+        if self.other is not None and self.other.type != self.result.type:
             raise VerifyException(
-                f"result type {type_str(self.result.type)} must be what the pointer "
-                f"operand points to: {type_str(expected)}"
-            )
-        _verify_mask(self, self.mask, ptr_type)
-        if self.other is not None and self.other.type != expected:
-            raise VerifyException(
-                f"other must have the loaded type {type_str(expected)}, got "
+                f"other must have the loaded type {type_str(self.result.type)}, got "
                 f"{type_str(self.other.type)}"
             )
         if self.other is not None and self.mask is None:
             raise VerifyException("other requires a mask")
-        _verify_boundary_check(self, ptr_type)
-        CACHE_MODIFIER.verify(self.cache, "cache")
-        EVICTION_POLICY.verify(self.evict, "evict")
         if self.padding is not None:
             PADDING_OPTION.verify(self.padding, "padding")
 
@@ -200,37 +227,23 @@ class LoadOp(_CacheAndEviction, IRDLOperation):
             mask = parser.parse_unresolved_operand()
             if parser.parse_optional_punctuation(",") is not None:
                 other = parser.parse_unresolved_operand()
-        props = parse_cache_keywords(parser)
-        more_props, attrs = parse_attr_dict_split(parser, cls)
-        props |= more_props
-        parser.parse_punctuation(":")
-        ptr_type = parser.parse_type()
+        props, attrs, ptr_type = cls._parse_keywords_and_type(parser)
         loaded = pointee_type(ptr_type)
         operands: list = [parser.resolve_operand(ptr, ptr_type), [], []]
         if mask is not None:
             operands[1] = [parser.resolve_operand(mask, i1_same_shape(loaded))]
         if other is not None:
             operands[2] = [parser.resolve_operand(other, loaded)]
-        for name, default in cls._DEFAULTS.items():
-            props.setdefault(name, default)
         return cls.build(
             operands=operands, result_types=[loaded], properties=props, attributes=attrs
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.ptr)
-        for value in (self.mask, self.other):
-            if value is not None:
-                printer.print_string(", ")
-                printer.print_operand(value)
-        print_cache_keywords(printer, self)
-        print_attr_dict(printer, self, elide=("cache", "evict"), defaults=self._DEFAULTS)
-        print_types(printer, [self.ptr.type])
+        self._print_access(printer, (self.ptr, self.mask, self.other))
 
 
 @irdl_op_definition
-class StoreOp(_CacheAndEviction, IRDLOperation):
+class StoreOp(_LoadStore):
     """``tt.store %ptr, %value, %mask : tensor<1024x!tt.ptr<f32>>``"""
 
     name = "tt.store"
@@ -238,9 +251,6 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
     ptr = operand_def()
     value = operand_def()
     mask = opt_operand_def()
-    boundaryCheck = prop_def(DenseArrayBase, default_value=_EMPTY_I32_ARRAY)
-    cache = prop_def(IntegerAttr, default_value=_CACHE_NONE)
-    evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
 
     traits = traits_def(
         SameLoadStoreOperandsAndResultEncoding(), WritesGlobal()
@@ -274,18 +284,7 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
         )
 
     def verify_(self) -> None:
-        ptr_type = self.ptr.type
-        _verify_ptr_operand(self, ptr_type, allow_block_ptr=True)
-        expected = pointee_type(ptr_type)
-        if self.value.type != expected:
-            raise VerifyException(
-                f"value type {type_str(self.value.type)} must be what the pointer "
-                f"operand points to: {type_str(expected)}"
-            )
-        _verify_mask(self, self.mask, ptr_type)
-        _verify_boundary_check(self, ptr_type)
-        CACHE_MODIFIER.verify(self.cache, "cache")
-        EVICTION_POLICY.verify(self.evict, "evict")
+        self._verify_access("value", self.value.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
@@ -293,32 +292,17 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
         mask = None
         if parser.parse_optional_punctuation(",") is not None:
             mask = parser.parse_unresolved_operand()
-        props = parse_cache_keywords(parser)
-        more_props, attrs = parse_attr_dict_split(parser, cls)
-        props |= more_props
-        parser.parse_punctuation(":")
-        ptr_type = parser.parse_type()
+        props, attrs, ptr_type = cls._parse_keywords_and_type(parser)
         stored = pointee_type(ptr_type)
         operands: list = [
             parser.resolve_operand(ptr, ptr_type),
             parser.resolve_operand(value, stored),
             [parser.resolve_operand(mask, i1_same_shape(stored))] if mask is not None else [],
         ]
-        for name, default in cls._DEFAULTS.items():
-            props.setdefault(name, default)
         return cls.build(operands=operands, properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.ptr)
-        printer.print_string(", ")
-        printer.print_operand(self.value)
-        if self.mask is not None:
-            printer.print_string(", ")
-            printer.print_operand(self.mask)
-        print_cache_keywords(printer, self)
-        print_attr_dict(printer, self, elide=("cache", "evict"), defaults=self._DEFAULTS)
-        print_types(printer, [self.ptr.type])
+        self._print_access(printer, (self.ptr, self.value, self.mask))
 
 
 # ---------------------------------------------------------------------------------------
