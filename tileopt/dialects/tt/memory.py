@@ -105,7 +105,13 @@ class _LoadStore(IRDLOperation):
     cache = prop_def(IntegerAttr, default_value=_CACHE_NONE)
     evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
 
-    _DEFAULTS: ClassVar[dict[str, Attribute]]
+    traits = traits_def(SameLoadStoreOperandsAndResultEncoding())
+
+    _DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "boundaryCheck": _EMPTY_I32_ARRAY,
+        "cache": _CACHE_NONE,
+        "evict": _EVICT_NORMAL,
+    }
 
     @property
     def cache_modifier(self) -> CacheModifier:
@@ -165,16 +171,9 @@ class LoadOp(_LoadStore):
     result = result_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(
-        SameLoadStoreOperandsAndResultEncoding(), LoadEffects()
-    )
+    traits = traits_def(LoadEffects())
 
-    _DEFAULTS: ClassVar[dict[str, Attribute]] = {
-        "boundaryCheck": _EMPTY_I32_ARRAY,
-        "cache": _CACHE_NONE,
-        "evict": _EVICT_NORMAL,
-        "isVolatile": _FALSE,
-    }
+    _DEFAULTS: ClassVar[dict[str, Attribute]] = {**_LoadStore._DEFAULTS, "isVolatile": _FALSE}
 
     def __init__(
         self,
@@ -252,15 +251,7 @@ class StoreOp(_LoadStore):
     value = operand_def()
     mask = opt_operand_def()
 
-    traits = traits_def(
-        SameLoadStoreOperandsAndResultEncoding(), WritesGlobal()
-    )
-
-    _DEFAULTS: ClassVar[dict[str, Attribute]] = {
-        "boundaryCheck": _EMPTY_I32_ARRAY,
-        "cache": _CACHE_NONE,
-        "evict": _EVICT_NORMAL,
-    }
+    traits = traits_def(WritesGlobal())
 
     def __init__(
         self,
@@ -496,6 +487,19 @@ def _verify_descriptor_block(op: Operation, desc: Attribute, tensor: Attribute) 
         )
 
 
+def _parse_desc_and_indices(parser: Parser) -> tuple[UnresolvedOperand, list[UnresolvedOperand]]:
+    """``%desc[%i, %j]``"""
+    return parser.parse_unresolved_operand(), _parse_operand_list_in_brackets(parser)
+
+
+def _print_desc_and_indices(printer: Printer, desc: SSAValue, indices: Sequence[SSAValue]) -> None:
+    printer.print_string(" ")
+    printer.print_operand(desc)
+    printer.print_string("[")
+    printer.print_list(indices, printer.print_operand)
+    printer.print_string("]")
+
+
 @irdl_op_definition
 class DescriptorLoadOp(IRDLOperation):
     """``tt.descriptor_load %desc[%i, %j] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>``"""
@@ -519,8 +523,7 @@ class DescriptorLoadOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> DescriptorLoadOp:
-        desc = parser.parse_unresolved_operand()
-        indices = _parse_operand_list_in_brackets(parser)
+        desc, indices = _parse_desc_and_indices(parser)
         props = parse_cache_keywords(parser)
         attrs, desc_type = parse_attrs_and_types(parser)
         parser.parse_punctuation("->")
@@ -535,11 +538,7 @@ class DescriptorLoadOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.desc)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("]")
+        _print_desc_and_indices(printer, self.desc, self.indices)
         print_cache_keywords(printer, self)
         print_attr_dict(printer, self, elide=("cache", "evict"))
         print_types(printer, [self.desc.type, self.result.type], " -> ")
@@ -562,8 +561,7 @@ class DescriptorStoreOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> DescriptorStoreOp:
-        desc = parser.parse_unresolved_operand()
-        indices = _parse_operand_list_in_brackets(parser)
+        desc, indices = _parse_desc_and_indices(parser)
         parser.parse_punctuation(",")
         src = parser.parse_unresolved_operand()
         attrs, desc_type, src_type = parse_attrs_and_types(parser, 2)
@@ -577,11 +575,8 @@ class DescriptorStoreOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.desc)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("], ")
+        _print_desc_and_indices(printer, self.desc, self.indices)
+        printer.print_string(", ")
         printer.print_operand(self.src)
         print_attr_dict(printer, self)
         print_types(printer, [self.desc.type, self.src.type])

@@ -244,11 +244,8 @@ class TransOp(_ShapeOp):
 # ---------------------------------------------------------------------------------------
 
 
-@irdl_op_definition
-class JoinOp(IRDLOperation):
-    """``tt.join %a, %b : tensor<4x8xf32> -> tensor<4x8x2xf32>``"""
-
-    name = "tt.join"
+class _PairOp(IRDLOperation):
+    """``tt.join`` / ``tt.cat``: two operands of one type into one result."""
 
     T: ClassVar = VarConstraint("T", AnyAttr())
     lhs = operand_def(T)
@@ -259,9 +256,21 @@ class JoinOp(IRDLOperation):
 
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
 
+    def _tensor_types(self) -> tuple[TensorType, TensorType]:
+        return (
+            _require_tensor(self.lhs.type, "operand", self.name),
+            _require_tensor(self.result.type, "result", self.name),
+        )
+
+
+@irdl_op_definition
+class JoinOp(_PairOp):
+    """``tt.join %a, %b : tensor<4x8xf32> -> tensor<4x8x2xf32>``"""
+
+    name = "tt.join"
+
     def verify_(self) -> None:
-        src = _require_tensor(self.lhs.type, "operand", self.name)
-        dst = _require_tensor(self.result.type, "result", self.name)
+        src, dst = self._tensor_types()
         expected = [*src.get_shape(), 2]
         if list(dst.get_shape()) != expected:
             raise VerifyException(
@@ -302,23 +311,15 @@ class SplitOp(IRDLOperation):
 
 
 @irdl_op_definition
-class CatOp(IRDLOperation):
+class CatOp(_PairOp):
     """``tt.cat %a, %b : tensor<32xf32> -> tensor<64xf32>``"""
 
     name = "tt.cat"
 
-    T: ClassVar = VarConstraint("T", AnyAttr())
-    lhs = operand_def(T)
-    rhs = operand_def(T)
-    result = result_def()
-
-    traits = traits_def(NoMemoryEffect(), SameOperandsAndResultElementType())
-
-    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+    traits = traits_def(SameOperandsAndResultElementType())
 
     def verify_(self) -> None:
-        src = _require_tensor(self.lhs.type, "operand", self.name)
-        dst = _require_tensor(self.result.type, "result", self.name)
+        src, dst = self._tensor_types()
         if num_elements(dst) != 2 * num_elements(src):
             raise VerifyException(
                 f"result element count must equal the sum of the operand element "
