@@ -318,7 +318,7 @@ class _AtomicOp(IRDLOperation):
     def _verify_keywords_and_ptr(self) -> None:
         for name, spec in self.KEYWORDS:
             spec.verify(self.properties[name], name)
-        _verify_ptr_operand(self, self.ptr.type, allow_block_ptr=False)  # type: ignore[attr-defined]
+        _verify_ptr_operand(self, self.ptr.type, allow_block_ptr=False)
 
     @classmethod
     def _parse_keywords(cls, parser: Parser) -> dict[str, Attribute]:
