@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import IRDLOperation, operand_def, result_def
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import VerifyException
@@ -23,6 +25,30 @@ def _parse_operand_list_in_brackets(parser: Parser) -> list[UnresolvedOperand]:
     return parser.parse_comma_separated_list(
         parser.Delimiter.SQUARE, parser.parse_unresolved_operand
     )
+
+
+# ---------------------------------------------------------------------------------------
+# A base for ops that turn one value into one other
+# ---------------------------------------------------------------------------------------
+
+
+class _SrcToResultOp(IRDLOperation):
+    """``tt.<op> %x : <source type> -> <result type>``: one operand, one result. Subclasses
+    add their traits (xDSL joins them with any a base declares) and ``verify_``."""
+
+    src = operand_def()
+    result = result_def()
+
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(
+        self,
+        src: SSAValue | Operation,
+        result_type: Attribute,
+        *,
+        properties: Mapping[str, Attribute | None] | None = None,
+    ):
+        super().__init__(operands=[src], result_types=[result_type], properties=properties)
 
 
 # ---------------------------------------------------------------------------------------

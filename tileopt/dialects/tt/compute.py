@@ -40,7 +40,7 @@ from tileopt.dialects.tt_types import (
     PointerType, PropagateNan, RoundingMode, bit_width, element_type, encoding_of,
     is_bool_like, is_float, is_int, is_ptr_like, num_elements, shape_of,
 )
-from tileopt.dialects.tt.common import _require_tensor
+from tileopt.dialects.tt.common import _SrcToResultOp, _require_tensor
 
 
 # ---------------------------------------------------------------------------------------
@@ -48,20 +48,12 @@ from tileopt.dialects.tt.common import _require_tensor
 # ---------------------------------------------------------------------------------------
 
 
-class _CastOp(IRDLOperation):
+class _CastOp(_SrcToResultOp):
     """``tt.bitcast %x : tensor<4xi32> -> tensor<4xf32>`` and friends."""
-
-    src = operand_def()
-    result = result_def()
 
     traits = traits_def(
         Pure(), Elementwise(), SameOperandsAndResultShape(), SameOperandsAndResultEncoding()
     )
-
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-
-    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
-        super().__init__(operands=[src], result_types=[result_type])
 
 
 @irdl_op_definition
@@ -100,13 +92,6 @@ class PtrToIntOp(_CastOp):
 class BitcastOp(_CastOp):
     name = "tt.bitcast"
 
-    traits = traits_def(
-        Pure(),
-        Elementwise(),
-        SameOperandsAndResultShape(),
-        SameOperandsAndResultEncoding(),
-    )
-
     def verify_(self) -> None:
         src = element_type(self.src.type)
         dst = element_type(self.result.type)
@@ -129,21 +114,14 @@ class BitcastOp(_CastOp):
 
 
 @irdl_op_definition
-class FpToFpOp(IRDLOperation):
+class FpToFpOp(_CastOp):
     """``tt.fp_to_fp %x, rounding = rtne : tensor<4xf32> -> tensor<4xf8E4M3FN>``"""
 
     name = "tt.fp_to_fp"
 
-    src = operand_def()
     rounding = opt_prop_def(IntegerAttr)
-    result = result_def()
 
-    traits = traits_def(
-        Pure(),
-        Elementwise(),
-        SameOperandsAndResultShape(),
-        SameOperandsAndResultEncoding(),
-    )
+    assembly_format = None  # parse/print below: Triton writes attr-dict before the rounding
 
     def __init__(
         self,
@@ -152,8 +130,8 @@ class FpToFpOp(IRDLOperation):
         rounding: RoundingMode | str | None = None,
     ):
         super().__init__(
-            operands=[src],
-            result_types=[result_type],
+            src,
+            result_type,
             properties={"rounding": ROUNDING_MODE.attr(rounding) if rounding is not None else None},
         )
 
@@ -195,7 +173,6 @@ class FpToFpOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        # Triton's format puts attr-dict *before* the rounding clause.
         printer.print_string(" ")
         printer.print_operand(self.src)
         print_attr_dict(printer, self, elide=("rounding",))
@@ -754,20 +731,24 @@ def _reduced_type(ty: Attribute, axis: int) -> Attribute:
     return TensorType(ty.element_type, shape)
 
 
-@irdl_op_definition
-class ReduceReturnOp(IRDLOperation):
-    """``tt.reduce.return %x : f32``"""
-
-    name = "tt.reduce.return"
+class _CombineReturnOp(IRDLOperation):
+    """``tt.reduce.return %x : f32`` / ``tt.scan.return``: ends a combine region."""
 
     result = var_operand_def()
 
-    traits = traits_def(Pure(), HasParent(ReduceOp), IsTerminator(), ReturnLike())
+    traits = traits_def(Pure(), IsTerminator(), ReturnLike())
 
     assembly_format = "$result attr-dict `:` type($result)"
 
     def __init__(self, *values: SSAValue | Operation):
         super().__init__(operands=[values])
+
+
+@irdl_op_definition
+class ReduceReturnOp(_CombineReturnOp):
+    name = "tt.reduce.return"
+
+    traits = traits_def(HasParent(ReduceOp))
 
 
 @irdl_op_definition
@@ -806,19 +787,10 @@ class ScanOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ScanReturnOp(IRDLOperation):
-    """``tt.scan.return %x : f32``"""
-
+class ScanReturnOp(_CombineReturnOp):
     name = "tt.scan.return"
 
-    result = var_operand_def()
-
-    traits = traits_def(Pure(), HasParent(ScanOp), IsTerminator(), ReturnLike())
-
-    assembly_format = "$result attr-dict `:` type($result)"
-
-    def __init__(self, *values: SSAValue | Operation):
-        super().__init__(operands=[values])
+    traits = traits_def(HasParent(ScanOp))
 
 
 # ---------------------------------------------------------------------------------------

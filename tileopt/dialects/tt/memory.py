@@ -13,7 +13,7 @@ from xdsl.irdl import (
     AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
     opt_prop_def, prop_def, result_def, traits_def, var_operand_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import EffectInstance, MemoryEffect
 from xdsl.utils.exceptions import VerifyException
@@ -21,7 +21,7 @@ from xdsl.utils.exceptions import VerifyException
 from tileopt.dialects.assembly import (
     RMW_PREFIX, parse_attr_dict_split, parse_attrs_and_types, parse_cache_keywords,
     parse_enum_prefix, parse_operands, print_attr_dict, print_cache_keywords,
-    print_enum_prefix, print_rmw_prefix, print_types,
+    print_enum_prefix, print_types,
 )
 from tileopt.dialects.effects import (
     GLOBAL, READ, WRITE, ReadsGlobal, ReadsWritesGlobal, WritesGlobal,
@@ -33,7 +33,7 @@ from tileopt.dialects.traits import (
 from tileopt.dialects.tt_types import (
     CACHE_MODIFIER, EVICTION_POLICY, MEM_SEMANTIC, MEM_SYNC_SCOPE, PADDING_OPTION, RMW_OP,
     CacheModifier, EvictionPolicy, MemSemantic, MemSyncScope, PaddingOption, PointerType,
-    RMWOp, TensorDescType, i1_same_shape, is_ptr_like, is_tensor_ptr, num_elements,
+    RMWOp, TensorDescType, TritonEnum, i1_same_shape, is_ptr_like, is_tensor_ptr, num_elements,
     pointee_type,
 )
 from tileopt.dialects.tt.common import _parse_operand_list_in_brackets, _require_tensor
@@ -96,20 +96,67 @@ def _verify_boundary_check(op: Operation, ptr_type: Attribute) -> None:
             )
 
 
-class _CacheAndEviction:
-    """``cache`` and ``evict`` as the enums they stand for (tt.load, tt.store)."""
+class _LoadStore(IRDLOperation):
+    """What tt.load and tt.store share: ``cache`` and ``evict`` (as the enums they stand
+    for), the checks on the pointer, value, mask and keywords, and the written form
+    ``%ptr, ... cacheModifier = .. {attrs} : <pointer type>``."""
+
+    boundaryCheck = prop_def(DenseArrayBase, default_value=_EMPTY_I32_ARRAY)
+    cache = prop_def(IntegerAttr, default_value=_CACHE_NONE)
+    evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
+
+    traits = traits_def(SameLoadStoreOperandsAndResultEncoding())
+
+    _DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "boundaryCheck": _EMPTY_I32_ARRAY,
+        "cache": _CACHE_NONE,
+        "evict": _EVICT_NORMAL,
+    }
 
     @property
     def cache_modifier(self) -> CacheModifier:
-        return CACHE_MODIFIER.value_of(self.cache)  # type: ignore[attr-defined]
+        return CACHE_MODIFIER.value_of(self.cache)
 
     @property
     def eviction_policy(self) -> EvictionPolicy:
-        return EVICTION_POLICY.value_of(self.evict)  # type: ignore[attr-defined]
+        return EVICTION_POLICY.value_of(self.evict)
+
+    def _verify_access(self, what: str, value_type: Attribute) -> None:
+        """``value_type`` (what is loaded or stored, called ``what``) is the pointee."""
+        ptr_type = self.ptr.type
+        _verify_ptr_operand(self, ptr_type, allow_block_ptr=True)
+        expected = pointee_type(ptr_type)
+        if value_type != expected:
+            raise VerifyException(
+                f"{what} type {type_str(value_type)} must be what the pointer "
+                f"operand points to: {type_str(expected)}"
+            )
+        _verify_mask(self, self.mask, ptr_type)
+        _verify_boundary_check(self, ptr_type)
+        CACHE_MODIFIER.verify(self.cache, "cache")
+        EVICTION_POLICY.verify(self.evict, "evict")
+
+    @classmethod
+    def _parse_keywords_and_type(cls, parser: Parser) -> tuple[dict, dict, Attribute]:
+        """The properties (defaults filled in), the attributes and the pointer type."""
+        props = parse_cache_keywords(parser)
+        more_props, attrs = parse_attr_dict_split(parser, cls)
+        props |= more_props
+        for name, default in cls._DEFAULTS.items():
+            props.setdefault(name, default)
+        parser.parse_punctuation(":")
+        return props, attrs, parser.parse_type()
+
+    def _print_access(self, printer: Printer, values: Sequence[SSAValue | None]) -> None:
+        printer.print_string(" ")
+        printer.print_list([v for v in values if v is not None], printer.print_operand)
+        print_cache_keywords(printer, self)
+        print_attr_dict(printer, self, elide=("cache", "evict"), defaults=self._DEFAULTS)
+        print_types(printer, [self.ptr.type])
 
 
 @irdl_op_definition
-class LoadOp(_CacheAndEviction, IRDLOperation):
+class LoadOp(_LoadStore):
     """``tt.load %ptr, %mask, %other cacheModifier = ca {isVolatile = true} : tensor<..>``
 
     The result type is not printed: it is what the pointer operand points to."""
@@ -119,24 +166,14 @@ class LoadOp(_CacheAndEviction, IRDLOperation):
     ptr = operand_def()
     mask = opt_operand_def()
     other = opt_operand_def()
-    boundaryCheck = prop_def(DenseArrayBase, default_value=_EMPTY_I32_ARRAY)
     padding = opt_prop_def(IntegerAttr)
-    cache = prop_def(IntegerAttr, default_value=_CACHE_NONE)
-    evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
     isVolatile = prop_def(IntegerAttr, default_value=_FALSE)
     result = result_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(
-        SameLoadStoreOperandsAndResultEncoding(), LoadEffects()
-    )
+    traits = traits_def(LoadEffects())
 
-    _DEFAULTS: ClassVar[dict[str, Attribute]] = {
-        "boundaryCheck": _EMPTY_I32_ARRAY,
-        "cache": _CACHE_NONE,
-        "evict": _EVICT_NORMAL,
-        "isVolatile": _FALSE,
-    }
+    _DEFAULTS: ClassVar[dict[str, Attribute]] = {**_LoadStore._DEFAULTS, "isVolatile": _FALSE}
 
     def __init__(
         self,
@@ -170,25 +207,14 @@ class LoadOp(_CacheAndEviction, IRDLOperation):
         return bool(self.isVolatile.value.data)
 
     def verify_(self) -> None:
-        ptr_type = self.ptr.type
-        _verify_ptr_operand(self, ptr_type, allow_block_ptr=True)
-        expected = pointee_type(ptr_type)
-        if self.result.type != expected:
+        self._verify_access("result", self.result.type)
+        if self.other is not None and self.other.type != self.result.type:
             raise VerifyException(
-                f"result type {type_str(self.result.type)} must be what the pointer "
-                f"operand points to: {type_str(expected)}"
-            )
-        _verify_mask(self, self.mask, ptr_type)
-        if self.other is not None and self.other.type != expected:
-            raise VerifyException(
-                f"other must have the loaded type {type_str(expected)}, got "
+                f"other must have the loaded type {type_str(self.result.type)}, got "
                 f"{type_str(self.other.type)}"
             )
         if self.other is not None and self.mask is None:
             raise VerifyException("other requires a mask")
-        _verify_boundary_check(self, ptr_type)
-        CACHE_MODIFIER.verify(self.cache, "cache")
-        EVICTION_POLICY.verify(self.evict, "evict")
         if self.padding is not None:
             PADDING_OPTION.verify(self.padding, "padding")
 
@@ -200,37 +226,23 @@ class LoadOp(_CacheAndEviction, IRDLOperation):
             mask = parser.parse_unresolved_operand()
             if parser.parse_optional_punctuation(",") is not None:
                 other = parser.parse_unresolved_operand()
-        props = parse_cache_keywords(parser)
-        more_props, attrs = parse_attr_dict_split(parser, cls)
-        props |= more_props
-        parser.parse_punctuation(":")
-        ptr_type = parser.parse_type()
+        props, attrs, ptr_type = cls._parse_keywords_and_type(parser)
         loaded = pointee_type(ptr_type)
         operands: list = [parser.resolve_operand(ptr, ptr_type), [], []]
         if mask is not None:
             operands[1] = [parser.resolve_operand(mask, i1_same_shape(loaded))]
         if other is not None:
             operands[2] = [parser.resolve_operand(other, loaded)]
-        for name, default in cls._DEFAULTS.items():
-            props.setdefault(name, default)
         return cls.build(
             operands=operands, result_types=[loaded], properties=props, attributes=attrs
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.ptr)
-        for value in (self.mask, self.other):
-            if value is not None:
-                printer.print_string(", ")
-                printer.print_operand(value)
-        print_cache_keywords(printer, self)
-        print_attr_dict(printer, self, elide=("cache", "evict"), defaults=self._DEFAULTS)
-        print_types(printer, [self.ptr.type])
+        self._print_access(printer, (self.ptr, self.mask, self.other))
 
 
 @irdl_op_definition
-class StoreOp(_CacheAndEviction, IRDLOperation):
+class StoreOp(_LoadStore):
     """``tt.store %ptr, %value, %mask : tensor<1024x!tt.ptr<f32>>``"""
 
     name = "tt.store"
@@ -238,19 +250,8 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
     ptr = operand_def()
     value = operand_def()
     mask = opt_operand_def()
-    boundaryCheck = prop_def(DenseArrayBase, default_value=_EMPTY_I32_ARRAY)
-    cache = prop_def(IntegerAttr, default_value=_CACHE_NONE)
-    evict = prop_def(IntegerAttr, default_value=_EVICT_NORMAL)
 
-    traits = traits_def(
-        SameLoadStoreOperandsAndResultEncoding(), WritesGlobal()
-    )
-
-    _DEFAULTS: ClassVar[dict[str, Attribute]] = {
-        "boundaryCheck": _EMPTY_I32_ARRAY,
-        "cache": _CACHE_NONE,
-        "evict": _EVICT_NORMAL,
-    }
+    traits = traits_def(WritesGlobal())
 
     def __init__(
         self,
@@ -274,18 +275,7 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
         )
 
     def verify_(self) -> None:
-        ptr_type = self.ptr.type
-        _verify_ptr_operand(self, ptr_type, allow_block_ptr=True)
-        expected = pointee_type(ptr_type)
-        if self.value.type != expected:
-            raise VerifyException(
-                f"value type {type_str(self.value.type)} must be what the pointer "
-                f"operand points to: {type_str(expected)}"
-            )
-        _verify_mask(self, self.mask, ptr_type)
-        _verify_boundary_check(self, ptr_type)
-        CACHE_MODIFIER.verify(self.cache, "cache")
-        EVICTION_POLICY.verify(self.evict, "evict")
+        self._verify_access("value", self.value.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
@@ -293,32 +283,17 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
         mask = None
         if parser.parse_optional_punctuation(",") is not None:
             mask = parser.parse_unresolved_operand()
-        props = parse_cache_keywords(parser)
-        more_props, attrs = parse_attr_dict_split(parser, cls)
-        props |= more_props
-        parser.parse_punctuation(":")
-        ptr_type = parser.parse_type()
+        props, attrs, ptr_type = cls._parse_keywords_and_type(parser)
         stored = pointee_type(ptr_type)
         operands: list = [
             parser.resolve_operand(ptr, ptr_type),
             parser.resolve_operand(value, stored),
             [parser.resolve_operand(mask, i1_same_shape(stored))] if mask is not None else [],
         ]
-        for name, default in cls._DEFAULTS.items():
-            props.setdefault(name, default)
         return cls.build(operands=operands, properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.ptr)
-        printer.print_string(", ")
-        printer.print_operand(self.value)
-        if self.mask is not None:
-            printer.print_string(", ")
-            printer.print_operand(self.mask)
-        print_cache_keywords(printer, self)
-        print_attr_dict(printer, self, elide=("cache", "evict"), defaults=self._DEFAULTS)
-        print_types(printer, [self.ptr.type])
+        self._print_access(printer, (self.ptr, self.value, self.mask))
 
 
 # ---------------------------------------------------------------------------------------
@@ -326,23 +301,12 @@ class StoreOp(_CacheAndEviction, IRDLOperation):
 # ---------------------------------------------------------------------------------------
 
 
-def _print_functional_type(printer: Printer, op: Operation) -> None:
-    printer.print_string(" : (")
-    printer.print_list(op.operand_types, printer.print_attribute)
-    printer.print_string(") -> ")
-    printer.print_attribute(op.result_types[0])
+class _AtomicOp(IRDLOperation):
+    """``tt.<op> <keywords>, %ptr, ... : (operand types) -> result type``: the keywords are
+    the enum properties in ``KEYWORDS``, in order; subclasses declare the operands."""
 
+    KEYWORDS: ClassVar[tuple[tuple[str, TritonEnum], ...]]
 
-@irdl_op_definition
-class AtomicRMWOp(IRDLOperation):
-    """``tt.atomic_rmw add, acq_rel, gpu, %ptr, %val, %mask : (tensor<..>, ..) -> tensor<..>``"""
-
-    name = "tt.atomic_rmw"
-
-    atomic_rmw_op = prop_def(IntegerAttr)
-    ptr = operand_def()
-    val = operand_def()
-    mask = opt_operand_def()
     sem = prop_def(IntegerAttr)
     scope = prop_def(IntegerAttr)
     result = result_def()
@@ -350,6 +314,52 @@ class AtomicRMWOp(IRDLOperation):
     traits = traits_def(
         SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), ReadsWritesGlobal()
     )
+
+    def _verify_keywords_and_ptr(self) -> None:
+        for name, spec in self.KEYWORDS:
+            spec.verify(self.properties[name], name)
+        _verify_ptr_operand(self, self.ptr.type, allow_block_ptr=False)
+
+    @classmethod
+    def _parse_keywords(cls, parser: Parser) -> dict[str, Attribute]:
+        names = [name for name, _ in cls.KEYWORDS]
+        return dict(zip(names, parse_enum_prefix(parser, [spec for _, spec in cls.KEYWORDS])))
+
+    @staticmethod
+    def _parse_attrs_and_types(
+        parser: Parser, names: Sequence[UnresolvedOperand], error: str
+    ) -> tuple[list[SSAValue], Attribute, dict[str, Attribute]]:
+        """``{attrs} : (operand types) -> result type`` after the operands ``names``."""
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        func_type = parser.parse_function_type()
+        if len(func_type.inputs) != len(names) or len(func_type.outputs) != 1:
+            parser.raise_error(error)
+        operands = [parser.resolve_operand(n, t) for n, t in zip(names, func_type.inputs)]
+        return operands, func_type.outputs.data[0], attrs
+
+    def print(self, printer: Printer) -> None:
+        print_enum_prefix(printer, [(spec, self.properties[name]) for name, spec in self.KEYWORDS])
+        printer.print_list(self.operands, printer.print_operand)
+        print_attr_dict(printer, self, elide=tuple(name for name, _ in self.KEYWORDS))
+        printer.print_string(" : (")
+        printer.print_list(self.operand_types, printer.print_attribute)
+        printer.print_string(") -> ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class AtomicRMWOp(_AtomicOp):
+    """``tt.atomic_rmw add, acq_rel, gpu, %ptr, %val, %mask : (tensor<..>, ..) -> tensor<..>``"""
+
+    name = "tt.atomic_rmw"
+
+    KEYWORDS: ClassVar = tuple(zip(("atomic_rmw_op", "sem", "scope"), RMW_PREFIX))
+
+    atomic_rmw_op = prop_def(IntegerAttr)
+    ptr = operand_def()
+    val = operand_def()
+    mask = opt_operand_def()
 
     def __init__(
         self,
@@ -376,10 +386,7 @@ class AtomicRMWOp(IRDLOperation):
         return RMW_OP.value_of(self.atomic_rmw_op)
 
     def verify_(self) -> None:
-        RMW_OP.verify(self.atomic_rmw_op, "atomic_rmw_op")
-        MEM_SEMANTIC.verify(self.sem, "sem")
-        MEM_SYNC_SCOPE.verify(self.scope, "scope")
-        _verify_ptr_operand(self, self.ptr.type, allow_block_ptr=False)
+        self._verify_keywords_and_ptr()
         if pointee_type(self.ptr.type) != self.val.type:
             raise VerifyException(
                 f"pointer {type_str(self.ptr.type)} must point to the value "
@@ -391,46 +398,32 @@ class AtomicRMWOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AtomicRMWOp:
-        kind, sem, scope = parse_enum_prefix(parser, RMW_PREFIX)
+        props = cls._parse_keywords(parser)
         names = parser.parse_comma_separated_list(
             parser.Delimiter.NONE, parser.parse_unresolved_operand
         )
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        func_type = parser.parse_function_type()
-        if len(func_type.inputs) != len(names) or len(func_type.outputs) != 1:
-            parser.raise_error("type must be (operand types) -> result type")
-        operands = [parser.resolve_operand(n, t) for n, t in zip(names, func_type.inputs)]
+        operands, result_type, attrs = cls._parse_attrs_and_types(
+            parser, names, "type must be (operand types) -> result type"
+        )
         return cls.build(
             operands=[operands[0], operands[1], operands[2:]],
-            result_types=[func_type.outputs.data[0]],
-            properties={"atomic_rmw_op": kind, "scope": scope, "sem": sem},
+            result_types=[result_type],
+            properties=props,
             attributes=attrs,
         )
 
-    def print(self, printer: Printer) -> None:
-        print_rmw_prefix(printer, self)
-        printer.print_list(self.operands, printer.print_operand)
-        print_attr_dict(printer, self, elide=("atomic_rmw_op", "sem", "scope"))
-        _print_functional_type(printer, self)
-
 
 @irdl_op_definition
-class AtomicCASOp(IRDLOperation):
+class AtomicCASOp(_AtomicOp):
     """``tt.atomic_cas acq_rel, gpu, %ptr, %cmp, %val : (!tt.ptr<i32>, i32, i32) -> i32``"""
 
     name = "tt.atomic_cas"
 
+    KEYWORDS: ClassVar = (("sem", MEM_SEMANTIC), ("scope", MEM_SYNC_SCOPE))
+
     ptr = operand_def()
     cmp = operand_def()
     val = operand_def()
-    sem = prop_def(IntegerAttr)
-    scope = prop_def(IntegerAttr)
-    result = result_def()
-
-    traits = traits_def(
-        SameOperandsAndResultShape(), SameOperandsAndResultEncoding(), ReadsWritesGlobal()
-    )
 
     def __init__(
         self,
@@ -448,9 +441,7 @@ class AtomicCASOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        MEM_SEMANTIC.verify(self.sem, "sem")
-        MEM_SYNC_SCOPE.verify(self.scope, "scope")
-        _verify_ptr_operand(self, self.ptr.type, allow_block_ptr=False)
+        self._verify_keywords_and_ptr()
         pointee = pointee_type(self.ptr.type)
         for what, value in (("cmp", self.cmp), ("val", self.val)):
             if value.type != pointee:
@@ -463,28 +454,13 @@ class AtomicCASOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AtomicCASOp:
-        sem, scope = parse_enum_prefix(parser, (MEM_SEMANTIC, MEM_SYNC_SCOPE))
-        names = [parser.parse_unresolved_operand()]
-        for _ in range(2):
-            parser.parse_punctuation(",")
-            names.append(parser.parse_unresolved_operand())
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        func_type = parser.parse_function_type()
-        if len(func_type.inputs) != 3 or len(func_type.outputs) != 1:
-            parser.raise_error("type must be (ptr, cmp, val) -> result")
-        return cls.build(
-            operands=[parser.resolve_operand(n, t) for n, t in zip(names, func_type.inputs)],
-            result_types=[func_type.outputs.data[0]],
-            properties={"scope": scope, "sem": sem},
-            attributes=attrs,
+        props = cls._parse_keywords(parser)
+        operands, result_type, attrs = cls._parse_attrs_and_types(
+            parser, parse_operands(parser, 3), "type must be (ptr, cmp, val) -> result"
         )
-
-    def print(self, printer: Printer) -> None:
-        print_enum_prefix(printer, [(MEM_SEMANTIC, self.sem), (MEM_SYNC_SCOPE, self.scope)])
-        printer.print_list(self.operands, printer.print_operand)
-        print_attr_dict(printer, self, elide=("sem", "scope"))
-        _print_functional_type(printer, self)
+        return cls.build(
+            operands=operands, result_types=[result_type], properties=props, attributes=attrs
+        )
 
 
 # ---------------------------------------------------------------------------------------
@@ -511,6 +487,19 @@ def _verify_descriptor_block(op: Operation, desc: Attribute, tensor: Attribute) 
         )
 
 
+def _parse_desc_and_indices(parser: Parser) -> tuple[UnresolvedOperand, list[UnresolvedOperand]]:
+    """``%desc[%i, %j]``"""
+    return parser.parse_unresolved_operand(), _parse_operand_list_in_brackets(parser)
+
+
+def _print_desc_and_indices(printer: Printer, desc: SSAValue, indices: Sequence[SSAValue]) -> None:
+    printer.print_string(" ")
+    printer.print_operand(desc)
+    printer.print_string("[")
+    printer.print_list(indices, printer.print_operand)
+    printer.print_string("]")
+
+
 @irdl_op_definition
 class DescriptorLoadOp(IRDLOperation):
     """``tt.descriptor_load %desc[%i, %j] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>``"""
@@ -534,8 +523,7 @@ class DescriptorLoadOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> DescriptorLoadOp:
-        desc = parser.parse_unresolved_operand()
-        indices = _parse_operand_list_in_brackets(parser)
+        desc, indices = _parse_desc_and_indices(parser)
         props = parse_cache_keywords(parser)
         attrs, desc_type = parse_attrs_and_types(parser)
         parser.parse_punctuation("->")
@@ -550,11 +538,7 @@ class DescriptorLoadOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.desc)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("]")
+        _print_desc_and_indices(printer, self.desc, self.indices)
         print_cache_keywords(printer, self)
         print_attr_dict(printer, self, elide=("cache", "evict"))
         print_types(printer, [self.desc.type, self.result.type], " -> ")
@@ -577,8 +561,7 @@ class DescriptorStoreOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> DescriptorStoreOp:
-        desc = parser.parse_unresolved_operand()
-        indices = _parse_operand_list_in_brackets(parser)
+        desc, indices = _parse_desc_and_indices(parser)
         parser.parse_punctuation(",")
         src = parser.parse_unresolved_operand()
         attrs, desc_type, src_type = parse_attrs_and_types(parser, 2)
@@ -592,11 +575,8 @@ class DescriptorStoreOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.desc)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("], ")
+        _print_desc_and_indices(printer, self.desc, self.indices)
+        printer.print_string(", ")
         printer.print_operand(self.src)
         print_attr_dict(printer, self)
         print_types(printer, [self.desc.type, self.src.type])

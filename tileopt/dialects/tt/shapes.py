@@ -21,7 +21,7 @@ from tileopt.dialects.traits import (
     SameOperandsAndResultElementType, SameOperandsAndResultEncoding, type_str,
 )
 from tileopt.dialects.tt_types import encoding_of, is_int, num_elements
-from tileopt.dialects.tt.common import _require_tensor
+from tileopt.dialects.tt.common import _SrcToResultOp, _require_tensor
 
 
 # ---------------------------------------------------------------------------------------
@@ -78,25 +78,21 @@ class MakeRangeOp(IRDLOperation):
             )
 
 
+class _ShapeOp(_SrcToResultOp):
+    """An op that puts a tensor's elements (or one scalar, copied) into a new shape; the
+    element type stays. Its properties, if any, are written in the attr-dict."""
+
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure(), SameOperandsAndResultElementType())
+
+
 @irdl_op_definition
-class SplatOp(IRDLOperation):
+class SplatOp(_ShapeOp):
     """``tt.splat %x : i32 -> tensor<1024xi32>``"""
 
     name = "tt.splat"
 
-    src = operand_def()
-    result = result_def()
-
-    traits = traits_def(
-        Pure(),
-        SameOperandsAndResultElementType(),
-        SameOperandsAndResultEncoding(),
-    )
-
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-
-    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
-        super().__init__(operands=[src], result_types=[result_type])
+    traits = traits_def(SameOperandsAndResultEncoding())
 
     def verify_(self) -> None:
         _require_tensor(self.result.type, "result", self.name)
@@ -107,24 +103,12 @@ class SplatOp(IRDLOperation):
 
 
 @irdl_op_definition
-class BroadcastOp(IRDLOperation):
+class BroadcastOp(_ShapeOp):
     """``tt.broadcast %x : tensor<64x1xi32> -> tensor<64x64xi32>``"""
 
     name = "tt.broadcast"
 
-    src = operand_def()
-    result = result_def()
-
-    traits = traits_def(
-        Pure(),
-        SameOperandsAndResultElementType(),
-        SameOperandsAndResultEncoding(),
-    )
-
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-
-    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
-        super().__init__(operands=[src], result_types=[result_type])
+    traits = traits_def(SameOperandsAndResultEncoding())
 
     def verify_(self) -> None:
         src = _require_tensor(self.src.type, "source", self.name).get_shape()
@@ -143,27 +127,15 @@ class BroadcastOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ExpandDimsOp(IRDLOperation):
+class ExpandDimsOp(_ShapeOp):
     """``tt.expand_dims %x {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>``"""
 
     name = "tt.expand_dims"
 
-    src = operand_def()
     axis = prop_def(IntegerAttr)
-    result = result_def()
-
-    traits = traits_def(
-        Pure(),
-        SameOperandsAndResultElementType(),
-    )
-
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def __init__(self, src: SSAValue | Operation, axis: int, result_type: Attribute):
-        super().__init__(
-            operands=[src], properties={"axis": IntegerAttr(axis, i32)}, result_types=[result_type]
-        )
+        super().__init__(src, result_type, properties={"axis": IntegerAttr(axis, i32)})
 
     def verify_(self) -> None:
         src = _require_tensor(self.src.type, "source", self.name)
@@ -184,22 +156,14 @@ class ExpandDimsOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ReshapeOp(IRDLOperation):
+class ReshapeOp(_ShapeOp):
     """``tt.reshape %x allow_reorder efficient_layout : tensor<..> -> tensor<..>``"""
 
     name = "tt.reshape"
 
-    src = operand_def()
     allow_reorder = opt_prop_def(UnitAttr)
     efficient_layout = opt_prop_def(UnitAttr)
-    result = result_def()
 
-    traits = traits_def(
-        Pure(),
-        SameOperandsAndResultElementType(),
-    )
-
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
         "$src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? "
         "attr-dict `:` type($src) `->` type($result)"
@@ -213,12 +177,12 @@ class ReshapeOp(IRDLOperation):
         efficient_layout: bool = False,
     ):
         super().__init__(
-            operands=[src],
+            src,
+            result_type,
             properties={
                 "allow_reorder": UnitAttr() if allow_reorder else None,
                 "efficient_layout": UnitAttr() if efficient_layout else None,
             },
-            result_types=[result_type],
         )
 
     def verify_(self) -> None:
@@ -237,27 +201,16 @@ class ReshapeOp(IRDLOperation):
 
 
 @irdl_op_definition
-class TransOp(IRDLOperation):
+class TransOp(_ShapeOp):
     """``tt.trans %x {order = array<i32: 1, 0>} : tensor<32x64xf32> -> tensor<64x32xf32>``"""
 
     name = "tt.trans"
 
-    src = operand_def()
     order = prop_def(DenseArrayBase)
-    result = result_def()
-
-    traits = traits_def(
-        Pure(), SameOperandsAndResultElementType()
-    )
-
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def __init__(self, src: SSAValue | Operation, order: Sequence[int], result_type: Attribute):
         super().__init__(
-            operands=[src],
-            properties={"order": DenseArrayBase.from_list(i32, order)},
-            result_types=[result_type],
+            src, result_type, properties={"order": DenseArrayBase.from_list(i32, order)}
         )
 
     @property
@@ -291,11 +244,8 @@ class TransOp(IRDLOperation):
 # ---------------------------------------------------------------------------------------
 
 
-@irdl_op_definition
-class JoinOp(IRDLOperation):
-    """``tt.join %a, %b : tensor<4x8xf32> -> tensor<4x8x2xf32>``"""
-
-    name = "tt.join"
+class _PairOp(IRDLOperation):
+    """``tt.join`` / ``tt.cat``: two operands of one type into one result."""
 
     T: ClassVar = VarConstraint("T", AnyAttr())
     lhs = operand_def(T)
@@ -306,9 +256,21 @@ class JoinOp(IRDLOperation):
 
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
 
+    def _tensor_types(self) -> tuple[TensorType, TensorType]:
+        return (
+            _require_tensor(self.lhs.type, "operand", self.name),
+            _require_tensor(self.result.type, "result", self.name),
+        )
+
+
+@irdl_op_definition
+class JoinOp(_PairOp):
+    """``tt.join %a, %b : tensor<4x8xf32> -> tensor<4x8x2xf32>``"""
+
+    name = "tt.join"
+
     def verify_(self) -> None:
-        src = _require_tensor(self.lhs.type, "operand", self.name)
-        dst = _require_tensor(self.result.type, "result", self.name)
+        src, dst = self._tensor_types()
         expected = [*src.get_shape(), 2]
         if list(dst.get_shape()) != expected:
             raise VerifyException(
@@ -349,23 +311,15 @@ class SplitOp(IRDLOperation):
 
 
 @irdl_op_definition
-class CatOp(IRDLOperation):
+class CatOp(_PairOp):
     """``tt.cat %a, %b : tensor<32xf32> -> tensor<64xf32>``"""
 
     name = "tt.cat"
 
-    T: ClassVar = VarConstraint("T", AnyAttr())
-    lhs = operand_def(T)
-    rhs = operand_def(T)
-    result = result_def()
-
-    traits = traits_def(NoMemoryEffect(), SameOperandsAndResultElementType())
-
-    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+    traits = traits_def(SameOperandsAndResultElementType())
 
     def verify_(self) -> None:
-        src = _require_tensor(self.lhs.type, "operand", self.name)
-        dst = _require_tensor(self.result.type, "result", self.name)
+        src, dst = self._tensor_types()
         if num_elements(dst) != 2 * num_elements(src):
             raise VerifyException(
                 f"result element count must equal the sum of the operand element "
@@ -420,17 +374,12 @@ class GatherOp(IRDLOperation):
 
 
 @irdl_op_definition
-class HistogramOp(IRDLOperation):
+class HistogramOp(_SrcToResultOp):
     """``tt.histogram %x : tensor<1024xi32> -> tensor<64xi32>``"""
 
     name = "tt.histogram"
 
-    src = operand_def()
-    result = result_def()
-
     traits = traits_def(Pure())
-
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def verify_(self) -> None:
         for what, ty in (("source", self.src.type), ("result", self.result.type)):
