@@ -117,7 +117,8 @@ class TileoptParser(Parser):
     """xDSL's parser, extended to read what Triton 3.6 and MLIR write."""
 
     def __init__(self, ctx: Context, text: str, filename: str = "<stdin>"):
-        super().__init__(ctx, text, filename)
+        # xDSL's constructor lexes the first token with its own lexer: give it no text
+        super().__init__(ctx, "", filename)
         self._parser_state = ParserState(FastMLIRLexer(Input(text, filename)))
         self.attribute_aliases = LazyAliasTable(
             find_alias_definitions(text), self._parse_alias_value, self._alias_cycle)
