@@ -88,6 +88,8 @@ _SIMPLE_LOCATION = re.compile(
     r"|callsite\((?P<callee>" + _ALIAS + r") at (?P<caller>" + _ALIAS + r")\)"
     r"|unknown)\)")
 _LOCATION_ALIAS_USE = re.compile(r"loc\((#[A-Za-z_][\w$.-]*)\)")
+# IntegerType::kMaxWidth of MLIR: the widest iN, siN, uiN its parser accepts
+MAX_INTEGER_WIDTH = 16_777_215
 _SHAPED_TYPES = frozenset(("tensor", "vector", "memref"))
 _BRACKET = re.compile(r'->|[<>()\[\]{}"]')
 
@@ -117,7 +119,8 @@ class TileoptParser(Parser):
     """xDSL's parser, extended to read what Triton 3.6 and MLIR write."""
 
     def __init__(self, ctx: Context, text: str, filename: str = "<stdin>"):
-        super().__init__(ctx, text, filename)
+        # xDSL's constructor lexes the first token with its own lexer: give it no text
+        super().__init__(ctx, "", filename)
         self._parser_state = ParserState(FastMLIRLexer(Input(text, filename)))
         self.attribute_aliases = LazyAliasTable(
             find_alias_definitions(text), self._parse_alias_value, self._alias_cycle)
@@ -303,6 +306,24 @@ class TileoptParser(Parser):
     def parse_optional_attribute(self):
         self._check_alias_use()
         return super().parse_optional_attribute()
+
+    # --- integer types: MLIR's width limit ---------------------------------------------
+
+    def _parse_optional_integer_or_float_type(self):
+        """``iN``, ``siN``, ``uiN`` wider than MLIR allows are refused here: a constant of
+        such a type would otherwise build a number of N bits (``i99999999999``: all the
+        machine's memory)."""
+        token = self._current_token
+        if token.kind == MLIRTokenKind.BARE_IDENT:
+            match = self._builtin_integer_type_regex.match(token.text)
+            if match is not None:
+                digits = match.group(1).lstrip("0")
+                # the length first: int() of a very long digit string is itself an error
+                if len(digits) > len(str(MAX_INTEGER_WIDTH)) or \
+                        int(digits or "0") > MAX_INTEGER_WIDTH:
+                    self.raise_error(
+                        f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits", token.span)
+        return super()._parse_optional_integer_or_float_type()
 
     # --- types: parsed once per spelling ---------------------------------------------
 
