@@ -1,0 +1,9 @@
+"""tileopt's dialects: tt, ttg, ttng, amdg, rocdl, nvvm and the tensor arith ops.
+
+A dialect owns its canonicalization patterns and folders (as MLIR's ``Dialect/X/IR``);
+they are attached to the ops when their module is imported (docs/patterns.md). tt's are
+imported here, with the package, so that any use of the tt ops -- tileopt's context or a
+Context of one's own with ``TT`` loaded -- sees them, as loading a dialect does in MLIR.
+"""
+
+import tileopt.dialects.tt_canonicalize  # noqa: F401  (attaches tt's patterns)

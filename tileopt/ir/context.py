@@ -14,9 +14,6 @@ from xdsl.dialects.math import Math
 from xdsl.dialects.scf import Scf
 from xdsl.dialects.ub import UB
 
-# Loading a dialect brings its canonicalization patterns and folders (MLIR registers them
-# with the dialect): importing the module attaches them to the ops.
-import tileopt.dialects.tt_canonicalize  # noqa: F401
 from tileopt.dialects.arith import arith_dialect
 from tileopt.dialects.amdgpu import AMDGPU
 from tileopt.dialects.llvm_ext import LLVM_EXT
