@@ -29,6 +29,7 @@ BACKENDS = ["cuda", "hip"]
 TOP_KEYS = ["name", "description", "extends", "plugins", "target", "parameters", "stages",
             "changes"]
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_.\-]+)\}")
+NAME = re.compile(r"[\w.\-]+")  # how a pipeline (or pass) name is spelled
 
 
 def search_path() -> list[Path]:
@@ -51,10 +52,15 @@ def available_pipelines() -> dict[str, Path]:
 
 
 def find_pipeline(name: str) -> Path | None:
+    if not NAME.fullmatch(name):
+        return None  # pipeline names are words; anything else is no file of ours
     for directory in search_path():
         candidate = directory / f"{name}.yaml"
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:  # a name the file system refuses (too long, ...) is simply not there
+            continue
     return None
 
 
@@ -476,9 +482,14 @@ def resolve_name(name: str, where: Where) -> Path:
 
 
 def looks_like_pipeline(name: str) -> bool:
-    """Whether ``--pass-pipeline=name`` means a YAML pipeline rather than pipeline text."""
+    """Whether ``--pass-pipeline=name`` means a YAML pipeline rather than pipeline text.
+
+    Decided by spelling before any file is looked at: ``*.yaml``/``*.yml`` is a file, a word
+    (``[\\w.-]+``) is a pass if one has that name, else a pipeline if one is found; anything
+    else (parentheses, commas, spaces) is pipeline text, however long.
+    """
     if name.endswith((".yaml", ".yml")):
         return True
-    if get_pass(name) is not None:
+    if not NAME.fullmatch(name) or get_pass(name) is not None:
         return False
     return find_pipeline(name) is not None
