@@ -96,7 +96,10 @@ class PassManager:
             try:
                 ir_io.verify(module, self.filename)
             except TileoptError as err:
+                # A pass that leaves invalid IR has failed (as in MLIR): the IR it left is
+                # what --mlir-print-ir-after-failure shows.
                 err.message = f"invalid IR after pass '{step.name}': {err.message}"
+                self._failed(step, op, module)
                 raise
             finally:
                 for inst in self.instrumentations:
