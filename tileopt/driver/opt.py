@@ -109,6 +109,9 @@ def _run(args: ParsedArgs) -> int:
         sys.stdout.write(list_pipelines_text())
         return 0
     pipeline = _build_pipeline(args)
+    for line in pipeline.incomplete_stages():
+        # Once per run, not per input part: the output is not what the stage name promises.
+        sys.stderr.write(f"warning: {line}\n")
     if args.dump_pass_pipeline:
         sys.stderr.write(pipeline.text() + "\n")
     if len(args.positionals) > 1:

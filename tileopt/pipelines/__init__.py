@@ -77,4 +77,5 @@ def slice_stages(pipeline: Pipeline, start_at: str | None, stop_after: str | Non
         raise TileoptError(f"--start-at={start_at} comes after --stop-after={stop_after}")
     kept = pipeline.stages[first:last + 1]
     steps = [s for s in pipeline.steps if isinstance(s, PassStep) and s.stage in kept]
-    return Pipeline(steps, pipeline.anchor, pipeline.name, kept)
+    missing = {stage: names for stage, names in pipeline.missing.items() if stage in kept}
+    return Pipeline(steps, pipeline.anchor, pipeline.name, kept, missing)
