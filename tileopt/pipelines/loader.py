@@ -29,7 +29,7 @@ BACKENDS = ["cuda", "hip"]
 TOP_KEYS = ["name", "description", "extends", "plugins", "target", "parameters", "stages",
             "changes"]
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_.\-]+)\}")
-# ``- !missing pass-name``: a pass the pipeline needs that tileopt does not have yet; it is
+# ``- !missing pass-name``: a pass the pipeline needs that tileopt does not run yet; it is
 # skipped, and the driver warns that its stage is incomplete.
 MISSING_TAG = "!missing"
 NAME = re.compile(r"[\w.\-]+")  # how a pipeline (or pass) name is spelled
@@ -98,7 +98,7 @@ class PassEntry:
     options: list[tuple[str, object, Where, Where]]
     where: Where
     file: YamlFile
-    missing: bool = False  # tagged !missing: not registered, skipped
+    missing: bool = False  # tagged !missing: not run by tileopt yet, skipped
 
 
 @dataclass
