@@ -32,6 +32,7 @@ from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from tileopt import version_line
 from tileopt.dialects.layout_of import encoding_of, linear_layout_of
 from tileopt.dialects.ttg_attrs import LayoutAttr
 from tileopt.dialects.ttg_types import MemDescType
@@ -201,6 +202,7 @@ def _render(
 @click.option("--threads-per-warp", type=int, help="Check that the layout uses this many threads per warp.")
 @click.option("--show-bases", is_flag=True, help="Also print the linear layout's bases.")
 @click.option("-o", "--output", "output_path", type=click.Path(dir_okay=False), help="Write the text here.")
+@click.version_option(version_line(), "--version", message="%(version)s")
 def main(layout_text, tensor_text, input_path, alias_names, view, png_path, num_warps,
          threads_per_warp, show_bases, output_path) -> None:
     """Show which thread holds which element of a tensor under a TritonGPU layout."""

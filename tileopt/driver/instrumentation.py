@@ -40,8 +40,11 @@ class IRPrinter(Instrumentation):
     stream: TextIO = field(default_factory=lambda: sys.stderr)
     _text_before: dict[int, str] = field(default_factory=dict)
 
-    def _print(self, when: str, step: PassStep, op: Operation, text: str) -> None:
-        header = (f"// -----// IR Dump {when} {type(step.pass_).__name__} ({step.name}) "
+    def _print(self, when: str, step: PassStep, op: Operation, text: str,
+               failed: bool = False) -> None:
+        # As MLIR: "IR Dump After CSE Failed (cse) ..." for the IR a failing pass left.
+        status = " Failed" if failed else ""
+        header = (f"// -----// IR Dump {when} {type(step.pass_).__name__}{status} ({step.name}) "
                   f"{_op_description(op)} //----- //")
         self.stream.write(header + "\n" + text)
         if not text.endswith("\n"):
@@ -70,9 +73,7 @@ class IRPrinter(Instrumentation):
 
     def after_pass_failed(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
         if self.after_failure:
-            self._print("After", step, op, ir_io.render(module, self.debuginfo))
-            # MLIR marks the dump of a failed pass in its header.
-            self.stream.write(f"// (pass {step.name} failed: the IR above is as it left it)\n\n")
+            self._print("After", step, op, ir_io.render(module, self.debuginfo), failed=True)
 
 
 @dataclass
@@ -108,6 +109,9 @@ class Timer(Instrumentation):
 
     def verify_time(self, seconds: float) -> None:
         self.add_phase("Verifier", seconds)
+        # Verification runs before the pass's clock stops: keep it out of the pass's time.
+        for key in self._started:
+            self._started[key] += seconds
 
     def report(self, pipeline: Pipeline | None) -> str:
         total = time.perf_counter() - self._begin

@@ -21,6 +21,7 @@ from tileopt.driver.output import write_output
 from tileopt.driver.pass_manager import InternalPassError, PassManager
 from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.driver.verify_diagnostics import DiagnosticChecker
+from tileopt import version_line
 from tileopt.ir import TileoptError, make_context
 from tileopt.passes.registry import (get_pass, load_builtin_passes, load_entry_point_plugins,
                                      load_plugin_file)
@@ -56,6 +57,8 @@ FLAGS = [
     Flag("mlir-print-ir-after-change", "bool", "print the IR after a pass only if the pass "
          "changed it (alone: after every pass that changed it)"),
     Flag("mlir-print-ir-after-failure", "bool", "print the IR after a pass that failed"),
+    Flag("mlir-print-ir-module-scope", "bool", "accepted for compatibility (IR dumps always "
+         "print the whole module)"),
     Flag("mlir-timing", "bool", "print a per-pass wall-time report on stderr"),
     Flag("mlir-disable-threading", "bool", "accepted for compatibility (tileopt runs on one "
          "thread)"),
@@ -63,6 +66,7 @@ FLAGS = [
     Flag("list-passes", "bool", "list registered passes with their options and exit"),
     Flag("list-pipelines", "bool", "list the YAML pipelines found and exit"),
     Flag("debug", "bool", "show Python tracebacks (also: TILEOPT_DEBUG=1)"),
+    Flag("version", "bool", "print the tileopt version and exit"),
     Flag("help", "bool", "show this help", aliases=("h",)),
 ]
 
@@ -95,6 +99,9 @@ def _run(args: ParsedArgs) -> int:
     if args.help:
         sys.stdout.write(usage())
         return 0
+    if args.version:
+        print(version_line())
+        return 0
     if args.list_passes:
         sys.stdout.write(list_passes_text())
         return 0
@@ -102,6 +109,9 @@ def _run(args: ParsedArgs) -> int:
         sys.stdout.write(list_pipelines_text())
         return 0
     pipeline = _build_pipeline(args)
+    for line in pipeline.incomplete_stages():
+        # Once per run, not per input part: the output is not what the stage name promises.
+        sys.stderr.write(f"warning: {line}\n")
     if args.dump_pass_pipeline:
         sys.stderr.write(pipeline.text() + "\n")
     if len(args.positionals) > 1:

@@ -89,18 +89,21 @@ class PassManager:
         except Exception as err:
             self._failed(step, op, module)
             raise InternalPassError(step.name, err) from err
-        for inst in self.instrumentations:
-            inst.after_pass(step, op, module)
         if self.verify_each:
+            # As in MLIR, verification comes before the after-pass hooks: a pass that leaves
+            # invalid IR has failed, and only --mlir-print-ir-after-failure shows its IR.
             start = time.perf_counter()
             try:
                 ir_io.verify(module, self.filename)
             except TileoptError as err:
                 err.message = f"invalid IR after pass '{step.name}': {err.message}"
+                self._failed(step, op, module)
                 raise
             finally:
                 for inst in self.instrumentations:
                     inst.verify_time(time.perf_counter() - start)
+        for inst in self.instrumentations:
+            inst.after_pass(step, op, module)
 
     def _failed(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
         for inst in self.instrumentations:

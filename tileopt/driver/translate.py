@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from tileopt import version_line
 from tileopt.driver.argv import Flag, parse_argv
 from tileopt.driver.input import read_input
 from tileopt.driver.report import debug_enabled, report_failure
@@ -20,6 +21,7 @@ FLAGS = [
     Flag("mlir-to-llvmir", "bool", "the same as --emit=llvm-ir"),
     Flag("arch", "value", "target architecture, e.g. sm_90 or gfx942", metavar="ARCH"),
     Flag("debug", "bool", "show Python tracebacks (also: TILEOPT_DEBUG=1)"),
+    Flag("version", "bool", "print the tileopt version and exit"),
     Flag("help", "bool", "show this help", aliases=("h",)),
 ]
 
@@ -30,6 +32,9 @@ def run_translate(argv: list[str]) -> int:
         args = parse_argv(argv, FLAGS, is_pass=lambda name: False, pass_names=lambda: [])
         if args.help:
             sys.stdout.write(usage())
+            return 0
+        if args.version:
+            print(version_line())
             return 0
         emit = args.emit
         if args.mlir_to_llvmir:

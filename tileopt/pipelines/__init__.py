@@ -14,8 +14,8 @@ from tileopt.ir import TileoptError
 from tileopt.ir.diagnostics import did_you_mean
 from tileopt.passes.options import OptionTextError, split_option_text
 from tileopt.passes.registry import all_passes, get_pass
-from tileopt.pipelines.loader import (available_pipelines, load_pipeline, looks_like_pipeline,
-                                      resolve_name)
+from tileopt.pipelines.loader import (NAME, available_pipelines, load_pipeline,
+                                      looks_like_pipeline, resolve_name)
 from tileopt.pipelines.model import PassStep, Pipeline, Where
 from tileopt.pipelines.text import SOURCE, parse_pipeline_text
 
@@ -47,7 +47,7 @@ def resolve_pass_pipeline(text: str) -> Pipeline:
             overrides = [(a.key, a.value, _where(text, body_start + a.offset))
                          for a in assignments]
         return load_pipeline(resolve_name(name, _where(text, 0)), overrides)
-    if re.fullmatch(r"[\w.\-]+", name) and get_pass(name) is None:
+    if NAME.fullmatch(name) and get_pass(name) is None:
         # A lone name that is neither a pass nor a pipeline: suggest from both.
         candidates = list(all_passes()) + list(available_pipelines())
         message = f"unknown pass or pipeline '{name}'" + did_you_mean(name, candidates)
@@ -77,4 +77,5 @@ def slice_stages(pipeline: Pipeline, start_at: str | None, stop_after: str | Non
         raise TileoptError(f"--start-at={start_at} comes after --stop-after={stop_after}")
     kept = pipeline.stages[first:last + 1]
     steps = [s for s in pipeline.steps if isinstance(s, PassStep) and s.stage in kept]
-    return Pipeline(steps, pipeline.anchor, pipeline.name, kept)
+    missing = {stage: names for stage, names in pipeline.missing.items() if stage in kept}
+    return Pipeline(steps, pipeline.anchor, pipeline.name, kept, missing)

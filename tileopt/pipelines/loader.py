@@ -29,6 +29,10 @@ BACKENDS = ["cuda", "hip"]
 TOP_KEYS = ["name", "description", "extends", "plugins", "target", "parameters", "stages",
             "changes"]
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_.\-]+)\}")
+# ``- !missing pass-name``: a pass the pipeline needs that tileopt does not run yet; it is
+# skipped, and the driver warns that its stage is incomplete.
+MISSING_TAG = "!missing"
+NAME = re.compile(r"[\w.\-]+")  # how a pipeline (or pass) name is spelled
 
 
 def search_path() -> list[Path]:
@@ -51,10 +55,15 @@ def available_pipelines() -> dict[str, Path]:
 
 
 def find_pipeline(name: str) -> Path | None:
+    if not NAME.fullmatch(name):
+        return None  # pipeline names are words; anything else is no file of ours
     for directory in search_path():
         candidate = directory / f"{name}.yaml"
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:  # a name the file system refuses (too long, ...) is simply not there
+            continue
     return None
 
 
@@ -89,6 +98,7 @@ class PassEntry:
     options: list[tuple[str, object, Where, Where]]
     where: Where
     file: YamlFile
+    missing: bool = False  # tagged !missing: not run by tileopt yet, skipped
 
 
 @dataclass
@@ -298,6 +308,12 @@ def _load_pass(doc: YamlFile, node: yaml.Node) -> PassEntry:
     else:
         raise doc.error(node, "a pass is written 'pass-name' or 'pass-name: {option: value}'")
     name = doc.string(name_node, "a pass name")
+    if name_node.tag == MISSING_TAG:
+        # Neither name nor options can be checked against a pass that does not exist yet.
+        return PassEntry(name, [], doc.where(name_node), doc, missing=True)
+    if name_node.tag.startswith("!"):
+        raise doc.error(name_node, f"unknown tag '{name_node.tag}' on pass '{name}' "
+                                   f"(the only tag is {MISSING_TAG})")
     cls = get_pass(name)
     if cls is None:
         raise unknown_pass_error(name, doc.where(name_node))
@@ -433,12 +449,18 @@ def instantiate(definition: Definition, overrides: list[tuple[str, str, Where]])
         values["target." + key] = value
 
     steps: list[PassStep] = []
+    missing: dict[str, list[str]] = {}
     for stage, entries in definition.stages.items():
         for entry in entries:
+            if entry.missing:
+                if entry.name not in missing.setdefault(stage, []):
+                    missing[stage].append(entry.name)
+                continue
             options = [OptionInput(key, _substitute(value, values), key_where, value_where)
                        for key, value, key_where, value_where in entry.options]
             steps.append(make_step(entry.name, options, entry.where, stage))
-    return Pipeline(steps, name=definition.name, stages=list(definition.stages))
+    return Pipeline(steps, name=definition.name, stages=list(definition.stages),
+                    missing=missing)
 
 
 def _substitute(value: object, values: dict[str, object]) -> object:
@@ -476,9 +498,14 @@ def resolve_name(name: str, where: Where) -> Path:
 
 
 def looks_like_pipeline(name: str) -> bool:
-    """Whether ``--pass-pipeline=name`` means a YAML pipeline rather than pipeline text."""
+    """Whether ``--pass-pipeline=name`` means a YAML pipeline rather than pipeline text.
+
+    Decided by spelling before any file is looked at: ``*.yaml``/``*.yml`` is a file, a word
+    (``[\\w.-]+``) is a pass if one has that name, else a pipeline if one is found; anything
+    else (parentheses, commas, spaces) is pipeline text, however long.
+    """
     if name.endswith((".yaml", ".yml")):
         return True
-    if get_pass(name) is not None:
+    if not NAME.fullmatch(name) or get_pass(name) is not None:
         return False
     return find_pipeline(name) is not None

@@ -72,6 +72,8 @@ class Pipeline:
     name: str | None = None
     # YAML pipelines: stage names in order (each PassStep.stage is one of them).
     stages: list[str] = field(default_factory=list)
+    # YAML pipelines: stage -> passes it lists as ``!missing`` (not in tileopt yet, skipped).
+    missing: dict[str, list[str]] = field(default_factory=dict)
 
     def text(self) -> str:
         """MLIR pipeline text: ``builtin.module(canonicalize, tt.func(cse))``."""
@@ -79,6 +81,12 @@ class Pipeline:
 
     def pass_steps(self) -> list[PassStep]:
         return list(_walk(self.steps))
+
+    def incomplete_stages(self) -> list[str]:
+        """One line per stage that skips ``!missing`` passes, for the driver to warn with."""
+        return [f"stage '{stage}' of pipeline '{self.name}' is incomplete: it skips "
+                f"{', '.join(self.missing[stage])} (not run by tileopt yet)"
+                for stage in self.stages if self.missing.get(stage)]
 
 
 def _steps_text(steps: list[Step]) -> str:

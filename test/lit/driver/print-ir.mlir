@@ -29,7 +29,7 @@
 // CHANGE: IR Dump After CSE (cse)
 // CHANGE-NOT: IR Dump After
 
-// FAILURE: IR Dump After Crash (test-crash)
+// FAILURE: // -----// IR Dump After Crash Failed (test-crash) ('builtin.module' operation) //----- //
 // FAILURE: error: internal error in pass 'test-crash': RuntimeError: deliberate crash
 
 // DEBUGINFO: loc(

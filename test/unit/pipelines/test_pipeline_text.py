@@ -52,3 +52,12 @@ def test_yaml_names_and_pass_names_are_told_apart():
     assert resolve_pass_pipeline("amd-cdna3").name == "amd-cdna3"  # a pipeline
     with pytest.raises(TileoptError, match="unknown pass or pipeline 'amd-cdna'; did you mean"):
         resolve_pass_pipeline("amd-cdna")
+
+
+def test_long_pipeline_text_is_never_a_file_name():
+    # Issue 16: text past the file system's name limit was first looked up as a file.
+    text = resolve_pass_pipeline("amd-cdna3").text()
+    assert len(text) > 300
+    assert resolve_pass_pipeline(text).text() == text
+    with pytest.raises(TileoptError, match="unknown pass or pipeline 'xxx"):
+        resolve_pass_pipeline("x" * 300)

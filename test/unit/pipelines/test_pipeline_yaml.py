@@ -173,3 +173,50 @@ def test_search_path(tmp_path, monkeypatch):
     assert found["amd-cdna3"] != tmp_path / "amd-cdna3.yaml"
     pipeline = resolve_pass_pipeline("mine{pipeline=sccp}")
     assert pipeline.name == "mine" and pipeline.pass_steps()[0].pass_.default_pipeline == "sccp"
+
+
+MISSING = """\
+    name: partial
+    stages:
+      ttir:
+        - cse
+      ttgir:
+        - !missing not-written-yet: {any: "${undeclared}"}
+        - canonicalize
+        - !missing not-written-yet
+        - !missing other-pass
+      llir:
+        - !missing lowering
+"""
+
+
+def test_missing_passes_are_skipped_and_recorded(tmp_path):
+    pipeline = load_pipeline(write(tmp_path, "partial.yaml", MISSING), [])
+    assert names(pipeline) == ["cse", "canonicalize"]
+    assert pipeline.missing == {"ttgir": ["not-written-yet", "other-pass"], "llir": ["lowering"]}
+    assert pipeline.incomplete_stages() == [
+        "stage 'ttgir' of pipeline 'partial' is incomplete: it skips not-written-yet, "
+        "other-pass (not run by tileopt yet)",
+        "stage 'llir' of pipeline 'partial' is incomplete: it skips lowering "
+        "(not run by tileopt yet)"]
+    assert slice_stages(pipeline, None, "ttir").incomplete_stages() == []
+    assert list(slice_stages(pipeline, "llir", None).missing) == ["llir"]
+
+
+def test_a_removed_missing_pass_completes_its_stage(tmp_path):
+    write(tmp_path, "partial.yaml", MISSING)
+    path = write(tmp_path, "done.yaml", """\
+        name: done
+        extends: partial.yaml
+        changes:
+          - remove: lowering
+    """)
+    assert list(load_pipeline(path, []).missing) == ["ttgir"]
+
+
+def test_unknown_tag_is_an_error(tmp_path):
+    path = write(tmp_path, "bad.yaml", "name: bad\nstages:\n  ttir:\n    - !mising cse\n")
+    with pytest.raises(TileoptError, match="unknown tag '!mising' on pass 'cse' "
+                                           r"\(the only tag is !missing\)") as err:
+        load_pipeline(path, [])
+    assert (err.value.line, err.value.col) == (4, 7)

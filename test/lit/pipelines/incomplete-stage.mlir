@@ -1,0 +1,30 @@
+// A stage that lists passes tileopt does not run yet (tagged !missing in its YAML) warns,
+// once per run, naming the stage and the skipped passes; the exit status stays 0
+// (issue 16, item 2).
+// RUN: tileopt %s --pass-pipeline=amd-cdna3 -split-input-file -o %t 2>&1 | FileCheck %s
+// RUN: tileopt %s --pass-pipeline=amd-cdna3 --stop-after=ttir 2>&1 | FileCheck %s --check-prefix=TTIR
+// RUN: tileopt %s --pass-pipeline=amd-cdna3 --start-at=llir -o %t 2>&1 | FileCheck %s --check-prefix=LLIR
+// RUN: tileopt %s --pass-pipeline=%S/Inputs/partial.yaml -o %t 2>&1 | FileCheck %s --check-prefix=OWN
+
+// CHECK: warning: stage 'ttgir' of pipeline 'amd-cdna3' is incomplete: it skips tritonamdgpu-accelerate-matmul, {{.*}} (not run by tileopt yet)
+// CHECK-NEXT: warning: stage 'llir' of pipeline 'amd-cdna3' is incomplete: it skips {{.*}}convert-triton-amdgpu-to-llvm{{.*}} (not run by tileopt yet)
+// CHECK-NOT: warning
+
+// TTIR-NOT: warning
+// TTIR: func.func @kernel
+
+// LLIR-NOT: stage 'ttgir'
+// LLIR: warning: stage 'llir' of pipeline 'amd-cdna3' is incomplete
+// LLIR-NOT: warning
+
+// OWN: warning: stage 'second' of pipeline 'partial' is incomplete: it skips my-future-pass (not run by tileopt yet)
+// OWN-NOT: warning
+func.func @kernel(%a: i32) -> i32 {
+  func.return %a : i32
+}
+
+// -----
+
+func.func @other(%a: i32) -> i32 {
+  func.return %a : i32
+}
