@@ -10,9 +10,11 @@ its raw arguments to this parser.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from tileopt import version_line
 from tileopt.ir import TileoptError
 from tileopt.ir.diagnostics import did_you_mean
 
@@ -51,6 +53,18 @@ class ParsedArgs:
 
 _TRUE = {"true", "1", "yes", "on", ""}
 _FALSE = {"false", "0", "no", "off"}
+
+
+def answered_help_or_version(args: ParsedArgs, usage: Callable[[], str]) -> bool:
+    """Print the usage for ``--help`` or the version for ``--version`` (every tool answers
+    both the same way); True when one was asked for and the run is over."""
+    if args.help:
+        sys.stdout.write(usage())
+        return True
+    if args.version:
+        print(version_line())
+        return True
+    return False
 
 
 def parse_bool(flag: str, text: str) -> bool:

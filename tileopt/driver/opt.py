@@ -13,7 +13,7 @@ import sys
 import time
 
 from tileopt.driver import ir_io
-from tileopt.driver.argv import Flag, ParsedArgs, parse_argv
+from tileopt.driver.argv import Flag, ParsedArgs, answered_help_or_version, parse_argv
 from tileopt.driver.input import SPLIT_MARKER, InputChunk, read_input, split_input
 from tileopt.driver.instrumentation import IRPrinter, Timer
 from tileopt.driver.listing import list_passes_text, list_pipelines_text
@@ -21,7 +21,6 @@ from tileopt.driver.output import write_output
 from tileopt.driver.pass_manager import InternalPassError, PassManager
 from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.driver.verify_diagnostics import DiagnosticChecker
-from tileopt import version_line
 from tileopt.ir import TileoptError, make_context
 from tileopt.passes.registry import (get_pass, load_builtin_passes, load_entry_point_plugins,
                                      load_plugin_file)
@@ -96,11 +95,7 @@ def run_opt(argv: list[str]) -> int:
 
 
 def _run(args: ParsedArgs) -> int:
-    if args.help:
-        sys.stdout.write(usage())
-        return 0
-    if args.version:
-        print(version_line())
+    if answered_help_or_version(args, usage):
         return 0
     if args.list_passes:
         sys.stdout.write(list_passes_text())
@@ -109,9 +104,6 @@ def _run(args: ParsedArgs) -> int:
         sys.stdout.write(list_pipelines_text())
         return 0
     pipeline = _build_pipeline(args)
-    for line in pipeline.incomplete_stages():
-        # Once per run, not per input part: the output is not what the stage name promises.
-        sys.stderr.write(f"warning: {line}\n")
     if args.dump_pass_pipeline:
         sys.stderr.write(pipeline.text() + "\n")
     if len(args.positionals) > 1:
@@ -148,6 +140,11 @@ def _run(args: ParsedArgs) -> int:
             sys.stdout.flush()
         outputs.append(output)
 
+    if outputs:
+        # Once per run, not per part, and only over output that was made: it is not what
+        # the stage names promise (a run that failed says why, and nothing more).
+        for line in pipeline.incomplete_stages():
+            sys.stderr.write(f"warning: {line}\n")
     ok = not failed
     if checker is not None:
         ok = checker.check_expectations(text, args.split_input_file) and ok

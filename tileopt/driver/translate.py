@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from tileopt import version_line
-from tileopt.driver.argv import Flag, parse_argv
+from tileopt.driver.argv import Flag, answered_help_or_version, parse_argv
 from tileopt.driver.input import read_input
 from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.driver.output import write_output
@@ -30,11 +29,7 @@ def run_translate(argv: list[str]) -> int:
     debug = debug_enabled("-debug" in argv or "--debug" in argv)
     try:
         args = parse_argv(argv, FLAGS, is_pass=lambda name: False, pass_names=lambda: [])
-        if args.help:
-            sys.stdout.write(usage())
-            return 0
-        if args.version:
-            print(version_line())
+        if answered_help_or_version(args, usage):
             return 0
         emit = args.emit
         if args.mlir_to_llvmir:
