@@ -58,7 +58,7 @@ from tileopt.analysis.shared_swizzling import scratch_elements, shared_access_ti
 from tileopt.analysis.structured_dominance import ancestor_in_block, is_before_in_block
 from tileopt.dialects.layout_of import encoding_of, linear_layout_of
 from tileopt.dialects.tt_types import PointerType
-from tileopt.dialects.ttg import threads_per_warp
+from tileopt.dialects.ttg import target_name, threads_per_warp
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.layouts.encodings import (
     Blocked,
@@ -122,8 +122,7 @@ class SharedMemoryTarget:
     @classmethod
     def from_module(cls, module: Operation) -> SharedMemoryTarget:
         """Read ``ttg.target`` (``cuda:90``, ``hip:gfx942``)."""
-        attr = module.attributes.get("ttg.target")
-        text = attr.data if isinstance(attr, StringAttr) else ""
+        text = target_name(module) or ""
         if text.startswith("cuda:"):
             try:
                 return cls.nvidia(int(text.split(":", 1)[1]))

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tileopt.layouts.linear_layout import LinearLayout, log2_exact
-from tileopt.layouts.linear_layout import xor_columns as apply
+from tileopt.layouts.linear_layout import xor_columns
 
 MAX_VECTOR_BYTES = 16
 ISSUE_COST = 4
@@ -200,7 +200,7 @@ class TransferPlan:
     load: Side
 
     def offset(self, coords: Sequence[int]) -> int:
-        return apply(self.offset_columns, CoordPacking(self.shape).pack(coords))
+        return xor_columns(self.offset_columns, CoordPacking(self.shape).pack(coords))
 
     def hardware_offsets(self, layout: LinearLayout, scale: int = 1) -> LinearLayout:
         """``O`` composed with ``layout``: (register, lane, warp, block) -> element offset
@@ -208,7 +208,7 @@ class TransferPlan:
         packing = CoordPacking(self.shape)
         bases = {}
         for dim in layout.in_dims:
-            bases[dim] = [[apply(self.offset_columns, packing.pack(b)) * scale]
+            bases[dim] = [[xor_columns(self.offset_columns, packing.pack(b)) * scale]
                           for b in layout.get_bases(dim)]
         return LinearLayout(bases, {"offset": (1 << packing.bits) * scale})
 
@@ -243,7 +243,7 @@ def _measure(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking
     images: dict[int, int] = {}
     for i, basis in enumerate(_bases(layout, packing, "register")):
         if basis:
-            images.setdefault(apply(columns, basis), i)
+            images.setdefault(xor_columns(columns, basis), i)
     vector_bits: list[int] = []
     while (element_bytes << (len(vector_bits) + 1)) <= MAX_VECTOR_BYTES \
             and (1 << len(vector_bits)) in images:
@@ -256,13 +256,13 @@ def _measure(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking
         for i, b in enumerate(lanes):
             if lane >> i & 1:
                 coords ^= b
-        addresses.append(apply(columns, coords) * element_bytes)
+        addresses.append(xor_columns(columns, coords) * element_bytes)
     vector_bytes = elements * element_bytes
     ways = banks.conflict_ways(addresses, vector_bytes)
     thread_bits = 0
     for dim in ("lane", "warp"):
         for b in _bases(layout, packing, dim):
-            thread_bits |= apply(columns, b)
+            thread_bits |= xor_columns(columns, b)
     side = Side(tuple(vector_bits), ways, max(1, unique_registers // elements),
                 banks.phases(vector_bytes))
     registers = _bases(layout, packing, "register")
@@ -274,7 +274,7 @@ def _measure(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking
         for i, b in enumerate(registers):
             if r >> i & 1:
                 coords ^= b
-        distinct.add(apply(columns, coords) & thread_bits)
+        distinct.add(xor_columns(columns, coords) & thread_bits)
     return Side(side.vector_bits, ways, side.accesses, side.phases, len(distinct))
 
 
@@ -310,7 +310,7 @@ def _swizzle(columns: list[int], other: LinearLayout, packing: CoordPacking,
     if not outputs:
         return columns
     phase_bits = log2_exact(banks.phase_lanes(vector_bytes))
-    lanes = [apply(columns, b) for b in _bases(other, packing, "lane")[:phase_bits]]
+    lanes = [xor_columns(columns, b) for b in _bases(other, packing, "lane")[:phase_bits]]
     field = sum(1 << b for b in range(lo, hi))
     high_mask = ~((1 << hi) - 1)
     m: dict[int, int] = {}  # input offset bit -> output offset bit(s) to xor in

@@ -76,8 +76,9 @@ def is_tensor(ty: Attribute) -> bool:
     return isinstance(ty, TensorType)
 
 
-class LayoutCache:
-    """Linear layouts of tensor types (``linear_layout_of``, which caches them)."""
+class TensorLayouts:
+    """The lowering's view of tensor layouts: ``linear_layout_of`` (which caches), with the
+    lowering's own error for a tensor that has no layout yet."""
 
     def of(self, ty: TensorType) -> LinearLayout:
         if isinstance(ty.encoding, NoneAttr):

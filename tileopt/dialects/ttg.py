@@ -605,6 +605,16 @@ def num_ctas(op: Operation, default: _D = 1) -> int | _D:
     return _lookup_int(op, NUM_CTAS, default)
 
 
+def target_name(op: Operation) -> str | None:
+    """The ``ttg.target`` (``cuda:90``, ``hip:gfx942``) of the module ``op`` is in, if set."""
+    while op is not None:
+        attr = op.attributes.get(TARGET)
+        if attr is not None:
+            return attr.data if isinstance(attr, StringAttr) else None
+        op = op.parent_op()
+    return None
+
+
 def _module_int(module: ModuleOp, key: str) -> tuple[int | None, str | None]:
     value = module.attributes.get(key)
     if value is None:

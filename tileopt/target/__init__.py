@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp
 
 from tileopt.ir import TileoptError, make_context, parse_module
 from tileopt.target.amdgpu import llvm_ir_to_amdgcn, llvm_ir_to_hsaco
-from tileopt.target.gpu_target import GPUTarget, parse_arch, target_from_module_attr
+from tileopt.target.gpu_target import GPUTarget, parse_arch, target_of_module
 from tileopt.target.llvm_ir import module_to_llvm_ir
 from tileopt.target.nvptx import llvm_ir_to_ptx
 
@@ -101,9 +101,7 @@ def translate(module_or_text: ModuleOp | str, emit: str = "llvm-ir", arch: str |
     else:
         module = module_or_text if isinstance(module_or_text, ModuleOp) else \
             parse_llvm_dialect(module_or_text, filename)
-        named = module.attributes.get("ttg.target")
-        target = _target(arch, target_from_module_attr(
-            named.data if isinstance(named, StringAttr) else None))
+        target = _target(arch, target_of_module(module))
         llvm_ir = module_to_llvm_ir(module, target, debug_info=debug_info, filename=filename)
         default_opt = 3
         if emit == "llvm-ir":

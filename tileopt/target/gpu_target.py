@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from xdsl.ir import Operation
+
+from tileopt.dialects.ttg import target_name
 from tileopt.ir import TileoptError
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -83,8 +86,9 @@ def parse_arch(arch: str) -> GPUTarget:
         "gfx1100 or hip:gfx942)")
 
 
-def target_from_module_attr(value: str | None) -> GPUTarget | None:
+def target_of_module(module: Operation) -> GPUTarget | None:
     """The target named by a module's ``ttg.target`` attribute (``cuda:90``), if any."""
+    value = target_name(module)
     if not value:
         return None
     try:

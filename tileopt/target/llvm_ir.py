@@ -26,7 +26,7 @@ from tileopt.target import llvmlite_additions as add
 from tileopt.target.conversion_table import CONVERTERS
 from tileopt.target.debug_info import DebugInfoBuilder
 from tileopt.target.function_emitter import FunctionEmitter, TranslationState, error_at, op_name
-from tileopt.target.gpu_target import GPUTarget, parse_arch, target_from_module_attr
+from tileopt.target.gpu_target import GPUTarget, parse_arch, target_of_module
 from tileopt.target.kernel_attrs import ModuleLaunchInfo, apply_function_attributes, is_kernel
 from tileopt.target.llvm_ops import constant_value
 from tileopt.target.llvm_types import UnsupportedType, convert_type
@@ -148,8 +148,7 @@ def _resolve_target(module: builtin.ModuleOp, target: GPUTarget | str | None) ->
         return parse_arch(target)
     if target is not None:
         return target
-    value = module.attributes.get("ttg.target")
-    return target_from_module_attr(value.data if isinstance(value, builtin.StringAttr) else None)
+    return target_of_module(module)
 
 
 def module_to_llvmlite(module: builtin.ModuleOp, target: GPUTarget | str | None = None,

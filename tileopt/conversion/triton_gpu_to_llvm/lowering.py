@@ -30,7 +30,7 @@ from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
 from tileopt.conversion.shared_memory import SharedMemoryPlan
 from tileopt.conversion.target_hooks import TargetHooks
 from tileopt.conversion.type_converter import (
-    LayoutCache,
+    TensorLayouts,
     UnsupportedType,
     bit_width,
     convert_scalar_type,
@@ -65,7 +65,7 @@ class FunctionLowering:
         self.module = module
         self.func = func
         self.hooks: TargetHooks = module.hooks
-        self.layouts: LayoutCache = module.layouts
+        self.layouts: TensorLayouts = module.layouts
         self.axis: AxisInfoAnalysis = module.axis
         self.num_warps: int = module.num_warps
         self.warp_size: int = module.warp_size
@@ -213,7 +213,7 @@ class ModuleState:
     def __init__(self, module: ModuleOp, hooks: TargetHooks):
         self.module = module
         self.hooks = hooks
-        self.layouts = LayoutCache()
+        self.layouts = TensorLayouts()
         self.num_warps = num_warps(module)
         self.warp_size = threads_per_warp(module, hooks.warp_size)
         if num_ctas(module) != 1:

@@ -28,19 +28,16 @@ from tileopt.dialects.canonicalization import add_canonicalization_patterns
 from tileopt.dialects.tt_canonicalize import dense_splat, splat_value
 from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr, NvidiaMmaEncodingAttr
+from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.layouts.linear_layout import LayoutError
-from tileopt.transforms.utils.tensor_layouts import (
-    conversion_is_trivial,
-    encoding,
-    linear_layout,
-)
+from tileopt.transforms.utils.tensor_layouts import conversion_is_trivial, encoding
 
 
 def is_expensive_view(src: TensorType, dst: TensorType) -> bool:
     """A reshape between these types moves data between threads (Triton's
     ``isExpensiveView``): threads would hold different numbers of elements or of copies."""
     try:
-        src_ll, dst_ll = linear_layout(src), linear_layout(dst)
+        src_ll, dst_ll = linear_layout_of(src), linear_layout_of(dst)
     except LayoutError:
         return True
     if src_ll.get_free_variable_masks() != dst_ll.get_free_variable_masks():

@@ -29,6 +29,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileopt.dialects.arith import TruncIOp
 from tileopt.dialects import tt
+from tileopt.dialects.layout_of import encoding_of
 from tileopt.dialects.ttg import ConvertLayoutOp, num_ctas, num_warps, threads_per_warp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, SliceEncodingAttr
 from tileopt.layouts.encodings import get_order, get_thread_order, get_warp_order
@@ -40,7 +41,6 @@ from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
 from tileopt.transforms.utils.scf_rewrites import replace_for_with_new_signature
 from tileopt.transforms.utils.tensor_layouts import (
     elems_per_thread,
-    layout_encoding,
     retype,
     tensor_type,
     with_encoding,
@@ -78,7 +78,7 @@ class OptimizeReshapeLayout(RewritePattern):
                     d["CTAsPerCGA"][axis] == 1):
                 return  # already thread-local along the axis
         shape = list(ty.get_shape())
-        order = [i for i in get_order(layout_encoding(layout), shape) if i != axis] + [axis]
+        order = [i for i in get_order(encoding_of(layout), shape) if i != axis] + [axis]
         new_layout = blocked_for_shape(shape, [1] * len(shape), order, num_warps(op),
                                        threads_per_warp(op), num_ctas(op))
         if new_layout == layout:
@@ -114,7 +114,7 @@ class OptimizeGatherLayout(RewritePattern):
         if rank == 1:
             return
         lanes, warps = threads_per_warp(op), num_warps(op)
-        layout = layout_encoding(src.encoding)
+        layout = encoding_of(src.encoding)
         threads = [0] * rank
         warps_per_cta = [0] * rank
         threads[axis] = min(shape[axis], lanes)

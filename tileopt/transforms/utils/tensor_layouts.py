@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import ModuleOp, NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.dialects.layout_of import encoding_of, linear_layout_of
-from tileopt.layouts.encodings import Encoding, get_elems_per_thread
+from tileopt.layouts.encodings import get_elems_per_thread
 from tileopt.layouts.linear_layout import LayoutError, LinearLayout
 
 # Input dimensions of a distributed linear layout, fastest to slowest.
@@ -59,16 +59,6 @@ def retype(value: SSAValue, ty: Attribute) -> None:
     ``Value::setType``). xDSL only offers replacement by a new value, which would orphan
     the per-value tables the layout passes keep while they rewrite."""
     value._type = ty  # noqa: SLF001 - see docstring
-
-
-def layout_encoding(layout: Attribute) -> Encoding:
-    """The pure-Python encoding (``tileopt.layouts``) of a ``#ttg`` layout attribute."""
-    return encoding_of(layout)
-
-
-def linear_layout(ty: TensorType) -> LinearLayout:
-    """Which register/lane/warp/block holds which element of the tensor type ``ty``."""
-    return linear_layout_of(ty)
 
 
 def elems_per_thread(ty: TensorType) -> list[int]:
