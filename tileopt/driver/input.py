@@ -25,18 +25,32 @@ class InputChunk:
 def read_input(path: str) -> tuple[str, str]:
     """Return (text, name used in diagnostics) for a path or ``-`` (stdin)."""
     if path == "-":
-        return sys.stdin.read(), "<stdin>"
+        if sys.stdin is None:  # started with standard input closed (`<&-`)
+            raise TileoptError("could not read standard input: it is closed")
+        try:
+            return decode_source(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+        except OSError as err:
+            raise TileoptError(f"could not read standard input: {err.strerror}") from err
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read(), path
+        with open(path, "rb") as handle:
+            return decode_source(handle.read(), path), path
     except FileNotFoundError as err:
         raise TileoptError(f"could not open input file '{path}': no such file") from err
     except IsADirectoryError as err:
         raise TileoptError(f"could not open input file '{path}': is a directory") from err
-    except UnicodeDecodeError as err:
-        raise TileoptError(f"could not read input file '{path}': not UTF-8 text") from err
     except OSError as err:
         raise TileoptError(f"could not open input file '{path}': {err.strerror}") from err
+
+
+def decode_source(data: bytes, name: str) -> str:
+    """``data`` as UTF-8 text; else an error at the first byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise TileoptError(f"input is not UTF-8 text (byte 0x{data[err.start]:02x})",
+                           name, line, col) from None
 
 
 def split_input(text: str, split: bool) -> list[InputChunk]:

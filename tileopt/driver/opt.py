@@ -8,7 +8,6 @@ diagnostics were exactly the expected ones).
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
@@ -17,7 +16,7 @@ from tileopt.driver.argv import Flag, ParsedArgs, answered_help_or_version, pars
 from tileopt.driver.input import SPLIT_MARKER, InputChunk, read_input, split_input
 from tileopt.driver.instrumentation import IRPrinter, Timer
 from tileopt.driver.listing import list_passes_text, list_pipelines_text
-from tileopt.driver.output import write_output
+from tileopt.driver.output import quiet_broken_pipe, write_output, write_stdout
 from tileopt.driver.pass_manager import InternalPassError, PassManager
 from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.driver.verify_diagnostics import DiagnosticChecker
@@ -88,8 +87,7 @@ def run_opt(argv: list[str]) -> int:
         return _run(args)
     except BrokenPipeError:
         # The reader went away (``tileopt ... | head``): stop quietly, as other tools do.
-        sys.stdout = open(os.devnull, "w")
-        return 1
+        return quiet_broken_pipe()
     except Exception as err:
         return report_failure(err, debug)
 
@@ -134,10 +132,7 @@ def _run(args: ParsedArgs) -> int:
             failed = True
             continue
         if streaming:
-            if outputs:
-                sys.stdout.write(SPLIT_MARKER + "\n")
-            sys.stdout.write(output)
-            sys.stdout.flush()
+            write_stdout(SPLIT_MARKER + "\n" + output if outputs else output)
         outputs.append(output)
 
     if outputs:

@@ -7,7 +7,7 @@ import sys
 from tileopt.driver.argv import Flag, answered_help_or_version, parse_argv
 from tileopt.driver.input import read_input
 from tileopt.driver.report import debug_enabled, report_failure
-from tileopt.driver.output import write_output
+from tileopt.driver.output import quiet_broken_pipe, write_output
 from tileopt.ir import TileoptError
 from tileopt.target import translate
 
@@ -45,9 +45,14 @@ def run_translate(argv: list[str]) -> int:
         if len(args.positionals) > 1:
             raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
         text, filename = read_input(args.positionals[0] if args.positionals else "-")
+        if not text.strip():
+            # An empty PTX file from empty input would hide a failed `tileopt ... |`.
+            raise TileoptError("the input is empty: nothing to translate", filename, 1, 1)
         result = translate(text, emit=emit, arch=args.arch, filename=filename)
         write_output(result, args.o)
         return 0
+    except BrokenPipeError:
+        return quiet_broken_pipe()
     except Exception as err:
         return report_failure(err, debug)
 

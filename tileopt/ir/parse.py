@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -513,11 +514,23 @@ def _check_text(text: str, filename: str, first_line: int) -> None:
         "binary data, not an MLIR file", filename, line, col)
 
 
+def _name_invisible_character(message: str) -> str:
+    """``Unexpected character: <BOM>`` names a character one cannot see by its code point."""
+    prefix = "Unexpected character: "
+    if message.startswith(prefix) and len(message.rstrip("\n")) == len(prefix) + 1:
+        char = message[len(prefix)]
+        if not char.isprintable() or char.isspace() or unicodedata.category(char) == "Cf":
+            name = unicodedata.name(char, "")
+            return f"{prefix}U+{ord(char):04X}" + (f" ({name})" if name else "")
+    return message
+
+
 def _error_from_parse_error(err: ParseError, source: SourceText) -> TileoptError:
     line, col = source.line_col(err.span.start)
-    message = err.msg.strip()
+    message = _name_invisible_character(err.msg).strip()
     if max(err.span.start, err.span.end) >= len(source.text.rstrip()) and \
-            "xpected" in message and "end of file" not in message:
+            "xpected" in message and "end of file" not in message and \
+            not message.startswith("Unexpected character"):
         message += " (at end of file: is the input truncated?)"
     return TileoptError(message, source.filename, line, col)
 
@@ -534,8 +547,10 @@ def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | No
     _check_text(text, filename, first_line)
     ctx = ctx or make_context()
     source = SourceText(filename, text, first_line)
-    parser = TileoptParser(ctx, text, filename)
+    parser = None
     try:
+        # Building the parser lexes the first token: a bad first character fails here.
+        parser = TileoptParser(ctx, text, filename)
         if parser._current_token.kind == MLIRTokenKind.EOF:
             module = ModuleOp([])
         else:
@@ -545,7 +560,7 @@ def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | No
     except TileoptError:
         raise
     except Exception as err:  # a dialect's parser or an attribute constructor failed
-        line, col = source.line_col(parser._current_token.span.start)
+        line, col = source.line_col(parser._current_token.span.start if parser else 0)
         raise TileoptError(_describe(err), filename, line, col) from err
     for op, start in parser.op_starts:
         OP_SOURCES[op] = (source, start)

@@ -46,10 +46,12 @@ def _op_error(op: Operation, message: str, filename: str | None) -> TileoptError
 
 
 class _BlockOrder:
-    """Index of each op in its block, computed once per block when first needed."""
+    """Index of each op in its block, and which blocks dominate which in a CFG region,
+    computed once per block or region when first needed."""
 
     def __init__(self):
         self._index: dict[Block, dict[Operation, int]] = {}
+        self._dominators: dict[object, dict[Block, set[Block]]] = {}
 
     def index(self, op: Operation) -> int:
         block = op.parent
@@ -59,11 +61,57 @@ class _BlockOrder:
             self._index[block] = table
         return table[op]
 
+    def dominates(self, a: Block, b: Block) -> bool:
+        """Whether block ``a`` dominates block ``b`` (same region). Unreachable blocks
+        are dominated by every block, as MLIR treats them."""
+        region = a.parent
+        table = self._dominators.get(region)
+        if table is None:
+            table = self._dominators[region] = _block_dominators(region)
+        doms = table.get(b)
+        return doms is None or a in doms
 
-def _ancestor_in_block(op: Operation, block: Block) -> Operation | None:
-    while op is not None and op.parent is not block:
+
+def _block_dominators(region) -> dict[Block, set[Block]]:
+    """For each block reachable from the entry, the blocks that dominate it (the classic
+    iterative data-flow solution; regions here have few blocks)."""
+    blocks = list(region.blocks)
+    entry = blocks[0]
+    successors = {b: [s for s in (b.last_op.successors if b.last_op else ())] for b in blocks}
+    reachable, stack = {entry}, [entry]
+    while stack:
+        for succ in successors[stack.pop()]:
+            if succ not in reachable:
+                reachable.add(succ)
+                stack.append(succ)
+    order = [b for b in blocks if b in reachable]
+    preds: dict[Block, list[Block]] = {b: [] for b in order}
+    for b in order:
+        for succ in successors[b]:
+            preds[succ].append(b)
+    doms = {b: set(order) for b in order}
+    doms[entry] = {entry}
+    changed = True
+    while changed:
+        changed = False
+        for b in order[1:]:
+            new = set.intersection(*(doms[p] for p in preds[b])) | {b} if preds[b] else {b}
+            if new != doms[b]:
+                doms[b], changed = new, True
+    return doms
+
+
+def _ancestor_in_region(op: Operation, region) -> Operation | None:
+    """``op`` or the op enclosing it whose block is in ``region``; None if ``op`` is not
+    inside ``region`` at all."""
+    while op is not None:
+        block = op.parent
+        if block is None:
+            return None
+        if block.parent is region:
+            return op
         op = op.parent_op()
-    return op
+    return None
 
 
 def _check_dominance(op: Operation, order: _BlockOrder) -> str | None:
@@ -73,15 +121,25 @@ def _check_dominance(op: Operation, order: _BlockOrder) -> str | None:
             block = definer.parent
             if block is None:
                 return f"operand #{number} is defined by an operation outside the IR"
-            user = _ancestor_in_block(op, block)
+            user = _ancestor_in_region(op, block.parent)
             if user is None:
-                continue  # another block of a CFG region: not checked here
-            if user is definer or order.index(user) < order.index(definer):
+                return (f"operand #{number} does not dominate this use (it is defined "
+                        f"inside a region of '{block.parent_op().name}' that this op "
+                        "is not in)" if block.parent_op() is not None else
+                        f"operand #{number} does not dominate this use")
+            if user.parent is block:
+                if user is definer or order.index(user) < order.index(definer):
+                    return f"operand #{number} does not dominate this use"
+            elif not order.dominates(block, user.parent):
                 return f"operand #{number} does not dominate this use"
         elif isinstance(operand, BlockArgument):
             region = operand.block.parent
             if region is None or not _in_region(op, region):
                 return f"operand #{number} is a block argument out of scope"
+            user = _ancestor_in_region(op, region)
+            if user.parent is not operand.block and \
+                    not order.dominates(operand.block, user.parent):
+                return f"operand #{number} (a block argument) does not dominate this use"
     return None
 
 

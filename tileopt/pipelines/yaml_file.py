@@ -15,6 +15,26 @@ from tileopt.ir.diagnostics import did_you_mean
 from tileopt.pipelines.model import Where
 
 
+MAX_NESTING = 100
+"""Deeper flow or block nesting is refused before PyYAML's recursive composer sees it
+(it would run out of Python stack)."""
+
+
+def _nesting_depth(text: str) -> int:
+    """An upper bound on the YAML nesting depth of ``text``: open flow brackets, or the
+    deepest indentation (each level indents by at least one column)."""
+    depth = deepest = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+    indent = max((len(line) - len(line.lstrip(" -")) for line in text.splitlines()),
+                 default=0)
+    return max(deepest, indent // 2 if indent > 2 * MAX_NESTING else 0)
+
+
 class YamlFile:
     """A composed YAML document and the path used in its error messages."""
 
@@ -22,11 +42,20 @@ class YamlFile:
         self.path = path
         self.display = display
         try:
-            text = path.read_text(encoding="utf-8")
+            data = path.read_bytes()
         except OSError as err:
             raise TileoptError(f"cannot read pipeline file: {err.strerror}", display) from err
+        try:
+            text = data.decode("utf-8")
         except UnicodeDecodeError as err:
-            raise TileoptError("cannot read pipeline file: not UTF-8 text", display) from err
+            line = data.count(b"\n", 0, err.start) + 1
+            col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+            raise TileoptError(f"cannot read pipeline file: not UTF-8 text (byte "
+                               f"0x{data[err.start]:02x})", display, line, col) from None
+        depth = _nesting_depth(text)
+        if depth > MAX_NESTING:
+            raise TileoptError(f"pipeline file nests {depth} levels deep, more than the "
+                               f"{MAX_NESTING} a pipeline can need", display, 1, 1)
         try:
             self.root = yaml.compose(text, Loader=yaml.SafeLoader)
         except yaml.MarkedYAMLError as err:
@@ -39,7 +68,8 @@ class YamlFile:
         except yaml.YAMLError as err:
             raise TileoptError(f"invalid YAML: {err}", display) from err
         if self.root is None:
-            raise TileoptError("empty pipeline file", display)
+            raise TileoptError("empty pipeline file: expected 'name:' and 'stages:'",
+                               display, 1, 1)
 
     def where(self, node: yaml.Node) -> Where:
         mark = node.start_mark

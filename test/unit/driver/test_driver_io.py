@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -77,3 +80,63 @@ def test_devices_are_written_not_replaced(tmp_path):
     reader.join(timeout=10)
     assert received == ["through a pipe"]
     assert not fifo.is_file()
+
+
+def test_write_keeps_mode_and_follows_symlink(tmp_path):
+    # As LLVM's tools: an existing output keeps its permissions, and a symbolic link is
+    # written through (the file it names changes, the link stays a link).
+    real = tmp_path / "real.mlir"
+    real.write_text("old")
+    real.chmod(0o640)
+    link = tmp_path / "link.mlir"
+    link.symlink_to("real.mlir")
+    write_output("new", str(link))
+    assert link.is_symlink() and real.read_text() == "new"
+    assert (real.stat().st_mode & 0o777) == 0o640
+
+
+def test_non_utf8_input_has_a_position(tmp_path):
+    path = tmp_path / "bad.mlir"
+    path.write_bytes(b"module {\n  \"x\xff\"\n}\n")
+    with pytest.raises(TileoptError) as err:
+        read_input(str(path))
+    assert err.value.format().endswith("bad.mlir:2:5: error: input is not UTF-8 text (byte 0xff)")
+
+
+# The two tools end with one clean line, exit status 1, whatever happens to their streams.
+TOOLS = Path(sys.executable).parent
+SMALL = "module {\n}\n"
+
+
+def _run_shell(command: str, tmp_path) -> subprocess.CompletedProcess:
+    (tmp_path / "in.mlir").write_text(SMALL)
+    return subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PATH": f"{TOOLS}:"
+                                                      f"{os.environ.get('PATH', '')}"})
+
+
+@pytest.mark.parametrize("command, message", [
+    ("tileopt in.mlir >&-", "error: cannot write standard output: it is closed"),
+    ("tileopt <&-", "error: could not read standard input: it is closed"),
+    ("tileopt in.mlir > /dev/full",
+     "error: cannot write standard output: No space left on device"),
+    ("tileopt-translate --emit=ptx --arch=sm_90a < /dev/null",
+     "<stdin>:1:1: error: the input is empty: nothing to translate"),
+])
+def test_stream_failures_are_clean_errors(tmp_path, command, message):
+    if "/dev/full" in command and not os.path.exists("/dev/full"):
+        pytest.skip("this system has no /dev/full")
+    result = _run_shell(command, tmp_path)
+    assert result.returncode == 1
+    assert message in result.stderr
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_translate_quiet_when_reader_goes_away(tmp_path):
+    # `tileopt-translate ... | true`: the reader left, so stop quietly (exit 1, no message).
+    (tmp_path / "big.mlir").write_text(
+        "module {\n" + "".join(f"  llvm.func @f{i}() {{\n    llvm.return\n  }}\n"
+                               for i in range(3000)) + "}\n")
+    result = _run_shell("tileopt-translate big.mlir --emit=llvm-ir | true; "
+                        "echo ${PIPESTATUS[0]} >&2", tmp_path)
+    assert result.stderr.splitlines() == ["1"]  # no message; the exit status of the tool

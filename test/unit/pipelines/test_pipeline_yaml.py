@@ -125,6 +125,11 @@ def error_of(tmp_path, text: str, overrides=()) -> TileoptError:
     ("name: x\ntarget: {backend: rocm}\nstages: {a: [cse]}\n", 2, 19,
      "target backend must be one of cuda, hip"),
     ("name: x\nstages:\n  a: [cse, {cse: {}, inline: {}}]\n", 3, 12, "a pass is written"),
+    # Issue 13: no RecursionError from PyYAML on deep nesting, and positions for an empty
+    # file and for bytes that are not UTF-8.
+    ("name: x\nstages:\n  a: " + "[" * 5000 + "]" * 5000 + "\n", 1, 1,
+     "nests 5000 levels deep"),
+    ("", 1, 1, "empty pipeline file"),
 ])
 def test_errors_are_located(tmp_path, text, line, col, message):
     err = error_of(tmp_path, text)
@@ -220,3 +225,12 @@ def test_unknown_tag_is_an_error(tmp_path):
                                            r"\(the only tag is !missing\)") as err:
         load_pipeline(path, [])
     assert (err.value.line, err.value.col) == (4, 7)
+
+
+def test_non_utf8_pipeline_file_is_located(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_bytes(b"name: x\n# caf\xe9\nstages: {a: [cse]}\n")
+    with pytest.raises(TileoptError) as err:
+        load_pipeline(path, [])
+    assert (err.value.line, err.value.col) == (2, 6)
+    assert "not UTF-8 text (byte 0xe9)" in err.value.message
