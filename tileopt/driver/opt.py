@@ -19,6 +19,7 @@ from tileopt.driver.listing import list_passes_text, list_pipelines_text
 from tileopt.driver.output import quiet_broken_pipe, write_output, write_stdout
 from tileopt.driver.pass_manager import InternalPassError, PassManager
 from tileopt.driver.report import debug_enabled, report_failure
+from tileopt.driver.time_limit import RunTimedOut, parse_timeout, time_limit
 from tileopt.driver.verify_diagnostics import DiagnosticChecker
 from tileopt.ir import TileoptError, make_context
 from tileopt.passes.registry import (get_pass, load_builtin_passes, load_entry_point_plugins,
@@ -63,6 +64,7 @@ FLAGS = [
     Flag("dump-pass-pipeline", "bool", "print the pipeline to run on stderr"),
     Flag("list-passes", "bool", "list registered passes with their options and exit"),
     Flag("list-pipelines", "bool", "list the YAML pipelines found and exit"),
+    Flag("timeout", "value", "stop with an error after this many seconds", metavar="S"),
     Flag("debug", "bool", "show Python tracebacks (also: TILEOPT_DEBUG=1)"),
     Flag("version", "bool", "print the tileopt version and exit"),
     Flag("help", "bool", "show this help", aliases=("h",)),
@@ -84,7 +86,11 @@ def run_opt(argv: list[str]) -> int:
         load_entry_point_plugins()
         args = parse_argv(argv, FLAGS, is_pass=lambda name: get_pass(name) is not None,
                           pass_names=lambda: registry.all_passes())
-        return _run(args)
+        with time_limit(parse_timeout(args.timeout)):
+            return _run(args)
+    except RunTimedOut as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # The reader went away (``tileopt ... | head``): stop quietly, as other tools do.
         return quiet_broken_pipe()

@@ -140,3 +140,23 @@ def test_translate_quiet_when_reader_goes_away(tmp_path):
     result = _run_shell("tileopt-translate big.mlir --emit=llvm-ir | true; "
                         "echo ${PIPESTATUS[0]} >&2", tmp_path)
     assert result.stderr.splitlines() == ["1"]  # no message; the exit status of the tool
+
+
+def test_timeout_stops_a_long_run(tmp_path):
+    body = "".join(f"  %v{i} = arith.addi %a, %a : i32\n" for i in range(60000))
+    (tmp_path / "big.mlir").write_text(
+        f"func.func @f(%a: i32) -> i32 {{\n{body}  func.return %a : i32\n}}\n")
+    (tmp_path / "out.mlir").write_text("kept")
+    result = _run_shell("tileopt big.mlir --canonicalize --timeout=0.5 -o out.mlir", tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.strip() == ("error: the run took longer than --timeout=0.5 seconds "
+                                     "and was stopped")
+    assert (tmp_path / "out.mlir").read_text() == "kept"  # a failed run clobbers nothing
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "inf"])
+def test_timeout_value_must_be_positive_seconds(tmp_path, value):
+    result = _run_shell(f"tileopt in.mlir --timeout={value}", tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.strip() == (f"error: --timeout expects a number of seconds above "
+                                     f"0, not '{value}'")

@@ -40,6 +40,9 @@ from tileopt.dialects.ttg import num_ctas, num_warps, threads_per_warp
 from tileopt.ir import TileoptError
 from tileopt.passes import PassFailure
 
+MAX_VALUES_PER_THREAD = 16384
+"""Far above any real kernel (a thread has at most 255 registers on NVIDIA GPUs)."""
+
 Pattern = Callable[["FunctionLowering", Operation], None]
 PATTERNS: dict[str, Pattern] = {}
 
@@ -156,6 +159,7 @@ class FunctionLowering:
         pattern = PATTERNS.get(op.name)
         if pattern is None:
             raise self.error(op, f"no lowering to LLVM for '{op.name}'")
+        self._check_register_count(op)
         saved = self.b.location
         self.b.location = op.location
         try:
@@ -168,6 +172,19 @@ class FunctionLowering:
             raise self.error(op, f"cannot lower {err}") from None
         finally:
             self.b.location = saved
+
+    def _check_register_count(self, op: Operation) -> None:
+        """A layout may give each thread any number of elements (``sizePerThread =
+        [33554432]`` parses); refuse before emitting millions of ops."""
+        for result in op.results:
+            try:
+                count = self.layouts.num_registers(result.type)
+            except UnsupportedType:
+                continue  # the pattern reports unsupported types itself
+            if count > MAX_VALUES_PER_THREAD:
+                raise self.error(op, f"{result.type} gives each thread {count} elements, "
+                                     f"more than the {MAX_VALUES_PER_THREAD} tileopt lowers "
+                                     "(check the layout's sizePerThread)")
 
     def inline_region(self, region: Region, args: Sequence[SSAValue],
                       terminator: str) -> list[SSAValue]:
