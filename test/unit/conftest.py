@@ -24,3 +24,10 @@ def corpus() -> Path:
 @pytest.fixture(scope="session")
 def passes_root(corpus: Path) -> Path:
     return unpack_passes(corpus)
+
+
+def pytest_addoption(parser):
+    parser.addoption("--fuzz-cases", type=int, default=150,
+                     help="cases for test/unit/fuzz (issue 13's fuzzer); CI runs the default")
+    parser.addoption("--fuzz-seed", type=int, default=13,
+                     help="seed of the fuzzer's cases (the same seed gives the same cases)")
