@@ -276,7 +276,7 @@ def load_matrices(fl: FunctionLowering, access: Access, plan: MatrixPlan,
     """The registers of an access loaded with ``load_matrix``, or None if the target
     has no such instruction."""
     b = fl.b
-    address, constants = _matrix_addresses(fl, access, plan)
+    address, constants = matrix_addresses(fl, access, plan)
     loaded: dict[int, SSAValue] = {}
     for r in range(count):
         if not plan.starts(r):
@@ -295,7 +295,7 @@ def store_matrices(fl: FunctionLowering, access: Access, plan: MatrixPlan,
     """Store every register with ``store_matrix``; False (nothing emitted) if the target
     has no such instruction."""
     b = fl.b
-    address, constants = _matrix_addresses(fl, access, plan)
+    address, constants = matrix_addresses(fl, access, plan)
     for r in range(len(values)):
         if not plan.starts(r):
             continue
@@ -306,7 +306,7 @@ def store_matrices(fl: FunctionLowering, access: Access, plan: MatrixPlan,
     return True
 
 
-def _matrix_addresses(fl: FunctionLowering, access: Access, plan: MatrixPlan):
+def matrix_addresses(fl: FunctionLowering, access: Access, plan: MatrixPlan):
     key = f"smem-rows:{tuple(tuple(plan.addresses.get_bases(d)) for d in plan.addresses.in_dims)}"
     thread = fl.b.prologue_value(key, lambda b: apply_layout(
         b, plan.addresses, {d: fl.ids.value(d) for d in plan.addresses.in_dims})[0])
@@ -319,5 +319,5 @@ def _matrix_addresses(fl: FunctionLowering, access: Access, plan: MatrixPlan):
 
 
 __all__ = ["Access", "Addresses", "MatrixPlan", "access_of_view", "from_storage",
-           "load_matrices", "load_registers", "matrix_plan", "storage_type", "store_matrices",
+           "load_matrices", "load_registers", "matrix_addresses", "matrix_plan", "storage_type", "store_matrices",
            "store_registers", "thread_offsets", "to_storage", "vector_bits", "view_access"]
