@@ -221,14 +221,7 @@ class MatrixPlan:
 
     def words(self, start: int) -> list[tuple[int, int]]:
         """The register pairs of each word of the instruction at register ``start``."""
-        out = []
-        for i in range(self.count):
-            r = start
-            for t, bit in enumerate(self.selectors):
-                if i >> t & 1:
-                    r |= 1 << bit
-            out.append((r, r | 1))
-        return out
+        return [(r, r | 1) for r in Side(self.selectors, 1, 0).group(start)]
 
     def starts(self, register: int) -> bool:
         return not register & 1 and not any(register >> s & 1 for s in self.selectors)
