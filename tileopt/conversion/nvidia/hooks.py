@@ -343,6 +343,52 @@ class NvidiaHooks(TargetHooks):
                               _words_type(width, words))
         return self._unpack_words(b, result, element_type, width, words)
 
+    # -------------------------------------------------------------- 8x8 matrices
+
+    @staticmethod
+    def _matrix_layout(transpose: bool) -> dict[str, Attribute]:
+        return {"layout": nvvm.MMALayoutAttr(nvvm.MMALayout.COL if transpose
+                                             else nvvm.MMALayout.ROW)}
+
+    def load_matrix(self, b: LLVMBuilder, ptr: SSAValue, count: int,
+                    transpose: bool) -> list[SSAValue] | None:
+        if self.compute_capability < 75:  # ldmatrix: sm_75 on
+            return None
+        result_type = _words_type(32, count)
+        result = b.emit(nvvm.LdMatrixOp.create(
+            operands=[ptr], result_types=[result_type],
+            properties={"num": IntegerAttr(count, i32), **self._matrix_layout(transpose)}))
+        if count == 1:
+            return [result]
+        return [b.extract_value(result, i, i32) for i in range(count)]
+
+    def store_matrix(self, b: LLVMBuilder, ptr: SSAValue, words: Sequence[SSAValue],
+                     transpose: bool) -> bool:
+        if self.compute_capability < 90:  # stmatrix: sm_90 on
+            return False
+        b.insert(nvvm.StMatrixOp.create(operands=[ptr, *words],
+                                        properties=self._matrix_layout(transpose)))
+        return True
+
+    # -------------------------------------------------------------- async copies
+
+    def async_copy(self, b: LLVMBuilder, dst: SSAValue, src: SSAValue, size: int,
+                   src_size: SSAValue | None) -> None:
+        # .cg (L2 only) exists for 16 bytes alone; src-size below size zero-fills the rest.
+        cache = "cg" if size == 16 else "ca"
+        if src_size is None:
+            b.inline_asm(f"cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x{size:x};",
+                         "r,l", [dst, src], None)
+            return
+        b.inline_asm(f"cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x{size:x}, $2;",
+                     "r,l,r", [dst, src, src_size], None)
+
+    def async_commit(self, b: LLVMBuilder) -> None:
+        b.insert(nvvm.CpAsyncCommitGroupOp())
+
+    def async_wait(self, b: LLVMBuilder, pending: int) -> None:
+        b.insert(nvvm.CpAsyncWaitGroupOp.create(properties={"n": IntegerAttr(pending, i32)}))
+
     # -------------------------------------------------------------- atomics
 
     _RMW = {
