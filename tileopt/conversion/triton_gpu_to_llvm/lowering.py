@@ -39,6 +39,7 @@ from tileopt.conversion.type_converter import (
 )
 from tileopt.dialects.ttg import num_ctas, num_warps, threads_per_warp
 from tileopt.ir import TileoptError
+from tileopt.layouts.linear_layout import LayoutError
 from tileopt.passes import PassFailure
 
 MAX_VALUES_PER_THREAD = 16384
@@ -174,6 +175,8 @@ class FunctionLowering:
             raise
         except UnsupportedType as err:
             raise self.error(op, f"cannot lower {err}") from None
+        except LayoutError as err:  # a layout the verifier let through but no math fits
+            raise self.error(op, f"cannot lower: {err}") from None
         finally:
             self.b.location = saved
 
