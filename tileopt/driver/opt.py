@@ -19,6 +19,7 @@ from tileopt.driver.listing import list_passes_text, list_pipelines_text
 from tileopt.driver.output import quiet_broken_pipe, write_output, write_stdout
 from tileopt.driver.pass_manager import InternalPassError, PassManager
 from tileopt.driver.report import debug_enabled, report_failure
+from tileopt.driver.reproducer import CrashReproducer, split_reproducer
 from tileopt.driver.time_limit import RunTimedOut, parse_timeout, time_limit
 from tileopt.driver.verify_diagnostics import DiagnosticChecker
 from tileopt.ir import TileoptError, make_context
@@ -64,6 +65,10 @@ FLAGS = [
     Flag("dump-pass-pipeline", "bool", "print the pipeline to run on stderr"),
     Flag("list-passes", "bool", "list registered passes with their options and exit"),
     Flag("list-pipelines", "bool", "list the YAML pipelines found and exit"),
+    Flag("run-reproducer", "bool", "run the pipeline named in the input's mlir_reproducer "
+         "entry (a reproducer written by MLIR, Triton or tileopt)"),
+    Flag("mlir-pass-pipeline-crash-reproducer", "value", "when a pass fails, write the IR it "
+         "started from and that pass as a reproducer to this file", metavar="FILE"),
     Flag("timeout", "value", "stop with an error after this many seconds", metavar="S"),
     Flag("debug", "bool", "show Python tracebacks (also: TILEOPT_DEBUG=1)"),
     Flag("version", "bool", "print the tileopt version and exit"),
@@ -107,18 +112,39 @@ def _run(args: ParsedArgs) -> int:
     if args.list_pipelines:
         sys.stdout.write(list_pipelines_text())
         return 0
-    pipeline = _build_pipeline(args)
-    if args.dump_pass_pipeline:
-        sys.stderr.write(pipeline.text() + "\n")
     if len(args.positionals) > 1:
         raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
     path = args.positionals[0] if args.positionals else "-"
+    verify_each = args.verify_each
+    if args.run_reproducer:
+        # The pipeline is in the input: read it first.
+        if args.pass_pipeline is not None or args.pass_flags:
+            raise TileoptError("--run-reproducer runs the pipeline the input names: it "
+                               "cannot be combined with --pass-pipeline or pass flags")
+        text, filename = read_input(path)
+        text, reproducer = split_reproducer(text, filename)
+        if reproducer is None:
+            raise TileoptError("--run-reproducer: the input has no 'mlir_reproducer' entry "
+                               "in a {-# external_resources: ... #-} block", filename)
+        pipeline = _sliced(resolve_pass_pipeline(reproducer.pipeline), args)
+        verify_each = reproducer.verify_each
+        if args.dump_pass_pipeline:
+            sys.stderr.write(pipeline.text() + "\n")
+    else:
+        pipeline = _build_pipeline(args)
+        if args.dump_pass_pipeline:
+            sys.stderr.write(pipeline.text() + "\n")
+            if path == "-" and sys.stdin is not None and sys.stdin.isatty():
+                return 0  # nothing to run it on: don't wait for a terminal to type IR
+        text, filename = read_input(path)
+        text, _ = split_reproducer(text, filename)  # an input may carry one: parse it too
 
     timer = Timer() if args.mlir_timing else None
     printer = _ir_printer(args)
-    instrumentations = [i for i in (printer, timer) if i is not None]
+    crash_reproducer = CrashReproducer(args.mlir_pass_pipeline_crash_reproducer, verify_each) \
+        if args.mlir_pass_pipeline_crash_reproducer else None
+    instrumentations = [i for i in (printer, timer, crash_reproducer) if i is not None]
 
-    text, filename = read_input(path)
     checker = DiagnosticChecker(filename) if args.verify_diagnostics else None
     # As mlir-opt: every part is processed even when an earlier one failed; on stdout each
     # part's output appears as soon as it is done (so it interleaves with its errors), while
@@ -129,7 +155,7 @@ def _run(args: ParsedArgs) -> int:
     for chunk in split_input(text, args.split_input_file):
         try:
             output = _run_chunk(chunk, filename, pipeline, args, instrumentations, timer,
-                                checker)
+                                checker, verify_each)
         except (TileoptError, InternalPassError) as err:
             if checker is not None and isinstance(err, TileoptError):
                 checker.add_error(err)
@@ -161,7 +187,7 @@ def _run(args: ParsedArgs) -> int:
 
 def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: ParsedArgs,
                instrumentations: list, timer: Timer | None,
-               checker: DiagnosticChecker | None) -> str:
+               checker: DiagnosticChecker | None, verify_each: bool) -> str:
     """Parse, verify, run the pipeline over, and print one part of the input."""
     start = time.perf_counter()
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
@@ -169,7 +195,7 @@ def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: Parse
     if timer is not None:
         timer.add_phase("Parser", time.perf_counter() - start)
     start = time.perf_counter()
-    manager = PassManager(pipeline, filename, args.verify_each, instrumentations,
+    manager = PassManager(pipeline, filename, verify_each, instrumentations,
                           diagnostics=checker)
     try:
         manager.run(ctx, module)
@@ -215,6 +241,10 @@ def _build_pipeline(args: ParsedArgs) -> Pipeline:
         pipeline = resolve_pass_pipeline(args.pass_pipeline)
     else:
         pipeline = Pipeline([_flag_step(name, value) for name, value in args.pass_flags])
+    return _sliced(pipeline, args)
+
+
+def _sliced(pipeline: Pipeline, args: ParsedArgs) -> Pipeline:
     if args.stop_after is not None or args.start_at is not None:
         pipeline = slice_stages(pipeline, args.start_at, args.stop_after)
     return pipeline

@@ -17,14 +17,15 @@ def debug_enabled(flag: bool = False) -> bool:
 
 def report_failure(err: Exception, debug: bool) -> int:
     """Print ``err`` on stderr and return the exit code (1)."""
-    if debug_enabled(debug):
+    debug = debug_enabled(debug)
+    if debug:
         traceback.print_exception(err.error if isinstance(err, InternalPassError) else err)
+    hint = "" if debug else " (run with --debug for the traceback)"
     if isinstance(err, TileoptError):
         print(err.format(), file=sys.stderr)
     elif isinstance(err, InternalPassError):
-        print(f"error: {err} (run with --debug for the traceback)", file=sys.stderr)
+        print(f"error: {err}{hint}", file=sys.stderr)
     else:  # a bug in tileopt, not in the input
-        print(f"error: internal error: {type(err).__name__}: {err} "
-              "(run with --debug for the traceback)", file=sys.stderr)
+        print(f"error: internal error: {type(err).__name__}: {err}{hint}", file=sys.stderr)
     sys.stderr.flush()
     return 1

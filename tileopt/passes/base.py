@@ -69,7 +69,9 @@ class Pass(ModulePass):
         values = self.option_values()
         if not values:
             return self.name
-        inner = " ".join(f"{key}={format_option_value(value)}" for key, value in values.items())
+        # As MLIR: an empty list option is left out (its value would read as one element).
+        inner = " ".join(f"{key}={format_option_value(value)}" for key, value in values.items()
+                         if value != ())
         return f"{self.name}{{{inner}}}"
 
 

@@ -9,6 +9,8 @@
 // PLAIN-NOT: Traceback
 // TRACE: Traceback (most recent call last):
 // TRACE: RuntimeError: deliberate crash
+// With the traceback shown, the error line no longer asks for it (issue 16, 10b).
+// TRACE: error: internal error in pass 'test-crash': RuntimeError: deliberate crash{{$}}
 // FAIL: debug.mlir:[[# @LINE + 1]]:1: error: cannot handle function @f
 func.func @f(%a: i32) -> i32 {
   func.return %a : i32

@@ -6,7 +6,7 @@
 // RUN: not tileopt %s --pass-pipeline='builtin.module(cse' 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // RUN: not tileopt %s --pass-pipeline='cse' --canonicalize 2>&1 | FileCheck %s --check-prefix=BOTH
 
-// CHECK: builtin.module(func.func(cse), canonicalize)
+// CHECK: builtin.module(func.func(cse), canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true})
 // OUT-COUNT-1: arith.addi
 // OPTS: remark: count=7 scale=0.5 enabled=False label=a b
 // ANCHOR: error: pass 'inline' runs on 'builtin.module' and cannot be nested under 'func.func'

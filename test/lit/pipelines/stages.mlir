@@ -8,8 +8,8 @@
 // RUN: not tileopt %S/Inputs/input.mlir -cse --stop-after=ttir 2>&1 | FileCheck %s --check-prefix=NOSTAGES
 
 // STOP: builtin.module(cse, test-option-probe{{.*}})
-// START: builtin.module(canonicalize, symbol-dce, cse)
-// ONLY: builtin.module(canonicalize, symbol-dce)
+// START: builtin.module(canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true}, symbol-dce, cse)
+// ONLY: builtin.module(canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true}, symbol-dce)
 // BUILTIN: IR Dump After ConvertSCFToCF (convert-scf-to-cf)
 // BADSTAGE: error: --stop-after: pipeline 'base' has no stage 'secnd'; did you mean 'second'?
 // ORDER: error: --start-at=third comes after --stop-after=first

@@ -29,6 +29,7 @@ import tileopt.transforms.canonicalization.arith_patterns  # noqa: F401
 import tileopt.transforms.canonicalization.convert_layout_patterns  # noqa: F401
 import tileopt.transforms.canonicalization.scf_patterns  # noqa: F401
 from tileopt.dialects.canonicalization import canonicalization_patterns
+from tileopt.passes.options import option
 from tileopt.passes import Pass, register_pass
 
 
@@ -114,6 +115,23 @@ class Canonicalize(Pass):
 
     name = "canonicalize"
     anchor = None
+
+    # MLIR's options, so pipelines and reproducers written by MLIR and Triton (which print
+    # every option, sorted by name as here) run here. The rewrite runs to a fixed point; the limits and the
+    # traversal order are accepted and do not change the result of these patterns.
+    disable_patterns: tuple[str, ...] = option((), "labels of patterns that should be "
+                                                   "filtered out (accepted, not applied)")
+    enable_patterns: tuple[str, ...] = option((), "labels of patterns that should be used "
+                                                  "(accepted, not applied)")
+    max_iterations: int = option(10, "max. iterations between applying patterns and "
+                                     "simplifying regions (MLIR's limit; accepted)")
+    max_num_rewrites: int = option(-1, "max. number of pattern rewrites within an iteration "
+                                       "(MLIR's limit; accepted)")
+    region_simplify: str = option("normal", "region simplification level",
+                                  choices=("disabled", "normal", "aggressive"))
+    test_convergence: bool = option(False, "test only: fail if the rewrite does not converge "
+                                           "(accepted)")
+    top_down: bool = option(True, "seed the worklist in general top-down order")
 
     def apply(self, ctx: Context, op: Operation) -> None:
         pattern = GreedyRewritePatternApplier([OpCanonicalization()], ctx=ctx,

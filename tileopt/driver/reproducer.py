@@ -1,0 +1,146 @@
+"""Reproducers as MLIR writes them, so Triton's and tileopt's run on either tool.
+
+A reproducer is the IR a failing pass started from, with the pipeline to run on it kept in
+the file's metadata block at the end::
+
+    {-#
+      external_resources: {
+        mlir_reproducer: {
+          pipeline: "builtin.module(tritongpu-coalesce)",
+          disable_threading: false,
+          verify_each: true
+        }
+      }
+    #-}
+
+Reading: :func:`split_reproducer` takes the ``mlir_reproducer`` entry out of the text (so
+any input with one parses, as in mlir-opt) and returns its settings; ``--run-reproducer``
+runs that pipeline. Writing: :class:`CrashReproducer` (``--mlir-pass-pipeline-crash-
+reproducer=FILE``) snapshots the IR before each pass and, when a pass fails, writes the
+snapshot with that one pass as the pipeline (MLIR's *local* reproducer, the kind Triton
+asks for with ``TRITON_REPRODUCER_PATH``).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+from tileopt.driver import ir_io
+from tileopt.driver.output import write_output
+from tileopt.driver.pass_manager import Instrumentation
+from tileopt.ir import TileoptError
+from tileopt.pipelines.model import PassStep
+
+
+@dataclass(frozen=True)
+class Reproducer:
+    pipeline: str
+    verify_each: bool = True
+    disable_threading: bool = False
+
+
+_STRING = r'"(?:[^"\\]|\\.)*"'
+
+
+def _matching_brace(text: str, open_at: int) -> int:
+    """Index of the ``}`` closing the ``{`` at ``open_at`` (strings skipped), or -1."""
+    depth = 0
+    i = open_at
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            match = re.compile(_STRING).match(text, i)
+            i = match.end() if match else len(text)
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def _unquote(literal: str) -> str:
+    return re.sub(r"\\(.)", r"\1", literal[1:-1])
+
+
+def split_reproducer(text: str, filename: str) -> tuple[str, Reproducer | None]:
+    """``text`` without its ``mlir_reproducer`` entry (line numbers unchanged), and the
+    entry's settings (None if the file has none)."""
+    start = text.rfind("{-#")
+    if start < 0 or "#-}" not in text[start:]:
+        return text, None
+    end = text.index("#-}", start) + 3
+    block = text[start:end]
+    key = re.search(r"\bexternal_resources\s*:\s*\{", block)
+    if key is None:
+        return text, None
+    close = _matching_brace(block, key.end() - 1)
+    if close < 0:
+        return text, None
+    external = block[key.end():close]
+    entry = re.search(r"\bmlir_reproducer\s*:\s*\{", external)
+    if entry is None:
+        return text, None
+    line = text.count("\n", 0, start + key.start()) + 1
+    body_end = _matching_brace(external, entry.end() - 1)
+    body = external[entry.end():body_end]
+    pipeline = re.search(r"\bpipeline\s*:\s*(" + _STRING + ")", body)
+    if pipeline is None:
+        raise TileoptError("the mlir_reproducer entry has no 'pipeline'", filename, line, 1)
+
+    def flag(name: str, default: bool) -> bool:
+        found = re.search(rf"\b{name}\s*:\s*(true|false)\b", body)
+        return default if found is None else found.group(1) == "true"
+
+    reproducer = Reproducer(_unquote(pipeline.group(1)), flag("verify_each", True),
+                            flag("disable_threading", False))
+    # Drop the external_resources entry (and a comma that joined it to another entry),
+    # keep what else the block holds (dialect resources), keep the line count.
+    cut_from, cut_to = key.start(), close + 1
+    rest = block[cut_to:]
+    comma = re.match(r"\s*,", rest)
+    if comma:
+        cut_to += comma.end()
+    kept = block[:cut_from] + "\n" * block.count("\n", cut_from, cut_to) + block[cut_to:]
+    if not re.search(r"[A-Za-z_]", kept[3:-3]):
+        kept = "\n" * kept.count("\n")  # nothing else in the block: drop it
+    return text[:start] + kept + text[end:], reproducer
+
+
+def reproducer_text(module_text: str, pipeline: str, verify_each: bool) -> str:
+    quoted = pipeline.replace("\\", "\\\\").replace('"', '\\"')
+    return (f"{module_text.rstrip()}\n\n{{-#\n  external_resources: {{\n    mlir_reproducer: {{\n"
+            f"      pipeline: \"{quoted}\",\n      disable_threading: true,\n"
+            f"      verify_each: {'true' if verify_each else 'false'}\n    }}\n  }}\n#-}}\n")
+
+
+class CrashReproducer(Instrumentation):
+    """Keeps the IR from before the running pass; writes a reproducer if the pass fails."""
+
+    def __init__(self, path: str, verify_each: bool):
+        self.path = path
+        self.verify_each = verify_each
+        self._before: ModuleOp | None = None
+
+    def before_pass(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
+        self._before = module.clone()
+
+    def after_pass_failed(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
+        if self._before is None:
+            return
+        text = step.pass_.pipeline_text()
+        if op is not module:  # a nested pass: run it on the same kind of op
+            text = f"{op.name}({text})"
+        write_output(reproducer_text(ir_io.render(self._before, True),
+                                     f"builtin.module({text})", self.verify_each), self.path)
+        print(f"note: a reproducer of the failing pass was written to '{self.path}' (run it "
+              f"with: tileopt --run-reproducer {self.path})", file=sys.stderr)
+        self._before = None
