@@ -1,4 +1,4 @@
-"""``tileopt-translate``: leave MLIR for LLVM IR, PTX, AMDGCN or an hsaco object."""
+"""``tileopt-translate``: leave MLIR for LLVM IR, PTX, a cubin, AMDGCN or an hsaco object."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ from tileopt.driver.input import read_input
 from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.driver.output import quiet_broken_pipe, write_output
 from tileopt.ir import TileoptError
-from tileopt.target import translate
-
-EMITS = ("llvm-ir", "ptx", "amdgcn", "hsaco")
+from tileopt.target import EMITS, translate
 
 FLAGS = [
     Flag("o", "value", "output file (default: stdout); written only if the run succeeds",
@@ -40,8 +38,10 @@ def run_translate(argv: list[str]) -> int:
             raise TileoptError("nothing to do: give --emit=" + "|".join(EMITS) + " or --mlir-to-llvmir")
         if emit not in EMITS:
             raise TileoptError(f"unknown --emit kind '{emit}' (expected one of: {', '.join(EMITS)})")
-        if emit == "hsaco" and args.o in (None, "-") and sys.stdout.isatty():
-            raise TileoptError("refusing to write binary hsaco to a terminal: use -o FILE or a pipe")
+        if emit in ("hsaco", "cubin") and args.o in (None, "-") and sys.stdout is not None \
+                and sys.stdout.isatty():
+            raise TileoptError(f"refusing to write binary {emit} to a terminal: use -o FILE or "
+                               "a pipe")
         if len(args.positionals) > 1:
             raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
         text, filename = read_input(args.positionals[0] if args.positionals else "-")

@@ -1,4 +1,5 @@
-"""The back end: LLVM-dialect MLIR (or LLVM IR) -> LLVM IR, PTX, AMDGCN, hsaco.
+"""The back end: LLVM-dialect MLIR (or LLVM IR) -> LLVM IR, PTX (and a cubin through
+ptxas), AMDGCN, hsaco.
 
 ``translate`` is what ``tileopt-translate`` calls. Its input is either
 
@@ -29,7 +30,7 @@ from tileopt.target.nvptx import llvm_ir_to_ptx
 # registerAllTranslations), so the shared translator (llvm_ir.py) names none of them.
 from tileopt.target import nvvm_ops, rocdl_ops  # noqa: E402,F401  (after the back ends)
 
-EMITS = ("llvm-ir", "ptx", "amdgcn", "hsaco")
+EMITS = ("llvm-ir", "ptx", "cubin", "amdgcn", "hsaco")
 
 __all__ = [
     "EMITS",
@@ -109,8 +110,15 @@ def translate(module_or_text: ModuleOp | str, emit: str = "llvm-ir", arch: str |
     level = default_opt if opt_level is None else opt_level
     if target is None:
         raise TileoptError(f"--emit={emit} needs a GPU: give --arch (e.g. sm_90a or gfx942)")
-    if emit == "ptx":
-        return llvm_ir_to_ptx(llvm_ir, target, level, fp_fusion=fp_fusion, filename=filename)
+    if emit in ("ptx", "cubin"):
+        ptx = llvm_ir_to_ptx(llvm_ir, target, level, fp_fusion=fp_fusion, filename=filename)
+        if emit == "ptx":
+            return ptx
+        from tileopt.target.ptxas import PtxasError, assemble
+        try:
+            return assemble(ptx, target.arch)
+        except PtxasError as err:
+            raise TileoptError(str(err), filename) from None
     if emit == "amdgcn":
         return llvm_ir_to_amdgcn(llvm_ir, target, level, filename=filename)
     return llvm_ir_to_hsaco(llvm_ir, target, level, filename=filename)

@@ -19,13 +19,16 @@ import faulthandler
 import os
 import pickle
 import re
+import sys
 import tempfile
 from collections.abc import Callable
+from contextlib import contextmanager, nullcontext
 from functools import cache
 
 import llvmlite.binding as llvm
 
 from tileopt.ir import TileoptError
+from tileopt.ir.diagnostics import did_you_mean
 from tileopt.target.gpu_target import GPUTarget
 
 _LOCATION = re.compile(r"<string>:(\d+):(\d+): error: (.*)")
@@ -77,16 +80,52 @@ def _first_lines(text: str, count: int = 6) -> str:
     return "\n".join(lines[:count])
 
 
+_KNOWN_PROCESSORS: set[tuple[str, str]] = set()
+"""(triple, processor) pairs LLVM has accepted in this process."""
+
+EXAMPLE_PROCESSORS = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100a", "sm_120",
+                      "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1101", "gfx1200", "gfx1201")
+
+
+@contextmanager
+def _native_stderr_captured(into: list[str]):
+    """What C++ code (LLVM) writes on file descriptor 2 meanwhile, kept off the terminal."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as capture:
+        os.dup2(capture.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            capture.seek(0)
+            into.append(capture.read().decode(errors="replace"))
+
+
 def target_machine(target: GPUTarget, opt_level: int = 3) -> llvm.TargetMachine:
-    """The target machine Triton builds: PIC, ``-O3`` code generation, verbose assembly."""
+    """The target machine Triton builds: PIC, ``-O3`` code generation, verbose assembly.
+
+    A processor LLVM does not know is an error here: LLVM itself only warns (on stderr, once
+    per use) and goes on with a generic processor that then cannot select GPU intrinsics."""
     initialize()
+    first_use = (target.triple, target.arch) not in _KNOWN_PROCESSORS
+    said: list[str] = []
     try:
         llvm_target = llvm.Target.from_triple(target.triple)
-        machine = llvm_target.create_target_machine(
-            cpu=target.arch, features=target.features, opt=opt_level, reloc="pic",
-            codemodel="default")
+        with _native_stderr_captured(said) if first_use else nullcontext():
+            machine = llvm_target.create_target_machine(
+                cpu=target.arch, features=target.features, opt=opt_level, reloc="pic",
+                codemodel="default")
     except RuntimeError as err:
         raise TileoptError(f"LLVM has no target machine for {target.arch}: {err}") from None
+    if first_use:
+        if "is not a recognized processor" in "".join(said):
+            raise TileoptError(f"unknown GPU architecture '{target.arch}': LLVM has no such "
+                               f"{'AMD' if target.vendor == 'amd' else 'NVIDIA'} processor"
+                               + did_you_mean(target.arch, EXAMPLE_PROCESSORS,
+                                                          " (e.g. sm_90a, gfx942)"))
+        _KNOWN_PROCESSORS.add((target.triple, target.arch))
     machine.set_asm_verbosity(True)
     return machine
 

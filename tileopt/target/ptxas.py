@@ -1,7 +1,8 @@
-"""Where ``ptxas`` is: the one lookup every test, benchmark and lit feature uses.
+"""Where ``ptxas`` is: the one lookup every test, benchmark and lit feature uses, and
+``assemble`` (``tileopt-translate --emit=cubin``).
 
-tileopt never runs ptxas to produce its output (PTX is its last stage); ptxas checks that
-the PTX is valid and reports registers and spills. CI has no GPU and no CUDA toolkit, so
+PTX is tileopt's own last stage; ptxas assembles it into a cubin on request, and checks
+that the PTX is valid and reports registers and spills. CI has no GPU and no CUDA toolkit, so
 the ``test`` extra installs the ``nvidia-cuda-nvcc`` wheel, which ships a self-contained
 ptxas inside the ``nvidia`` namespace package: ``nvidia/cu13/bin/ptxas`` for CUDA 13
 wheels (``nvidia/cuda_nvcc/bin/ptxas`` in the CUDA 12 ``-cu12`` wheels). That copy comes
@@ -17,6 +18,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 _WHEEL_LOCATIONS = (Path("cu13") / "bin" / "ptxas", Path("cuda_nvcc") / "bin" / "ptxas")
@@ -41,4 +44,26 @@ def find_ptxas() -> str | None:
     return None
 
 
-__all__ = ["find_ptxas"]
+class PtxasError(Exception):
+    """ptxas is missing or refused the PTX; the message says which, in one line."""
+
+
+def assemble(ptx: str, arch: str) -> bytes:
+    """The cubin ptxas makes of ``ptx`` for ``arch`` (``sm_90a``)."""
+    ptxas = find_ptxas()
+    if ptxas is None:
+        raise PtxasError("--emit=cubin needs ptxas: install the nvidia-cuda-nvcc wheel (the "
+                         "'test' extra has it), put ptxas on PATH or set CUDA_HOME")
+    with tempfile.TemporaryDirectory(prefix="tileopt-ptxas-") as tmp:
+        source, output = Path(tmp) / "kernel.ptx", Path(tmp) / "kernel.cubin"
+        source.write_text(ptx)
+        run = subprocess.run([ptxas, f"-arch={arch}", str(source), "-o", str(output)],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            said = [line for line in (run.stderr + run.stdout).splitlines() if line.strip()]
+            raise PtxasError("ptxas failed: " + (said[0] if said else
+                                                 f"exit status {run.returncode}"))
+        return output.read_bytes()
+
+
+__all__ = ["PtxasError", "assemble", "find_ptxas"]
