@@ -122,6 +122,16 @@ class CoarseSchedule:
                     (op, stage, cluster))
         return [entry for key in sorted(by_cluster) for entry in by_cluster[key]]
 
+    def schedule_dependencies(self, loop: scf.ForOp) -> None:
+        """Put the producers of each scheduled op in its stage and cluster, stage by
+        stage (the earliest placement wins)."""
+        ordered = self.ops_in_order(loop)
+        for stage in range(self.num_stages):
+            for op, op_stage, cluster in ordered:
+                if op_stage == stage:
+                    self.insert_deps_of_op(op, stage, cluster, include_arg=False,
+                                           if_earlier=True)
+
     # -- the IR form -------------------------------------------------------------------
 
     def serialize(self, loop: scf.ForOp) -> None:

@@ -21,15 +21,16 @@ from xdsl.context import Context
 from xdsl.dialects import scf
 from xdsl.ir import Operation, OpResult
 
+from xdsl.dialects.builtin import IntegerAttr
+
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.ttgir.pipeliner.schedule import (
     LATENCY_ATTR,
     CoarseSchedule,
     body_ops,
-    yielded_for,
     nested_operands,
+    yielded_for,
 )
-from xdsl.dialects.builtin import IntegerAttr
 
 
 def take_latencies(root: Operation) -> dict[Operation, int]:
@@ -154,15 +155,6 @@ def schedule_prologue_and_epilogue(loop: scf.ForOp, schedule: CoarseSchedule):
     return after_prologue
 
 
-def schedule_dependencies(loop: scf.ForOp, schedule: CoarseSchedule) -> None:
-    ordered = schedule.ops_in_order(loop)
-    for stage in range(schedule.num_stages):
-        for op, op_stage, cluster in ordered:
-            if op_stage == stage:
-                schedule.insert_deps_of_op(op, stage, cluster, include_arg=False,
-                                           if_earlier=True)
-
-
 def schedule_distance_one_dependencies(loop: scf.ForOp, schedule: CoarseSchedule) -> None:
     block = loop.body.block
     before: dict[int, object] = {}
@@ -223,7 +215,7 @@ def schedule_loop(loop: scf.ForOp, latencies: dict[Operation, int]) -> None:
     if not schedule.ops:
         return
     after_prologue = schedule_prologue_and_epilogue(loop, schedule)
-    schedule_dependencies(loop, schedule)
+    schedule.schedule_dependencies(loop)
     schedule_distance_one_dependencies(loop, schedule)
     schedule_remaining_to_last_stage(loop, schedule, after_prologue)
     schedule.serialize(loop)
