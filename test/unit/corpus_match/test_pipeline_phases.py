@@ -9,11 +9,14 @@ from pass_harness import KERNELS, NVIDIA, difference_cell, module_table
 
 from tileopt.ir import make_context, parse_module
 from tileopt.testing.corpus_compare import compare_modules, corpus_pass_cases
+from tileopt.transforms.ttgir.pipeliner.expand import expand_loops
 from tileopt.transforms.ttgir.pipeliner.lower_loops import lower_loops
 
-PHASES = {"LowerLoops": [lower_loops]}
+# Each phase runs from the pass's input, after the phases before it.
+PHASES = {"LowerLoops": [lower_loops], "ExpandLoops": [lower_loops, expand_loops]}
 
 lower_table = module_table("tritongpu-pipeline, LowerLoops alone: tileopt vs Triton 3.6")
+expand_table = module_table("tritongpu-pipeline, up to ExpandLoops: tileopt vs Triton 3.6")
 
 
 def run_phases(passes_root, target: str, kernel: str, phase: str):
@@ -34,3 +37,11 @@ def test_lower_loops(passes_root, lower_table, target, kernel):
     case, result = run_phases(passes_root, target, kernel, "LowerLoops")
     lower_table[(target, kernel)] = difference_cell(result)
     assert result.equal, f"{case.id} after LowerLoops:\n{result.summary()}"
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("target", NVIDIA)
+def test_expand_loops(passes_root, expand_table, target, kernel):
+    case, result = run_phases(passes_root, target, kernel, "ExpandLoops")
+    expand_table[(target, kernel)] = difference_cell(result)
+    assert result.equal, f"{case.id} after ExpandLoops:\n{result.summary()}"
