@@ -177,7 +177,7 @@ def is_zero_constant(value: SSAValue | None) -> bool:
 def must_load_to_registers(load: Operation) -> bool:
     """The loaded values are needed in registers (not only as a buffer a ``local_alloc``
     makes of them)."""
-    other = load.operands[2] if len(load.operands) > 2 else None
+    other = load.other
     if other is not None and not is_zero_constant(other):
         return True
     users = [u.operation for r in load.results for u in r.uses]
@@ -279,8 +279,10 @@ def pick_async_loads(loop: scf.ForOp, schedule: CoarseSchedule,
         if copy_vector_bytes(ty, encoding) < 4:
             continue
         vector = axis_info.contiguity(op.operands[0])
-        if len(op.operands) > 1 and op.operands[1] is not None:
-            vector = min(vector, axis_info.mask_alignment(op.operands[1]))
+        if op.mask is not None:
+            vector = min(vector, axis_info.mask_alignment(op.mask))
+        if vector * element_bit_width(ty.element_type) < 32:
+            continue  # cp.async copies 4, 8 or 16 bytes
         if feeds_warp_group_dot(op):
             distance += 1
         picked.append(AsyncLoad(op, distance, encoding, vector))
@@ -310,9 +312,7 @@ def create_async_copy(loop: scf.ForOp, load: AsyncLoad, insert: SSAValue,
     StageBuilder(schedule, InsertPoint.before(loop)).constant(0)
     user = first_use(op, loop, schedule)
     builder = StageBuilder(schedule, InsertPoint.before(op), schedule[op])
-    ptr = op.operands[0]
-    mask = op.operands[1] if len(op.operands) > 1 else None
-    other = op.operands[2] if len(op.operands) > 2 else None
+    ptr, mask, other = op.ptr, op.mask, op.other
     alloc = load.alloc
     assert alloc is not None
     view_type = _buffer_view_type(alloc.type)
