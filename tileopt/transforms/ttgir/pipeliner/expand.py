@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, TensorType, i1
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i32
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -43,9 +43,14 @@ from xdsl.traits import IsTerminator
 
 from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects.canonicalization import canonicalization_patterns
+from tileopt.dialects.tt.shapes import SplatOp
 from tileopt.dialects.tt_types import i1_same_shape
-from tileopt.ir import TileoptError
-from tileopt.transforms.ttgir.pipeliner.schedule import CoarseSchedule, body_ops
+from tileopt.ir import TileoptError, make_context
+from tileopt.transforms.ttgir.pipeliner.schedule import (
+    CoarseSchedule,
+    body_ops,
+    defined_inside,
+)
 from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
 from tileopt.transforms.utils.loop_hoisting import is_memory_effect_free
 
@@ -99,8 +104,6 @@ _MASKED = {"tt.load": (0, 1), "tt.store": (0, 2), "tt.atomic_rmw": (1, 3),
 def _guard_mask(pred: SSAValue, like: SSAValue, current: SSAValue | None,
                 before: Operation) -> SSAValue:
     """``pred`` splat to ``like``'s shape, and-ed with ``current`` (Triton's getPredMask)."""
-    from tileopt.dialects.tt.shapes import SplatOp
-
     mask_type = i1_same_shape(like.type)
     mask = pred
     if isinstance(mask_type, TensorType):
@@ -143,8 +146,6 @@ def _segment_values(op: Operation) -> list[int] | None:
 
 def _insert_operand(op: Operation, segment: int, value: SSAValue) -> None:
     """Give an absent optional operand (segment ``segment``) the value ``value``."""
-    from xdsl.dialects.builtin import DenseArrayBase, i32
-
     sizes = _segment_values(op)
     assert sizes is not None and sizes[segment] == 0
     position = sum(sizes[:segment])
@@ -244,9 +245,7 @@ class LoopExpander:
         clone = op.clone()
         for inner in clone.walk():
             for n, operand in enumerate(inner.operands):
-                defined_inside = (isinstance(operand, OpResult)
-                                  and _is_ancestor(clone, operand.op))
-                if defined_inside and not isinstance(operand, BlockArgument):
+                if isinstance(operand, OpResult) and defined_inside(operand, clone):
                     continue
                 slots = self.versions.get(operand)
                 if slots is not None and slots[version] is not None:
@@ -273,7 +272,7 @@ class LoopExpander:
             stage = self.stages[op]
             for inner in op.walk():
                 for operand in inner.operands:
-                    if inner is not op and _is_ancestor(op, _owner(operand)):
+                    if inner is not op and defined_inside(operand, op):
                         continue
                     definition, distance = self.definition(operand)
                     if definition is None or definition not in self.stages:
@@ -394,18 +393,6 @@ class LoopExpander:
         return kernel
 
 
-def _owner(value: SSAValue) -> Operation | None:
-    return value.op if isinstance(value, OpResult) else value.block.parent_op()
-
-
-def _is_ancestor(ancestor: Operation, op: Operation | None) -> bool:
-    while op is not None:
-        if op is ancestor:
-            return True
-        op = op.parent_op()
-    return False
-
-
 # ---------------------------------------------------------------------------------------
 # The phase
 # ---------------------------------------------------------------------------------------
@@ -443,8 +430,6 @@ def resolve_masks(ctx: Context, module: Operation) -> None:
 
 
 def expand_loops(module: Operation, ctx: Context | None = None) -> None:
-    from tileopt.ir import make_context
-
     ctx = ctx or make_context()
     for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
         schedule = CoarseSchedule.deserialize(loop)

@@ -32,6 +32,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileopt.analysis.axis_info import AxisInfoAnalysis, element_bit_width
+from tileopt.analysis.structured_dominance import ancestor_in_block
 from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects.layout_of import encoding_of, linear_layout_of
 from tileopt.dialects.ttg import (
@@ -102,13 +103,6 @@ class StageBuilder:
 # ---------------------------------------------------------------------------------------
 
 
-def ancestor_in_body(op: Operation, loop: scf.ForOp) -> Operation | None:
-    block = loop.body.block
-    while op is not None and op.parent_block() is not block:
-        op = op.parent_op()
-    return op
-
-
 def top_level_users(value_op: Operation, loop: scf.ForOp) -> list[Operation]:
     """The body ops using ``value_op``'s results, following a yield to the uses of its
     iter arg and a view to the view's users."""
@@ -124,7 +118,7 @@ def top_level_users(value_op: Operation, loop: scf.ForOp) -> list[Operation]:
         if owner.name in _VIEW_OPS and owner.name != "ttg.memdesc_index":
             work.extend(u for r in owner.results for u in r.uses)
             continue
-        top = ancestor_in_body(owner, loop)
+        top = ancestor_in_block(owner, loop.body.block)
         if top is not None and top not in users:
             users.append(top)
     return users

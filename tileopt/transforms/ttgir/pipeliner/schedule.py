@@ -190,12 +190,13 @@ def nested_operands(op: Operation) -> list[SSAValue]:
     operands: list[SSAValue] = []
     for inner in op.walk():
         for operand in inner.operands:
-            if inner is op or not _defined_inside(operand, op):
+            if inner is op or not defined_inside(operand, op):
                 operands.append(operand)
     return operands
 
 
-def _defined_inside(value: SSAValue, op: Operation) -> bool:
+def defined_inside(value: SSAValue, op: Operation) -> bool:
+    """``value`` is a result or block argument of ``op`` or of an op nested in it."""
     owner = value.op if isinstance(value, OpResult) else value.block.parent_op()
     while owner is not None:
         if owner is op:

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects import scf
-from xdsl.ir import Operation, OpResult
-
 from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import BlockArgument, Operation, OpResult
 
+from tileopt.analysis.structured_dominance import ancestor_in_block
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.ttgir.pipeliner.schedule import (
     LATENCY_ATTR,
+    Cluster,
     CoarseSchedule,
     body_ops,
     nested_operands,
@@ -58,13 +59,6 @@ def has_barrier(loop: scf.ForOp) -> bool:
     return any(op.name == "gpu.barrier" for op in loop.walk())
 
 
-def _ancestor_in_body(op: Operation, loop: scf.ForOp) -> Operation | None:
-    block = loop.body.block
-    while op is not None and op.parent_block() is not block:
-        op = op.parent_op()
-    return op
-
-
 def schedule_key_ops(loop: scf.ForOp, latencies: dict[Operation, int]) -> CoarseSchedule:
     terminator = loop.body.block.last_op
     latency_ops = [op for op in body_ops(loop) if op in latencies]
@@ -77,7 +71,7 @@ def schedule_key_ops(loop: scf.ForOp, latencies: dict[Operation, int]) -> Coarse
             return distance[op]
         longest = -1
         for use in [u for r in op.results for u in r.uses]:
-            user = _ancestor_in_body(use.operation, loop)
+            user = ancestor_in_block(use.operation, loop.body.block)
             if user is None or user is terminator:
                 continue
             longest = max(longest, distance_to_end(user))
@@ -157,7 +151,7 @@ def schedule_prologue_and_epilogue(loop: scf.ForOp, schedule: CoarseSchedule):
 
 def schedule_distance_one_dependencies(loop: scf.ForOp, schedule: CoarseSchedule) -> None:
     block = loop.body.block
-    before: dict[int, object] = {}
+    before: dict[int, Cluster] = {}
     for op in body_ops(loop):
         if op not in schedule:
             continue
@@ -165,7 +159,7 @@ def schedule_distance_one_dependencies(loop: scf.ForOp, schedule: CoarseSchedule
         if stage == schedule.num_stages - 1:
             continue
         for operand in nested_operands(op):
-            if not (hasattr(operand, "index") and not isinstance(operand, OpResult)):
+            if not isinstance(operand, BlockArgument):
                 continue
             if operand.index == 0 or operand.block is not block:
                 continue

@@ -18,20 +18,13 @@ from xdsl.dialects.builtin import Float32Type, IntegerAttr, IntegerType, i32
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tileopt.analysis.structured_dominance import ancestor_in_block, is_before_in_block
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.dialects.ttng import WarpGroupDotWaitOp
+from tileopt.transforms.ttgir.pipeliner.schedule import defined_inside
 
 _VIEWS = ("ttg.convert_layout", "ttg.memdesc_trans", "ttg.memdesc_reshape",
           "ttg.memdesc_subslice")
-
-
-def _defined_outside(value: SSAValue, loop: scf.ForOp) -> bool:
-    owner = value.op if isinstance(value, OpResult) else value.block.parent_op()
-    while owner is not None:
-        if owner is loop:
-            return False
-        owner = owner.parent_op()
-    return True
 
 
 def _multi_buffered(operand: SSAValue, loop: scf.ForOp) -> bool:
@@ -45,7 +38,7 @@ def _multi_buffered(operand: SSAValue, loop: scf.ForOp) -> bool:
             value = value.op.operands[0]
         else:
             break
-    return _defined_outside(value, loop) or (
+    return not defined_inside(value, loop) or (
         isinstance(value, OpResult) and value.op.name == "ttg.memdesc_index")
 
 
@@ -106,21 +99,10 @@ def wait_for(values: list[SSAValue], pendings: int, point: InsertPoint) -> Opera
         if isinstance(value.type, MemDescType):
             continue
         for use in list(value.uses):
-            user = use.operation
-            while user is not None and user.parent_block() is not wait.parent_block():
-                user = user.parent_op()
-            if user is not None and user is not wait and _is_after(wait, user):
+            user = ancestor_in_block(use.operation, wait.parent_block())
+            if user is not None and is_before_in_block(wait, user):
                 use.operation.operands[use.index] = result
     return wait
-
-
-def _is_after(first: Operation, second: Operation) -> bool:
-    op = first.next_op
-    while op is not None:
-        if op is second:
-            return True
-        op = op.next_op
-    return False
 
 
 def async_launch_dots(loop: scf.ForOp) -> None:
