@@ -45,7 +45,8 @@ from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects.canonicalization import canonicalization_patterns
 from tileopt.dialects.tt.shapes import SplatOp
 from tileopt.dialects.tt_types import i1_same_shape
-from tileopt.ir import TileoptError, make_context
+from tileopt.ir import make_context
+from tileopt.passes import PassFailure
 from tileopt.transforms.ttgir.pipeliner.schedule import (
     CoarseSchedule,
     body_ops,
@@ -97,7 +98,7 @@ def wrap_in_mask(op: Operation, pred: SSAValue) -> Operation:
 _UNGUARDED = ("ttg.async_commit_group", "ttg.async_wait", "ttg.local_load",
               "ttg.local_store", "llvm.intr.assume", "ttng.fence_async_shared")
 # Ops whose optional mask operand (at this index) takes the predicate.
-_MASKED = {"tt.load": (0, 1), "tt.store": (0, 2), "tt.atomic_rmw": (1, 3),
+_MASKED = {"tt.load": (0, 1), "tt.store": (0, 2), "tt.atomic_rmw": (0, 2),
            "ttg.async_copy_global_to_local": (0, 2)}
 
 
@@ -127,14 +128,15 @@ def predicate_op(op: Operation, pred: SSAValue) -> Operation:
     if op.name in _MASKED:
         like_index, mask_index = _MASKED[op.name]
         segments = _segment_values(op)
-        current = op.operands[mask_index] if segments is None or segments[mask_index] else None
+        present = segments[mask_index] if segments is not None else len(op.operands) > mask_index
+        current = op.operands[mask_index] if present else None
         mask = _guard_mask(pred, op.operands[like_index], current, op)
         if current is not None:
             op.operands[mask_index] = mask
         else:
             _insert_operand(op, mask_index, mask)
         return op
-    raise TileoptError(f"the pipeliner cannot predicate '{op.name}'")
+    raise PassFailure(op, f"the pipeliner cannot predicate '{op.name}'")
 
 
 def _segment_values(op: Operation) -> list[int] | None:
@@ -147,10 +149,11 @@ def _segment_values(op: Operation) -> list[int] | None:
 def _insert_operand(op: Operation, segment: int, value: SSAValue) -> None:
     """Give an absent optional operand (segment ``segment``) the value ``value``."""
     sizes = _segment_values(op)
-    assert sizes is not None and sizes[segment] == 0
-    position = sum(sizes[:segment])
     operands = list(op.operands)
-    operands.insert(position, value)
+    if sizes is None:  # the op's only optional operand comes last
+        op.operands = [*operands, value]
+        return
+    operands.insert(sum(sizes[:segment]), value)
     op.operands = operands
     sizes[segment] = 1
     op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, sizes)
