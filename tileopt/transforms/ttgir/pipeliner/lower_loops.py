@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i32
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileopt.analysis.axis_info import AxisInfoAnalysis, element_bit_width
@@ -46,7 +46,6 @@ from tileopt.dialects.ttg import (
 )
 from tileopt.dialects.ttg_attrs import (
     DotOperandEncodingAttr,
-    NVMMASharedEncodingAttr,
     SharedMemorySpaceAttr,
     SwizzledSharedEncodingAttr,
 )

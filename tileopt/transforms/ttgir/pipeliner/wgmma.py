@@ -14,7 +14,7 @@ wait.
 from __future__ import annotations
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import Float32Type, IntegerAttr, IntegerType, i32
+from xdsl.dialects.builtin import Float32Type, IntegerAttr, i32
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -108,7 +108,7 @@ def wait_for(values: list[SSAValue], pendings: int, point: InsertPoint) -> Opera
 def async_launch_dots(loop: scf.ForOp) -> None:
     asynchronous: list[tuple[Operation, int]] = []
     for dot in [op for op in loop.body.block.ops if op.name == "ttng.warp_group_dot"]:
-        dot.properties["isAsync"] = IntegerAttr(-1, IntegerType(1))
+        dot.properties["isAsync"] = IntegerAttr.from_bool(True)
         index = properly_async_index(dot, loop)
         if index is None:
             wait_for([dot.results[0]], 0, InsertPoint.after(dot))
