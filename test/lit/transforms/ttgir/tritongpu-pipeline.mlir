@@ -1,4 +1,7 @@
-// RUN: tileopt %s -split-input-file --tritongpu-pipeline=num-stages=3 | FileCheck %s
+// RUN: not tileopt %s -split-input-file --tritongpu-pipeline=num-stages=3 | FileCheck %s
+// RUN: not tileopt %s -split-input-file --tritongpu-pipeline=num-stages=3 2>&1 | FileCheck %s --check-prefix=ERR
+
+// The last case is bad input: the run fails there, after printing the other cases.
 
 // Inputs are loops as tritongpu-schedule-loops leaves them (loop.stage/loop.cluster).
 
@@ -187,5 +190,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       scf.yield %d, %na, %nb : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>
     } {tt.scheduled_max_stage = 2 : i32}
     tt.return %r#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// A scheduled loop whose op has no stage is bad input.
+
+#bl = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @unscheduled_op(%x: tensor<512xf32, #bl>, %n: i32) -> tensor<512xf32, #bl> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%s = %x) -> (tensor<512xf32, #bl>)  : i32 {
+      // ERR: tritongpu-pipeline.mlir:[[# @LINE + 1]]:7: error: a scheduled loop's op needs integer 'loop.stage' and 'loop.cluster' attributes
+      %t = arith.addf %s, %x : tensor<512xf32, #bl>
+      scf.yield %t : tensor<512xf32, #bl>
+    } {tt.scheduled_max_stage = 1 : i32}
+    tt.return %r : tensor<512xf32, #bl>
   }
 }

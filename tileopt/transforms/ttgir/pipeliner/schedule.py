@@ -17,6 +17,8 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
+from tileopt.passes import PassFailure
+
 STAGE_ATTR = "loop.stage"
 CLUSTER_ATTR = "loop.cluster"
 MAX_STAGE_ATTR = "tt.scheduled_max_stage"
@@ -151,12 +153,14 @@ class CoarseSchedule:
         if not isinstance(max_stage, IntegerAttr):
             return None
         schedule = cls(max_stage.value.data + 1)
-        ids = [stage_cluster(op)[1] for op in body_ops(loop) if STAGE_ATTR in op.attributes]
-        clusters = {i: schedule.new_at_back() for i in range(max(ids, default=-1) + 1)}
-        for op in body_ops(loop):
-            if STAGE_ATTR in op.attributes:
-                stage, cluster = stage_cluster(op)
-                schedule.insert(op, stage, clusters[cluster])
+        places = {op: stage_cluster(op) for op in body_ops(loop)}
+        clusters = [schedule.new_at_back()
+                    for _ in range(max((c for _, c in places.values()), default=-1) + 1)]
+        for op, (stage, cluster) in places.items():
+            if stage >= schedule.num_stages:
+                raise PassFailure(op, f"stage {stage} is past the loop's "
+                                      f"{MAX_STAGE_ATTR} ({schedule.num_stages - 1})")
+            schedule.insert(op, stage, clusters[cluster])
         return schedule
 
 
@@ -165,9 +169,13 @@ def _i32(value: int) -> IntegerAttr:
 
 
 def stage_cluster(op: Operation) -> tuple[int, int]:
-    stage = op.attributes[STAGE_ATTR]
-    cluster = op.attributes[CLUSTER_ATTR]
-    assert isinstance(stage, IntegerAttr) and isinstance(cluster, IntegerAttr)
+    stage = op.attributes.get(STAGE_ATTR)
+    cluster = op.attributes.get(CLUSTER_ATTR)
+    if not isinstance(stage, IntegerAttr) or not isinstance(cluster, IntegerAttr):
+        raise PassFailure(op, f"a scheduled loop's op needs integer '{STAGE_ATTR}' and "
+                              f"'{CLUSTER_ATTR}' attributes")
+    if stage.value.data < 0 or cluster.value.data < 0:
+        raise PassFailure(op, "pipeline stages and clusters are not negative")
     return stage.value.data, cluster.value.data
 
 
