@@ -11,7 +11,10 @@ Two comparisons, for the tests and for ``python -m tileopt.testing.corpus_compar
   involved. ``corpus_pass_cases`` turns the per-pass dumps of ``passes.tar.xz`` into test
   cases for one pass: the dump taken before the pass is the input, the dump taken before
   the next pass is the expected output. A dump equal to the one before it is not stored,
-  so a missing file stands for the latest stored dump before it.
+  so a missing file stands for the latest stored dump before it. Debug dumps a pass
+  printed while it ran (the pipeliner's ``SoftwarePipeliner internal IR Dump After:
+  LowerLoops``) end up at the end of the dump taken before it: they are no part of the
+  input, and the case offers them as ``phase_dumps``, oracles for the pass's phases.
 - text (the command): how much of Triton's own text tileopt reads and prints back
   unchanged.
 
@@ -241,6 +244,20 @@ class PassCase:
     def id(self) -> str:
         return f"{self.target}-{self.kernel}-{self.index:03d}"
 
+    @property
+    def input_text(self) -> str:
+        return main_dump(self.input_path.read_text())
+
+    @property
+    def expected_text(self) -> str:
+        return main_dump(self.expected_path.read_text())
+
+    @property
+    def phase_dumps(self) -> dict[str, str]:
+        """The IR after each internal phase of the pass, by phase name (``LowerLoops``),
+        as the pass printed it while it ran; empty for most passes."""
+        return internal_dumps(self.input_path.read_text())
+
 
 def corpus_pass_cases(passes_root: Path, pass_name: str,
                       targets: tuple[str, ...] | None = None,
@@ -345,6 +362,25 @@ def expand_aliases(text: str) -> str:
 def split_debug_dumps(text: str) -> list[str]:
     """The dump and the pass-internal debug dumps some files carry after it."""
     return [part.strip("\n") + "\n" for part in _DEBUG_DUMP_SEPARATOR.split(text)]
+
+
+def main_dump(text: str) -> str:
+    """A dump without the pass-internal debug dumps printed after it."""
+    return split_debug_dumps(text)[0]
+
+
+_INTERNAL_DUMP_HEADER = re.compile(r"^// -----// .* IR Dump After: (\S+)\s*$", re.MULTILINE)
+
+
+def internal_dumps(text: str) -> dict[str, str]:
+    """The pass-internal debug dumps of a dump file, keyed by the phase their header
+    names (``// -----// SoftwarePipeliner internal IR Dump After: LowerLoops``)."""
+    phases = [m.group() for m in _DEBUG_DUMP_SEPARATOR.finditer(text)]
+    names = []
+    for header in phases:
+        match = _INTERNAL_DUMP_HEADER.match(header)
+        names.append(match.group(1) if match else header)
+    return dict(zip(names, split_debug_dumps(text)[1:]))
 
 
 def first_difference(expected: str, actual: str) -> tuple[int, str, str] | None:

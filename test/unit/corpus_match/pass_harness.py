@@ -52,6 +52,11 @@ def f32_dot_tc_options(meta: dict) -> Mapping[str, object]:
     return {"emu-tf32": meta["target"].startswith("cuda")}
 
 
+def num_stages_options(meta: dict) -> Mapping[str, object]:
+    """tritongpu-pipeline and the other passes that take the kernel's num_stages."""
+    return {"num-stages": meta["num_stages"]}
+
+
 def compile_metadata(corpus: Path, target: str, kernel: str) -> dict:
     """num_warps, num_ctas, warp_size, arch and target of the kernel's compile."""
     return json.loads((corpus / target / f"{kernel}.json").read_text())
@@ -78,11 +83,10 @@ def run_pass_everywhere(passes_root: Path, pass_name: str, target: str, kernel: 
     runs = []
     for case in corpus_pass_cases(passes_root, pass_name, (target,), (kernel,)):
         ctx = make_context()
-        module = parse_module(case.input_path.read_text(), str(case.input_path), ctx)
+        module = parse_module(case.input_text, str(case.input_path), ctx)
         pass_class.from_options(dict(options)).apply(ctx, module)
         module.verify()
-        expected = parse_module(case.expected_path.read_text(), str(case.expected_path),
-                                make_context())
+        expected = parse_module(case.expected_text, str(case.expected_path), make_context())
         order = op_order_difference(module, expected) if check_order else None
         runs.append(PassRun(case, compare_modules(module, expected), order))
     return runs
@@ -97,9 +101,8 @@ def run_chain(passes_root: Path, target: str, kernel: str,
     if not first or not last:
         return None
     ctx = make_context()
-    module = parse_module(first[0].input_path.read_text(), str(first[0].input_path), ctx)
-    expected = parse_module(last[0].input_path.read_text(), str(last[0].input_path),
-                            make_context())
+    module = parse_module(first[0].input_text, str(first[0].input_path), ctx)
+    expected = parse_module(last[0].input_text, str(last[0].input_path), make_context())
     for name, options in passes:
         pass_class = get_pass(name)
         assert pass_class is not None, f"pass {name} is not registered"

@@ -95,3 +95,19 @@ def test_pass_cases_follow_unstored_dumps(tmp_path):
     cse_cases = list(corpus_pass_cases(tmp_path, "cse"))
     assert [(c.input_path.name, c.expected_path.name, c.changed) for c in cse_cases] == [
         ("002-cse.mlir", "002-cse.mlir", False)]
+
+
+def test_pass_internal_dumps_are_oracles_not_input(tmp_path):
+    # The pipeliner's debug dumps land at the end of the dump taken before it.
+    folder = tmp_path / "t" / "passes" / "k"
+    _write_pipeline(folder, [("schedule-loops", True), ("pipeline", True), ("cse", True)])
+    (folder / "001-pipeline.mlir").write_text(
+        "module {}\n\n// -----// SoftwarePipeliner internal IR Dump After: LowerLoops\n"
+        "module {lower}\n\n\n// -----// SoftwarePipeliner internal IR Dump After: ExpandLoops\n"
+        "module {expand}\n")
+    (case,) = corpus_pass_cases(tmp_path, "pipeline")
+    assert case.input_text == "module {}\n"
+    assert case.phase_dumps == {"LowerLoops": "module {lower}\n",
+                                "ExpandLoops": "module {expand}\n"}
+    (before,) = corpus_pass_cases(tmp_path, "schedule-loops")
+    assert before.expected_text == "module {}\n" and before.phase_dumps == {}

@@ -44,8 +44,10 @@ class OpCanonicalization(RewritePattern):
 
 
 def _constant_key(op: Operation) -> tuple:
+    # As MLIR's OperationFolder: the value and type, not discardable attributes (a
+    # constant the pipeliner scheduled, {loop.stage = ...}, is the same constant).
     return (op.name, tuple(sorted(op.properties.items(), key=lambda kv: kv[0])),
-            tuple(sorted(op.attributes.items(), key=lambda kv: kv[0])), tuple(op.result_types))
+            tuple(op.result_types))
 
 
 def _isolated_scopes(root: Operation):

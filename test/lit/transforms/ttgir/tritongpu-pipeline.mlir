@@ -1,0 +1,212 @@
+// RUN: not tileopt %s -split-input-file --tritongpu-pipeline=num-stages=3 | FileCheck %s
+// RUN: not tileopt %s -split-input-file --tritongpu-pipeline=num-stages=3 2>&1 | FileCheck %s --check-prefix=ERR
+
+// The last case is bad input: the run fails there, after printing the other cases.
+
+// Inputs are loops as tritongpu-schedule-loops leaves them (loop.stage/loop.cluster).
+
+// Three stages (Triton's matmul loop on sm80): each load gets a 2-buffer allocation and
+// its copies for iterations 0 and 1 in the prologue, guarded by n > 0 and n > 1. In the
+// loop one wait on both loads' oldest groups lets the 2 newer groups stay in flight; the
+// copies for iteration i + 2 are guarded by i < n - 2. After the loop: wait for all, free.
+
+// CHECK-LABEL: tt.func @three_stages
+// CHECK: %[[A:.+]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
+// CHECK: %[[B:.+]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
+// CHECK: %[[P0:.+]] = arith.cmpi sgt, %n, %c0
+// CHECK: ttg.async_copy_global_to_local %a0, {{.*}} {contiguity = 8 : i32}
+// CHECK: ttg.async_commit_group
+// CHECK: ttg.async_copy_global_to_local %b0
+// CHECK: %[[P1:.+]] = arith.cmpi sgt, %n, %c1
+// CHECK-COUNT-2: ttg.async_copy_global_to_local
+// CHECK: scf.for %[[IV:.+]] = %c0 to %n step %c1 iter_args({{.*}}) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token, !ttg.async.token, !ttg.async.token)
+// CHECK: %[[LAST:.+]] = arith.subi %n, %c2_i32
+// CHECK: %[[GUARD:.+]] = arith.cmpi slt, %[[IV]], %[[LAST]]
+// CHECK: %[[TOKEN:.+]] = ttg.async_wait %{{.+}}, %{{.+}} {num = 2 : i32}
+// CHECK: ttg.local_load %{{.+}} token %[[TOKEN]]
+// CHECK: ttg.local_load %{{.+}} token %[[TOKEN]]
+// CHECK: tt.dot
+// CHECK: tt.splat %[[GUARD]]
+// CHECK: ttg.async_copy_global_to_local
+// CHECK: tt.splat %[[GUARD]]
+// CHECK: ttg.async_copy_global_to_local
+// CHECK: scf.yield
+// CHECK: ttg.async_wait {num = 0 : i32}
+// CHECK: ttg.local_dealloc
+// CHECK: ttg.local_dealloc
+// CHECK-NOT: loop.stage
+// CHECK-NOT: scheduled_max_stage
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @three_stages(%a0: tensor<32x32x!tt.ptr<f16>, #blocked> {tt.contiguity = 32 : i32, tt.divisibility = 16 : i32}, %b0: tensor<32x32x!tt.ptr<f16>, #blocked> {tt.contiguity = 32 : i32, tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<32> : tensor<32x32xi32, #blocked>
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %pa = %a0, %pb = %b0) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>)  : i32 {
+      %a = tt.load %pa {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %b = tt.load %pb {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %ad = ttg.convert_layout %a {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %bd = ttg.convert_layout %b {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %ad, %bd, %acc {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %na = tt.addptr %pa, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      %nb = tt.addptr %pb, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      scf.yield %d, %na, %nb : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return %r#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// Two stages, a masked load whose `other` is not zero: one buffer; cp.async can only fill
+// masked elements with zeros, so the loaded value is selected against `other` with the
+// load's own mask; the copy's mask is the load's and-ed with the stage guard.
+
+// CHECK-LABEL: tt.func @two_stages_masked_other
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<1x512xf32, #shared, #smem, mutable>
+// CHECK: %[[P0:.+]] = arith.cmpi sgt, %n, %c0
+// CHECK: %[[S:.+]] = tt.splat %[[P0]]
+// CHECK: %[[M:.+]] = arith.andi %[[S]], %m
+// CHECK: ttg.async_copy_global_to_local %p0, %{{.+}} mask %[[M]] other %ones {contiguity = 4 : i32}
+// CHECK: scf.for
+// CHECK: %[[T:.+]] = ttg.async_wait %{{.+}} {num = 0 : i32}
+// CHECK: %[[L:.+]] = ttg.local_load %{{.+}} token %[[T]]
+// CHECK: %[[X:.+]] = arith.select %m, %[[L]], %ones
+// CHECK: arith.addf %{{.+}}, %[[X]]
+// CHECK: arith.andi %{{.+}}, %m
+// CHECK: ttg.async_copy_global_to_local
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @two_stages_masked_other(%p0: tensor<512x!tt.ptr<f32>, #blocked> {tt.contiguity = 512 : i32, tt.divisibility = 16 : i32}, %m: tensor<512xi1, #blocked> {tt.constancy = 512 : i32}, %n: i32) -> tensor<512xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<512> : tensor<512xi32, #blocked>
+    %ones = arith.constant dense<1.000000e+00> : tensor<512xf32, #blocked>
+    %s0 = arith.constant dense<0.000000e+00> : tensor<512xf32, #blocked>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%s = %s0, %p = %p0) -> (tensor<512xf32, #blocked>, tensor<512x!tt.ptr<f32>, #blocked>)  : i32 {
+      %x = tt.load %p, %m, %ones {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<512x!tt.ptr<f32>, #blocked>
+      %t = arith.addf %s, %x {loop.cluster = 0 : i32, loop.stage = 1 : i32} : tensor<512xf32, #blocked>
+      %np = tt.addptr %p, %step {loop.cluster = 1 : i32, loop.stage = 1 : i32} : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+      scf.yield %t, %np : tensor<512xf32, #blocked>, tensor<512x!tt.ptr<f32>, #blocked>
+    } {tt.scheduled_max_stage = 1 : i32}
+    tt.return %r#0 : tensor<512xf32, #blocked>
+  }
+}
+
+// -----
+
+// A load whose copy would move 2 bytes per thread (cp.async needs 4) is not turned into an
+// async copy: it is pipelined in registers, issued one iteration ahead with the stage
+// guard as its mask, the value carried by the loop.
+
+// CHECK-LABEL: tt.func @in_registers
+// CHECK-NOT: ttg.local_alloc
+// CHECK: %[[P0:.+]] = arith.cmpi sgt, %n, %c0
+// CHECK: %[[M0:.+]] = tt.splat %[[P0]]
+// CHECK: %[[X0:.+]] = tt.load %p0, %[[M0]]
+// CHECK: scf.for {{.*}} iter_args(%{{.+}} = %s0, %{{.+}} = %p0, %[[X:.+]] = %[[X0]])
+// CHECK: arith.addf %{{.+}}, %[[X]]
+// CHECK: tt.load
+// CHECK-NOT: ttg.async_copy_global_to_local
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @in_registers(%p0: tensor<128x!tt.ptr<f16>, #blocked>, %n: i32) -> tensor<128xf16, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<128> : tensor<128xi32, #blocked>
+    %s0 = arith.constant dense<0.000000e+00> : tensor<128xf16, #blocked>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%s = %s0, %p = %p0) -> (tensor<128xf16, #blocked>, tensor<128x!tt.ptr<f16>, #blocked>)  : i32 {
+      %x = tt.load %p {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<128x!tt.ptr<f16>, #blocked>
+      %t = arith.addf %s, %x {loop.cluster = 0 : i32, loop.stage = 1 : i32} : tensor<128xf16, #blocked>
+      %np = tt.addptr %p, %step {loop.cluster = 1 : i32, loop.stage = 1 : i32} : tensor<128x!tt.ptr<f16>, #blocked>, tensor<128xi32, #blocked>
+      scf.yield %t, %np : tensor<128xf16, #blocked>, tensor<128x!tt.ptr<f16>, #blocked>
+    } {tt.scheduled_max_stage = 1 : i32}
+    tt.return %r#0 : tensor<128xf16, #blocked>
+  }
+}
+
+// -----
+
+// A loop without loads, and without a schedule: left as it is.
+
+// CHECK-LABEL: tt.func @no_loads
+// CHECK: scf.for
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: scf.yield
+// CHECK-NOT: ttg.async_wait
+#bl = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @no_loads(%x: tensor<512xf32, #bl>, %n: i32) -> tensor<512xf32, #bl> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%s = %x) -> (tensor<512xf32, #bl>)  : i32 {
+      %t = arith.addf %s, %x : tensor<512xf32, #bl>
+      scf.yield %t : tensor<512xf32, #bl>
+    }
+    tt.return %r : tensor<512xf32, #bl>
+  }
+}
+
+// -----
+
+// sm90, operands read by wgmma straight from shared memory: one more buffer (wgmma still
+// reads a buffer while the next copy is issued), the local_allocs become views of the
+// buffers, and the dot runs asynchronously with one wgmma group left in flight; its wait
+// keeps the two views alive; after the loop, wait for the last one.
+
+// CHECK-LABEL: tt.func @wgmma
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: scf.for
+// CHECK: ttg.async_wait %{{.+}}, %{{.+}} {num = 2 : i32}
+// CHECK: %[[VA:.+]] = ttg.memdesc_index
+// CHECK: %[[VB:.+]] = ttg.memdesc_index
+// CHECK: %[[D:.+]] = ttng.warp_group_dot %[[VA]], %[[VB]], %{{.+}} {inputPrecision = 0 : i32, isAsync = true}
+// CHECK: %[[W:.+]]:3 = ttng.warp_group_dot_wait %[[D]], %[[VA]], %[[VB]] {pendings = 1 : i32}
+// CHECK: scf.yield %[[W]]#0
+// CHECK: %[[R:.+]] = ttng.warp_group_dot_wait %{{.+}}#0 {pendings = 0 : i32}
+// CHECK: ttg.async_wait {num = 0 : i32}
+// CHECK: tt.return %[[R]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wgmma(%a0: tensor<64x64x!tt.ptr<f16>, #blocked> {tt.contiguity = 64 : i32, tt.divisibility = 16 : i32}, %b0: tensor<64x64x!tt.ptr<f16>, #blocked> {tt.contiguity = 64 : i32, tt.divisibility = 16 : i32}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %pa = %a0, %pb = %b0) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>)  : i32 {
+      %a = tt.load %pa {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %as = ttg.local_alloc %a {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %b = tt.load %pb {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %bs = ttg.local_alloc %b {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %d = ttng.warp_group_dot %as, %bs, %acc {inputPrecision = 0 : i32, loop.cluster = 0 : i32, loop.stage = 2 : i32} : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+      %na = tt.addptr %pa, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %nb = tt.addptr %pb, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %na, %nb : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return %r#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// A scheduled loop whose op has no stage is bad input.
+
+#bl = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @unscheduled_op(%x: tensor<512xf32, #bl>, %n: i32) -> tensor<512xf32, #bl> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%s = %x) -> (tensor<512xf32, #bl>)  : i32 {
+      // ERR: tritongpu-pipeline.mlir:[[# @LINE + 1]]:7: error: a scheduled loop's op needs integer 'loop.stage' and 'loop.cluster' attributes
+      %t = arith.addf %s, %x : tensor<512xf32, #bl>
+      scf.yield %t : tensor<512xf32, #bl>
+    } {tt.scheduled_max_stage = 1 : i32}
+    tt.return %r : tensor<512xf32, #bl>
+  }
+}

@@ -1,0 +1,55 @@
+"""predicate_op (tritongpu-pipeline's ExpandLoops): how an op is made to act only where a
+predicate holds."""
+
+from __future__ import annotations
+
+import pytest
+
+from tileopt.ir import make_context, parse_module, print_module
+from tileopt.passes import PassFailure
+from tileopt.transforms.ttgir.pipeliner.expand import predicate_op
+
+SOURCE = """
+#bl = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @f(%p: tensor<512x!tt.ptr<f32>, #bl>, %x: tensor<512xf32, #bl>, %m: tensor<512xi1, #bl>, %c: i1, %q: !tt.ptr<i32>) {
+    BODY
+    tt.return
+  }
+}"""
+
+
+def predicated(body: str) -> str:
+    module = parse_module(SOURCE.replace("BODY", body), "test", make_context())
+    func = next(op for op in module.walk() if op.name == "tt.func")
+    pred = func.body.block.args[3]
+    for op in [o for o in func.body.block.ops if o.name != "tt.return"]:
+        predicate_op(op, pred)
+    module.verify()
+    return print_module(module)
+
+
+def test_store_without_mask_gets_the_splat_predicate():
+    text = predicated("tt.store %p, %x : tensor<512x!tt.ptr<f32>, #bl>")
+    assert "%0 = tt.splat %c : i1 -> tensor<512xi1, #blocked>" in text
+    assert "tt.store %p, %x, %0 :" in text
+
+
+def test_masked_load_gets_predicate_and_mask():
+    text = predicated("%y = tt.load %p, %m : tensor<512x!tt.ptr<f32>, #bl>")
+    assert "%1 = arith.andi %0, %m : tensor<512xi1, #blocked>" in text
+    assert "tt.load %p, %1 :" in text
+
+
+def test_pure_ops_and_waits_run_unguarded():
+    body = ("%y = arith.addf %x, %x : tensor<512xf32, #bl>\n"
+            "%t = ttg.async_wait {num = 0 : i32}")
+    text = predicated(body)
+    assert "tt.splat" not in text and "arith.andi" not in text
+
+
+def test_an_op_it_cannot_guard_is_an_error():
+    body = ("%v = arith.constant 0 : i32\n"
+            "%o = tt.atomic_cas acq_rel, gpu, %q, %v, %v : (!tt.ptr<i32>, i32, i32) -> i32")
+    with pytest.raises(PassFailure, match="cannot predicate 'tt.atomic_cas'"):
+        predicated(body)

@@ -1,0 +1,411 @@
+"""LowerLoops, the first phase of ``tritongpu-pipeline`` (Triton 3.6's ``LowerLoops.cpp``,
+loads only): in a scheduled loop, every ``tt.load`` whose first use is some stages later
+becomes an asynchronous copy into a multi-buffered shared allocation.
+
+For such a load (its stage distance ``d`` to its first use, counted through a
+``local_alloc`` that takes it):
+
+- a ``local_alloc <N x shape>`` before the loop (``N = d``, one more when the buffer feeds
+  a ``warp_group_dot``, which still reads it while the next copy is issued) and its
+  ``local_dealloc`` after the loop; the shared encoding is the ``local_alloc`` user's, else
+  the bank-conflict-free layout of the dot operand all users convert to, else unswizzled;
+- two iter args per buffer count, the insert and extract indices, each advanced modulo
+  ``N`` at the top of the body;
+- in the load's stage: ``memdesc_index(insert)``, ``async_copy_global_to_local`` (with the
+  vector width from axis info as ``contiguity``) and ``async_commit_group``;
+- in the first user's stage: ``async_wait {num = 0}``, ``memdesc_index(extract)``, then a
+  ``local_load`` for the users, except that a ``local_alloc`` of the same encoding is
+  replaced by the view itself; a non-zero ``other`` becomes a ``select`` after the load
+  (cp.async can only fill with zeros);
+- after the loop, ``async_wait {num = 0}``.
+
+Loads that are not used a stage later, scalar loads, and loads whose copy vector is under
+4 bytes stay as they are. The new ops join the schedule (the counters as dependencies of
+the views), which is written back on the loop.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i32
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tileopt.analysis.axis_info import AxisInfoAnalysis, element_bit_width
+from tileopt.analysis.structured_dominance import ancestor_in_block
+from tileopt.dialects import arith as tensor_arith
+from tileopt.dialects.layout_of import encoding_of, linear_layout_of
+from tileopt.dialects.ttg import (
+    AsyncCommitGroupOp,
+    AsyncCopyGlobalToLocalOp,
+    AsyncWaitOp,
+    LocalAllocOp,
+    LocalDeallocOp,
+    LocalLoadOp,
+    MemDescIndexOp,
+)
+from tileopt.dialects.ttg_attrs import (
+    DotOperandEncodingAttr,
+    SharedMemorySpaceAttr,
+    SwizzledSharedEncodingAttr,
+)
+from tileopt.dialects.ttg_types import AsyncTokenType, MemDescType
+from tileopt.layouts.encodings import get_order
+from tileopt.transforms.ttgir.pipeliner.schedule import (
+    Cluster,
+    CoarseSchedule,
+    body_ops,
+)
+from tileopt.transforms.ttgir.reduce_data_duplication import (
+    _cta_fields,
+    dot_operand_shared_layout,
+)
+from tileopt.transforms.utils.scf_rewrites import (
+    replace_for_with_new_signature,
+    set_yield_operands,
+)
+
+# Views a buffer's users may go through; they are not uses of their own.
+_VIEW_OPS = ("ttg.memdesc_trans", "ttg.memdesc_subslice", "ttg.memdesc_reshape",
+             "ttg.memdesc_index")
+
+
+class StageBuilder:
+    """Inserts ops at a point; with a (stage, cluster) set, each new op joins the schedule
+    there (Triton's ``OpBuilderForStage``)."""
+
+    def __init__(self, schedule: CoarseSchedule, point: InsertPoint,
+                 place: tuple[int, Cluster] | None = None):
+        self.schedule = schedule
+        self.point = point
+        self.place = place
+
+    def add(self, op: Operation) -> Operation:
+        Rewriter.insert_op(op, self.point)
+        if self.place is not None:
+            self.schedule.insert(op, *self.place)
+        return op
+
+    def constant(self, value: int, width: int = 32) -> SSAValue:
+        return self.add(arith.ConstantOp(IntegerAttr(value, IntegerType(width)))).results[0]
+
+    def increment_modulo(self, counter: SSAValue, modulus: SSAValue, zero: SSAValue,
+                         one: SSAValue) -> SSAValue:
+        """``counter + 1``, wrapped to ``zero`` at ``modulus``."""
+        bumped = self.add(arith.AddiOp(counter, one)).results[0]
+        wraps = self.add(tensor_arith.CmpiOp(bumped, modulus, "sge")).results[0]
+        return self.add(tensor_arith.SelectOp(wraps, zero, bumped)).results[0]
+
+
+# ---------------------------------------------------------------------------------------
+# Which loads, and how
+# ---------------------------------------------------------------------------------------
+
+
+def top_level_users(value_op: Operation, loop: scf.ForOp) -> list[Operation]:
+    """The body ops using ``value_op``'s results, following a yield to the uses of its
+    iter arg and a view to the view's users."""
+    users: list[Operation] = []
+    work = [use for result in value_op.results for use in result.uses]
+    terminator = loop.body.block.last_op
+    while work:
+        use = work.pop()
+        owner = use.operation
+        if owner is terminator:
+            work.extend(loop.body.block.args[use.index + 1].uses)
+            continue
+        if owner.name in _VIEW_OPS and owner.name != "ttg.memdesc_index":
+            work.extend(u for r in owner.results for u in r.uses)
+            continue
+        top = ancestor_in_block(owner, loop.body.block)
+        if top is not None and top not in users:
+            users.append(top)
+    return users
+
+
+def def_use_stage_diff(load: Operation, loop: scf.ForOp, schedule: CoarseSchedule) -> int:
+    """Stages between ``load`` and its earliest user (a ``local_alloc``'s users count
+    as the load's, as the alloc may become the load's buffer)."""
+    def_stage, def_cluster = schedule[load]
+    users = top_level_users(load, loop)
+    for user in list(users):
+        if user.name == "ttg.local_alloc":
+            users.extend(u for u in top_level_users(user, loop) if u not in users)
+    stages = []
+    for user in users:
+        stage, cluster = schedule[user]
+        # A user in a later cluster runs after the next copy into the buffer is issued.
+        if schedule.cluster_id(cluster) > schedule.cluster_id(def_cluster):
+            stage += 1
+        stages.append(stage)
+    return min(stages) - def_stage if stages else 0
+
+
+def first_use(load: Operation, loop: scf.ForOp, schedule: CoarseSchedule) -> Operation:
+    best = None
+    for user in top_level_users(load, loop):
+        if best is None:
+            best = user
+            continue
+        (stage, cluster), (best_stage, best_cluster) = schedule[user], schedule[best]
+        if stage < best_stage or (stage == best_stage and schedule.cluster_id(cluster)
+                                  < schedule.cluster_id(best_cluster)):
+            best = user
+    assert best is not None, "a pipelined load has users"
+    return best
+
+
+def is_zero_constant(value: SSAValue | None) -> bool:
+    if not isinstance(value, OpResult) or value.op.name != "arith.constant":
+        return False
+    attr = value.op.properties.get("value") or value.op.attributes.get("value")
+    if isinstance(attr, IntegerAttr):
+        return attr.value.data == 0
+    values = getattr(attr, "get_values", None)
+    if values is None:
+        return False
+    return all(float(v) == 0.0 and str(v)[0] != "-" for v in values())
+
+
+def must_load_to_registers(load: Operation) -> bool:
+    """The loaded values are needed in registers (not only as a buffer a ``local_alloc``
+    makes of them)."""
+    other = load.other
+    if other is not None and not is_zero_constant(other):
+        return True
+    users = [u.operation for r in load.results for u in r.uses]
+    return len(users) != 1 or users[0].name != "ttg.local_alloc"
+
+
+def feeds_warp_group_dot(load: Operation) -> bool:
+    """The load goes straight into a ``local_alloc`` that a ``warp_group_dot`` reads (through
+    views): wgmma still reads the buffer while the next copy is issued."""
+    if must_load_to_registers(load):
+        return False
+    alloc = next(iter(load.results[0].uses)).operation
+    work = [u.operation for u in alloc.results[0].uses]
+    while work:
+        op = work.pop()
+        if op.name == "ttng.warp_group_dot":
+            return True
+        if op.name in _VIEW_OPS:
+            work.extend(u.operation for r in op.results for u in r.uses)
+    return False
+
+
+def shared_encoding(load: Operation) -> Attribute:
+    """The buffer's layout: that of a ``local_alloc`` user, else the one every dot-operand
+    conversion of the load wants, else an unswizzled one in the register order."""
+    for use in load.results[0].uses:
+        if use.operation.name == "ttg.local_alloc":
+            return use.operation.results[0].type.encoding
+    ty = load.results[0].type
+    assert isinstance(ty, TensorType)
+    shape = list(ty.get_shape())
+    order = get_order(encoding_of(ty), shape)
+    cta = _cta_fields(ty.encoding)
+    dot_layout = _shared_if_all_users_are_dot_operands(load.results[0], ty, order, cta)
+    if dot_layout is not None:
+        return dot_layout
+    return SwizzledSharedEncodingAttr.get(1, 1, 1, order)
+
+
+def _shared_if_all_users_are_dot_operands(value: SSAValue, ty: TensorType, order, cta):
+    layout = None
+    for use in value.uses:
+        user = use.operation
+        if len(user.results) != 1:
+            return None
+        result_type = user.results[0].type
+        if isinstance(result_type, MemDescType):
+            wanted = result_type.encoding
+            if _shared_if_all_users_are_dot_operands(user.results[0], ty, order, cta) is None:
+                return None
+        else:
+            if user.name not in ("ttg.local_load", "ttg.convert_layout"):
+                return None
+            dot = result_type.encoding if isinstance(result_type, TensorType) else None
+            if not isinstance(dot, DotOperandEncodingAttr):
+                return None
+            wanted = dot_operand_shared_layout(dot, list(ty.get_shape()), order,
+                                               element_bit_width(ty.element_type), cta)
+        if layout is not None and layout != wanted:
+            return None
+        layout = wanted
+    return layout
+
+
+def copy_vector_bytes(ty: TensorType, shared: Attribute) -> int:
+    """Bytes a thread can copy at once: registers that land in consecutive shared
+    offsets."""
+    buffer = MemDescType.get(list(ty.get_shape()), ty.element_type, shared,
+                             SharedMemorySpaceAttr())
+    regs_to_shared = linear_layout_of(ty).invert_and_compose(linear_layout_of(buffer))
+    return regs_to_shared.get_num_consecutive_in_out() * element_bit_width(ty.element_type) // 8
+
+
+# ---------------------------------------------------------------------------------------
+# The rewrite
+# ---------------------------------------------------------------------------------------
+
+
+class AsyncLoad:
+    def __init__(self, load: Operation, buffers: int, encoding: Attribute, contiguity: int):
+        self.load = load
+        self.buffers = buffers
+        self.encoding = encoding
+        self.contiguity = contiguity
+        self.alloc: SSAValue | None = None
+
+
+def pick_async_loads(loop: scf.ForOp, schedule: CoarseSchedule,
+                     axis_info: AxisInfoAnalysis) -> list[AsyncLoad]:
+    picked = []
+    for op in body_ops(loop):
+        if op.name != "tt.load" or op not in schedule:
+            continue
+        distance = def_use_stage_diff(op, loop, schedule)
+        ty = op.results[0].type
+        if distance == 0 or not isinstance(ty, TensorType):
+            continue
+        encoding = shared_encoding(op)
+        if copy_vector_bytes(ty, encoding) < 4:
+            continue
+        vector = axis_info.contiguity(op.operands[0])
+        if op.mask is not None:
+            vector = min(vector, axis_info.mask_alignment(op.mask))
+        if vector * element_bit_width(ty.element_type) < 32:
+            continue  # cp.async copies 4, 8 or 16 bytes
+        if feeds_warp_group_dot(op):
+            distance += 1
+        picked.append(AsyncLoad(op, distance, encoding, vector))
+    return picked
+
+
+def _buffer_view_type(alloc_type: MemDescType) -> MemDescType:
+    shape = list(alloc_type.get_shape())[1:]
+    return MemDescType.get(shape, alloc_type.get_element_type(), alloc_type.encoding,
+                           alloc_type.memorySpace, True)
+
+
+def create_alloc(loop: scf.ForOp, load: AsyncLoad) -> SSAValue:
+    ty = load.load.results[0].type
+    assert isinstance(ty, TensorType)
+    alloc_type = MemDescType.get([load.buffers, *ty.get_shape()], ty.element_type,
+                                 load.encoding, SharedMemorySpaceAttr(), True)
+    alloc = LocalAllocOp(alloc_type)
+    Rewriter.insert_op(alloc, InsertPoint.before(loop))
+    Rewriter.insert_op(LocalDeallocOp(alloc.result), InsertPoint.after(loop))
+    return alloc.result
+
+
+def create_async_copy(loop: scf.ForOp, load: AsyncLoad, insert: SSAValue,
+                      extract: SSAValue, schedule: CoarseSchedule) -> None:
+    op = load.load
+    StageBuilder(schedule, InsertPoint.before(loop)).constant(0)
+    user = first_use(op, loop, schedule)
+    builder = StageBuilder(schedule, InsertPoint.before(op), schedule[op])
+    ptr, mask, other = op.ptr, op.mask, op.other
+    alloc = load.alloc
+    assert alloc is not None
+    view_type = _buffer_view_type(alloc.type)
+    view = builder.add(MemDescIndexOp(alloc, insert, view_type)).results[0]
+    copy = AsyncCopyGlobalToLocalOp.build(
+        operands=[ptr, view, [mask] if mask is not None else [],
+                  [other] if other is not None else []],
+        result_types=[AsyncTokenType()],
+        properties={"contiguity": IntegerAttr(load.contiguity, i32)})
+    token = builder.add(copy).results[0]
+    commit = builder.add(AsyncCommitGroupOp([token])).results[0]
+    builder.place = schedule[user]
+    wait = builder.add(AsyncWaitOp([commit], 0)).results[0]
+    read_view = builder.add(MemDescIndexOp(alloc, extract, view_type)).results[0]
+    result = op.results[0]
+    if other is None or is_zero_constant(other):
+        for use in list(result.uses):
+            alloc_user = use.operation
+            if (alloc_user.name == "ttg.local_alloc"
+                    and alloc_user.results[0].type.encoding == alloc.type.encoding):
+                replace_alloc_with_view(alloc_user, read_view)
+        if result.uses:
+            local = builder.add(LocalLoadOp(read_view, result.type, wait)).results[0]
+            result.replace_all_uses_with(local)
+    elif result.uses:
+        local = builder.add(LocalLoadOp(read_view, result.type, wait)).results[0]
+        select = builder.add(tensor_arith.SelectOp(mask, local, other)).results[0]
+        result.replace_all_uses_with(select)
+    schedule.ops.pop(op, None)
+    Rewriter.erase_op(op)
+
+
+def replace_alloc_with_view(alloc: Operation, view: SSAValue) -> None:
+    """Users of ``alloc`` read ``view`` instead (views of it are rebuilt, as the view is
+    mutable where the alloc was not)."""
+    for use in list(alloc.results[0].uses):
+        user = use.operation
+        if user.name in _VIEW_OPS and user.name != "ttg.memdesc_index":
+            new_type = user.results[0].type
+            new_type = MemDescType.get(list(new_type.get_shape()), new_type.get_element_type(),
+                                       new_type.encoding, new_type.memorySpace, True)
+            clone = user.clone()
+            clone.operands[0] = view
+            clone.results[0].type = new_type
+            Rewriter.insert_op(clone, InsertPoint.before(user))
+            replace_alloc_with_view(user, clone.results[0])
+            Rewriter.erase_op(user)
+        else:
+            user.operands[use.index] = view
+    Rewriter.erase_op(alloc)
+
+
+def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule,
+                axis_info: AxisInfoAnalysis) -> scf.ForOp:
+    loads = pick_async_loads(loop, schedule, axis_info)
+    if not loads:
+        return loop
+    groups: list[int] = []
+    for load in loads:
+        load.alloc = create_alloc(loop, load)
+        if load.buffers not in groups:
+            groups.append(load.buffers)
+    before = StageBuilder(schedule, InsertPoint.before(loop))
+    minus_one, zero, one = before.constant(-1), before.constant(0), before.constant(1)
+    first_new = len(loop.body.block.args)
+    new_loop = replace_for_with_new_signature(loop, [minus_one] * (2 * len(groups)))
+    Rewriter.erase_op(loop)
+    loop = new_loop
+    args = loop.body.block.args
+    indices: dict[int, tuple[SSAValue, SSAValue]] = {}
+    for n, buffers in enumerate(groups):
+        insert_arg, extract_arg = args[first_new + 2 * n], args[first_new + 2 * n + 1]
+        block = loop.body.block
+        head = StageBuilder(schedule, InsertPoint.before(block.first_op)
+                            if block.first_op else InsertPoint.at_end(block))
+        modulus = head.constant(buffers)
+        insert = head.increment_modulo(insert_arg, modulus, zero, one)
+        extract = head.increment_modulo(extract_arg, modulus, zero, one)
+        indices[buffers] = (insert, extract)
+    for load in loads:
+        insert, extract = indices[load.buffers]
+        create_async_copy(loop, load, insert, extract, schedule)
+    terminator = loop.body.block.last_op
+    assert terminator is not None
+    new_yields = [v for buffers in groups for v in indices[buffers]]
+    set_yield_operands(terminator, [*terminator.operands, *new_yields])
+    schedule.schedule_dependencies(loop)
+    Rewriter.insert_op(AsyncWaitOp([], 0), InsertPoint.after(loop))
+    return loop
+
+
+def lower_loop(loop: scf.ForOp, axis_info: AxisInfoAnalysis) -> None:
+    schedule = CoarseSchedule.deserialize(loop)
+    if schedule is None:
+        return
+    loop = lower_loads(loop, schedule, axis_info)
+    schedule.serialize(loop)
+
+
+def lower_loops(module: Operation) -> None:
+    axis_info = AxisInfoAnalysis(module)
+    for loop in [op for op in module.walk() if isinstance(op, scf.ForOp)]:
+        lower_loop(loop, axis_info)
