@@ -16,6 +16,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from tileopt.conversion.llvm_builder import LLVMBuilder
 from tileopt.conversion.target_hooks import TargetHooks
+from tileopt.conversion.triton_gpu_to_llvm import dot as _registers_tt_dot  # noqa: F401
 from tileopt.conversion.triton_gpu_to_llvm.lowering import PATTERNS, LoweringError
 from tileopt.conversion.type_converter import TensorLayouts, convert_scalar_type, element_type
 from tileopt.ir import parse_module
