@@ -62,6 +62,15 @@ class SharedMemoryPlan:
         self.placeholder_bytes = max(self.placeholder_bytes, size_bytes)
         return 0
 
+    def buffer_offset(self, op: Operation) -> int:
+        """Byte offset of the buffer a ``ttg.local_alloc`` owns. Explicit buffers need the
+        allocator: the stand-in cannot place buffers that live side by side."""
+        attr = op.attributes.get(OFFSET_ATTR)
+        if not isinstance(attr, IntegerAttr):
+            raise PassFailure(op, f"'{op.name}' has no '{OFFSET_ATTR}': run "
+                                  "allocate-shared-memory(-nv) before the lowering")
+        return attr.value.data
+
     def needs_barrier_before(self, op: Operation) -> bool:
         """The barrier analysis' verdict (only when the allocator ran)."""
         return self._barriers is not None and self._barriers.needs_barrier_before(op)

@@ -185,6 +185,39 @@ class TargetHooks(ABC):
                    pred: SSAValue | None, sem: str, scope: str) -> SSAValue:
         """``tt.atomic_cas`` on one element; returns the old value."""
 
+    # -------------------------------------------------------------- matrix moves and async copies
+
+    def load_matrix(self, b: LLVMBuilder, ptr: SSAValue, count: int,
+                    transpose: bool) -> list[SSAValue] | None:
+        """Load ``count`` (1, 2 or 4) 8x8 matrices of 16-bit elements from shared memory
+        as a warp: lane ``8 * i + j`` gives in ``ptr`` the address of row ``j`` of matrix
+        ``i`` (16 contiguous bytes); lane ``l`` gets word ``i`` = elements ``(l // 4,
+        2 * (l % 4) + {0, 1})`` of matrix ``i`` (``transpose``: of its transpose) as
+        ``count`` i32. None: the target has no such instruction (plain loads are used)."""
+        return None
+
+    def store_matrix(self, b: LLVMBuilder, ptr: SSAValue, words: Sequence[SSAValue],
+                     transpose: bool) -> bool:
+        """The store of :meth:`load_matrix` (same lanes, addresses and words); False if the
+        target has none (plain stores are used)."""
+        return False
+
+    def async_copy(self, b: LLVMBuilder, dst: SSAValue, src: SSAValue, size: int,
+                   src_size: SSAValue | None) -> None:
+        """Start copying ``size`` bytes (4, 8 or 16) from global ``src`` to shared ``dst``
+        without waiting; only ``src_size`` bytes (an i32, None: all) are read, the rest of
+        ``dst`` is zero-filled. Complete after :meth:`async_wait` of its group."""
+        raise NotImplementedError("asynchronous copies to shared memory")
+
+    def async_commit(self, b: LLVMBuilder) -> None:
+        """Close the group of asynchronous copies started since the last commit."""
+        raise NotImplementedError("asynchronous copies to shared memory")
+
+    def async_wait(self, b: LLVMBuilder, pending: int) -> None:
+        """Wait until at most ``pending`` committed groups of this thread are in flight
+        (the barrier that makes other threads' copies visible is the caller's)."""
+        raise NotImplementedError("asynchronous copies to shared memory")
+
     # -------------------------------------------------------------- math
 
     def math(self, b: LLVMBuilder, name: str, args: Sequence[SSAValue]) -> SSAValue | None:

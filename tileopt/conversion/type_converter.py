@@ -33,6 +33,7 @@ from tileopt.conversion.llvm_builder import ptr_type
 from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.dialects.tt_types import PointerType, element_type
 from tileopt.dialects.tt_types import bit_width as scalar_bit_width
+from tileopt.dialects.ttg_types import AsyncTokenType, MemDescType
 from tileopt.layouts.linear_layout import LinearLayout
 
 _FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
@@ -68,6 +69,18 @@ def bit_width(ty: Attribute) -> int:
     return 64 if isinstance(ty, llvm.LLVMPointerType) else scalar_bit_width(ty)
 
 
+def boundary_types(ty: Attribute, shared_address_space: int) -> list[Attribute] | None:
+    """The LLVM values a memdesc or async token is spelled with (None: other types).
+
+    A memdesc is its frame's base address and one i32 offset per dim; a token an i32
+    (see ``triton_gpu_to_llvm/shared_view.py``)."""
+    if isinstance(ty, MemDescType):
+        return [ptr_type(shared_address_space), *[i32] * len(ty.get_shape())]
+    if isinstance(ty, AsyncTokenType):
+        return [i32]
+    return None
+
+
 def is_float(ty: Attribute) -> bool:
     return isinstance(element_type(ty), _FLOATS)
 
@@ -86,7 +99,10 @@ class TensorLayouts:
         return linear_layout_of(ty)
 
     def num_registers(self, ty: Attribute) -> int:
-        """How many values one thread holds: 1 for a scalar."""
+        """How many values one thread holds: 1 for a scalar (a memdesc: its base and
+        offsets, see ``boundary_types``)."""
+        if isinstance(ty, MemDescType):
+            return 1 + len(ty.get_shape())
         if not isinstance(ty, TensorType):
             return 1
         return self.of(ty).in_dim_size("register")

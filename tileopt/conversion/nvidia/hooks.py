@@ -351,6 +351,25 @@ class NvidiaHooks(TargetHooks):
                               _words_type(width, words))
         return self._unpack_words(b, result, element_type, width, words)
 
+    # -------------------------------------------------------------- async copies
+
+    def async_copy(self, b: LLVMBuilder, dst: SSAValue, src: SSAValue, size: int,
+                   src_size: SSAValue | None) -> None:
+        # .cg (L2 only) exists for 16 bytes alone; src-size below size zero-fills the rest.
+        cache = "cg" if size == 16 else "ca"
+        if src_size is None:
+            b.inline_asm(f"cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x{size:x};",
+                         "r,l", [dst, src], None)
+            return
+        b.inline_asm(f"cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x{size:x}, $2;",
+                     "r,l,r", [dst, src, src_size], None)
+
+    def async_commit(self, b: LLVMBuilder) -> None:
+        b.insert(nvvm.CpAsyncCommitGroupOp())
+
+    def async_wait(self, b: LLVMBuilder, pending: int) -> None:
+        b.insert(nvvm.CpAsyncWaitGroupOp.create(properties={"n": IntegerAttr(pending, i32)}))
+
     # -------------------------------------------------------------- atomics
 
     _RMW = {

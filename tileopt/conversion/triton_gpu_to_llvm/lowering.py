@@ -33,6 +33,7 @@ from tileopt.conversion.type_converter import (
     TensorLayouts,
     UnsupportedType,
     bit_width,
+    boundary_types,
     convert_scalar_type,
     element_type,
 )
@@ -109,6 +110,9 @@ class FunctionLowering:
 
     def flat_types(self, ty: Attribute) -> list[Attribute]:
         """The LLVM types a value of ``ty`` is spelled with at a block boundary."""
+        handle = boundary_types(ty, self.hooks.shared_address_space)
+        if handle is not None:
+            return handle
         return [self.llvm_type(ty)] * self.layouts.num_registers(ty)
 
     def error(self, op: Operation, message: str) -> LoweringError:

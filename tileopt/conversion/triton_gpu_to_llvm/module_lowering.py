@@ -31,16 +31,19 @@ from xdsl.ir import Block, Operation
 
 # Each family registers its patterns in lowering.PATTERNS when imported.
 from tileopt.conversion.triton_gpu_to_llvm import (  # noqa: F401
+    async_copy,
     atomics,
     control_flow,
     convert_layout,
     dot,
     elementwise,
     load_store,
+    memory,
     print_assert,
     program_id,
     reduce,
     scan,
+    shared_view,
     view_ops,
 )
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
