@@ -351,6 +351,33 @@ class NvidiaHooks(TargetHooks):
                               _words_type(width, words))
         return self._unpack_words(b, result, element_type, width, words)
 
+    # -------------------------------------------------------------- 8x8 matrices
+
+    @staticmethod
+    def _matrix_layout(transpose: bool) -> dict[str, Attribute]:
+        return {"layout": nvvm.MMALayoutAttr(nvvm.MMALayout.COL if transpose
+                                             else nvvm.MMALayout.ROW)}
+
+    def load_matrix(self, b: LLVMBuilder, ptr: SSAValue, count: int,
+                    transpose: bool) -> list[SSAValue] | None:
+        if self.compute_capability < 75:  # ldmatrix: sm_75 on
+            return None
+        result_type = _words_type(32, count)
+        result = b.emit(nvvm.LdMatrixOp.create(
+            operands=[ptr], result_types=[result_type],
+            properties={"num": IntegerAttr(count, i32), **self._matrix_layout(transpose)}))
+        if count == 1:
+            return [result]
+        return [b.extract_value(result, i, i32) for i in range(count)]
+
+    def store_matrix(self, b: LLVMBuilder, ptr: SSAValue, words: Sequence[SSAValue],
+                     transpose: bool) -> bool:
+        if self.compute_capability < 90:  # stmatrix: sm_90 on
+            return False
+        b.insert(nvvm.StMatrixOp.create(operands=[ptr, *words],
+                                        properties=self._matrix_layout(transpose)))
+        return True
+
     # -------------------------------------------------------------- async copies
 
     def async_copy(self, b: LLVMBuilder, dst: SSAValue, src: SSAValue, size: int,

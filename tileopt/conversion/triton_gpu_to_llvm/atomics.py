@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import TensorType, i8
 from xdsl.ir import Operation, SSAValue
 
 from tileopt.conversion.indexing import element_coordinates, linear_index
-from tileopt.conversion.triton_gpu_to_llvm.convert_layout import (
+from tileopt.conversion.triton_gpu_to_llvm.shared_access import (
     from_storage,
     storage_type,
     to_storage,

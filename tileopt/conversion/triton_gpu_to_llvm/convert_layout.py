@@ -15,82 +15,25 @@ stand-in of ``shared_memory.py``.
 
 from __future__ import annotations
 
-from xdsl.dialects import llvm
-from xdsl.dialects.builtin import TensorType, i1, i8, i64
+from xdsl.dialects.builtin import TensorType, i8
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.conversion import register_maps
-from tileopt.conversion.indexing import HW_DIMS, apply_layout, register_coordinates
-from tileopt.conversion.llvm_builder import LLVMBuilder
-from tileopt.conversion.shared_layouts import TransferPlan, plan_transfer
+from tileopt.conversion.shared_layouts import plan_transfer
 from tileopt.conversion.triton_gpu_to_llvm.load_store import unique_registers
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     FunctionLowering,
     lowers,
     shared_memory_base,
 )
+from tileopt.conversion.triton_gpu_to_llvm.shared_access import (
+    Access,
+    load_registers,
+    storage_type,
+    store_registers,
+)
 from tileopt.conversion.type_converter import bit_width
 from tileopt.layouts.linear_layout import LinearLayout
-
-
-def storage_type(ty: Attribute) -> Attribute:
-    """How a register of type ``ty`` is kept in shared memory (bools as bytes, pointers as i64)."""
-    if ty == i1:
-        return i8
-    if isinstance(ty, llvm.LLVMPointerType):
-        return i64
-    return ty
-
-
-def to_storage(b: LLVMBuilder, value: SSAValue, storage: Attribute) -> SSAValue:
-    if isinstance(value.type, llvm.LLVMPointerType):
-        return b.cast("ptrtoint", value, storage)
-    if value.type == i1:
-        return b.int_cast(value, storage, signed=False)
-    return value
-
-
-def from_storage(b: LLVMBuilder, value: SSAValue, ty: Attribute) -> SSAValue:
-    if isinstance(ty, llvm.LLVMPointerType):
-        return b.emit(llvm.IntToPtrOp.create(operands=[value], result_types=[ty]))
-    if ty == i1:
-        return b.icmp("ne", value, b.constant(value.type, 0))
-    return value
-
-
-def shared_offsets(fl: FunctionLowering, plan: TransferPlan, layout: LinearLayout):
-    """(thread part as an i32 SSA value, bits the thread part may set, per-register
-    constant) of each register's byte offset; bytes, so that the xor with the constant
-    is the whole address computation."""
-    offsets = plan.hardware_offsets(layout, plan.element_bytes)
-    dims = [d for d in HW_DIMS if offsets.has_in_dim(d)]
-    threads = offsets.sublayout(dims, ["offset"])
-    key = f"smem-offsets:{tuple(tuple(threads.get_bases(d)) for d in threads.in_dims)}"
-    thread_part = fl.b.prologue_value(key, lambda b: apply_layout(
-        b, threads, {d: fl.ids.value(d) for d in threads.in_dims})[0])
-    thread_bits = 0
-    for d in dims:
-        for basis in threads.get_bases(d):
-            thread_bits |= basis[0]
-    constants = [c[0] for c in register_coordinates(offsets)]
-    return thread_part, thread_bits, constants
-
-
-class _Addresses:
-    """Addresses ``base + (thread ^ constant)``: the constant's bits the thread part
-    cannot set are added as an immediate, so one xor serves all accesses that share the
-    rest (LLVM does not split the constant itself)."""
-
-    def __init__(self, b: LLVMBuilder, base: SSAValue, thread: SSAValue, thread_bits: int):
-        self.b, self.base, self.thread, self.thread_bits = b, base, thread, thread_bits
-        self._xored: dict[int, SSAValue] = {}
-
-    def __call__(self, constant: int) -> SSAValue:
-        b = self.b
-        low = constant & self.thread_bits
-        if low not in self._xored:
-            self._xored[low] = b.gep(self.base, b.xor(self.thread, b.i32(low)), i8)
-        return b.gep(self._xored[low], b.i32(constant & ~self.thread_bits), i8)
 
 
 def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSAValue],
@@ -107,26 +50,11 @@ def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSA
     fl.begin_shared_memory_use(op)
     base = b.gep(shared_memory_base(fl), b.i32(base_offset), i8)
 
-    thread, thread_bits, constants = shared_offsets(fl, plan, src)
-    address = _Addresses(b, base, thread, thread_bits)
-    for r in src_unique:
-        if not plan.store.starts(r):
-            continue
-        ptr = address(constants[r])
-        group = [to_storage(b, values[g], storage) for g in plan.store.group(r)]
-        fl.hooks.store_shared(b, ptr, group, None)
+    store = Access(base, plan.hardware_offsets(src, plan.element_bytes), plan.store)
+    store_registers(fl, store, src_unique, values, storage)
     fl.hooks.barrier(b)
-
-    thread, thread_bits, constants = shared_offsets(fl, plan, dst)
-    address = _Addresses(b, base, thread, thread_bits)
-    loaded: dict[int, SSAValue] = {}
-    for r in dst_unique:
-        if not plan.load.starts(r):
-            continue
-        ptr = address(constants[r])
-        group = plan.load.group(r)
-        for g, v in zip(group, fl.hooks.load_shared(b, ptr, storage, len(group), None)):
-            loaded[g] = from_storage(b, v, element_type)
+    load = Access(base, plan.hardware_offsets(dst, plan.element_bytes), plan.load)
+    loaded = load_registers(fl, load, dst_unique, storage, element_type)
     return [loaded[dst_canonical[r]] for r in range(len(dst_canonical))]
 
 
@@ -146,4 +74,4 @@ def _convert_layout(fl: FunctionLowering, op: Operation) -> None:
                                                  list(src_type.get_shape()), element_type))
 
 
-__all__ = ["convert_through_shared", "storage_type"]
+__all__ = ["convert_through_shared"]

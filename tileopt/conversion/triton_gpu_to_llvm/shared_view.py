@@ -201,17 +201,20 @@ def _local_dealloc(fl: FunctionLowering, op: Operation) -> None:
 
 @lowers("ttg.memdesc_index")
 def _memdesc_index(fl: FunctionLowering, op: Operation) -> None:
-    """Buffer ``i`` along dim 0: dim 0 must be outermost in the layout, so the buffer
-    is a contiguous block and the view's frame starts at ``base + i * block``."""
+    """Buffer ``i`` along dim 0: dim 0 must be outermost in the layout (always so for
+    the pipeliner's buffer dims, which may number 3), so the buffer is a contiguous block
+    and the view's frame starts at ``base + i * block``."""
     src = view_of(fl, op.operands[0])
-    layout = src.layout()
     block = prod(src.frame[1:])
-    inverse = layout.invert()
-    dims = inverse.in_dims
-    outermost = all(basis[0] == block << i for i, basis in enumerate(inverse.get_bases(dims[0])))
-    inner = all(basis[0] < block for d in dims[1:] for basis in inverse.get_bases(d))
-    if not (outermost and inner):
-        raise fl.error(op, f"memdesc_index over a dim that is not outermost in {src.type}")
+    if len(src.frame) <= getattr(src.encoding, "rank", len(src.frame)):
+        # dim 0 belongs to the encoding: it must still be the layout's outermost.
+        inverse = src.layout().invert()
+        dims = inverse.in_dims
+        outermost = all(basis[0] == block << i
+                        for i, basis in enumerate(inverse.get_bases(dims[0])))
+        inner = all(basis[0] < block for d in dims[1:] for basis in inverse.get_bases(d))
+        if not (outermost and inner):
+            raise fl.error(op, f"memdesc_index over a dim that is not outermost in {src.type}")
     b = fl.b
     index = b.add(fl.scalar(op.operands[1]), src.offsets[0])
     base = b.gep(src.base, b.mul(index, b.i32(block * src.element_bytes)), i8)
