@@ -33,17 +33,27 @@ def _g_t(lane):
 
 # ---------------------------------------------------------------- the PTX ISA's fragments
 
-def k16_a(i, lane):
-    g, t = _g_t(lane)
-    row = g if i < 2 or 4 <= i < 6 else g + 8
-    col = t * 2 + (i & 1) if i < 4 else t * 2 + (i & 1) + 8
-    return row, col
+def packed_a(per_register):
+    """A of m16n8k16 (2 f16/bf16 per register) and m16n8k32 (4 s8): elements ai."""
+    def formula(i, lane):
+        g, t = _g_t(lane)
+        row = g if i < per_register or 2 * per_register <= i < 3 * per_register else g + 8
+        col = t * per_register + (i % per_register)
+        return row, col if i < 2 * per_register else col + 4 * per_register
+    return formula
 
 
-def k16_b(i, lane):
-    g, t = _g_t(lane)
-    row = t * 2 + (i & 1) if i < 2 else t * 2 + (i & 1) + 8
-    return row, g
+def packed_b(per_register):
+    """B of m16n8k16 and m16n8k32: elements bi."""
+    def formula(i, lane):
+        g, t = _g_t(lane)
+        row = t * per_register + (i % per_register)
+        return (row if i < per_register else row + 4 * per_register), g
+    return formula
+
+
+k16_a, k16_b = packed_a(2), packed_b(2)
+k32_s8_a, k32_s8_b = packed_a(4), packed_b(4)
 
 
 def c_16x8(i, lane):
@@ -62,19 +72,6 @@ def k8_tf32_a(i, lane):
 def k8_tf32_b(i, lane):
     g, t = _g_t(lane)
     return (t if i == 0 else t + 4), g
-
-
-def k32_s8_a(i, lane):
-    g, t = _g_t(lane)
-    row = g if i < 4 or 8 <= i < 12 else g + 8
-    col = t * 4 + (i & 3) if i < 8 else t * 4 + (i & 3) + 16
-    return row, col
-
-
-def k32_s8_b(i, lane):
-    g, t = _g_t(lane)
-    row = t * 4 + (i & 3) if i < 4 else t * 4 + (i & 3) + 16
-    return row, g
 
 
 ISA = {

@@ -35,18 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IntegerAttr,
-    IntegerType,
-    TensorType,
-    i1,
-    i32,
-    i64,
-)
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i1, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.conversion.indexing import apply_bits
