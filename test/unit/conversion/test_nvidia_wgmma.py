@@ -14,10 +14,11 @@ from tileopt.conversion.nvidia.wgmma import (
     SharedOperand,
     accumulator_fragment,
     canonical_offset,
+    register_a_fragment,
     swizzled,
 )
 from tileopt.conversion.triton_gpu_to_llvm.dot import tile_operand
-from tileopt.layouts.encodings import NvidiaMma, NvmmaShared, to_linear_layout
+from tileopt.layouts.encodings import DotOperand, NvidiaMma, NvmmaShared, to_linear_layout
 
 CORPUS = [
     # (kernel, operand, shape, swizzle, transposed, n, descriptor bits, bytes per k16 step)
@@ -103,3 +104,28 @@ def test_mma_v3_accumulators_tile_into_wgmma_fragments(warps, instr, shape):
     per_thread = (shape[0] // (16 * warps[0])) * (shape[1] // (instr[1] * warps[1]))
     assert len(tiles.tiles) == max(per_thread, 1)
     assert tiles.outer["lane"] == ()
+
+
+def _wgmma_a(i, lane, warp):
+    """The PTX ISA's wgmma A fragment in registers (.m64nNk16, 16-bit types)."""
+    g, t = lane >> 2, lane % 4
+    row = 16 * warp + g + (8 if i in (2, 3, 6, 7) else 0)
+    col = t * 2 + (i & 1) + (8 if i >= 4 else 0)
+    return row, col
+
+
+def test_register_a_fragment_is_the_isa_layout():
+    fragment = register_a_fragment()
+    for warp in range(4):
+        for lane in range(32):
+            for i in range(8):
+                at = fragment.apply({"register": i, "lane": lane, "warp": warp})
+                assert (at["dim0"], at["dim1"]) == _wgmma_a(i, lane, warp)
+
+
+def test_dot_operand_of_a_v3_accumulator_tiles_into_register_a():
+    mma = NvidiaMma(3, 0, (8, 1), (16, 64, 16))
+    layout = to_linear_layout(DotOperand(0, mma, 2), [128, 64])
+    tiles = tile_operand(layout, register_a_fragment(), (64, 16), "A")
+    assert sorted(tiles.tiles) == [(0, 0), (0, 16), (0, 32), (0, 48)]
+    assert tiles.outer["warp"] == ((64, 0),)

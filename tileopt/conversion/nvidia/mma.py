@@ -89,7 +89,7 @@ def instruction_for(a_type: Attribute, b_type: Attribute, c_type: Attribute,
     raise ValueError(f"no mma.sync for {a_type} x {b_type} -> {c_type}")
 
 
-def _pack(b: LLVMBuilder, values: Sequence[SSAValue], per_register: int) -> list[SSAValue]:
+def pack_registers(b: LLVMBuilder, values: Sequence[SSAValue], per_register: int) -> list[SSAValue]:
     """Fragment elements as 32-bit registers, lower index in the lower bits."""
     registers = []
     for start in range(0, len(values), per_register):
@@ -109,8 +109,8 @@ class MmaV2Emitter(MatrixEmitter):
     def emit(self, b: LLVMBuilder, instruction: MatrixInstruction, a: Sequence[SSAValue],
              b_values: Sequence[SSAValue], c: Sequence[SSAValue]) -> list[SSAValue]:
         assert isinstance(instruction, MmaInstruction)
-        a_regs = _pack(b, a, instruction.per_register)
-        b_regs = _pack(b, b_values, instruction.per_register)
+        a_regs = pack_registers(b, a, instruction.per_register)
+        b_regs = pack_registers(b, b_values, instruction.per_register)
         d = len(c)
         names = iter(range(2 * d + len(a_regs) + len(b_regs)))
         d_ops = [next(names) for _ in c]
@@ -132,5 +132,5 @@ class MmaV2Emitter(MatrixEmitter):
         return [b.extract_value(result, i, acc_type) for i in range(d)]
 
 
-__all__ = ["MmaV2Emitter", "MmaInstruction", "instruction_for", "M16N8K16", "M16N8K8_TF32",
+__all__ = ["MmaV2Emitter", "MmaInstruction", "instruction_for", "pack_registers", "M16N8K16", "M16N8K8_TF32",
            "M16N8K32_S8"]

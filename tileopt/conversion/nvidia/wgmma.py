@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i1, i32,
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.conversion.indexing import apply_bits
+from tileopt.conversion.nvidia.mma import pack_registers
 from tileopt.conversion.triton_gpu_to_llvm.dot import TilingError, tile_operand
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
 from tileopt.conversion.triton_gpu_to_llvm.shared_view import SharedView, view_of
@@ -173,6 +174,37 @@ def accumulator_fragment(n: int) -> LinearLayout:
                         [("dim0", 64), ("dim1", n)])
 
 
+def register_a_fragment() -> LinearLayout:
+    """A of ``m64nNk16`` from registers (16-bit types): each warp of the group holds its 16
+    rows as ``mma.sync`` m16n8k16 holds A (``mma.py``)."""
+    return LinearLayout({"register": [(0, 1), (8, 0), (0, 8)],
+                         "lane": [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)],
+                         "warp": [(16, 0), (32, 0)]}, [("dim0", 64), ("dim1", 16)])
+
+
+class _RegisterA:
+    """Operand A in registers (``dot_op`` of a v3 accumulator): 4 b32 registers a step."""
+
+    def __init__(self, fl: FunctionLowering, value: SSAValue, shape: WgmmaShape,
+                 c_outer: dict):
+        if shape.k != 16 or shape.integer:
+            raise ValueError("wgmma with A from registers is supported for f16/bf16 only")
+        self.tiles = tile_operand(fl.layouts.of(value.type), register_a_fragment(), (64, 16),
+                                  "operand A")
+        for dim in ("lane", "warp", "block"):
+            mine, theirs = self.tiles.outer[dim], c_outer[dim]
+            if len(mine) != len(theirs) or any(k or m != cm for (m, k), (cm, _) in
+                                               zip(mine, theirs)):
+                raise ValueError(f"operand A's {dim}s hold other rows than the accumulator's")
+        self.values = fl.get(value)
+
+    def operands(self, b, m0: int, k0: int) -> list[SSAValue]:
+        regs = self.tiles.tiles.get((m0, k0))
+        if regs is None:
+            raise ValueError(f"no registers of A hold the tile at ({m0}, {k0})")
+        return pack_registers(b, [self.values[r] for r in regs], 2)
+
+
 def _operand(fl: FunctionLowering, op: Operation, value: SSAValue, index: int,
              tile_mn: int, tile_k: int) -> tuple[SharedView, SharedOperand]:
     ty = value.type
@@ -250,18 +282,25 @@ def _lower_warp_group_dot(fl: FunctionLowering, op: Operation) -> None:
     if c.outer["lane"] or c.outer["block"]:
         raise ValueError("the accumulator's lanes do not match the wgmma fragment")
     k_total = op.operands[0].type.get_shape()[1]
-    a_view, a = _operand(fl, op, op.operands[0], 0, 64, shape.k)
+    in_registers = isinstance(op.operands[0].type, TensorType)
+    if in_registers:
+        a_regs = _RegisterA(fl, op.operands[0], shape, c.outer)
+    else:
+        a_view, a = _operand(fl, op, op.operands[0], 0, 64, shape.k)
     b_view, bo = _operand(fl, op, op.operands[1], 1, n, shape.k)
-    if not shape.transposable and (a.mn_major or bo.mn_major):
+    if not shape.transposable and ((not in_registers and a.mn_major) or bo.mn_major):
         raise ValueError(f"wgmma{shape.types} reads K-major operands only")
     steps = []
     for k0 in range(0, k_total, shape.k):
         for origin in sorted(c.tiles):
-            steps.append((a.check_tile(origin[0], k0), bo.check_tile(origin[1], k0), origin))
-    a_static = max([s[0] for s in steps], default=0)
+            a_start = k0 if in_registers else a.check_tile(origin[0], k0)
+            steps.append((a_start, bo.check_tile(origin[1], k0), origin))
+    a_add = True
+    if not in_registers:
+        a_static = max([s[0] for s in steps], default=0)
+        a_field, a_add = _start_field(fl, a_view, a, _group_columns(c.outer["warp"], a),
+                                      _bits_up_to(a_static // a.bytes))
     b_static = max([s[1] for s in steps], default=0)
-    a_field, a_add = _start_field(fl, a_view, a, _group_columns(c.outer["warp"], a),
-                                  _bits_up_to(a_static // a.bytes))
     b_field, b_add = _start_field(fl, b_view, bo, _group_columns(c.outer["warp"], bo),
                                   _bits_up_to(b_static // bo.bytes))
     if not (a_add and b_add):
@@ -273,10 +312,14 @@ def _lower_warp_group_dot(fl: FunctionLowering, op: Operation) -> None:
     acc = {origin: [acc_values[r] for r in regs] for origin, regs in c.tiles.items()}
     b.insert(nvvm.WgmmaFenceAlignedOp())
     for a_start, b_start, origin in steps:
-        desc_a = b.add(a_field, b.i64(a.descriptor.bits() + (a_start >> 4)))
+        if in_registers:
+            a_operands, a_mn_major = a_regs.operands(b, origin[0], a_start), None
+        else:
+            a_operands = [b.add(a_field, b.i64(a.descriptor.bits() + (a_start >> 4)))]
+            a_mn_major = a.mn_major
         desc_b = b.add(b_field, b.i64(bo.descriptor.bits() + (b_start >> 4)))
-        acc[origin] = _emit_wgmma(b, shape, a.mn_major, bo.mn_major, acc[origin],
-                                  desc_a, desc_b, scale_d)
+        acc[origin] = _emit_wgmma(b, shape, a_mn_major, bo.mn_major, acc[origin],
+                                  a_operands, desc_b, scale_d)
     b.insert(nvvm.WgmmaGroupSyncAlignedOp())
     by_register: dict[int, SSAValue] = {}
     for origin, regs in c.tiles.items():
@@ -297,22 +340,31 @@ def _is_async(op: Operation) -> bool:
     return isinstance(attr, IntegerAttr) and bool(attr.value.data)
 
 
-def _emit_wgmma(b, shape: WgmmaShape, a_mn_major: bool, b_mn_major: bool,
-                acc: list[SSAValue], desc_a: SSAValue, desc_b: SSAValue,
+def _emit_wgmma(b, shape: WgmmaShape, a_mn_major: bool | None, b_mn_major: bool,
+                acc: list[SSAValue], a: list[SSAValue], desc_b: SSAValue,
                 scale_d: SSAValue) -> list[SSAValue]:
+    """One wgmma; ``a`` is A's descriptor, or its 4 registers (``a_mn_major`` None)."""
     d = len(acc)
-    outputs = "{" + ",".join(f"${i}" for i in range(d)) + "}"
-    operands = f"{outputs}, ${2 * d}, ${2 * d + 1}, ${2 * d + 2}"
+
+    def group(first: int, count: int) -> str:
+        return "{" + ",".join(f"${i}" for i in range(first, first + count)) + "}"
+
+    a_text = f"${2 * d}" if len(a) == 1 else group(2 * d, len(a))
+    after_a = 2 * d + len(a)
+    operands = f"{group(0, d)}, {a_text}, ${after_a}, ${after_a + 1}"
     if not shape.integer:
         operands += ", 1, 1"
         if shape.transposable:
-            # imm-trans-a/b: 1 reads A M-major / B N-major (the default is K-major).
-            operands += f", {int(a_mn_major)}, {int(b_mn_major)}"
+            # imm-trans-a/b: 1 reads A M-major / B N-major (the default is K-major); A from
+            # registers has no imm-trans-a.
+            trans_a = "" if a_mn_major is None else f"{int(a_mn_major)}, "
+            operands += f", {trans_a}{int(b_mn_major)}"
     asm = f"wgmma.mma_async.sync.aligned.m64n{shape.n}k{shape.k}{shape.types} {operands};"
     kind = "r" if shape.integer else "f"
-    constraints = ",".join([f"={kind}"] * d + [str(i) for i in range(d)] + ["l", "l", "b"])
+    a_kind = ["l"] if len(a) == 1 else ["r"] * len(a)
+    constraints = ",".join([f"={kind}"] * d + [str(i) for i in range(d)] + a_kind + ["l", "b"])
     acc_type = acc[0].type
-    result = b.inline_asm(asm, constraints, [*acc, desc_a, desc_b, scale_d],
+    result = b.inline_asm(asm, constraints, [*acc, *a, desc_b, scale_d],
                           llvm.LLVMStructType.from_type_list([acc_type] * d))
     return [b.extract_value(result, i, acc_type) for i in range(d)]
 

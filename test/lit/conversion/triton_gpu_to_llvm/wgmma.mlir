@@ -73,3 +73,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A chained dot's second product: A from registers (dot_op of the v3 accumulator, as
+// attention's P), B from shared memory. Each k16 step packs 4 b32 registers of A; no
+// imm-trans-a; B N-major (imm-trans-b 1).
+// CHECK-LABEL: llvm.func @a_in_registers
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{.*}}}, {$64,$65,$66,$67}, $68, $69, 1, 1, 1;", "=f,{{.*}},r,r,r,r,l,b"
+// CHECK-NOT:     wgmma.mma_async
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#sb = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @a_in_registers(%x: f16, %pc: !tt.ptr<f32>) {
+    %a = tt.splat %x : f16 -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #sb, #smem, mutable>
+    %c = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %d = ttng.warp_group_dot %a, %b, %c {inputPrecision = 0 : i32} : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<64x64xf16, #sb, #smem, mutable> -> tensor<64x64xf32, #mma>
+    %ps = tt.splat %pc : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
