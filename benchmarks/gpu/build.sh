@@ -27,7 +27,7 @@ TILEOPT=${TILEOPT:-tileopt}
 TRANSLATE=${TILEOPT_TRANSLATE:-tileopt-translate}
 ROUTES=${ROUTES:-"ttir ttgir passes"}
 KERNELS=${KERNELS:-"add add_nodiv axpy_f16 gelu softmax layernorm_fwd sum_rows sum_cols cumsum transpose atomic_hist matmul matmul_small block_ptr_matmul"}
-DOTS=${DOTS:-"dot_bf16_64x32x16 dot_tf32_64x64x32 dot_fma_f32_32x32x16 dot_acc_f16_64x64x32"}
+DOTS=${DOTS:-"dot_bf16_64x32x16 dot_tf32_64x64x32 dot_fma_f32_32x32x16 dot_acc_f16_64x64x32 dot_chain_f16_64x64x32"}
 TARGETS=${TARGETS:-"cuda-sm80 cuda-sm90"}
 
 if [ ! -f "$CORPUS/README.md" ]; then

@@ -252,7 +252,9 @@ KERNELS = list(PROBLEMS)
 class DotCase:
     """A hand-written dot kernel (``dots/<target>/<name>.ttgir``, no Triton PTX):
     ``dot_kernel(a, b, c, d)`` computes D = A @ B + C for row-major A (m x k), B (k x n)
-    and C, D (m x n) in one program; ``acc`` False: C is not read (the dot starts at 0)."""
+    and C, D (m x n) in one program; ``acc`` False: C is not read (the dot starts at 0).
+    ``chain_n``: a chained dot instead, D = f16(A @ B) @ C with C (n x chain_n) in the
+    input type and D (m x chain_n), the second dot's A taken from the first's registers."""
 
     m: int
     n: int
@@ -260,6 +262,7 @@ class DotCase:
     in_dtype: str
     tolerance: float
     acc: bool = False
+    chain_n: int = 0
 
 
 # tf32 keeps 10 mantissa bits: errors of ~2^-11 per product, over k = 32 random terms.
@@ -268,22 +271,34 @@ DOT_CASES = {
     "dot_tf32_64x64x32": DotCase(64, 64, 32, "f32", 2e-2),
     "dot_fma_f32_32x32x16": DotCase(32, 32, 16, "f32", 1e-5),
     "dot_acc_f16_64x64x32": DotCase(64, 64, 32, "f16", 1e-5, acc=True),
+    # The reference rounds A @ B to f16 as the kernel does; a product that lands next to a
+    # rounding boundary may round the other way in f32: one f16 ulp (2^-11) on one term.
+    "dot_chain_f16_64x64x32": DotCase(64, 64, 32, "f16", 1e-2, chain_n=32),
 }
 
 
 def make_dot_case(ops, size: str, name: str) -> Problem:
     case = DOT_CASES[name]
-    a, b = ops.randn((case.m, case.k), case.in_dtype), ops.randn((case.k, case.n), case.in_dtype)
-    c = ops.randn((case.m, case.n)) if case.acc else ops.full((case.m, case.n), NAN)
-    d = ops.full((case.m, case.n), NAN)
-    ref = ops.matmul(ops.f64(a), ops.f64(b))
-    if case.acc:
-        ref = ref + ops.f64(c)
+    m, n, k = case.m, case.n, case.k
+    a, b = ops.randn((m, k), case.in_dtype), ops.randn((k, n), case.in_dtype)
     size_of = {"bf16": 2, "f16": 2, "f32": 4}[case.in_dtype]
-    moved = size_of * (case.m * case.k + case.k * case.n) + 4 * case.m * case.n * (2 if case.acc else 1)
+    moved = size_of * (m * k + k * n)
+    ref = ops.matmul(ops.f64(a), ops.f64(b))
+    flops = 2 * m * n * k
+    if case.chain_n:
+        c = ops.randn((n, case.chain_n), case.in_dtype)
+        ref = ops.matmul(ops.f64(ops.cast(ref, case.in_dtype)), ops.f64(c))
+        n, flops = case.chain_n, flops + 2 * m * n * case.chain_n
+        moved += size_of * c.shape[0] * n
+    elif case.acc:
+        c = ops.randn((m, n))
+        ref = ref + ops.f64(c)
+        moved += 4 * m * n
+    else:
+        c = ops.full((m, n), NAN)
+    d = ops.full((m, n), NAN)
     return Problem(name, dict(a_ptr=a, b_ptr=b, c_ptr=c, d_ptr=d), [Output("d_ptr")],
-                   {"d_ptr": ref}, {}, moved, case.tolerance,
-                   flops=2 * case.m * case.n * case.k)
+                   {"d_ptr": ref}, {}, moved + 4 * m * n, case.tolerance, flops=flops)
 
 
 HAND_WRITTEN: dict[str, Callable] = {
