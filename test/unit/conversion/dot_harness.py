@@ -115,3 +115,60 @@ def check_dot(dot: Operation, fl: DotLowering, block: Block, warps: int, integer
                 want = expected[at["dim0"]][at["dim1"]]
                 assert env[value] == (want & MASK32 if integer else want), \
                     (warp, lane, r, at)
+
+
+# ---------------------------------------------------------------------- lock-step evaluation
+
+_INT_OPS = {
+    "llvm.add": lambda a, b: a + b, "llvm.sub": lambda a, b: a - b, "llvm.mul": lambda a, b: a * b,
+    "llvm.and": lambda a, b: a & b, "llvm.or": lambda a, b: a | b, "llvm.xor": lambda a, b: a ^ b,
+    "llvm.shl": lambda a, b: a << b, "llvm.lshr": lambda a, b: a >> b,
+}
+_IGNORED = ("nvvm.wgmma.fence.aligned", "nvvm.wgmma.commit.group.sync.aligned",
+            "nvvm.fence.proxy", "nvvm.barrier0")
+
+
+def _width(ty) -> int:
+    width = getattr(ty, "width", None)
+    return width.data if width is not None else 64  # pointers: their integer address
+
+
+def run_lockstep(block: Block, inputs: list[dict],
+                 asm: Callable[[str, list[list]], list]) -> list[dict]:
+    """Evaluate ``block`` for several threads in lock step: integers (unsigned, of their
+    width; pointers as addresses), vectors as tuples, bitcasts as the same elements;
+    ``asm(text, operands per thread)`` gives each thread's result of an inline asm."""
+    envs = [dict(env) for env in inputs]
+    for op in block.ops:
+        result = op.results[0] if op.results else None
+        if op.name == "llvm.inline_asm":
+            operands = [[env[v] for v in op.operands] for env in envs]
+            for env, value in zip(envs, asm(op.properties["asm_string"].data, operands)):
+                env[result] = value
+            continue
+        if op.name in _IGNORED:
+            continue
+        for env in envs:
+            args = [env[v] for v in op.operands]
+            if op.name == "llvm.mlir.constant":
+                value = op.properties["value"]
+                number = getattr(value, "value", None)
+                env[result] = number.data if number is not None else value
+                if isinstance(env[result], int):
+                    env[result] &= (1 << _width(result.type)) - 1
+            elif op.name == "llvm.mlir.undef":
+                env[result] = (None,) * result.type.get_shape()[0]
+            elif op.name == "llvm.insertelement":
+                vector, value, index = args
+                env[result] = vector[:index] + (value,) + vector[index + 1:]
+            elif op.name in ("llvm.bitcast", "llvm.ptrtoint", "llvm.zext"):
+                env[result] = args[0]
+            elif op.name == "llvm.trunc":
+                env[result] = args[0] & ((1 << _width(result.type)) - 1)
+            elif op.name == "llvm.extractvalue":
+                env[result] = args[0][op.properties["position"].get_values()[0]]
+            elif op.name in _INT_OPS:
+                env[result] = _INT_OPS[op.name](*args) & ((1 << _width(result.type)) - 1)
+            else:
+                raise AssertionError(f"the lock-step evaluator does not know '{op.name}'")
+    return envs

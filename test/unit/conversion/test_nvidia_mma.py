@@ -18,13 +18,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from xdsl.ir import Block
 
 from tileopt.conversion.nvidia.hooks import NvidiaHooks
 from tileopt.conversion.nvidia.mma import M16N8K8_TF32, M16N8K16, M16N8K32_S8
 
-from .dot_harness import check_dot, lower_dot
-from .llvm_eval import MASK32, evaluate
+from .dot_harness import check_dot, lower_dot, run_lockstep
+from .llvm_eval import MASK32
 
 
 def _g_t(lane):
@@ -146,42 +145,15 @@ def _signed(value):
     return value - (1 << 32) if value >> 31 else value
 
 
+def _mma_asm(asm, operands):
+    if ".s32." in asm:
+        operands = [[_signed(v) if isinstance(v, int) else v for v in lane] for lane in operands]
+    return _mma(asm, operands)
+
+
 def run_warp(block, inputs):
-    """Evaluate ``block`` for 32 lanes in lock step (vectors as tuples)."""
-    envs = [dict(env) for env in inputs]
-    for op in block.ops:
-        result = op.results[0] if op.results else None
-        if op.name == "llvm.inline_asm":
-            asm = op.properties["asm_string"].data
-            operands = [[env[v] for v in op.operands] for env in envs]
-            if ".s32." in asm:
-                operands = [[_signed(v) if isinstance(v, int) else v for v in lane]
-                            for lane in operands]
-            for env, value in zip(envs, _mma(asm, operands)):
-                env[result] = value
-            continue
-        for env in envs:
-            if op.name == "llvm.mlir.undef":
-                env[result] = (None,) * op.results[0].type.get_shape()[0]
-            elif op.name == "llvm.insertelement":
-                vector, value, index = (env[v] for v in op.operands)
-                env[result] = vector[:index] + (value,) + vector[index + 1:]
-            elif op.name == "llvm.bitcast":
-                env[result] = env[op.operands[0]]
-            elif op.name == "llvm.extractvalue":
-                env[result] = env[op.operands[0]][op.properties["position"].get_values()[0]]
-            else:
-                env.update(evaluate_one(op, env))
-    return envs
-
-
-def evaluate_one(op, env):
-    """The integer ops (index constants) through the shared evaluator."""
-    block = Block()
-    clone = op.clone()
-    block.add_op(clone)
-    values = evaluate(block, {})
-    return {old: values[new] for old, new in zip(op.results, clone.results)}
+    """Evaluate ``block`` for 32 lanes in lock step, ``mma.sync`` as the ISA defines it."""
+    return run_lockstep(block, inputs, _mma_asm)
 
 
 def _mma_types(warps, m, n, k, ty, k_width, acc):
