@@ -167,6 +167,8 @@ def run_lockstep(block: Block, inputs: list[dict],
                 env[result] = args[0] & ((1 << _width(result.type)) - 1)
             elif op.name == "llvm.extractvalue":
                 env[result] = args[0][op.properties["position"].get_values()[0]]
+            elif op.name == "llvm.extractelement":
+                env[result] = args[0][args[1]]
             elif op.name in _INT_OPS:
                 env[result] = _INT_OPS[op.name](*args) & ((1 << _width(result.type)) - 1)
             else:

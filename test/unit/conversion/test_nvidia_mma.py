@@ -137,8 +137,11 @@ def _mma(asm: str, operands: list[list]) -> list[tuple]:
          for i in range(m)]
     if integer:
         d = [[v & MASK32 for v in row] for row in d]
-    return [tuple(d[r][col] for r, col in (c_16x8(i, lane) for i in range(4)))
-            for lane in range(32)]
+    per_lane = [tuple(d[r][col] for r, col in (c_16x8(i, lane) for i in range(4)))
+                for lane in range(32)]
+    if outputs == 2:  # f16 accumulators: element pairs in f16x2 registers
+        return [(lane[0:2], lane[2:4]) for lane in per_lane]
+    return per_lane
 
 
 def _signed(value):
@@ -172,6 +175,7 @@ MMA_CASES = [
     ((1, 4), 16, 64, 32, "f16", 2, "f32", "ieee", 1 * 2 * 2),
     ((2, 2), 32, 32, 16, "f32", 1, "f32", "tf32", 1 * 2 * 2),
     ((2, 2), 32, 32, 64, "i8", 4, "i32", "ieee", 1 * 2 * 2),
+    ((2, 2), 32, 32, 32, "f16", 2, "f16", "ieee", 1 * 2 * 2),
     # A tensor smaller than the warps' tiles: warps 2 and 3 repeat warps 0 and 1.
     ((2, 2), 16, 16, 16, "f16", 2, "f32", "ieee", 1 * 1 * 1),
 ]

@@ -11,8 +11,8 @@ description of the warp-level ``mma`` fragments ("Matrix Fragments for mma.m16n8
   B ``i`` (2) at row ``t + 4i``, column ``g``;
 - s8 ``m16n8k32``: A ``i`` (16) at row ``g + 8 * (i >> 2 & 1)``, column ``4t + (i & 3) +
   16 * (i >> 3)``; B ``i`` (8) at row ``4t + (i & 3) + 16 * (i >> 2)``, column ``g``;
-- C/D of all three (4 per thread, f32 or s32): row ``g + 8 * (i >> 1)``, column
-  ``2t + (i & 1)``.
+- C/D of all three (4 per thread, f32 or s32; for f16 ``m16n8k16`` the same 4 elements
+  packed in two f16x2 registers): row ``g + 8 * (i >> 1)``, column ``2t + (i & 1)``.
 
 Elements are packed into 32-bit registers in fragment order, the lower index in the lower
 bits, and the instruction is inline PTX with the accumulator registers tied to D, as
@@ -25,7 +25,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType, i32
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    IntegerType,
+    VectorType,
+    i32,
+)
 from xdsl.ir import Attribute, SSAValue
 
 from tileopt.conversion.llvm_builder import LLVMBuilder
@@ -52,6 +59,7 @@ class MmaInstruction(MatrixInstruction):
     name: str = ""        # e.g. "m16n8k16.row.col.f32.f16.f16.f32"
     per_register: int = 1  # A/B elements packed in one 32-bit register
     integer: bool = False  # s32 accumulator
+    packed_acc: bool = False  # f16 accumulator: C/D elements in pairs (f16x2 registers)
 
 
 M16N8K16 = dict(
@@ -79,6 +87,9 @@ def instruction_for(a_type: Attribute, b_type: Attribute, c_type: Attribute,
     if isinstance(a_type, (Float16Type, BFloat16Type)) and isinstance(c_type, Float32Type):
         ab = "f16" if isinstance(a_type, Float16Type) else "bf16"
         return MmaInstruction(**M16N8K16, name=f"m16n8k16.row.col.f32.{ab}.{ab}.f32")
+    if isinstance(a_type, Float16Type) and isinstance(c_type, Float16Type):
+        return MmaInstruction(**M16N8K16, name="m16n8k16.row.col.f16.f16.f16.f16",
+                              packed_acc=True)
     if isinstance(a_type, Float32Type) and isinstance(c_type, Float32Type):
         if input_precision != "tf32":
             raise ValueError(f"an f32 mma.sync dot needs inputPrecision = tf32, not "
@@ -111,6 +122,9 @@ class MmaV2Emitter(MatrixEmitter):
         assert isinstance(instruction, MmaInstruction)
         a_regs = pack_registers(b, a, instruction.per_register)
         b_regs = pack_registers(b, b_values, instruction.per_register)
+        elements, acc_type = len(c), c[0].type
+        if instruction.packed_acc:
+            c = pack_registers(b, c, 2)
         d = len(c)
         names = iter(range(2 * d + len(a_regs) + len(b_regs)))
         d_ops = [next(names) for _ in c]
@@ -123,13 +137,18 @@ class MmaV2Emitter(MatrixEmitter):
 
         asm = (f"mma.sync.aligned.{instruction.name} {group(d_ops)}, {group(a_ops)}, "
                f"{group(b_ops)}, {group(c_ops)};")
-        kind = "r" if instruction.integer else "f"
+        kind = "r" if instruction.integer or instruction.packed_acc else "f"
         constraints = ",".join([f"={kind}"] * d + [str(i) for i in range(d)]
                                + ["r"] * (len(a_regs) + len(b_regs)))
-        acc_type = c[0].type
+        reg_type = c[0].type
         result = b.inline_asm(asm, constraints, [*c, *a_regs, *b_regs],
-                              llvm.LLVMStructType.from_type_list([acc_type] * d))
-        return [b.extract_value(result, i, acc_type) for i in range(d)]
+                              llvm.LLVMStructType.from_type_list([reg_type] * d))
+        out = [b.extract_value(result, i, reg_type) for i in range(d)]
+        if instruction.packed_acc:
+            out = [v for word in out
+                   for v in b.unpack_vector(b.bitcast(word, VectorType(acc_type, [2])))]
+        assert len(out) == elements
+        return out
 
 
 __all__ = ["MmaV2Emitter", "MmaInstruction", "instruction_for", "pack_registers", "M16N8K16", "M16N8K8_TF32",

@@ -95,3 +95,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// An f16 accumulator: m16n8k16 .f16.f16.f16.f16, C and D as two f16x2 registers each.
+// CHECK-LABEL: llvm.func @mma_f16_acc
+// CHECK:         "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 { $0, $1 }, { $4, $5, $6, $7 }, { $8, $9 }, { $2, $3 };", "=r,=r,0,1,r,r,r,r,r,r"
+// CHECK:         llvm.bitcast %{{.*}} : i32 to vector<2xf16>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mma_f16_acc(%x: f16, %p: !tt.ptr<f16>) {
+    %a = tt.splat %x : f16 -> tensor<32x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %b = tt.splat %x : f16 -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+    %c = arith.constant dense<0.0> : tensor<32x16xf16, #mma>
+    %d = tt.dot %a, %b, %c : tensor<32x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x16xf16, #mma>
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<32x16x!tt.ptr<f16>, #mma>
+    tt.store %ps, %d : tensor<32x16x!tt.ptr<f16>, #mma>
+    tt.return
+  }
+}
