@@ -18,7 +18,7 @@ import random
 import struct
 from collections.abc import Callable, Sequence
 
-DTYPES = ("f16", "f32", "f64", "i32")
+DTYPES = ("f16", "bf16", "f32", "f64", "i32")
 
 
 def _round_to(dtype: str, value: float) -> float:
@@ -32,6 +32,10 @@ def _round_to(dtype: str, value: float) -> float:
             return struct.unpack("e", struct.pack("e", value))[0]
         except OverflowError:
             return math.copysign(math.inf, value)
+    if dtype == "bf16":  # the upper half of the f32, rounded to nearest even
+        bits = struct.unpack("I", struct.pack("f", value))[0]
+        bits = (bits + 0x7FFF + (bits >> 16 & 1)) & 0xFFFF0000
+        return struct.unpack("f", struct.pack("I", bits))[0]
     if dtype == "i32":
         return int(value)
     raise ValueError(f"unknown dtype {dtype}")
@@ -218,6 +222,11 @@ class ListOps:
                     out[r * cols + c] = acc
         return Array(x.shape, out, x.dtype)
 
+    def matmul(self, a: Array, b: Array) -> Array:
+        (m, k), (_, n) = a.shape, b.shape
+        return Array((m, n), [math.fsum(a.data[i * k + x] * b.data[x * n + j] for x in range(k))
+                              for i in range(m) for j in range(n)], "f64")
+
     def transpose(self, x: Array) -> Array:
         rows, cols = x.shape
         return Array((cols, rows), [x.data[r * cols + c] for c in range(cols) for r in range(rows)], x.dtype)
@@ -254,8 +263,8 @@ class TorchOps:
         self.device = device
         self.gen = torch.Generator(device=device)
         self.gen.manual_seed(seed)
-        self.dtypes = {"f16": torch.float16, "f32": torch.float32, "f64": torch.float64,
-                       "i32": torch.int32}
+        self.dtypes = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
+                       "f64": torch.float64, "i32": torch.int32}
 
     def rand(self, shape, dtype="f32", low=0.0, high=1.0):
         t = self.torch.rand(tuple(shape), generator=self.gen, device=self.device,
@@ -294,6 +303,7 @@ class TorchOps:
     def count(self, x): return int(x.sum())
     def cumsum(self, x, axis=1): return self.torch.cumsum(x, dim=axis)
     def transpose(self, x): return x.t().contiguous()
+    def matmul(self, a, b): return a @ b
 
     def bincount(self, x, bins):
         return self.torch.bincount(x.flatten().to(self.torch.int64), minlength=bins).to(self.torch.int32)

@@ -11,6 +11,9 @@
 # Where that does not reach the LLVM dialect yet, from Triton's .ttgir through the
 # pipeline's llir stage ("ttgir"), then through the lowering passes named in LLIR_PASSES
 # ("passes"); the table shows which route a kernel took. ROUTES chooses and orders them.
+# The hand-written dot kernels of dots/<target>/ (DOTS) have a .ttgir and a .json but no
+# Triton PTX: their .json goes to out/triton/ for the signature, and only the ttgir and
+# passes routes apply.
 #
 # Environment: TILEOPT, TILEOPT_TRANSLATE (the commands; default from PATH), TILEOPT_CORPUS,
 # ROUTES (default "ttir ttgir passes"), KERNELS, TARGETS, PTXAS (default: what
@@ -23,7 +26,8 @@ BUILD=$HERE/out
 TILEOPT=${TILEOPT:-tileopt}
 TRANSLATE=${TILEOPT_TRANSLATE:-tileopt-translate}
 ROUTES=${ROUTES:-"ttir ttgir passes"}
-KERNELS=${KERNELS:-"add add_nodiv axpy_f16 gelu softmax layernorm_fwd sum_rows sum_cols cumsum transpose atomic_hist"}
+KERNELS=${KERNELS:-"add add_nodiv axpy_f16 gelu softmax layernorm_fwd sum_rows sum_cols cumsum transpose atomic_hist matmul matmul_small block_ptr_matmul"}
+DOTS=${DOTS:-"dot_bf16_64x32x16 dot_tf32_64x64x32 dot_fma_f32_32x32x16 dot_acc_f16_64x64x32 dot_chain_f16_64x64x32"}
 TARGETS=${TARGETS:-"cuda-sm80 cuda-sm90"}
 
 if [ ! -f "$CORPUS/README.md" ]; then
@@ -52,19 +56,23 @@ for target in $TARGETS; do
   esac
   LLIR_PASSES=${LLIR_PASSES:-"--convert-scf-to-cf --allocate-shared-memory-nv=compute-capability=$cc --convert-triton-gpu-to-llvm --canonicalize --cse"}
   mkdir -p "$BUILD/triton/$target" "$BUILD/tileopt/$target"
-  for kernel in $KERNELS; do
-    cp "$CORPUS/$target/$kernel.ptx" "$CORPUS/$target/$kernel.json" "$BUILD/triton/$target/"
+  for kernel in $KERNELS $DOTS; do
+    src=$CORPUS/$target
+    [ -f "$src/$kernel.json" ] || src=$HERE/dots/$target
+    cp "$src/$kernel.json" "$BUILD/triton/$target/"
+    [ -f "$src/$kernel.ptx" ] && cp "$src/$kernel.ptx" "$BUILD/triton/$target/"
     dest=$BUILD/tileopt/$target
     rm -f "$dest/$kernel.ptx" "$dest/$kernel.meta.json"
     error="no route tried"
     made=""
     for route in $ROUTES; do
       mlir=$WORK/$kernel.$target.$route.mlir
+      [ "$route" = ttir ] && [ ! -f "$src/$kernel.ttir" ] && continue
       case $route in
-        ttir)   cmd=("$TILEOPT" "$CORPUS/$target/$kernel.ttir" "--pass-pipeline=$pipeline" -o "$mlir") ;;
-        ttgir)  cmd=("$TILEOPT" "$CORPUS/$target/$kernel.ttgir" "--pass-pipeline=$pipeline" --start-at=llir -o "$mlir") ;;
+        ttir)   cmd=("$TILEOPT" "$src/$kernel.ttir" "--pass-pipeline=$pipeline" -o "$mlir") ;;
+        ttgir)  cmd=("$TILEOPT" "$src/$kernel.ttgir" "--pass-pipeline=$pipeline" --start-at=llir -o "$mlir") ;;
         passes) # shellcheck disable=SC2206
-                cmd=("$TILEOPT" "$CORPUS/$target/$kernel.ttgir" $LLIR_PASSES -o "$mlir") ;;
+                cmd=("$TILEOPT" "$src/$kernel.ttgir" $LLIR_PASSES -o "$mlir") ;;
         *) echo "unknown route $route" >&2; exit 1 ;;
       esac
       echo "== $target $kernel [$route]: ${cmd[*]}" >> "$LOG"

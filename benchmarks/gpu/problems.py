@@ -42,6 +42,7 @@ class Problem:
     tolerance: float                        # max relative error accepted
     exact: bool = False                     # integer results: compared for equality
     reset: dict[str, float] = field(default_factory=dict)  # refill before every launch
+    flops: int = 0                          # for the TF/s column (dots: 2 M N K)
 
     @property
     def input_names(self) -> list[str]:
@@ -61,6 +62,13 @@ SIZES = {
     "tiny": dict(n=48, rows_softmax=2, cols_softmax=5, stride_softmax=16,
                  ln_rows=2, ln_cols=16, rows_sum=16, cols_sum=32,
                  transpose=16, cumsum_rows=2, cumsum_cols=6, hist_n=96),
+}
+# Matmul M, N, K: the issue's 4096^3; smaller ones not multiples of the blocks (masks),
+# but of 16 as the kernels' divisibility assumptions demand.
+MATMUL_SIZES = {
+    "full": (4096, 4096, 4096),
+    "small": (272, 208, 176),
+    "tiny": (48, 32, 32),
 }
 
 
@@ -202,6 +210,23 @@ def make_atomic_hist(ops, size: str) -> Problem:
                    {"n": n}, 4 * n + 4 * NBINS, 0.0, exact=True, reset={"hist_ptr": 0})
 
 
+# f16 in, f32 accumulation, f16 out: the output's rounding (2^-11 relative) dominates; an
+# element near zero is measured against 1e-3 max|ref| (array_ops.max_relative_error).
+MATMUL_TOLERANCE = 2e-3
+
+
+def make_matmul(ops, size: str, kernel: str) -> Problem:
+    """The corpus matmuls: C = A @ B, A (M x K) and B (K x N) row-major f16, C f16."""
+    m, n, k = MATMUL_SIZES[size]
+    a, b = ops.randn((m, k), "f16"), ops.randn((k, n), "f16")
+    c = ops.full((m, n), NAN, "f16")
+    args = dict(a_ptr=a, b_ptr=b, c_ptr=c, M=m, N=n, K=k, stride_am=k, stride_ak=1,
+                stride_bk=n, stride_bn=1, stride_cm=n, stride_cn=1)
+    return Problem(kernel, args, [Output("c_ptr")], {"c_ptr": ops.matmul(ops.f64(a), ops.f64(b))},
+                   {"M": m, "N": n}, 2 * (m * k + k * n + m * n), MATMUL_TOLERANCE,
+                   flops=2 * m * n * k)
+
+
 PROBLEMS: dict[str, Callable] = {
     "add": lambda ops, size: make_add(ops, size, "add"),
     "add_nodiv": lambda ops, size: make_add(ops, size, "add_nodiv"),
@@ -214,10 +239,73 @@ PROBLEMS: dict[str, Callable] = {
     "cumsum": make_cumsum,
     "transpose": make_transpose,
     "atomic_hist": make_atomic_hist,
+    "matmul": lambda ops, size: make_matmul(ops, size, "matmul"),
+    "matmul_small": lambda ops, size: make_matmul(ops, size, "matmul_small"),
+    "block_ptr_matmul": lambda ops, size: make_matmul(ops, size, "block_ptr_matmul"),
 }
-"""The issue's non-dot kernels, in the order the table lists them."""
+"""The issue's corpus kernels, in the order the table lists them."""
 
 KERNELS = list(PROBLEMS)
+
+
+@dataclass(frozen=True)
+class DotCase:
+    """A hand-written dot kernel (``dots/<target>/<name>.ttgir``, no Triton PTX):
+    ``dot_kernel(a, b, c, d)`` computes D = A @ B + C for row-major A (m x k), B (k x n)
+    and C, D (m x n) in one program; ``acc`` False: C is not read (the dot starts at 0).
+    ``chain_n``: a chained dot instead, D = f16(A @ B) @ C with C (n x chain_n) in the
+    input type and D (m x chain_n), the second dot's A taken from the first's registers."""
+
+    m: int
+    n: int
+    k: int
+    in_dtype: str
+    tolerance: float
+    acc: bool = False
+    chain_n: int = 0
+
+
+# tf32 keeps 10 mantissa bits: errors of ~2^-11 per product, over k = 32 random terms.
+DOT_CASES = {
+    "dot_bf16_64x32x16": DotCase(64, 32, 16, "bf16", 1e-5),
+    "dot_tf32_64x64x32": DotCase(64, 64, 32, "f32", 2e-2),
+    "dot_fma_f32_32x32x16": DotCase(32, 32, 16, "f32", 1e-5),
+    "dot_acc_f16_64x64x32": DotCase(64, 64, 32, "f16", 1e-5, acc=True),
+    # The reference rounds A @ B to f16 as the kernel does; a product that lands next to a
+    # rounding boundary may round the other way in f32: one f16 ulp (2^-11) on one term.
+    "dot_chain_f16_64x64x32": DotCase(64, 64, 32, "f16", 1e-2, chain_n=32),
+}
+
+
+def make_dot_case(ops, size: str, name: str) -> Problem:
+    case = DOT_CASES[name]
+    m, n, k = case.m, case.n, case.k
+    a, b = ops.randn((m, k), case.in_dtype), ops.randn((k, n), case.in_dtype)
+    size_of = {"bf16": 2, "f16": 2, "f32": 4}[case.in_dtype]
+    moved = size_of * (m * k + k * n)
+    ref = ops.matmul(ops.f64(a), ops.f64(b))
+    flops = 2 * m * n * k
+    if case.chain_n:
+        c = ops.randn((n, case.chain_n), case.in_dtype)
+        ref = ops.matmul(ops.f64(ops.cast(ref, case.in_dtype)), ops.f64(c))
+        n, flops = case.chain_n, flops + 2 * m * n * case.chain_n
+        moved += size_of * c.shape[0] * n
+    elif case.acc:
+        c = ops.randn((m, n))
+        ref = ref + ops.f64(c)
+        moved += 4 * m * n
+    else:
+        c = ops.full((m, n), NAN)
+    d = ops.full((m, n), NAN)
+    return Problem(name, dict(a_ptr=a, b_ptr=b, c_ptr=c, d_ptr=d), [Output("d_ptr")],
+                   {"d_ptr": ref}, {}, moved + 4 * m * n, case.tolerance, flops=flops)
+
+
+HAND_WRITTEN: dict[str, Callable] = {
+    name: (lambda ops, size, name=name: make_dot_case(ops, size, name)) for name in DOT_CASES}
+"""Kernels with no Triton PTX to compare with: only checked (and timed) as tileopt's."""
+
+ALL_PROBLEMS: dict[str, Callable] = {**PROBLEMS, **HAND_WRITTEN}
 
 
 def cdiv(a: int, b: int) -> int:

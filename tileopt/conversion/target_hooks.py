@@ -26,6 +26,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from tileopt.conversion.llvm_builder import LLVMBuilder
 from tileopt.conversion.shared_layouts import SharedMemoryBanks
+from tileopt.layouts.linear_layout import LinearLayout
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,43 @@ class MemoryAccess:
     count: int
     pred: SSAValue | None = None
     other: Sequence[SSAValue] | None = None
+
+
+@dataclass(frozen=True)
+class MatrixInstruction:
+    """One matrix instruction ``D = A x B + C`` of shape ``m x n x k``, as the tiling of
+    ``tt.dot`` needs it (``triton_gpu_to_llvm/dot.py``).
+
+    ``a``, ``b``, ``c`` are its fragments: linear layouts from (``register``, ``lane``
+    and, for an instruction several warps issue together, ``warp``) to the (row, col) of
+    the element within the instruction's ``m x k``, ``k x n`` and ``m x n`` tiles. One
+    fragment register is one element; the emitter packs them into machine registers.
+    """
+
+    m: int
+    n: int
+    k: int
+    a: LinearLayout
+    b: LinearLayout
+    c: LinearLayout
+
+
+class MatrixEmitter(ABC):
+    """The matrix instructions of one accumulator encoding (NVIDIA ``mma.sync``; AMD
+    MFMA/WMMA later): which instruction a dot uses and how it is emitted. The tiling over
+    a thread's registers is shared (``dot.py``)."""
+
+    @abstractmethod
+    def instruction(self, a_type: Attribute, b_type: Attribute, c_type: Attribute,
+                    input_precision: str) -> MatrixInstruction:
+        """The instruction for operands of these element types (LLVM types) and the
+        dot's ``inputPrecision`` name; raises ``ValueError`` (the message is shown)
+        when there is none."""
+
+    @abstractmethod
+    def emit(self, b: LLVMBuilder, instruction: MatrixInstruction, a: Sequence[SSAValue],
+             b_values: Sequence[SSAValue], c: Sequence[SSAValue]) -> list[SSAValue]:
+        """One instruction on fragment-ordered elements; D in fragment order."""
 
 
 class ModuleSymbols(Protocol):
@@ -222,3 +260,10 @@ class TargetHooks(ABC):
     def extra_kernel_arguments(self) -> list[Attribute]:
         """Parameters appended to every kernel's signature (Triton's scratch pointers)."""
         return []
+
+    # -------------------------------------------------------------- matrix units
+
+    def matrix_emitter(self, encoding: object) -> MatrixEmitter | None:
+        """The emitter of ``tt.dot`` for results in ``encoding`` (a ``tileopt.layouts``
+        encoding other than blocked, whose FMA dot is shared); None: no matrix unit."""
+        return None

@@ -22,6 +22,8 @@ from array_ops import Array, ListOps, max_relative_error  # noqa: E402
 from cuda_driver import pack_parameters  # noqa: E402
 from kernel_abi import AbiError, KernelMeta, evaluate_grid, kernel_parameters, parse_entry  # noqa: E402
 from problems import (  # noqa: E402
+    DOT_CASES,
+    HAND_WRITTEN,
     KERNELS,
     PROBLEMS,
     gelu_reference,
@@ -280,3 +282,44 @@ def test_selftest_ptx_assembles():
         result = subprocess.run([ptxas, "-arch=sm_80", str(source), "-o", str(Path(work) / "t.cubin")],
                                 capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+# ------------------------------------------------------------------ the dots
+
+
+def test_matmul_reference_is_the_product():
+    ops = ListOps(seed=3)
+    problem = PROBLEMS["matmul"](ops, "tiny")
+    a, b = problem.args["a_ptr"], problem.args["b_ptr"]
+    m, k = a.shape
+    n = b.shape[1]
+    ref = problem.reference["c_ptr"]
+    assert ref.shape == (m, n)
+    assert ref.data[n + 2] == pytest.approx(sum(a.data[k + x] * b.data[x * n + 2] for x in range(k)))
+    assert problem.flops == 2 * m * n * k
+
+
+@pytest.mark.parametrize("name", sorted(HAND_WRITTEN))
+def test_hand_written_dots_have_a_kernel_for_every_target(name):
+    """Each hand-written dot problem has a .ttgir and a .json per target whose signature
+    the problem fills, and its reference adds C only where the kernel reads it."""
+    ops = ListOps(seed=4)
+    problem = HAND_WRITTEN[name](ops, "tiny")
+    for target in TARGETS:
+        folder = HARNESS / "dots" / target
+        meta = KernelMeta.load(folder / f"{name}.json")
+        text = (folder / f"{name}.ttgir").read_text()
+        assert f"ttg.target = \"cuda:{target[-2:]}\"" in text
+        assert ("tt.load %c_ptrs" in text) == DOT_CASES[name].acc
+        assert {p for p, _ in meta.runtime_params} == set(problem.args)
+        assert evaluate_grid(meta.grid, problem.grid_values) == (1, 1, 1)
+    d = problem.reference["d_ptr"]
+    a, b, c = (problem.args[p] for p in ("a_ptr", "b_ptr", "c_ptr"))
+    k, n = a.shape[1], b.shape[1]
+    first = [sum(a.data[x] * b.data[x * n + j] for x in range(k)) for j in range(n)]
+    if DOT_CASES[name].chain_n:
+        row = ops.cast(ops.from_rows(first, "f64"), "f16").data
+        want = sum(row[j] * c.data[j * c.shape[1]] for j in range(n))
+    else:
+        want = first[0] + (c.data[0] if DOT_CASES[name].acc else 0.0)
+    assert d.data[0] == pytest.approx(want)

@@ -1,7 +1,8 @@
 """A tiny evaluator of the integer LLVM-dialect ops the lowering's index math emits.
 
 Used by the tests to run the emitted i32 arithmetic for every thread id on the CPU and
-compare with what the linear layouts say (no GPU needed).
+compare with what the linear layouts say (no GPU needed). ``llvm.intr.fmuladd`` is
+evaluated on Python floats (the FMA dot's arithmetic); unknown ops are an error.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ def evaluate(block: Block, inputs: dict[SSAValue, int]) -> dict[SSAValue, int]:
         elif op.name in _BINARY:
             a, b = (env[v] for v in op.operands)
             env[op.results[0]] = _BINARY[op.name](a, b) & MASK32
+        elif op.name == "llvm.intr.fmuladd":
+            a, b, c = (env[v] for v in op.operands)
+            env[op.results[0]] = a * b + c
         elif op.name == "llvm.icmp":
             continue
         elif op.name == "llvm.getelementptr" and op.properties["elem_type"] == i8:

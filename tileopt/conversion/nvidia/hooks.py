@@ -39,10 +39,18 @@ from xdsl.ir import Attribute, SSAValue
 from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
 from tileopt.conversion.nvidia.libdevice import INLINE as LIBDEVICE_INLINE
 from tileopt.conversion.nvidia.libdevice import erff
+from tileopt.conversion.nvidia.mma import MmaV2Emitter
 from tileopt.conversion.shared_layouts import SharedMemoryBanks
-from tileopt.conversion.target_hooks import CachePolicy, MemoryAccess, ModuleSymbols, TargetHooks
+from tileopt.conversion.target_hooks import (
+    CachePolicy,
+    MatrixEmitter,
+    MemoryAccess,
+    ModuleSymbols,
+    TargetHooks,
+)
 from tileopt.conversion.type_converter import bit_width
 from tileopt.dialects import nvvm
+from tileopt.layouts.encodings import NvidiaMma
 
 LOG2E = 1.4426950408889634
 LN2 = 0.6931471805599453
@@ -551,6 +559,13 @@ class NvidiaHooks(TargetHooks):
     def extra_kernel_arguments(self) -> list[Attribute]:
         # Triton 3.6 kernels take a global-scratch and a profile-scratch pointer last.
         return [ptr_type(1), ptr_type(1)]
+
+    # -------------------------------------------------------------- matrix units
+
+    def matrix_emitter(self, encoding: object) -> MatrixEmitter | None:
+        if isinstance(encoding, NvidiaMma) and encoding.is_ampere:
+            return MmaV2Emitter()
+        return None
 
 
 __all__ = ["NvidiaHooks", "LOG2E", "LN2"]

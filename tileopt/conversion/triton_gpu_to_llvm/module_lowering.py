@@ -35,6 +35,7 @@ from tileopt.conversion.triton_gpu_to_llvm import (  # noqa: F401
     atomics,
     control_flow,
     convert_layout,
+    dot,
     elementwise,
     load_store,
     memory,
