@@ -51,8 +51,10 @@ class Pass(ModulePass):
     def one_line_summary(cls) -> str:
         if cls.summary:
             return cls.summary
+        # The docstring's first paragraph, whole (a first line may end mid-sentence).
         doc = (cls.__doc__ or "").strip()
-        return doc.splitlines()[0] if doc else ""
+        paragraph = doc.split("\n\n")[0] if doc else ""
+        return " ".join(line.strip() for line in paragraph.splitlines())
 
     @classmethod
     def from_options(cls, values: dict[str, object]) -> "Pass":
