@@ -18,11 +18,11 @@ from tileopt.driver import ir_io
 from tileopt.driver.pass_manager import PassManager
 from tileopt.ir import TileoptError, make_context
 from tileopt.passes.diagnostics import Diagnostic
-from tileopt.passes.registry import load_builtin_passes, load_entry_point_plugins
+from tileopt.passes.registry import get_pass, load_builtin_passes, load_entry_point_plugins
 from tileopt.passes.options import OptionTextError, split_option_text
 from tileopt.pipelines import slice_stages
-from tileopt.pipelines.loader import (instantiate, load_definition, looks_like_pipeline,
-                                      resolve_name)
+from tileopt.pipelines.loader import (NAME, instantiate, load_definition,
+                                      looks_like_pipeline, resolve_name)
 from tileopt.pipelines.model import Pipeline, Where
 
 
@@ -46,7 +46,8 @@ def load_pipeline(spec: str, params: Mapping[str, object] | None = None) -> Pipe
     load_entry_point_plugins()
     name, _, braced = spec.partition("{")
     name = name.strip()
-    if not looks_like_pipeline(name):
+    if not looks_like_pipeline(name) and (get_pass(name) is not None
+                                          or not NAME.fullmatch(name)):
         raise TileoptError(f"'{spec}' is not a YAML pipeline (a name such as nvidia-sm90, "
                            "or a .yaml file)")
     where = Where("<pipeline>", 1, 1, (spec, "^"))
