@@ -23,8 +23,9 @@ sizes, the kernel's name) is read from tileopt's output module and PTX.
 A kernel tileopt cannot compile (an unsupported op, a failing pass, ptxas rejecting the PTX)
 is compiled by Triton's own stages instead, from the untouched frontend module, and recorded
 (``records()``; a log line on the ``tileopt.triton`` logger; one JSON line in
-``$TILEOPT_TRITON_LOG`` when set, from every process). ``use(..., fallback=False)`` (or
-``TILEOPT_TRITON_FALLBACK=0``) raises instead.
+``$TILEOPT_TRITON_LOG`` when set, from every process; the text tileopt was given, as
+``NAME-HASH.STAGE.mlir`` in the directory ``$TILEOPT_TRITON_DUMP_FAILED`` when set).
+``use(..., fallback=False)`` (or ``TILEOPT_TRITON_FALLBACK=0``) raises instead.
 
 Triton caches compiled kernels on disk under a key that does not know about this hook, so
 tileopt's kernels are kept apart: ``use`` installs ``CacheManager``, Triton's file cache with
@@ -56,6 +57,7 @@ from tileopt.target.gpu_target import target_of_module
 ENV_PIPELINE = "TILEOPT_TRITON_PIPELINE"
 ENV_LOG = "TILEOPT_TRITON_LOG"
 ENV_FALLBACK = "TILEOPT_TRITON_FALLBACK"
+ENV_DUMP = "TILEOPT_TRITON_DUMP_FAILED"
 CACHE_MANAGER = f"{__name__}:CacheManager"
 
 # The stages tileopt makes, in Triton's order; ``cubin`` (ptxas) stays Triton's.
@@ -293,8 +295,20 @@ class KernelCompile:
             raise err
         self.use_triton = True
         record.compiled_by, record.failed_at, record.reason = "triton", failed_at, reason
+        if err is not None:
+            self._dump_input()
         log.warning("tileopt: %s compiled by Triton instead (%s: %s)", record.name,
                     failed_at, reason)
+
+    def _dump_input(self) -> None:
+        folder = os.environ.get(ENV_DUMP)
+        if not folder or self.source is None or self.record is None:
+            return
+        text = str(self.source)
+        digest = hashlib.sha256(text.encode()).hexdigest()[:10]
+        os.makedirs(folder, exist_ok=True)
+        path = Path(folder) / f"{self.record.name}-{digest}.{self.first_stage}.mlir"
+        path.write_text(text)
 
     def finish(self) -> None:
         """Record the kernel (once: in ``records()`` and in ``$TILEOPT_TRITON_LOG``)."""

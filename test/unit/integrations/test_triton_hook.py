@@ -199,6 +199,15 @@ def test_salted_key_follows_a_yaml_files_contents(tmp_path):
     assert hook.salted_key("A" * 52, str(path)) != first
 
 
+def test_failing_inputs_are_dumped(tmp_path, monkeypatch):
+    monkeypatch.setenv(hook.ENV_DUMP, str(tmp_path / "failed"))
+    bad = 'module {\n  tt.func public @bad() {\n    "x.y"() : () -> ()\n  }\n}\n'
+    _compile(bad)
+    [dumped] = (tmp_path / "failed").iterdir()
+    assert dumped.name.startswith("bad-") and dumped.name.endswith(".ttir.mlir")
+    assert dumped.read_text() == bad
+
+
 def test_log_lines(tmp_path, monkeypatch):
     log = tmp_path / "log.jsonl"
     monkeypatch.setenv(hook.ENV_LOG, str(log))
