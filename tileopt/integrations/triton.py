@@ -43,6 +43,7 @@ import json
 import logging
 import os
 import re
+import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -104,7 +105,9 @@ def use(pipeline: str | None = None, *, fallback: bool = True, log_path: str | N
     picks one by the GPU (``nvidia-sm90`` for sm_90, ``nvidia-sm80`` for sm_80..sm_89).
 
     Call it before the first kernel compiles (for ``torch.compile``: before the first
-    compiled call, so that Inductor's compile workers start with the setting).
+    compiled call, so that Inductor's compile workers start with the setting). Every
+    process appends its kernels to ``log_path`` (default: a new temporary file), which
+    ``records()`` reads.
     """
     if pipeline is not None:
         load_pipeline(pipeline)  # a bad name or parameter fails here, not in every kernel
@@ -112,8 +115,10 @@ def use(pipeline: str | None = None, *, fallback: bool = True, log_path: str | N
     else:
         os.environ.pop(ENV_PIPELINE, None)
     os.environ[ENV_FALLBACK] = "1" if fallback else "0"
-    if log_path is not None:
-        os.environ[ENV_LOG] = str(log_path)
+    if log_path is None:
+        handle, log_path = tempfile.mkstemp(prefix="tileopt-triton-", suffix=".jsonl")
+        os.close(handle)
+    os.environ[ENV_LOG] = str(log_path)
     current = os.environ.get("TRITON_CACHE_MANAGER")
     if current not in (None, "", CACHE_MANAGER):
         raise TileoptError(f"TRITON_CACHE_MANAGER is already set to '{current}'; tileopt "
@@ -138,9 +143,23 @@ def stop() -> None:
 
 
 def records() -> list[KernelRecord]:
-    """The kernels compiled in this process since the hook was installed."""
-    with _lock:
-        return list(_records)
+    """The kernels compiled since ``use``: from ``$TILEOPT_TRITON_LOG`` when it is set (every
+    process's, compile workers' included), else this process's."""
+    path = os.environ.get(ENV_LOG)
+    if not path or not os.path.exists(path):
+        with _lock:
+            return list(_records)
+    fields = set(KernelRecord.__dataclass_fields__)
+    found = []
+    with open(path) as log_file:
+        for line in log_file:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue  # cut short by a process that was killed
+            if isinstance(entry, dict) and "name" in entry and set(entry) <= fields:
+                found.append(KernelRecord(**entry))
+    return found
 
 
 def default_pipeline(capability: int) -> str | None:

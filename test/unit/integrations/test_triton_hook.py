@@ -216,6 +216,12 @@ def test_log_lines(tmp_path, monkeypatch):
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert [(e["name"], e["compiled_by"], e["pid"]) for e in lines] == \
         [("bad", "triton", os.getpid())]
+    # records() reads every process's lines, past other lines and a line cut short.
+    other = dict(lines[0], name="from_a_worker", compiled_by="tileopt", pid=1)
+    with log.open("a") as out:
+        out.write(json.dumps({"model": "m"}) + "\n" + json.dumps(other) + "\n{\"name\": ")
+    assert [(r.name, r.pid) for r in hook.records()] == [("bad", os.getpid()),
+                                                         ("from_a_worker", 1)]
 
 
 # The library API --------------------------------------------------------------------
