@@ -28,6 +28,7 @@ import json
 import math
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
@@ -137,12 +138,21 @@ def run_phase(phase: str, args, models, work: Path, out: Path, deadline: float) 
             print(f"== {phase} (attempt {attempt + 1}, {left:.0f} s left)", flush=True)
             log.write(f"== {' '.join(command)}\n")
             log.flush()
+            # A session of its own: at the deadline, Inductor's compile workers go with it.
+            process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                       start_new_session=True)
             try:
-                status = subprocess.run(command, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                        timeout=left + 30).returncode
+                status = process.wait(timeout=left + 30)
             except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
                 print(f"   {phase}: killed at its deadline", flush=True)
                 break
+            finally:
+                try:  # compile workers outlive a worker that exited
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
             state = report.load_phase(phase_dir)
             done = state["models"]
             listed = ", ".join(f"{m} ({r.get('status')})" for m, r in done.items())
@@ -192,6 +202,7 @@ def pack_failed_inputs(folder: Path, archive: Path) -> None:
 
 def run_worker(args) -> int:
     import torch
+    import torch._dynamo
 
     from models import MODELS
 
@@ -242,6 +253,7 @@ def run_worker(args) -> int:
 
 def run_model(make, entry: dict, tensors_path: Path, args) -> None:
     import torch
+    import torch._inductor.config
 
     torch.manual_seed(0)
     case = make()
