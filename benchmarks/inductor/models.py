@@ -20,6 +20,11 @@ import torch.nn.functional as F
 from torch import nn
 
 
+# run_models.py --device cpu --backend aot_eager checks the harness without a GPU.
+DEVICE = "cuda"
+BACKEND = "inductor"
+
+
 @dataclass
 class Case:
     step: Callable[[], torch.Tensor]
@@ -114,9 +119,9 @@ class NormMLP(nn.Module):
 
 
 def _training_case(model: nn.Module, inputs: tuple, dtype: torch.dtype) -> Case:
-    model = model.to(device="cuda", dtype=dtype)
-    inputs = tuple(t.cuda() for t in inputs)
-    compiled = torch.compile(model)
+    model = model.to(device=DEVICE, dtype=dtype)
+    inputs = tuple(t.to(DEVICE) for t in inputs)
+    compiled = torch.compile(model, backend=BACKEND)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
     grads: dict[str, torch.Tensor] = {}
 
@@ -160,9 +165,12 @@ MAX_AUTOTUNE = {"max_autotune_gemm_backends": "TRITON", "max_autotune_gemm_searc
 
 def _gemm_case(fn, shapes: list[tuple[int, ...]], dtype: torch.dtype, seed: int) -> Case:
     generator = torch.Generator().manual_seed(seed)
-    args = [(torch.randn(shape, generator=generator) / math.sqrt(shape[-1])).to("cuda", dtype)
+    args = [(torch.randn(shape, generator=generator) / math.sqrt(shape[-1])).to(DEVICE, dtype)
             for shape in shapes]
-    compiled = torch.compile(fn, mode="max-autotune-no-cudagraphs")
+    if BACKEND == "inductor":
+        compiled = torch.compile(fn, mode="max-autotune-no-cudagraphs")
+    else:
+        compiled = torch.compile(fn, backend=BACKEND)
     out: dict[str, torch.Tensor] = {}
 
     def step():

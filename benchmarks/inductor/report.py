@@ -130,6 +130,8 @@ def build_summary(phases: dict[str, dict], log: list[dict], phase_seconds: dict[
                 for phase in (TRITON_A, TILEOPT, TRITON_B)}
         entry = {"status": {p: r.get("status", "not run") for p, r in runs.items()},
                  "errors": {p: r["error"] for p, r in runs.items() if r.get("error")},
+                 "profile_errors": {p: r["profile_error"] for p, r in runs.items()
+                                    if r.get("profile_error")},
                  "losses": {p: r.get("losses") for p, r in runs.items()},
                  "loss_diff": max_abs_diff(runs[TILEOPT].get("losses"),
                                            runs[TRITON_A].get("losses")),
@@ -259,6 +261,8 @@ def format_summary(summary: dict) -> str:
         lines.append(f"  {model}: {status}")
         for phase, error in entry["errors"].items():
             lines.append(f"    {phase}: {error}")
+        for phase, error in entry.get("profile_errors", {}).items():
+            lines.append(f"    {phase} (profiler): {error}")
 
     lines += ["", "Kernels compiled by tileopt / total, by kind (unique names per model; "
               "compiles: every config and autotune choice)"]

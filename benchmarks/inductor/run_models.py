@@ -59,6 +59,9 @@ def main() -> int:
     parser.add_argument("--pipeline", default="nvidia-sm90")
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--profile-steps", type=int, default=5)
+    parser.add_argument("--device", default="cuda", help="cpu: check the harness (no GPU)")
+    parser.add_argument("--backend", default="inductor",
+                        help="torch.compile backend (aot_eager: check the harness)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--work", help=argparse.SUPPRESS)
     parser.add_argument("--deadline", type=float, help=argparse.SUPPRESS)
@@ -132,7 +135,7 @@ def run_phase(phase: str, args, models, work: Path, out: Path, deadline: float) 
                        "--work", str(phase_dir), "--deadline", str(deadline),
                        "--pipeline", args.pipeline, "--steps", str(args.steps),
                        "--profile-steps", str(args.profile_steps),
-                       "--out", str(out)]
+                       "--device", args.device, "--backend", args.backend, "--out", str(out)]
             if remaining is not None:
                 command += ["--models", ",".join(remaining)]
             print(f"== {phase} (attempt {attempt + 1}, {left:.0f} s left)", flush=True)
@@ -204,8 +207,10 @@ def run_worker(args) -> int:
     import torch
     import torch._dynamo
 
+    import models
     from models import MODELS
 
+    models.DEVICE, models.BACKEND = args.device, args.backend
     work = Path(args.work)
     results_path = work / "results.json"
     results = report.load_phase(work)
@@ -247,7 +252,8 @@ def run_worker(args) -> int:
         finally:
             save(results_path, results)
             torch._dynamo.reset()
-            torch.cuda.empty_cache()
+            if torch.cuda.is_available():
+                torch.cuda.empty_cache()
     return 0
 
 
@@ -260,30 +266,38 @@ def run_model(make, entry: dict, tensors_path: Path, args) -> None:
     start = time.perf_counter()
     with torch._inductor.config.patch(case.inductor_config):
         first = case.step()
-        torch.cuda.synchronize()
+        synchronize()
     entry["compile_and_first_step_s"] = time.perf_counter() - start
     losses = [first.item()]
     for _ in range(args.steps - 1):
         losses.append(case.step().item())
-    torch.cuda.synchronize()
+    synchronize()
     entry["losses"] = losses
     torch.save(case.tensors(), tensors_path)
     entry["tensors"] = str(tensors_path)
-    entry["kernels"] = profile_kernels(case.step, args.profile_steps)
+    try:
+        entry["kernels"] = profile_kernels(case.step, args.profile_steps, args.device)
+    except Exception as err:  # noqa: BLE001 - the numbers above still count
+        entry["profile_error"] = first_line(err)
+        traceback.print_exc()
+        if context_lost(err):
+            raise
 
 
-def profile_kernels(step, steps: int) -> dict[str, dict]:
-    """name -> {"count", "total_us"} over ``steps`` steps: every GPU kernel the profiler saw."""
+def profile_kernels(step, steps: int, device: str) -> dict[str, dict]:
+    """name -> {"count", "total_us"} over ``steps`` steps: every GPU kernel the profiler saw
+    (none on the CPU)."""
     import torch
     from torch.autograd import DeviceType
     from torch.profiler import ProfilerActivity, profile
 
     step()  # warm
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+    synchronize()
+    activity = ProfilerActivity.CUDA if device == "cuda" else ProfilerActivity.CPU
+    with profile(activities=[activity]) as prof:
         for _ in range(steps):
             step()
-        torch.cuda.synchronize()
+        synchronize()
     kernels: dict[str, dict] = {}
     for event in prof.events():
         if event.device_type != DeviceType.CUDA:
@@ -294,6 +308,13 @@ def profile_kernels(step, steps: int) -> dict[str, dict]:
     for slot in kernels.values():
         slot["per_step"] = slot["count"] / steps
     return kernels
+
+
+def synchronize() -> None:
+    import torch
+
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
 
 
 def facts() -> dict:
