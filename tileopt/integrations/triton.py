@@ -89,7 +89,6 @@ class KernelRecord:
 class _Settings:
     pipeline: str | None  # None: by the GPU (``default_pipeline``)
     fallback: bool
-    log_path: str | None
 
 
 _lock = threading.RLock()  # tileopt's pass diagnostics are process-global: one compile at a time
@@ -109,8 +108,15 @@ def use(pipeline: str | None = None, *, fallback: bool = True, log_path: str | N
     process appends its kernels to ``log_path`` (default: a new temporary file), which
     ``records()`` reads.
     """
+    current = os.environ.get("TRITON_CACHE_MANAGER")
+    if current not in (None, "", CACHE_MANAGER):
+        raise TileoptError(f"TRITON_CACHE_MANAGER is already set to '{current}'; tileopt "
+                           f"needs its own ({CACHE_MANAGER}) to keep its kernels apart")
     if pipeline is not None:
         load_pipeline(pipeline)  # a bad name or parameter fails here, not in every kernel
+        name, brace, rest = pipeline.partition("{")
+        if Path(name.strip()).is_file():  # workers may start elsewhere
+            pipeline = str(Path(name.strip()).resolve()) + brace + rest
         os.environ[ENV_PIPELINE] = pipeline
     else:
         os.environ.pop(ENV_PIPELINE, None)
@@ -119,10 +125,6 @@ def use(pipeline: str | None = None, *, fallback: bool = True, log_path: str | N
         handle, log_path = tempfile.mkstemp(prefix="tileopt-triton-", suffix=".jsonl")
         os.close(handle)
     os.environ[ENV_LOG] = str(log_path)
-    current = os.environ.get("TRITON_CACHE_MANAGER")
-    if current not in (None, "", CACHE_MANAGER):
-        raise TileoptError(f"TRITON_CACHE_MANAGER is already set to '{current}'; tileopt "
-                           f"needs its own ({CACHE_MANAGER}) to keep its kernels apart")
     os.environ["TRITON_CACHE_MANAGER"] = CACHE_MANAGER
     _install(_settings_from_environment())
 
@@ -173,8 +175,7 @@ def default_pipeline(capability: int) -> str | None:
 
 def _settings_from_environment() -> _Settings:
     return _Settings(os.environ.get(ENV_PIPELINE) or None,
-                     os.environ.get(ENV_FALLBACK, "1") != "0",
-                     os.environ.get(ENV_LOG) or None)
+                     os.environ.get(ENV_FALLBACK, "1") != "0")
 
 
 def _install(settings: _Settings) -> None:

@@ -72,7 +72,7 @@ def _compile(text: str, *, options=Options(), stages=None, pipeline="nvidia-sm90
              fallback=True, capability=90, first="ttir", language_ok=True):
     stages = stages or TritonStages()
     kernel = hook.KernelCompile(stages.make(), options, capability,
-                                hook._Settings(pipeline, fallback, None),
+                                hook._Settings(pipeline, fallback),
                                 language_ok=language_ok)
     metadata: dict = {"num_warps": options.num_warps}
     outputs = {}
@@ -175,6 +175,14 @@ def test_kernels_the_hook_leaves_to_triton(corpus, change, reason):
     assert kernel.record.compiled_by == "triton" and kernel.record.failed_at == "hook"
     assert reason in kernel.record.reason
     assert stages.calls[-1] == "cubin" and kernel.record.seconds == 0.0
+
+
+def test_use_refuses_another_cache_manager(monkeypatch):
+    monkeypatch.setenv("TRITON_CACHE_MANAGER", "mine:Manager")
+    monkeypatch.delenv(hook.ENV_PIPELINE, raising=False)
+    with pytest.raises(TileoptError, match="already set to 'mine:Manager'"):
+        hook.use("nvidia-sm90")
+    assert hook.ENV_PIPELINE not in os.environ  # nothing was changed
 
 
 def test_default_pipeline_by_capability():
