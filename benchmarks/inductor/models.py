@@ -199,9 +199,9 @@ def addmm_gelu(x, w, b):
 MODELS: dict[str, Callable[[], Case]] = {
     "block_bf16": block(torch.bfloat16),
     "norm_mlp_fp32": norm_mlp,
-    "block_fp32": block(torch.float32),
     "mm_bias_relu_fp16": lambda: _gemm_case(
         mm_bias_relu, [(2048, 1024), (1024, 1024), (1024,)], torch.float16, 3),
+    "block_fp32": block(torch.float32),
     "bmm_scale_residual_fp16": lambda: _gemm_case(
         bmm_scale_residual, [(16, 256, 128), (16, 128, 256), (16, 256, 256)], torch.float16, 4),
     "addmm_gelu_bf16": lambda: _gemm_case(
