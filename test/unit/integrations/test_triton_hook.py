@@ -314,6 +314,7 @@ def _triton():
 
 @pytest.fixture
 def kernels_module(tmp_path, monkeypatch):
+    _triton()
     (tmp_path / "hook_kernels.py").write_text(TRITON_KERNELS)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "cache"))
