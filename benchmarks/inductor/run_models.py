@@ -76,6 +76,8 @@ def main() -> int:
 def run_parent(args) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    for stale in ["kernels.jsonl", "failed_inputs.tar.gz"] + [f"{p}.log" for p in PHASES]:
+        (out / stale).unlink(missing_ok=True)  # this run's files only (logs are appended)
     work = Path(tempfile.mkdtemp(prefix="inductor-bench-"))
     models = [m for m in args.models.split(",") if m] or None
     start = time.time()
