@@ -74,7 +74,7 @@ def main() -> int:
 # The parent: phases in fresh processes, then the report -------------------------------
 
 def run_parent(args) -> int:
-    out = Path(args.out)
+    out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     for stale in ["kernels.jsonl", "failed_inputs.tar.gz"] + [f"{p}.log" for p in PHASES]:
         (out / stale).unlink(missing_ok=True)  # this run's files only (logs are appended)
