@@ -21,5 +21,4 @@ echo "exit status $?"
 grep -v "^WARNING\|^  warnings.warn" "$OUTDIR/readme_example.log" | tail -n 12
 
 echo "== models"
-
 python3 benchmarks/inductor/run_models.py --out "$OUTDIR" --budget 420 "$@"  # a later --budget wins
