@@ -47,6 +47,8 @@ PHASES = ("triton-a", "tileopt", "triton-b")
 # Of the time left when a phase starts, the share it may use (the last takes the rest).
 SHARES = {"triton-a": 0.28, "tileopt": 0.6, "triton-b": 1.0}
 CONTEXT_LOST = 3  # a worker's exit status when CUDA errors make the rest of its models moot
+MIN_LEFT_S = 15  # a phase with less left starts no worker
+GRACE_S = 30  # a worker past its deadline (it checks it between models) is killed this late
 
 
 def main() -> int:
@@ -85,7 +87,7 @@ def run_parent(args) -> int:
     phase_seconds: dict[str, float] = {}
     for phase in [p for p in args.phases.split(",") if p]:
         now = time.time()
-        if now >= end - 20:
+        if now >= end - MIN_LEFT_S:
             print(f"== {phase}: skipped (budget spent)", flush=True)
             continue
         deadline = now + (end - now) * SHARES.get(phase, 1.0)
@@ -131,7 +133,7 @@ def run_phase(phase: str, args, models, work: Path, out: Path, deadline: float) 
     with open(out / f"{phase}.log", "a") as log:
         for attempt in range(3):
             left = deadline - time.time()
-            if left < 15:
+            if left < MIN_LEFT_S:
                 break
             command = [sys.executable, str(Path(__file__).resolve()), "--worker", phase,
                        "--work", str(phase_dir), "--deadline", str(deadline),
@@ -147,7 +149,7 @@ def run_phase(phase: str, args, models, work: Path, out: Path, deadline: float) 
             process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
                                        start_new_session=True)
             try:
-                status = process.wait(timeout=left + 30)
+                status = process.wait(timeout=left + GRACE_S)
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
