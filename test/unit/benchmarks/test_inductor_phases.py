@@ -26,8 +26,8 @@ WORKER = textwrap.dedent("""\
     results = json.load(open(path)) if os.path.exists(path) else {"models": {}}
     names = get("--models").split(",") if get("--models") else ["m1", "m2", "m3"]
     results.setdefault("planned", names)
-    with open(os.path.join(work, "calls.txt"), "a") as calls:
-        calls.write(",".join(names) + "\\n")
+    with open(os.environ["CALLS"], "a") as calls:
+        calls.write(get("--worker") + ":" + ",".join(names) + "\\n")
     for name in names:
         if name in os.environ.get("SLOW", ""):
             time.sleep(60)
@@ -48,6 +48,7 @@ def _args(**changes) -> Namespace:
 
 
 def _fake_python(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("CALLS", str(tmp_path / "calls.txt"))
     script = tmp_path / "worker.py"
     script.write_text(WORKER)
     fake = tmp_path / "fake-python"
@@ -62,8 +63,8 @@ def test_a_lost_context_restarts_with_the_models_left(tmp_path, monkeypatch):
     work, out = tmp_path / "work", tmp_path / "out"
     out.mkdir()
     run_models.run_phase("triton-a", _args(), None, work, out, deadline=1e12)
-    calls = (work / "triton-a" / "calls.txt").read_text().split()
-    assert calls == ["m1,m2,m3", "m3"]
+    calls = (tmp_path / "calls.txt").read_text().split()
+    assert calls == ["triton-a:m1,m2,m3", "triton-a:m3"]
     models = json.loads((work / "triton-a" / "results.json").read_text())["models"]
     assert {m: r["status"] for m, r in models.items()} == \
         {"m1": "ok", "m2": "failed", "m3": "ok"}
@@ -100,5 +101,5 @@ def test_later_phases_run_what_the_first_got_through(tmp_path, monkeypatch, caps
         {"triton-a": "not run", "tileopt": "not run", "triton-b": "not run"}
     assert summary["models"]["m1"]["status"]["triton-b"] == "ok"
     assert "m1: ok / ok / ok" in capsys.readouterr().out
-    for phase in ("tileopt", "triton-b"):
-        assert (tmp_path / "work" / phase / "calls.txt").read_text().split() == ["m1,m2"]
+    assert (tmp_path / "calls.txt").read_text().split() == \
+        ["triton-a:m1,m2,m3", "tileopt:m1,m2", "triton-b:m1,m2"]
