@@ -157,7 +157,7 @@ LAYERS = (
     ("tileopt.conversion",),
     ("tileopt.target",),
     ("tileopt.testing", "tileopt.driver"),
-    ("tileopt.cli", "tileopt.layout_cli"),
+    ("tileopt.cli", "tileopt.layout_cli", "tileopt.integrations"),
 )
 
 
