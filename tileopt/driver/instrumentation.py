@@ -36,7 +36,7 @@ class IRPrinter(Instrumentation):
     after_all: bool = False
     only_if_changed: bool = False
     after_failure: bool = False
-    debuginfo: bool = False
+    print_options: ir_io.PrintOptions = ir_io.PrintOptions()
     stream: TextIO = field(default_factory=lambda: sys.stderr)
     _text_before: dict[int, str] = field(default_factory=dict)
 
@@ -58,7 +58,7 @@ class IRPrinter(Instrumentation):
 
     def before_pass(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
         if self.before_all or step.name in self.before:
-            self._print("Before", step, op, ir_io.render(module, self.debuginfo))
+            self._print("Before", step, op, ir_io.render(module, self.print_options))
         if self.only_if_changed and self._wants_after(step):
             self._text_before[id(step)] = ir_io.render(module, True)
 
@@ -69,11 +69,11 @@ class IRPrinter(Instrumentation):
             previous = self._text_before.pop(id(step), None)
             if previous == ir_io.render(module, True):
                 return
-        self._print("After", step, op, ir_io.render(module, self.debuginfo))
+        self._print("After", step, op, ir_io.render(module, self.print_options))
 
     def after_pass_failed(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
         if self.after_failure:
-            self._print("After", step, op, ir_io.render(module, self.debuginfo), failed=True)
+            self._print("After", step, op, ir_io.render(module, self.print_options), failed=True)
 
 
 @dataclass

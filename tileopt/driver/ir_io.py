@@ -3,6 +3,8 @@ a pass, print."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
@@ -19,5 +21,18 @@ def verify(module: ModuleOp, filename: str) -> None:
     ir.verify_module(module, filename)
 
 
-def render(module: ModuleOp, debuginfo: bool) -> str:
-    return ir.print_module(module, debuginfo=debuginfo)
+@dataclass(frozen=True)
+class PrintOptions:
+    """How the IR is printed: ``--mlir-print-debuginfo``, ``--mlir-print-local-scope``,
+    ``--mlir-print-op-generic``."""
+
+    debuginfo: bool = False
+    local_scope: bool = False
+    generic: bool = False
+
+
+def render(module: ModuleOp, options: PrintOptions | bool = False) -> str:
+    if isinstance(options, bool):
+        options = PrintOptions(debuginfo=options)
+    return ir.print_module(module, debuginfo=options.debuginfo,
+                           local_scope=options.local_scope, generic=options.generic)

@@ -48,6 +48,11 @@ FLAGS = [
     Flag("load-pass-plugin", "list", "load a Python file that registers passes (repeatable)",
          metavar="FILE"),
     Flag("mlir-print-debuginfo", "bool", "print loc(...) locations"),
+    Flag("mlir-print-local-scope", "bool", "print every attribute, type and location in place "
+         "(no #alias definitions)"),
+    Flag("mlir-print-op-generic", "bool", "print every operation in the generic form"),
+    Flag("show-dialects", "bool", "list the dialects tileopt reads and exit"),
+    Flag("emit-bytecode", "bool", "MLIR bytecode output (refused: tileopt writes text only)"),
     Flag("mlir-print-ir-before", "list", "print the IR before these passes (comma separated, "
          "repeatable)", metavar="PASS"),
     Flag("mlir-print-ir-after", "list", "print the IR after these passes (comma separated, "
@@ -112,6 +117,13 @@ def _run(args: ParsedArgs) -> int:
     if args.list_pipelines:
         sys.stdout.write(list_pipelines_text())
         return 0
+    if args.show_dialects:
+        names = sorted(make_context().registered_dialect_names)
+        sys.stdout.write("Available Dialects: " + ", ".join(names) + "\n")
+        return 0
+    if args.emit_bytecode:
+        raise TileoptError("--emit-bytecode is not supported: tileopt reads and writes MLIR "
+                           "text only")
     if len(args.positionals) > 1:
         raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
     path = args.positionals[0] if args.positionals else "-"
@@ -203,7 +215,7 @@ def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: Parse
         if timer is not None:
             timer.add_phase("Pipeline", time.perf_counter() - start)
     start = time.perf_counter()
-    text = ir_io.render(module, args.mlir_print_debuginfo)
+    text = ir_io.render(module, _print_options(args))
     if timer is not None:
         timer.add_phase("Output", time.perf_counter() - start)
     return text
@@ -219,7 +231,12 @@ def _ir_printer(args: ParsedArgs) -> IRPrinter | None:
                      after_all=args.mlir_print_ir_after_all,
                      only_if_changed=args.mlir_print_ir_after_change,
                      after_failure=args.mlir_print_ir_after_failure,
-                     debuginfo=args.mlir_print_debuginfo)
+                     print_options=_print_options(args))
+
+
+def _print_options(args: ParsedArgs) -> ir_io.PrintOptions:
+    return ir_io.PrintOptions(args.mlir_print_debuginfo, args.mlir_print_local_scope,
+                              args.mlir_print_op_generic)
 
 
 def _pass_names(values: list[str], flag: str) -> set[str]:

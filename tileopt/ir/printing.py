@@ -142,7 +142,7 @@ class TileoptPrinter(Printer):
     def print_op(self, op: Operation) -> None:
         if self.recording and self.print_debuginfo:
             self._print_location_ref(op.location)  # MLIR visits an op's location first
-        if isinstance(op, ModuleOp):
+        if isinstance(op, ModuleOp) and not self.print_generic_format:
             self._print_module_op(op)
             return
         isolated = bool(op.get_traits_of_type(IsolatedFromAbove))
@@ -493,18 +493,28 @@ def _nest(elements: list[str], shape: list[int]) -> str:
                            for i in range(0, len(elements), step or 1)) + "]"
 
 
-def print_module(module: ModuleOp, debuginfo: bool = False) -> str:
-    """The module as MLIR/triton-opt prints it (``--mlir-print-debuginfo`` if asked)."""
+def print_module(module: ModuleOp, debuginfo: bool = False, local_scope: bool = False,
+                 generic: bool = False) -> str:
+    """The module as MLIR/triton-opt prints it (``--mlir-print-debuginfo`` if asked;
+    ``local_scope``: every attribute and location in place, no aliases; ``generic``: every
+    op in the generic form)."""
     names = assign_names(module)
+    if local_scope:
+        stream = io.StringIO()
+        printer = TileoptPrinter(stream=stream, print_debuginfo=debuginfo, names=names,
+                                 print_generic_format=generic)
+        printer.print_op(module)
+        printer._print_new_line()
+        return stream.getvalue()
 
     recorder = TileoptPrinter(stream=_NullStream(), print_debuginfo=debuginfo,
-                              names=names, recording=True)
+                              names=names, recording=True, print_generic_format=generic)
     recorder.print_op(module)
     definitions = recorder.assign_aliases()
 
     stream = io.StringIO()
     printer = TileoptPrinter(stream=stream, print_debuginfo=debuginfo, names=names,
-                             aliases=recorder.aliases)
+                             aliases=recorder.aliases, print_generic_format=generic)
     deferred = []
     for attr, text, is_deferred in definitions:
         if is_deferred:
