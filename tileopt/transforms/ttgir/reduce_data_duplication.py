@@ -15,7 +15,6 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tileopt.dialects.layout_of import encoding_of
 from tileopt.dialects.ttg import ConvertLayoutOp, LocalAllocOp, LocalLoadOp
 from tileopt.dialects.ttg_attrs import (
     DotOperandEncodingAttr,
@@ -24,24 +23,12 @@ from tileopt.dialects.ttg_attrs import (
     int_array,
 )
 from tileopt.dialects.ttg_types import MemDescType
-from tileopt.layouts.encodings import get_elems_per_thread, get_order, get_thread_order
 from tileopt.layouts.mma_choice import dot_operand_swizzle
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.utils.tensor_layouts import conversion_needs_shared_memory
-
-
-def order_for_memory(ty: TensorType) -> list[int]:
-    """Dim order of a shared buffer holding a register tensor (Triton's
-    ``getOrderForMemory``): the element order, unless each thread holds a single element
-    along the lanes' fastest dim, in which case the lanes' order is the better guide."""
-    layout, shape = encoding_of(ty.encoding), list(ty.get_shape())
-    order = get_order(layout, shape)
-    thread_order = get_thread_order(layout, shape)
-    if order == thread_order:
-        return order
-    if get_elems_per_thread(layout, shape)[thread_order[0]] == 1:
-        return thread_order
-    return order
+from tileopt.transforms.utils.tensor_layouts import (
+    conversion_needs_shared_memory,
+    order_for_memory,
+)
 
 
 def _bits(element: Attribute) -> int:
