@@ -120,10 +120,12 @@ def nvmma_transposed(order: Sequence[int]) -> bool:
 
 
 def dot_operand_swizzle(dot: DotOperand, shape: Sequence[int], order: Sequence[int],
-                        element_bits: int) -> tuple[int, int, int]:
+                        element_bits: int, need_trans: bool = False) -> tuple[int, int, int]:
     """``(vec, perPhase, maxPhase)`` of the ``#ttg.swizzled_shared`` buffer a dot operand
     is read from without bank conflicts (Triton's ``SwizzledSharedEncodingAttr`` builder
-    for a dot operand, no transposition); ``(1, 1, 1)`` where no swizzle helps."""
+    for a dot operand); ``(1, 1, 1)`` where no swizzle helps. ``need_trans``: the buffer
+    is read through a transposed view, so (for mma.sync/wgmma parents) its tile's K and
+    M/N sides swap."""
     op_idx, kw, parent = dot.op_idx, dot.k_width, dot.parent
     if isinstance(parent, (AmdMfma, AmdWmma)):
         k_dim = 1 if op_idx == 0 else 0
@@ -148,7 +150,9 @@ def dot_operand_swizzle(dot: DotOperand, shape: Sequence[int], order: Sequence[i
         per_phase = max(per_phase, 2 * (32 // element_bits))
     row_major = order[0] == rank - 1
     if op_idx == 0:
-        vec, stride = (mat_k, mat_m) if row_major else (mat_m, mat_k)
+        m, k = (mat_k, mat_m) if need_trans else (mat_m, mat_k)
+        vec, stride = (k, m) if row_major else (m, k)
     else:
-        vec, stride = (mat_n, mat_k) if row_major else (mat_k, mat_n)
+        n, k = (mat_k, mat_n) if need_trans else (mat_n, mat_k)
+        vec, stride = (n, k) if row_major else (k, n)
     return vec, per_phase, max(stride // per_phase, 1)

@@ -22,11 +22,12 @@ _chain_results: dict[tuple[str, str], str] = {}
 @pytest.mark.parametrize("target", NVIDIA)
 def test_chain_to_pipeliner_matches_triton(corpus, passes_root, target, kernel):
     """accelerate-matmul and the passes after it, up to the IR Triton hands to
-    tritongpu-schedule-loops (the passes tileopt lacks in between change nothing on
-    these kernels)."""
+    tritongpu-schedule-loops (the passes tileopt lacks in between, plan-cta's neighbours
+    and warp specialization, change nothing on these kernels)."""
     meta = compile_metadata(corpus, target, kernel)
     passes = [("tritongpu-accelerate-matmul", compute_capability_options(meta)),
               ("tritongpu-remove-layout-conversions", {}),
+              ("tritongpu-optimize-dot-operands", {}),
               ("canonicalize", {}),
               ("triton-loop-aware-cse", {}),
               ("tritongpu-fuse-nested-loops", {}),

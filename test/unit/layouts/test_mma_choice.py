@@ -176,3 +176,13 @@ def test_dot_operand_swizzle_tf32():
 def test_dot_operand_swizzle_blocked_parent_is_plain():
     dot = DotOperand(0, Blocked((1, 1), (8, 4), (4, 1), (1, 0)), 0)
     assert mc.dot_operand_swizzle(dot, [64, 32], [1, 0], 16) == (1, 1, 1)
+
+
+def test_dot_operand_swizzle_transposed_read():
+    """Read through a transposed view, an i8 A operand (kWidth 4: the mma tile is 8 x 16
+    along m x k; row-major 64x32, perPhase 128 / (32 * 4 / 4) = 4) swaps its tile's
+    sides: untransposed vec = k = 16 and maxPhase = m / 4 = 2; transposed vec = 8 and
+    maxPhase = 16 / 4 = 4."""
+    dot = DotOperand(0, NvidiaMma(2, 0, (2, 2), (16, 8)), 4)
+    assert mc.dot_operand_swizzle(dot, [64, 32], [1, 0], 8) == (16, 4, 2)
+    assert mc.dot_operand_swizzle(dot, [64, 32], [1, 0], 8, need_trans=True) == (8, 4, 4)

@@ -47,11 +47,11 @@ def _swizzled(vec: int, per_phase: int, max_phase: int, order: list[int],
 
 def dot_operand_shared_layout(dot: DotOperandEncodingAttr, shape: list[int],
                               order: list[int], element_bits: int,
-                              cta=None) -> SwizzledSharedEncodingAttr:
+                              cta=None, need_trans: bool = False) -> SwizzledSharedEncodingAttr:
     """The swizzled shared layout a dot operand is read from without bank conflicts
     (``mma_choice.dot_operand_swizzle``), as an attribute."""
     vec, per_phase, max_phase = dot_operand_swizzle(dot.to_encoding(), shape, order,
-                                                    element_bits)
+                                                    element_bits, need_trans)
     return _swizzled(vec, per_phase, max_phase, order, cta)
 
 
