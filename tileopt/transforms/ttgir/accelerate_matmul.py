@@ -59,11 +59,10 @@ from tileopt.dialects.ttg_attrs import (
 )
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.dialects.ttng import WarpGroupDotOp
-from tileopt.ir import TileoptError
 from tileopt.ir.locations import value_location
 from tileopt.layouts import mma_choice
 from tileopt.layouts.encodings import get_shape_per_cta
-from tileopt.passes import Pass, option, register_pass
+from tileopt.passes import Pass, PassFailure, option, register_pass
 from tileopt.passes.diagnostics import emit_remark
 from tileopt.transforms.common.canonicalize import hoist_and_unique_constants
 from tileopt.transforms.utils.tensor_layouts import order_for_memory, with_encoding
@@ -98,9 +97,9 @@ def module_compute_capability(op: Operation) -> int:
     target = target_name(op) or ""
     backend, _, arch = target.partition(":")
     if backend != "cuda" or not arch.isdigit():
-        raise TileoptError(
-            f"tritongpu-accelerate-matmul needs a 'cuda:<capability>' ttg.target on the "
-            f"module or the compute-capability option (module target: '{target}')")
+        raise PassFailure(op, "tritongpu-accelerate-matmul needs a 'cuda:<capability>' "
+                              "ttg.target on the module or the compute-capability option "
+                              f"(module target: '{target}')")
     return int(arch)
 
 
@@ -388,9 +387,8 @@ class AccelerateMatmul(Pass):
     def apply(self, ctx: Context, op: Operation) -> None:
         capability = self.compute_capability or module_compute_capability(op)
         if capability >= 100:
-            raise TileoptError(
-                f"tritongpu-accelerate-matmul: compute capability {capability} (mma v5) is "
-                "not supported")
+            raise PassFailure(op, f"tritongpu-accelerate-matmul: compute capability "
+                                  f"{capability} (mma v5) is not supported")
         dots = [o for o in op.walk() if isinstance(o, DotOp)]
         for dot in reversed(dots):  # the greedy driver's worklist: the last op first
             blocked_to_mma(dot, capability)

@@ -1,5 +1,7 @@
 // RUN: tileopt %s -split-input-file -verify-diagnostics --tritongpu-accelerate-matmul | FileCheck %s
 // RUN: tileopt %s -split-input-file --tritongpu-accelerate-matmul=compute-capability=90 2>/dev/null | FileCheck %s --check-prefix=CC90
+// RUN: not tileopt %s -split-input-file --tritongpu-accelerate-matmul=compute-capability=100 2>&1 | FileCheck %s --check-prefix=V5
+// V5: tritongpu-accelerate-matmul.mlir:{{[0-9]+}}:{{[0-9]+}}: error: tritongpu-accelerate-matmul: compute capability 100 (mma v5) is not supported
 
 // The corpus matmul tile (128x128x64 f16, 8 warps) on Ampere: mma.sync, warps split to
 // balance the 16x8 tile repetitions (8x16 -> [2, 4]), kWidth = 32 / 16 bits. The acc is
