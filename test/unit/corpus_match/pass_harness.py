@@ -52,13 +52,25 @@ def f32_dot_tc_options(meta: dict) -> Mapping[str, object]:
     return {"emu-tf32": meta["target"].startswith("cuda")}
 
 
+def compute_capability(meta: dict) -> int:
+    """The NVIDIA compute capability the kernel was compiled for (``"sm90"`` -> 90)."""
+    arch = str(meta["arch"])
+    assert arch.startswith("sm"), f"not an NVIDIA arch: {arch}"
+    return int(arch[2:])
+
+
+def compute_capability_options(meta: dict) -> Mapping[str, object]:
+    """Passes with Triton's ``compute-capability`` option (NVIDIA targets only)."""
+    return {"compute-capability": compute_capability(meta)}
+
+
 def num_stages_options(meta: dict) -> Mapping[str, object]:
-    """tritongpu-pipeline and the other passes that take the kernel's num_stages."""
+    """Passes with Triton's ``num-stages`` option (the software-pipelining depth)."""
     return {"num-stages": meta["num_stages"]}
 
 
 def compile_metadata(corpus: Path, target: str, kernel: str) -> dict:
-    """num_warps, num_ctas, warp_size, arch and target of the kernel's compile."""
+    """num_warps, num_ctas, num_stages, warp_size, arch and target of the kernel's compile."""
     return json.loads((corpus / target / f"{kernel}.json").read_text())
 
 

@@ -9,10 +9,10 @@ pipeline's parameters. The result must hold the same ops, with the same types, l
 attributes, and the same module attributes, as the corpus ``<target>/<kernel>.ttgir`` (any
 order, any value names). A kernel x target table is printed at the end.
 
-The dot kernels (matmul, matmul_small, block_ptr_matmul) need passes tileopt does not have
-yet (accelerate-matmul, software pipelining); their TTGIR front up to Triton's first
-``tritongpu-remove-layout-conversions`` (convert-triton-to-tritongpu, coalesce, F32DotTC)
-is compared in ``test_coalesce.py``.
+The dot kernels (matmul, matmul_small, block_ptr_matmul) run on the NVIDIA pipelines too
+(accelerate-matmul, the software pipeliner, fence insertion: issue 8); the AMD pipelines
+lack their matrix passes yet (issue 11). Each pass is also compared on its own in its
+per-pass test.
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ PIPELINES = {"cuda-sm80": "nvidia-sm80", "cuda-sm90": "nvidia-sm90",
 TARGETS = tuple(PIPELINES)
 KERNELS = ("add", "add_nodiv", "axpy_f16", "gelu", "softmax", "layernorm_fwd", "sum_rows",
            "sum_cols", "cumsum", "transpose", "atomic_hist")
+DOT_KERNELS = ("matmul", "matmul_small", "block_ptr_matmul")
+DOT_TARGETS = ("cuda-sm80", "cuda-sm90")
+"""Targets whose pipelines take the dot kernels through the stage (AMD: issue 11)."""
 STAGE = "ttgir"
 
 
@@ -43,11 +46,19 @@ def pipeline_text(corpus, target: str, kernel: str) -> str:
 
 table = module_table(f"pipelines through the {STAGE} stage vs corpus .ttgir "
                      "(ops, types, layouts, attributes, module attributes; -missing/+extra):",
-                     KERNELS)
+                     KERNELS + DOT_KERNELS)
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
-@pytest.mark.parametrize("target", TARGETS)
+def _cases():
+    for target in TARGETS:
+        for kernel in KERNELS:
+            yield pytest.param(target, kernel, id=f"{target}-{kernel}")
+        if target in DOT_TARGETS:
+            for kernel in DOT_KERNELS:
+                yield pytest.param(target, kernel, id=f"{target}-{kernel}")
+
+
+@pytest.mark.parametrize(("target", "kernel"), list(_cases()))
 def test_ttgir_stage_matches_triton(corpus, table, target, kernel):
     pipeline = slice_stages(resolve_pass_pipeline(pipeline_text(corpus, target, kernel)),
                             None, STAGE)

@@ -5,12 +5,16 @@ Each value gets a lattice value: a constant attribute, or "overdefined". Constan
 through ops with folders (evaluated on constant operands, without touching the IR), through
 ``scf.if`` (only the branch a constant condition takes counts), and through ``scf.for`` /
 ``scf.while`` loop-carried values (a value that every iteration keeps equal to its constant
-init stays constant; iterated to a fixpoint). Then uses of constant values are replaced by
-``arith.constant`` ops, ops left dead and effect-free are erased, and ``scf.if`` with a
-constant condition is replaced by the branch it takes.
+init stays constant; iterated to a fixpoint). Then, as MLIR's ``OperationFolder`` does,
+every value found constant is replaced by one ``arith.constant`` per value and type at the
+top of its function (existing ones there are reused); ops all of whose results were so
+replaced are erased if effect-free (other dead ops, and constants left unused, stay for
+later passes), and ``scf.if`` with a constant condition is replaced by the branch it takes
+(MLIR leaves that to canonicalize).
 
 Sound by construction: ops with memory effects, unknown ops, function arguments and
-induction variables are overdefined; only ops with folders produce constants.
+induction variables are overdefined; only ops with folders produce constants (an op's
+``HasFolder``, else arith's folders, which tileopt runs as canonicalization patterns).
 """
 
 from __future__ import annotations
@@ -21,9 +25,10 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import ConstantLike, HasFolder
+from xdsl.traits import ConstantLike, HasFolder, IsolatedFromAbove
 
 from tileopt.passes import register_op_pass
+from tileopt.transforms.canonicalization.arith_patterns import FOLDERS as ARITH_FOLDERS
 from tileopt.transforms.utils.loop_hoisting import is_memory_effect_free
 from tileopt.transforms.utils.scf_rewrites import replace_with_block
 
@@ -37,6 +42,21 @@ def _meet(a: object, b: object) -> object:
     if b is None:
         return a
     return a if a is not OVERDEFINED and a == b else OVERDEFINED
+
+
+def _constant_value(op: Operation) -> Attribute | None:
+    """The value of a constant op (attributes can be falsy: ``0 : i32`` is)."""
+    value = op.properties.get("value")
+    return op.attributes.get("value") if value is None else value
+
+
+def _folder_of(op: Operation) -> Callable[[Operation], object] | None:
+    """The op's folder: its ``HasFolder`` trait, else MLIR's arith folder (tileopt runs
+    those as canonicalization patterns, since some rewrite in place)."""
+    trait = op.get_trait(HasFolder)
+    if trait is not None:
+        return trait.fold
+    return ARITH_FOLDERS.get(op.name)
 
 
 class _Solver:
@@ -154,10 +174,11 @@ class _Solver:
     def evaluate(self, op: Operation) -> list[object]:
         overdefined = [OVERDEFINED] * len(op.results)
         if op.has_trait(ConstantLike):
-            value = op.properties.get("value") or op.attributes.get("value")
+            value = _constant_value(op)
             return [value] if isinstance(value, _CONSTANT_KINDS) and len(op.results) == 1 \
                 else overdefined
-        if not op.has_trait(HasFolder) or not is_memory_effect_free(op):
+        folder = _folder_of(op)
+        if folder is None or not is_memory_effect_free(op):
             return overdefined
         operands = [self.get(v) for v in op.operands]
         if all(v is OVERDEFINED for v in operands):
@@ -171,13 +192,13 @@ class _Solver:
                 constants[const.result] = lattice
         clone = op.clone(value_mapper=dict(scratch), clone_name_hints=False)
         try:
-            folded = clone.get_trait(HasFolder).fold(clone)
+            folded = folder(clone)
         except Exception:
             folded = None
         finally:
             clone.drop_all_references()
-        if folded is None:
-            return overdefined
+        if not isinstance(folded, (list, tuple)):
+            return overdefined  # no fold, or an in-place rewrite
         result: list[object] = []
         for item in folded:
             if isinstance(item, SSAValue):
@@ -189,18 +210,41 @@ class _Solver:
         return result
 
 
-def _materialize(value: SSAValue, attr: Attribute) -> SSAValue | None:
-    if not isinstance(attr, _CONSTANT_KINDS) or getattr(attr, "type", None) != value.type:
-        return None
-    const = arith.ConstantOp(attr, value.type)
-    owner = value.owner
-    if isinstance(owner, Operation):
-        const.location = owner.location
-        Rewriter.insert_op(const, InsertPoint.after(owner))
-    else:
-        Rewriter.insert_op(const, InsertPoint.at_start(owner))
-    const.result.name_hint = value.name_hint
-    return const.result
+class _Constants:
+    """MLIR's ``OperationFolder`` for sccp: one ``arith.constant`` per value and type in
+    each function, at the top of its entry block (existing ones there are reused)."""
+
+    def __init__(self) -> None:
+        self.known: dict[Block, dict[tuple, SSAValue]] = {}
+
+    def _entry(self, value: SSAValue) -> Block | None:
+        block = value.owner.parent_block() if isinstance(value.owner, Operation) else value.owner
+        scope = block.parent_op() if block is not None else None
+        while scope is not None and not scope.has_trait(IsolatedFromAbove):
+            scope = scope.parent_op()
+        if scope is None or not scope.regions or not scope.regions[0].blocks:
+            return None
+        return scope.regions[0].blocks.first
+
+    def get(self, value: SSAValue, attr: Attribute) -> SSAValue | None:
+        if not isinstance(attr, _CONSTANT_KINDS) or getattr(attr, "type", None) != value.type:
+            return None
+        entry = self._entry(value)
+        if entry is None:
+            return None
+        known = self.known.get(entry)
+        if known is None:
+            known = self.known[entry] = {}
+            for op in entry.ops:
+                if op.has_trait(ConstantLike) and len(op.results) == 1:
+                    held = _constant_value(op)
+                    known.setdefault((held, op.results[0].type), op.results[0])
+        key = (attr, value.type)
+        if key not in known:
+            const = arith.ConstantOp(attr, value.type)  # shared by its uses: no location
+            Rewriter.insert_op(const, InsertPoint.at_start(entry))
+            known[key] = const.result
+        return known[key]
 
 
 def _inline_taken_branch(op: scf.IfOp, take_then: bool) -> None:
@@ -219,33 +263,36 @@ def sccp(root: Operation) -> None:
         for block in region.blocks:
             solver.set_all(block.args, [OVERDEFINED] * len(block.args))
             solver.visit_block(block)
-    # Replace uses of constant values (not ones already made by constants).
+    # Replace every value found constant (not ones already made by constants), used or
+    # not, by the function's constant of that value, as MLIR does.
+    constants = _Constants()
+    replaced: set[SSAValue] = set()
     for value, lattice in list(solver.state.items()):
-        if lattice is OVERDEFINED or not value.uses:
+        if lattice is OVERDEFINED:
             continue
         owner = value.owner
         if isinstance(owner, Operation) and (owner.has_trait(ConstantLike) or owner.parent is None):
             continue
         if not isinstance(owner, Operation) and owner.parent is None:
             continue
-        replacement = _materialize(value, lattice)
+        replacement = constants.get(value, lattice)
         if replacement is not None:
+            hint = replacement.name_hint
             value.replace_all_uses_with(replacement)
+            replacement.name_hint = hint  # a constant is named after its value, not a use
+            replaced.add(value)
     # scf.if with a constant condition: keep only the branch taken.
     for op in [o for o in root.walk() if isinstance(o, scf.IfOp)]:
         cond = solver.get(op.cond)
         if isinstance(cond, IntegerAttr) and op.parent is not None:
             _inline_taken_branch(op, cond.value.data != 0)
-    # Erase what became dead.
-    changed = True
-    while changed:
-        changed = False
-        for op in list(root.walk(reverse=True)):
-            if op is root or op.parent is None or op.regions:
-                continue
-            if op.results and all(not r.uses for r in op.results) and is_memory_effect_free(op):
-                op.parent_block().erase_op(op)
-                changed = True
+    # Erase the ops all of whose results were replaced (MLIR's sccp leaves other dead ops,
+    # and the constants it made, to later passes).
+    for op in list(root.walk(reverse=True)):
+        if op is root or op.parent is None or op.regions or not op.results:
+            continue
+        if all(r in replaced and not r.uses for r in op.results) and is_memory_effect_free(op):
+            op.parent_block().erase_op(op)
 
 
 SCCP = register_op_pass(

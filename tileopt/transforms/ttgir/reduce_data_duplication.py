@@ -15,36 +15,20 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tileopt.dialects.layout_of import encoding_of
 from tileopt.dialects.ttg import ConvertLayoutOp, LocalAllocOp, LocalLoadOp
 from tileopt.dialects.ttg_attrs import (
-    AMDMfmaEncodingAttr,
-    AMDWmmaEncodingAttr,
     DotOperandEncodingAttr,
-    NvidiaMmaEncodingAttr,
     SharedMemorySpaceAttr,
     SwizzledSharedEncodingAttr,
     int_array,
-    ints_of,
 )
 from tileopt.dialects.ttg_types import MemDescType
-from tileopt.layouts.encodings import get_elems_per_thread, get_order, get_thread_order
+from tileopt.layouts.mma_choice import dot_operand_swizzle
 from tileopt.passes import Pass, register_pass
-from tileopt.transforms.utils.tensor_layouts import conversion_needs_shared_memory
-
-
-def order_for_memory(ty: TensorType) -> list[int]:
-    """Dim order of a shared buffer holding a register tensor (Triton's
-    ``getOrderForMemory``): the element order, unless each thread holds a single element
-    along the lanes' fastest dim, in which case the lanes' order is the better guide."""
-    layout, shape = encoding_of(ty.encoding), list(ty.get_shape())
-    order = get_order(layout, shape)
-    thread_order = get_thread_order(layout, shape)
-    if order == thread_order:
-        return order
-    if get_elems_per_thread(layout, shape)[thread_order[0]] == 1:
-        return thread_order
-    return order
+from tileopt.transforms.utils.tensor_layouts import (
+    conversion_needs_shared_memory,
+    order_for_memory,
+)
 
 
 def _bits(element: Attribute) -> int:
@@ -63,38 +47,12 @@ def _swizzled(vec: int, per_phase: int, max_phase: int, order: list[int],
 
 def dot_operand_shared_layout(dot: DotOperandEncodingAttr, shape: list[int],
                               order: list[int], element_bits: int,
-                              cta=None) -> SwizzledSharedEncodingAttr:
+                              cta=None, need_trans: bool = False) -> SwizzledSharedEncodingAttr:
     """The swizzled shared layout a dot operand is read from without bank conflicts
-    (Triton's ``SwizzledSharedEncodingAttr::get`` for a dot operand, no transposition)."""
-    op_idx, k_width = dot.opIdx.data, dot.kWidth.data
-    parent = dot.parent
-    if isinstance(parent, (AMDMfmaEncodingAttr, AMDWmmaEncodingAttr)):
-        k_dim = 1 if op_idx == 0 else 0
-        is_mfma = isinstance(parent, AMDMfmaEncodingAttr)
-        gfx950 = is_mfma and parent.version.data == 4
-        if order[0] != k_dim and not (gfx950 and element_bits in (8, 16)):
-            return _swizzled(1, 1, 1, order, cta)  # k not contiguous: no bank conflicts
-        banks = 64 if gfx950 else 32
-        inner = shape[order[0]]
-        per_phase = max(1, banks * 32 // element_bits // inner)
-        max_phase = max(min(16 // per_phase, inner // k_width), 1)
-        if is_mfma and ints_of(parent.instrShape)[0] == 4:
-            max_phase = 4
-        return _swizzled(k_width, per_phase, max_phase, order, cta)
-    if not isinstance(parent, NvidiaMmaEncodingAttr) or parent.versionMajor.data not in (2, 3):
-        return _swizzled(1, 1, 1, order, cta)
-    rank = len(order)
-    per_phase = max(128 // (shape[order[0]] * 4 // k_width), 1)
-    mat_m, mat_n, mat_k = 8, 8, 4 * k_width
-    inner = 0 if op_idx == 0 else 1
-    if 32 // element_bits != k_width and order[0] == inner:
-        per_phase = max(per_phase, 2 * (32 // element_bits))
-    row_major = order[0] == rank - 1
-    if op_idx == 0:
-        vec, stride = (mat_k, mat_m) if row_major else (mat_m, mat_k)
-    else:
-        vec, stride = (mat_n, mat_k) if row_major else (mat_k, mat_n)
-    return _swizzled(vec, per_phase, max(stride // per_phase, 1), order, cta)
+    (``mma_choice.dot_operand_swizzle``), as an attribute."""
+    vec, per_phase, max_phase = dot_operand_swizzle(dot.to_encoding(), shape, order,
+                                                    element_bits, need_trans)
+    return _swizzled(vec, per_phase, max_phase, order, cta)
 
 
 def _cta_fields(layout: Attribute):

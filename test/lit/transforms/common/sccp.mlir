@@ -2,13 +2,16 @@
 
 // Constants flow through folders, a taken scf.if branch, and loop-carried values that
 // every iteration keeps equal to their init.
+// New constants go to the top of the function, existing ones are reused (MLIR's
+// OperationFolder); ops whose results all became constants are erased.
 // CHECK-LABEL: func.func @propagate
-// CHECK:         %[[R:.*]]:2 = scf.for
-// CHECK:           arith.addi
-// CHECK:           scf.yield
-// CHECK-NEXT:    }
-// CHECK-NEXT:    %[[FIVE:.*]] = arith.constant 5 : i32
 // CHECK-NEXT:    %[[TEN:.*]] = arith.constant 10 : i32
+// CHECK:         %[[FIVE:.*]] = arith.constant 5 : i32
+// CHECK:         %[[R:.*]]:2 = scf.for
+// CHECK-NOT:       arith.muli
+// CHECK:           arith.addi
+// CHECK:           scf.yield %[[FIVE]], %{{.*}}
+// CHECK-NEXT:    }
 // CHECK-NEXT:    return %[[FIVE]], %[[R]]#1, %[[TEN]] : i32, i32, i32
 // CHECK-NOT:     scf.if
 func.func @propagate(%n: i32) -> (i32, i32, i32) {
@@ -52,10 +55,10 @@ tt.func @not_constant(%n: i32, %p: !tt.ptr<i32>) -> (i32, i32) {
 
 // In an scf.while, a value the loop carries unchanged is its init; one it counts is not.
 // CHECK-LABEL: func.func @while_loop
+// CHECK:         %[[FIVE:.*]] = arith.constant 5 : i32
 // CHECK:         %[[R:.*]]:2 = scf.while
-// CHECK:           scf.yield
+// CHECK:           scf.yield %{{.*}}, %[[FIVE]]
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %[[FIVE:.*]] = arith.constant 5 : i32
 // CHECK-NEXT:    return %[[R]]#0, %[[FIVE]] : i32, i32
 func.func @while_loop(%n: i32) -> (i32, i32) {
   %c0 = arith.constant 0 : i32
@@ -71,4 +74,30 @@ func.func @while_loop(%n: i32) -> (i32, i32) {
     scf.yield %x1, %y1 : i32, i32
   }
   func.return %r#0, %r#1 : i32, i32
+}
+
+// -----
+
+// The buffer counter of a single-buffered pipelined loop (Triton's sm80 matmul_small):
+// (k + 1 >= 1 ? 0 : k + 1) stays 0, so k is the constant 0. Zero constants count (an
+// IntegerAttr of 0 is falsy in Python), cmpi and select fold through arith's folders, and
+// the constant made for the cmpi stays behind unused, as in MLIR.
+// CHECK-LABEL: func.func @single_buffer_counter
+// CHECK-NEXT:    %true = arith.constant true
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK:         scf.for
+// CHECK-NOT:       arith.select
+// CHECK:           tt.store %{{.*}}, %[[C0]]
+// CHECK-NEXT:      scf.yield %[[C0]] : i32
+func.func @single_buffer_counter(%n: i32, %p: !tt.ptr<i32>) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%k = %c0) -> (i32) : i32 {
+    %k1 = arith.addi %k, %c1 : i32
+    %wrap = arith.cmpi sge, %k1, %c1 : i32
+    %k2 = arith.select %wrap, %c0, %k1 : i32
+    tt.store %p, %k2 : !tt.ptr<i32>
+    scf.yield %k2 : i32
+  }
+  func.return %r : i32
 }

@@ -1,0 +1,158 @@
+"""How Triton 3.6 picks the matrix-unit layouts of a dot: plain-number choosers.
+
+``tritongpu-accelerate-matmul`` turns a ``tt.dot`` into a tensor-core dot; the layouts it
+writes follow from the dot's shape, element types and the warp count alone, by the rules
+here (Triton's ``mmaVersionToInstrShape``, ``warpsPerTileV2/V3`` and the ``#ttg.dot_op`` /
+``#ttg.nvmma_shared`` attribute builders). The bank-conflict-free swizzle of a shared
+buffer that feeds a dot operand (``#ttg.swizzled_shared`` for an ``#mma``/MFMA/WMMA
+operand) is here too: reduce-data-duplication and the pipeliner both pick it.
+
+Everything takes and returns plain numbers (or the dataclasses of
+:mod:`tileopt.layouts.encodings`), so each rule is checked with pytest against the corpus
+and hand-computed cases; the passes only read the IR and build the attributes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import prod
+
+from tileopt.layouts.encodings import AmdMfma, AmdWmma, DotOperand, NvidiaMma
+
+# wgmma's N choices, largest first (larger instructions are preferred). 8-bit integers
+# have fewer (PTX ISA, wgmma .s8/.u8 shapes).
+_WGMMA_N_FLOAT = tuple(range(256, 0, -8))
+_WGMMA_N_INT8 = (224, 208, 192, 176, 160, 144, 128, 112, 96, 80, 64, 48, 32, 24, 16, 8)
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def instr_shape_v2(rank: int) -> tuple[int, ...]:
+    """mma.sync's tile per warp: ``[16, 8]`` (``[1, 16, 8]`` for a batched dot)."""
+    return (1,) * (rank - 2) + (16, 8)
+
+
+def instr_shape_v3(shape: Sequence[int], element_bits: int, int8: bool,
+                   num_warps: int) -> tuple[int, int, int]:
+    """wgmma's ``[m, n, k]`` for a dot of result ``shape`` (M, N) and A of
+    ``element_bits``: k covers 32 bytes, n is the largest valid N that divides the
+    result's N and does not exceed what each warp group gets along N."""
+    m_size, n_size = shape[0], shape[1]
+    if m_size % 64 or n_size % 8:
+        raise ValueError(f"wgmma needs M % 64 == 0 and N % 8 == 0, got {m_size}x{n_size}")
+    m_warps = max(m_size // 16, 1)
+    n_warps = max(num_warps // m_warps, 1)
+    max_n = max(n_size // n_warps, 8)
+    for n in _WGMMA_N_INT8 if int8 else _WGMMA_N_FLOAT:
+        if n_size % n == 0 and n <= max_n:
+            return 16, n, 256 // element_bits
+    raise ValueError(f"no wgmma instruction fits N = {n_size}")
+
+
+def warps_per_cta_v2(shape: Sequence[int], num_warps: int) -> tuple[int, ...]:
+    """Warps of an mma.sync dot with no chained dot: split M and N so that the per-warp
+    repetitions of the 16x8 tile stay balanced (fewest A + B registers), ties to M."""
+    if len(shape) == 3:
+        return (num_warps, 1, 1)
+    warps = [1, 1]
+    reps = [_ceil_div(shape[0], 16), _ceil_div(shape[1], 8)]
+    while prod(warps) < num_warps:
+        if reps[0] >= reps[1]:
+            warps[0] *= 2
+            if reps[0] != 1:  # more warps than tiles: the rest go along M
+                reps[0] //= 2
+        else:
+            warps[1] *= 2
+            reps[1] //= 2
+    return tuple(warps)
+
+
+def warps_per_cta_v2_chained(shape: Sequence[int], num_warps: int) -> tuple[int, ...]:
+    """Warps of an mma.sync dot chained to another dot that has no ``#mma`` yet: all along
+    the longer of M and N."""
+    if len(shape) == 3:
+        return (num_warps, 1, 1)
+    return (num_warps, 1) if shape[0] >= shape[1] else (1, num_warps)
+
+
+def warps_per_cta_v3(shape: Sequence[int], num_warps: int,
+                     chained: bool = False) -> tuple[int, int]:
+    """Warps of a wgmma dot: warp groups of 4 along M while M has rows left for them (16
+    per warp), then along N; all along M when the result feeds another dot (attention),
+    so that row reductions stay inside a warp."""
+    if chained:
+        return (num_warps, 1)
+    warps = [4, 1]
+    while warps[0] * warps[1] < num_warps:
+        if shape[0] > 16 * warps[0]:
+            warps[0] *= 2
+        else:
+            warps[1] *= 2
+    return (warps[0], warps[1])
+
+
+def k_width(parent: object, element_bits: int) -> int:
+    """``kWidth`` of a dot operand: consecutive K elements per thread that fill 32 bits for
+    an mma.sync/wgmma parent, 0 (none) for any other."""
+    if isinstance(parent, NvidiaMma) and parent.version_major in (2, 3):
+        return 32 // element_bits
+    return 0
+
+
+def nvmma_swizzle_bytes(shape: Sequence[int], order: Sequence[int], element_bits: int) -> int:
+    """``swizzlingByteWidth`` of the ``#ttg.nvmma_shared`` buffer wgmma reads: the widest
+    of 128/64/32 bytes that tiles the contiguous dimension, 0 (no swizzle) when no width
+    tiles it or there are fewer than 8 rows for the 8-row swizzle pattern."""
+    contiguous_bytes = shape[order[0]] * element_bits // 8
+    swizzle = next((w for w in (128, 64, 32)
+                    if contiguous_bytes >= w and contiguous_bytes % w == 0), 0)
+    rows = prod(shape[d] for d in order[1:])
+    if len(shape) < 2 or rows < 8:
+        return 0
+    return swizzle
+
+
+def nvmma_transposed(order: Sequence[int]) -> bool:
+    """``transposed`` of ``#ttg.nvmma_shared``: dimension 0 is the contiguous one."""
+    return order[0] == 0
+
+
+def dot_operand_swizzle(dot: DotOperand, shape: Sequence[int], order: Sequence[int],
+                        element_bits: int, need_trans: bool = False) -> tuple[int, int, int]:
+    """``(vec, perPhase, maxPhase)`` of the ``#ttg.swizzled_shared`` buffer a dot operand
+    is read from without bank conflicts (Triton's ``SwizzledSharedEncodingAttr`` builder
+    for a dot operand); ``(1, 1, 1)`` where no swizzle helps. ``need_trans``: the buffer
+    is read through a transposed view, so (for mma.sync/wgmma parents) its tile's K and
+    M/N sides swap."""
+    op_idx, kw, parent = dot.op_idx, dot.k_width, dot.parent
+    if isinstance(parent, (AmdMfma, AmdWmma)):
+        k_dim = 1 if op_idx == 0 else 0
+        is_mfma = isinstance(parent, AmdMfma)
+        gfx950 = is_mfma and parent.version == 4
+        if order[0] != k_dim and not (gfx950 and element_bits in (8, 16)):
+            return 1, 1, 1  # k not contiguous: no bank conflicts
+        banks = 64 if gfx950 else 32
+        inner = shape[order[0]]
+        per_phase = max(1, banks * 32 // element_bits // inner)
+        max_phase = max(min(16 // per_phase, inner // kw), 1)
+        if is_mfma and parent.instr_shape[0] == 4:
+            max_phase = 4
+        return kw, per_phase, max_phase
+    if not isinstance(parent, NvidiaMma) or parent.version_major not in (2, 3):
+        return 1, 1, 1
+    rank = len(order)
+    per_phase = max(128 // (shape[order[0]] * 4 // kw), 1)
+    mat_m, mat_n, mat_k = 8, 8, 4 * kw
+    inner = 0 if op_idx == 0 else 1
+    if 32 // element_bits != kw and order[0] == inner:
+        per_phase = max(per_phase, 2 * (32 // element_bits))
+    row_major = order[0] == rank - 1
+    if op_idx == 0:
+        m, k = (mat_k, mat_m) if need_trans else (mat_m, mat_k)
+        vec, stride = (k, m) if row_major else (m, k)
+    else:
+        n, k = (mat_k, mat_n) if need_trans else (mat_n, mat_k)
+        vec, stride = (n, k) if row_major else (k, n)
+    return vec, per_phase, max(stride // per_phase, 1)
