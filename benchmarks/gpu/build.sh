@@ -65,12 +65,14 @@ for target in $TARGETS; do
     rm -f "$dest/$kernel.ptx" "$dest/$kernel.meta.json"
     error="no route tried"
     made=""
+    # The kernel's compile options, as Triton compiled it (matmul: 8 warps, 3 stages).
+    params=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(" ".join("%s=%d" % (k.replace("_", "-"), d[k]) for k in ("num_warps", "num_ctas", "num_stages") if k in d))' "$src/$kernel.json")
     for route in $ROUTES; do
       mlir=$WORK/$kernel.$target.$route.mlir
       [ "$route" = ttir ] && [ ! -f "$src/$kernel.ttir" ] && continue
       case $route in
-        ttir)   cmd=("$TILEOPT" "$src/$kernel.ttir" "--pass-pipeline=$pipeline" -o "$mlir") ;;
-        ttgir)  cmd=("$TILEOPT" "$src/$kernel.ttgir" "--pass-pipeline=$pipeline" --start-at=llir -o "$mlir") ;;
+        ttir)   cmd=("$TILEOPT" "$src/$kernel.ttir" "--pass-pipeline=$pipeline{$params}" -o "$mlir") ;;
+        ttgir)  cmd=("$TILEOPT" "$src/$kernel.ttgir" "--pass-pipeline=$pipeline{$params}" --start-at=llir -o "$mlir") ;;
         passes) # shellcheck disable=SC2206
                 cmd=("$TILEOPT" "$src/$kernel.ttgir" $LLIR_PASSES -o "$mlir") ;;
         *) echo "unknown route $route" >&2; exit 1 ;;
