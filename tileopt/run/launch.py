@@ -1,0 +1,168 @@
+"""The Python API of tileopt-run: compile if asked, then launch a kernel on the CPU.
+
+``run_kernel(text, args, grid)`` takes an LLVM-dialect module (or a ``.ttir``/``.ttgir``
+with ``pass_pipeline``, run first, or LLVM IR text), turns it into LLVM IR with
+``tileopt-translate``'s own translation, and runs the kernel over the grid with the
+interpreter of ``interp.py`` and the vendor target the module's triple names.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+
+from tileopt.driver import ir_io
+from tileopt.driver.pass_manager import PassManager
+from tileopt.ir import TileoptError, make_context
+from tileopt.pipelines import resolve_pass_pipeline
+from tileopt.run import values as V
+from tileopt.run.interp import Executor, Target
+from tileopt.run.llvm_text import Function, Module, read_module
+from tileopt.run.memory import REGION_SHIFT, Buffer, Lanes, Memory
+from tileopt.run.nvidia import NvidiaTarget
+from tileopt.target import looks_like_llvm_ir, translate
+
+# Threads run at once (all blocks of a chunk share each interpreter step).
+LANES_PER_CHUNK = 1 << 15
+# Shared memory a kernel given as LLVM IR may use: it does not say (sm_90's largest).
+DEFAULT_SHARED_BYTES = 232448
+
+
+@dataclass
+class Compiled:
+    llvm_ir: str
+    module: Module
+    shared_bytes: int
+    threads: int | None
+
+
+@dataclass
+class RunResult:
+    outputs: dict[int, np.ndarray]          # argument position -> its array after the launch
+    reports: list[str]                      # races and uninitialised shared reads
+    report_count: int
+    kernel: str
+    grid: tuple[int, int, int]
+    threads: int
+    seconds: float
+    llvm_ir: str = field(repr=False, default="")
+
+
+def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | None = None) -> Compiled:
+    if looks_like_llvm_ir(text):
+        if pass_pipeline:
+            raise TileoptError("--pass-pipeline needs MLIR input, not LLVM IR", filename)
+        return Compiled(text, read_module(text), DEFAULT_SHARED_BYTES, None)
+    ctx = make_context()
+    module = ir_io.parse(text, filename, ctx)
+    if pass_pipeline:
+        PassManager(resolve_pass_pipeline(pass_pipeline), filename).run(ctx, module)
+    shared = _int_attr(module, "ttg.shared")
+    warps = _int_attr(module, "ttg.num-warps")
+    per_warp = _int_attr(module, "ttg.threads-per-warp") or 32
+    llvm_ir = translate(module, emit="llvm-ir", filename=filename)
+    return Compiled(llvm_ir, read_module(llvm_ir),
+                    DEFAULT_SHARED_BYTES if shared is None else shared,
+                    warps * per_warp if warps else None)
+
+
+def _int_attr(module: ModuleOp, name: str) -> int | None:
+    attr = module.attributes.get(name)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+def target_of(module_text: str) -> Target:
+    for line in module_text.splitlines()[:8]:
+        if line.startswith("target triple"):
+            if "nvptx" in line:
+                return NvidiaTarget()
+            raise TileoptError(f"tileopt-run cannot run this target yet ({line.split('=')[1].strip()})")
+    return NvidiaTarget()
+
+
+def pick_kernel(module: Module, name: str | None) -> Function:
+    kernels = module.kernels()
+    if name is not None:
+        for k in kernels:
+            if k.name == name:
+                return k
+        raise TileoptError(f"no kernel named '{name}' (the module defines: "
+                           f"{', '.join(k.name for k in kernels) or 'none'})")
+    if len(kernels) != 1:
+        raise TileoptError(f"the module defines {len(kernels)} kernels "
+                           f"({', '.join(k.name for k in kernels)}): pick one with --kernel")
+    return kernels[0]
+
+
+def _params(func: Function, args: list, names: list[str]):
+    """Kernel parameters from the user's arguments; trailing pointers not given are null
+    (Triton's global-scratch and profile-scratch pointers)."""
+    params, buffers = [], []
+    if len(args) > len(func.params) or any(ty.kind != "ptr" for _, ty in func.params[len(args):]):
+        shown = ", ".join(str(ty) for _, ty in func.params)
+        raise TileoptError(f"kernel '{func.name}' takes ({shown}); got {len(args)} arguments")
+    for pos, ((_, ty), arg) in enumerate(zip(func.params, args)):
+        what = f"argument {pos} ({names[pos]})"
+        if ty.kind == "ptr":
+            if not isinstance(arg, np.ndarray):
+                raise TileoptError(f"{what}: the kernel takes a pointer here, give a .npy array")
+            buffers.append(Buffer(names[pos], np.ascontiguousarray(arg).reshape(-1).view(np.uint8).copy()))
+            params.append(np.int64(len(buffers) << REGION_SHIFT))
+        else:
+            if isinstance(arg, np.ndarray):
+                raise TileoptError(f"{what}: the kernel takes a {ty} here, give a number")
+            params.append(_scalar(arg, ty, what))
+    for _ in func.params[len(args):]:
+        params.append(np.int64(0))
+    return params, buffers
+
+
+def _scalar(arg, ty, what):
+    if ty.kind == "int":
+        if isinstance(arg, float) and not float(arg).is_integer():
+            raise TileoptError(f"{what}: the kernel takes an {ty} here, got {arg}")
+        v = int(arg)
+        lo, hi = -(1 << (ty.bits - 1)), (1 << ty.bits) - 1
+        if not lo <= v <= hi:
+            raise TileoptError(f"{what}: {v} does not fit in {ty}")
+        return V.const_array(v, ty)
+    if ty.kind == "float":
+        return V.dtype(ty).type(float(arg))
+    raise TileoptError(f"{what}: parameters of type {ty} are not supported")
+
+
+def run_kernel(source: str | Compiled, args: list, grid, *, kernel: str | None = None,
+               pass_pipeline: str | None = None, filename: str = "<input>",
+               arg_names: list[str] | None = None, checks: bool = True) -> RunResult:
+    compiled = source if isinstance(source, Compiled) else \
+        compile_source(source, filename, pass_pipeline)
+    func = pick_kernel(compiled.module, kernel)
+    grid = tuple(int(g) for g in (tuple(grid) + (1, 1, 1))[:3])
+    if any(g < 1 for g in grid):
+        raise TileoptError(f"grid {grid} has an empty dimension")
+    threads = int(func.attrs.get("nvvm.reqntid", "0").split(",")[0] or 0) or compiled.threads
+    if not threads:
+        raise TileoptError(f"kernel '{func.name}' does not say its block size")
+    names = arg_names or [f"arg{i}" for i in range(len(args))]
+    params, buffers = _params(func, args, names)
+    target = target_of(compiled.llvm_ir)
+    mem = Memory(buffers, compiled.shared_bytes, checks)
+    total = grid[0] * grid[1] * grid[2]
+    per_chunk = max(1, LANES_PER_CHUNK // threads)
+    start = time.perf_counter()
+    for first in range(0, total, per_chunk):
+        lanes = Lanes(first, min(per_chunk, total - first), threads, grid)
+        mem.start_chunk(lanes)
+        Executor(compiled.module, func, target, mem, lanes, params).run()
+    seconds = time.perf_counter() - start
+    outputs = {}
+    k = 0
+    for pos, arg in enumerate(args):
+        if isinstance(arg, np.ndarray):
+            outputs[pos] = buffers[k].data.view(arg.dtype).reshape(arg.shape)
+            k += 1
+    return RunResult(outputs, mem.reports, mem.report_count, func.name, grid, threads, seconds,
+                     compiled.llvm_ir)
