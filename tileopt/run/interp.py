@@ -100,8 +100,10 @@ class Executor:
             for phi in phis:
                 out = None
                 for label, v in phi.args:
-                    val = self.value(v)
                     sel = self.prev == self.index[label]
+                    if not sel[self.idx].any():
+                        continue  # e.g. a back edge no thread has taken yet
+                    val = self.value(v)
                     out = val if out is None else self._where(sel, val, out)
                 newv.append(out)
             for phi, v in zip(phis, newv):
