@@ -24,6 +24,7 @@ from tileopt.run.llvm_text import Function, Module, read_module
 from tileopt.run.memory import REGION_SHIFT, Buffer, Lanes, Memory
 from tileopt.run.nvidia import NvidiaTarget
 from tileopt.target import looks_like_llvm_ir, translate
+from tileopt.target.function_emitter import error_at
 
 # Threads run at once (all blocks of a chunk share each interpreter step).
 LANES_PER_CHUNK = 1 << 15
@@ -60,6 +61,10 @@ def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | No
     module = ir_io.parse(text, filename, ctx)
     if pass_pipeline:
         PassManager(resolve_pass_pipeline(pass_pipeline), filename).run(ctx, module)
+    foreign = next((op for op in module.ops if not op.name.startswith("llvm.")), None)
+    if foreign is not None:
+        hint = "" if pass_pipeline else " (compile it first: --pass-pipeline=nvidia-sm90, for instance)"
+        raise error_at(foreign, f"'{foreign.name}' is not in the LLVM dialect{hint}")
     shared = _int_attr(module, "ttg.shared")
     warps = _int_attr(module, "ttg.num-warps")
     per_warp = _int_attr(module, "ttg.threads-per-warp") or 32
@@ -67,6 +72,11 @@ def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | No
     return Compiled(llvm_ir, read_module(llvm_ir),
                     DEFAULT_SHARED_BYTES if shared is None else shared,
                     warps * per_warp if warps else None)
+
+
+def with_llvm_ir(compiled: Compiled, llvm_ir: str) -> Compiled:
+    """The same kernel with its LLVM IR replaced (e.g. mutated), launch facts kept."""
+    return Compiled(llvm_ir, read_module(llvm_ir), compiled.shared_bytes, compiled.threads)
 
 
 def _int_attr(module: ModuleOp, name: str) -> int | None:
@@ -103,7 +113,9 @@ def _params(func: Function, args: list, names: list[str]):
     params, buffers = [], []
     if len(args) > len(func.params) or any(ty.kind != "ptr" for _, ty in func.params[len(args):]):
         shown = ", ".join(str(ty) for _, ty in func.params)
-        raise TileoptError(f"kernel '{func.name}' takes ({shown}); got {len(args)} arguments")
+        raise TileoptError(f"kernel '{func.name}' takes ({shown}), of which trailing pointers "
+                           f"may be left out (Triton's scratch pointers, passed as null); "
+                           f"got {len(args)} arguments")
     for pos, ((_, ty), arg) in enumerate(zip(func.params, args)):
         what = f"argument {pos} ({names[pos]})"
         if ty.kind == "ptr":

@@ -1,0 +1,24 @@
+"""tileopt-run tests: the corpus kernels compiled once per session, per target."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from tileopt.run.launch import Compiled, compile_source
+
+PIPELINES = {"nvidia-sm80": "cuda-sm80", "nvidia-sm90": "cuda-sm90"}
+
+
+@pytest.fixture(scope="session")
+def compiled(corpus: Path):
+    """compiled(kernel, pipeline) -> the corpus kernel's .ttir through that pipeline."""
+
+    @lru_cache(maxsize=None)
+    def build(kernel: str, pipeline: str) -> Compiled:
+        path = corpus / PIPELINES[pipeline] / f"{kernel}.ttir"
+        return compile_source(path.read_text(), path.name, pipeline)
+
+    return build
