@@ -121,8 +121,8 @@ class Executor:
                 self._goto(bi, self.done)
                 return
             if ins.op == "unreachable":
-                raise KernelFault(f"'unreachable' executed by {self.lanes.describe(self.idx[0])}"
-                                  f" (LLVM IR line {ins.line})")
+                raise self.located(KernelFault(f"'unreachable' executed by "
+                                               f"{self.lanes.describe(self.idx[0])}"), ins)
             result = self.execute(ins)
             if ins.result is not None:
                 self.set(ins.result, result)
@@ -180,8 +180,26 @@ class Executor:
     def execute(self, ins: Instr):
         handler = getattr(self, "op_" + ins.op, None)
         if handler is None:
-            raise KernelFault(f"'{ins.op}' is not supported by tileopt-run (LLVM IR line {ins.line})")
-        return handler(ins)
+            raise self.located(KernelFault(f"'{ins.op}' is not supported by tileopt-run"), ins)
+        try:
+            return handler(ins)
+        except KernelFault as err:
+            raise self.located(err, ins) from None
+
+    def where(self, ins: Instr) -> str:
+        """The kernel source position of ``ins`` (from its !dbg), and its LLVM IR line."""
+        loc = self.module.location(ins.extra.get("dbg"))
+        at = f"{loc[0]}:{loc[1]}:{loc[2]}, " if loc else ""
+        return f"{at}LLVM IR line {ins.line}"
+
+    def located(self, err: KernelFault, ins: Instr) -> KernelFault:
+        if "LLVM IR line" not in err.message:
+            loc = self.module.location(ins.extra.get("dbg"))
+            if loc and err.file is None:
+                err.file, err.line, err.col = loc
+            err.message += f" (LLVM IR line {ins.line})"
+            err.args = (err.message,)
+        return err
 
     def _bf(self, ins: Instr, r):
         ety = ins.type.elem if ins.type.kind == "vec" else ins.type
@@ -386,7 +404,7 @@ class Executor:
         out = np.array(self.full(np.asarray(v, V.dtype(ins.type)), ins.type))
         i = np.asarray(i)
         if i.ndim != 0:
-            raise KernelFault(f"insertelement at a varying index (LLVM IR line {ins.line})")
+            raise KernelFault("insertelement at a varying index")
         out[:, int(i)] = e
         return out
 
@@ -439,7 +457,7 @@ class Executor:
         ptr = ins.args[0]
         addr = self.full(self.value(ptr))[self.idx]
         raw = self.mem.read(self.space(ptr.type), addr, V.size_of(ins.type), self.idx,
-                            ins.extra["align"], ins.line)
+                            ins.extra["align"], self.where(ins))
         got = V.from_bytes(raw, ins.type)
         out = np.zeros((self.n,) + got.shape[1:], got.dtype)
         out[self.idx] = got
@@ -449,7 +467,7 @@ class Executor:
         val, ptr = ins.args
         addr = self.full(self.value(ptr))[self.idx]
         data = V.to_bytes(self.value(val), val.type, self.n)[self.idx]
-        self.mem.write(self.space(ptr.type), addr, data, self.idx, ins.extra["align"], ins.line)
+        self.mem.write(self.space(ptr.type), addr, data, self.idx, ins.extra["align"], self.where(ins))
 
     # calls
     def op_call(self, ins):
@@ -459,8 +477,7 @@ class Executor:
             return self.target.inline_asm(self, ins, args)
         fn = self.target.intrinsic(callee) or _LLVM_INTRINSICS.get(_base_intrinsic(callee))
         if fn is None:
-            raise KernelFault(f"call to '@{callee}' is not supported by tileopt-run "
-                              f"(LLVM IR line {ins.line})")
+            raise KernelFault(f"call to '@{callee}' is not supported by tileopt-run")
         return fn(self, ins, args)
 
 

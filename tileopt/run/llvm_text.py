@@ -114,9 +114,36 @@ class Module:
     functions: dict[str, Function] = field(default_factory=dict)
     globals: dict[str, tuple[Type, int]] = field(default_factory=dict)  # name -> (type, addrspace)
     attr_groups: dict[str, dict] = field(default_factory=dict)
+    metadata: dict[str, str] = field(default_factory=dict)   # '!7' -> its text
+
+    def location(self, dbg: str | None) -> tuple[str, int, int] | None:
+        """(file, line, column) of a !DILocation; through inlinedAt to the outermost call."""
+        text = self.metadata.get(dbg or "", "")
+        seen = 0
+        while "inlinedAt:" in text and seen < 64:
+            text = self.metadata.get(_field(text, "inlinedAt") or "", "")
+            seen += 1
+        if not text.startswith("!DILocation("):
+            return None
+        line, col = int(_field(text, "line") or 0), int(_field(text, "column") or 0)
+        scope = self.metadata.get(_field(text, "scope") or "", "")
+        for _ in range(64):
+            file_ref = _field(scope, "file")
+            if file_ref:
+                name = re.search(r'filename: "([^"]*)"', self.metadata.get(file_ref, ""))
+                return (name.group(1), line, col) if name else None
+            scope = self.metadata.get(_field(scope, "scope") or "", "")
+            if not scope:
+                return None
+        return None
 
     def kernels(self) -> list[Function]:
         return [f for f in self.functions.values() if not f.declaration]
+
+
+def _field(text: str, name: str) -> str | None:
+    m = re.search(rf"\b{name}: (![0-9]+|-?[0-9]+)", text)
+    return m.group(1) if m else None
 
 
 # ------------------------------------------------------------------------------- lexer
@@ -510,6 +537,10 @@ def read_module(text: str) -> Module:
         stripped = raw.strip()
         if not stripped or stripped.startswith(";"):
             continue
+        meta = re.match(r"^(![0-9]+) = (?:distinct )?(.*)$", stripped)
+        if meta:
+            module.metadata[meta.group(1)] = meta.group(2)
+            continue
         if stripped.startswith("attributes #"):
             name, _, body = stripped[len("attributes "):].partition(" = ")
             module.attr_groups[name] = dict(re.findall(r'"([^"]+)"="([^"]*)"', body))
@@ -558,10 +589,16 @@ def read_module(text: str) -> Module:
                     block.name = name
                 continue
             toks = _tokens(s, lineno)
-            # drop metadata attachments (', !dbg !12') at the end
+            # metadata attachments (', !dbg !12') at the end: the location is kept
+            dbg = None
             while len(toks) >= 3 and toks[-3] == "," and toks[-2].startswith("!"):
+                if toks[-2] == "!dbg":
+                    dbg = toks[-1]
                 toks = toks[:-3]
-            block.instrs.append(_read_instr(_Cursor(toks, lineno, module)))
+            instr = _read_instr(_Cursor(toks, lineno, module))
+            if dbg is not None:
+                instr.extra["dbg"] = dbg
+            block.instrs.append(instr)
     for func in module.functions.values():
         if func.attr_group:
             func.attrs = module.attr_groups.get(func.attr_group, {})

@@ -146,7 +146,7 @@ class Memory:
 
     # ---------------------------------------------------------------- access
     def read(self, space: str, addr: np.ndarray, size: int, lanes: np.ndarray,
-             align: int = 1, line: int = 0) -> np.ndarray:
+             align: int = 1, where: str = "") -> np.ndarray:
         out = np.zeros((len(addr), size), np.uint8)
         if len(addr) == 0:
             return out
@@ -154,15 +154,15 @@ class Memory:
             shared = self.split_generic(addr)
             if shared.any():
                 out[shared] = self.read("shared", addr[shared] & OFFSET_MASK, size, lanes[shared],
-                                        align, line)
+                                        align, where)
             rest = ~shared
             if rest.any():
-                out[rest] = self.read("global", addr[rest], size, lanes[rest], align, line)
+                out[rest] = self.read("global", addr[rest], size, lanes[rest], align, where)
             return out
         if space == "shared":
             fi = self._shared_index(addr, size, lanes, "load", align)
             if self.checks:
-                self._check_shared_read(fi, lanes, line)
+                self._check_shared_read(fi, lanes, where)
             return self.smem[fi]
         cols = np.arange(size)
         for data, rows, off in self._global_region(addr, size, lanes, "load", align):
@@ -170,7 +170,7 @@ class Memory:
         return out
 
     def write(self, space: str, addr: np.ndarray, data: np.ndarray, lanes: np.ndarray,
-              align: int = 1, line: int = 0) -> None:
+              align: int = 1, where: str = "") -> None:
         if len(addr) == 0:
             return
         size = data.shape[1]
@@ -178,17 +178,17 @@ class Memory:
             shared = self.split_generic(addr)
             if shared.any():
                 self.write("shared", addr[shared] & OFFSET_MASK, data[shared], lanes[shared],
-                           align, line)
+                           align, where)
             if (~shared).any():
-                self.write("global", addr[~shared], data[~shared], lanes[~shared], align, line)
+                self.write("global", addr[~shared], data[~shared], lanes[~shared], align, where)
             return
         if space == "shared":
             fi = self._shared_index(addr, size, lanes, "store", align)
             if self.checks:
-                self._check_shared_write(fi, data, lanes, line)
+                self._check_shared_write(fi, data, lanes, where)
             self.smem[fi] = data
             if self.checks:
-                self._after_shared_write(fi, data, lanes, line)
+                self._after_shared_write(fi, data, lanes, where)
             return
         cols = np.arange(size)
         for buf, rows, off in self._global_region(addr, size, lanes, "store", align):
@@ -205,22 +205,22 @@ class Memory:
     def _thread_name(self, lane_tid: int) -> str:
         return f"thread ({lane_tid},0,0)"
 
-    def _check_shared_read(self, fi, lanes, line) -> None:
+    def _check_shared_read(self, fi, lanes, where) -> None:
         tid = self.lanes.tid[lanes][:, None]
         cur = self.epoch[self.lanes.local_block[lanes]][:, None]
         uninit = ~self.init[fi]
         if uninit.any():
             byte, lane = self._who(fi, lanes, int(np.argmax(uninit)))
-            self.report(("uninit", line), f"read of uninitialised shared memory at byte offset "
-                        f"{byte} by {self.lanes.describe(lane)} (LLVM IR line {line})")
+            self.report(("uninit", where), f"read of uninitialised shared memory at byte offset "
+                        f"{byte} by {self.lanes.describe(lane)} ({where})")
         wt = self.w_tid[fi]
         raw = (self.w_epoch[fi] == cur) & (wt >= 0) & (wt != tid)
         if raw.any():
             k = int(np.argmax(raw))
             byte, lane = self._who(fi, lanes, k)
-            self.report(("race", line), f"shared-memory race: {self.lanes.describe(lane)} reads "
+            self.report(("race", where), f"shared-memory race: {self.lanes.describe(lane)} reads "
                         f"byte offset {byte}, written by {self._thread_name(int(wt.flat[k]))} "
-                        f"of the same block since the last barrier (LLVM IR line {line})")
+                        f"of the same block since the last barrier ({where})")
         # note the readers: one thread id, or -2 for several
         flat = fi.ravel()
         t = np.broadcast_to(tid, fi.shape).ravel()
@@ -237,7 +237,7 @@ class Memory:
         self.r_tid[u] = np.where(multi, -2, tmin)
         self.r_epoch[u] = ce
 
-    def _check_shared_write(self, fi, data, lanes, line) -> None:
+    def _check_shared_write(self, fi, data, lanes, where) -> None:
         tid = self.lanes.tid[lanes][:, None]
         cur = self.epoch[self.lanes.local_block[lanes]][:, None]
         wt = self.w_tid[fi]
@@ -245,9 +245,9 @@ class Memory:
         if waw.any():
             k = int(np.argmax(waw))
             byte, lane = self._who(fi, lanes, k)
-            self.report(("race", line), f"shared-memory race: {self.lanes.describe(lane)} writes "
+            self.report(("race", where), f"shared-memory race: {self.lanes.describe(lane)} writes "
                         f"byte offset {byte}, written by {self._thread_name(int(wt.flat[k]))} "
-                        f"of the same block since the last barrier (LLVM IR line {line})")
+                        f"of the same block since the last barrier ({where})")
         rt = self.r_tid[fi]
         war = (self.r_epoch[fi] == cur) & ((rt == -2) | ((rt >= 0) & (rt != tid)))
         if war.any():
@@ -255,17 +255,17 @@ class Memory:
             byte, lane = self._who(fi, lanes, k)
             reader = "several threads" if int(rt.flat[k]) == -2 else \
                 self._thread_name(int(rt.flat[k]))
-            self.report(("race", line), f"shared-memory race: {self.lanes.describe(lane)} writes "
+            self.report(("race", where), f"shared-memory race: {self.lanes.describe(lane)} writes "
                         f"byte offset {byte}, read by {reader} of the same block since the last "
-                        f"barrier (LLVM IR line {line})")
+                        f"barrier ({where})")
 
-    def _after_shared_write(self, fi, data, lanes, line) -> None:
+    def _after_shared_write(self, fi, data, lanes, where) -> None:
         clash = self.smem[fi] != data  # two threads of this instruction wrote different values
         if clash.any():
             byte, lane = self._who(fi, lanes, int(np.argmax(clash)))
-            self.report(("race", line), f"shared-memory race: threads of one store write "
+            self.report(("race", where), f"shared-memory race: threads of one store write "
                         f"different values to byte offset {byte} (one of them "
-                        f"{self.lanes.describe(lane)}) (LLVM IR line {line})")
+                        f"{self.lanes.describe(lane)}) ({where})")
         tid = np.broadcast_to(self.lanes.tid[lanes][:, None], fi.shape)
         self.init[fi] = True
         self.w_tid[fi] = tid

@@ -62,8 +62,7 @@ def _barrier(ex: Executor, ins, args):
     if len(bad):
         first = int(np.nonzero(act & (lanes.local_block == bad[0]))[0][0])
         raise KernelFault(f"barrier reached by {waiting[bad[0]]} of the {alive[bad[0]]} live "
-                          f"threads of the block of {lanes.describe(first)} (divergent barrier, "
-                          f"LLVM IR line {ins.line})")
+                          f"threads of the block of {lanes.describe(first)} (a divergent barrier)")
     ex.mem.barrier(blocks)
     return None
 
@@ -85,8 +84,7 @@ def _shuffle(mode: str, with_pred: bool):
         if ((mask >> lane) & 1 == 0).any() or (mask != wb).any():
             k = int(np.argmax(((mask >> lane) & 1 == 0) | (mask != wb)))
             raise KernelFault(f"shfl.sync with member mask {hex(int(mask[k]))} executed by lanes "
-                              f"{hex(int(wb[k]))} of the warp of {ex.lanes.describe(rows[k])} "
-                              f"(LLVM IR line {ins.line})")
+                              f"{hex(int(wb[k]))} of the warp of {ex.lanes.describe(rows[k])}")
         b = b.astype(np.int64)
         c = c.astype(np.int64)
         seg = (c >> 8) & 31

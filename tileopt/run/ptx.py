@@ -143,7 +143,7 @@ class AsmCall:
         return raw.view(V.bits_dtype(width)).reshape(n).astype(np.uint64)
 
     def error(self, pi: PtxInstr, msg: str) -> KernelFault:
-        return KernelFault(f"{msg} in inline PTX '{pi.text}' (LLVM IR line {self.ins.line})")
+        return KernelFault(f"{msg} in inline PTX '{pi.text}'")
 
     def run(self):
         for pi in self.program:
@@ -227,7 +227,7 @@ class AsmCall:
         rows = np.nonzero(on)[0]
         addr = self._address(pi, addr_op, space)[rows]
         nbytes = bits // 8
-        raw = self.ex.mem.read(space, addr, nbytes * vec, self.ex.idx[rows], nbytes * vec, self.ins.line)
+        raw = self.ex.mem.read(space, addr, nbytes * vec, self.ex.idx[rows], nbytes * vec, self.ex.where(self.ins))
         words = raw.reshape(len(rows), vec, nbytes)
         for k, d in enumerate(dsts):
             val = np.zeros(len(on), np.uint64)
@@ -246,7 +246,7 @@ class AsmCall:
         words = [self._read(s, bits)[rows].astype(V.bits_dtype(nbytes)) for s in srcs]
         data = np.stack(words, 1).view(np.uint8).reshape(len(rows), nbytes * vec)
         addr = self._address(pi, addr_op, space)[rows]
-        self.ex.mem.write(space, addr, data, self.ex.idx[rows], nbytes * vec, self.ins.line)
+        self.ex.mem.write(space, addr, data, self.ex.idx[rows], nbytes * vec, self.ex.where(self.ins))
 
     def i_createpolicy(self, pi, on):
         self._write(pi.operands[0], np.zeros(len(on), np.uint64), on, 64)
