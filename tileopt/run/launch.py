@@ -107,15 +107,14 @@ def pick_kernel(module: Module, name: str | None) -> Function:
     return kernels[0]
 
 
+# Triton 3.6 kernels take a global-scratch and a profile-scratch pointer after their own.
+SCRATCH_POINTERS = 2
+
+
 def _params(func: Function, args: list, names: list[str]):
-    """Kernel parameters from the user's arguments; trailing pointers not given are null
-    (Triton's global-scratch and profile-scratch pointers)."""
+    """Kernel parameters from the user's arguments; the scratch pointers, unless given,
+    are null."""
     params, buffers = [], []
-    if len(args) > len(func.params) or any(ty.kind != "ptr" for _, ty in func.params[len(args):]):
-        shown = ", ".join(str(ty) for _, ty in func.params)
-        raise TileoptError(f"kernel '{func.name}' takes ({shown}), of which trailing pointers "
-                           f"may be left out (Triton's scratch pointers, passed as null); "
-                           f"got {len(args)} arguments")
     for pos, ((_, ty), arg) in enumerate(zip(func.params, args)):
         what = f"argument {pos} ({names[pos]})"
         if ty.kind == "ptr":
@@ -127,8 +126,16 @@ def _params(func: Function, args: list, names: list[str]):
             if isinstance(arg, np.ndarray):
                 raise TileoptError(f"{what}: the kernel takes a {ty} here, give a number")
             params.append(_scalar(arg, ty, what))
-    for _ in func.params[len(args):]:
-        params.append(np.int64(0))
+    tail = func.params[-SCRATCH_POINTERS:]
+    scratch = SCRATCH_POINTERS if len(tail) == SCRATCH_POINTERS and \
+        all(ty.kind == "ptr" for _, ty in tail) else 0
+    own = len(func.params) - scratch
+    if not own <= len(args) <= len(func.params):
+        shown = ", ".join(str(ty) for _, ty in func.params[:own])
+        more = f", then {scratch} scratch pointers (null unless given)" if scratch else ""
+        raise TileoptError(f"kernel '{func.name}' takes {own} arguments ({shown}){more}; "
+                           f"got {len(args)}")
+    params += [np.int64(0)] * (len(func.params) - len(args))
     return params, buffers
 
 
