@@ -53,7 +53,7 @@ def main() -> int:
     parser.add_argument("--pipeline", default="nvidia-sm90", choices=sorted(FOLDER))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--budget", type=float, default=10.0)
-    parser.add_argument("--max-scale", type=int, default=1 << 12)
+    parser.add_argument("--max-scale", type=int, default=1 << 13)
     args = parser.parse_args()
     corpus = find_corpus()
     if corpus is None:

@@ -23,15 +23,16 @@ from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.ir import TileoptError
 from tileopt.run.launch import compile_source, run_kernel
 
-FLAGS = [
-    Flag("pass-pipeline", "value", "compile the input with this pipeline first (e.g. "
-         "nvidia-sm90); without it the input is LLVM-dialect MLIR or LLVM IR", metavar="PIPELINE"),
-    Flag("kernel", "value", "the kernel to run (default: the only one)", metavar="NAME"),
-    Flag("grid", "value", "the launch grid in blocks", metavar="X[,Y,Z]"),
-    Flag("out", "value", "write every pointer argument after the launch as DIR/arg<i>.npy",
-         metavar="DIR"),
-    Flag("save-llvm-ir", "value", "write the LLVM IR that ran (error messages cite its lines)",
-         metavar="FILE"),
+# (name, metavar, help) of the flags that take a value
+_VALUED = (
+    ("pass-pipeline", "PIPELINE", "compile the input with this pipeline first (e.g. "
+     "nvidia-sm90); without it the input is LLVM-dialect MLIR or LLVM IR"),
+    ("kernel", "NAME", "the kernel to run (default: the only one)"),
+    ("grid", "X[,Y,Z]", "the launch grid in blocks"),
+    ("out", "DIR", "write every pointer argument after the launch as DIR/arg<i>.npy"),
+    ("save-llvm-ir", "FILE", "write the LLVM IR that ran (error messages cite its lines)"),
+)
+FLAGS = [Flag(name, "value", text, metavar=metavar) for name, metavar, text in _VALUED] + [
     Flag("no-checks", "bool", "skip the race and uninitialised-shared-memory checks (faster; "
          "bounds are always checked)"),
     Flag("debug", "bool", "show Python tracebacks (also: TILEOPT_DEBUG=1)"),

@@ -178,7 +178,8 @@ class Executor:
 
     # ------------------------------------------------------------------ instructions
     def execute(self, ins: Instr):
-        handler = getattr(self, "op_" + ins.op, None)
+        handler = self._int_binary if ins.op in self._INT_BINARY else \
+            self._float_binary if ins.op in self._FLOAT_BINARY else getattr(self, "op_" + ins.op, None)
         if handler is None:
             raise self.located(KernelFault(f"'{ins.op}' is not supported by tileopt-run"), ins)
         try:
@@ -205,29 +206,24 @@ class Executor:
         ety = ins.type.elem if ins.type.kind == "vec" else ins.type
         return V.round_bf16(r) if ety.kind == "float" and ety.name == "bfloat" else r
 
-    def op_add(self, ins):
-        a, b = (self.value(x) for x in ins.args)
-        return np.add(a, b, dtype=V.dtype(ins.type)) if ins.type.bits != 1 else a ^ b
+    # i1 arithmetic is arithmetic modulo 2
+    _INT_BINARY = {"add": (np.add, np.bitwise_xor), "sub": (np.subtract, np.bitwise_xor),
+                   "mul": (np.multiply, np.bitwise_and), "and": (np.bitwise_and,) * 2,
+                   "or": (np.bitwise_or,) * 2, "xor": (np.bitwise_xor,) * 2}
 
-    def op_sub(self, ins):
+    def _int_binary(self, ins):
         a, b = (self.value(x) for x in ins.args)
-        return np.subtract(a, b, dtype=V.dtype(ins.type)) if ins.type.bits != 1 else a ^ b
+        wide, bit = self._INT_BINARY[ins.op]
+        if V.dtype(ins.type) == bool:
+            return bit(a, b)
+        return wide(a, b, dtype=V.dtype(ins.type))
 
-    def op_mul(self, ins):
-        a, b = (self.value(x) for x in ins.args)
-        return np.multiply(a, b, dtype=V.dtype(ins.type)) if ins.type.bits != 1 else a & b
+    _FLOAT_BINARY = {"fadd": np.add, "fsub": np.subtract, "fmul": np.multiply,
+                     "fdiv": np.divide, "frem": np.fmod}
 
-    def op_and(self, ins):
+    def _float_binary(self, ins):
         a, b = (self.value(x) for x in ins.args)
-        return a & b
-
-    def op_or(self, ins):
-        a, b = (self.value(x) for x in ins.args)
-        return a | b
-
-    def op_xor(self, ins):
-        a, b = (self.value(x) for x in ins.args)
-        return a ^ b
+        return self._bf(ins, self._FLOAT_BINARY[ins.op](a, b, dtype=V.dtype(ins.type)))
 
     def _shift_amount(self, ins, b):
         bits = (ins.type.elem if ins.type.kind == "vec" else ins.type).bits
@@ -268,26 +264,6 @@ class Executor:
     def op_urem(self, ins):
         a, b = (V.unsigned(np.asarray(self.value(x))) for x in ins.args)
         return (a % np.where(b == 0, 1, b)).view(V.dtype(ins.type))
-
-    def op_fadd(self, ins):
-        a, b = (self.value(x) for x in ins.args)
-        return self._bf(ins, np.add(a, b, dtype=V.dtype(ins.type)))
-
-    def op_fsub(self, ins):
-        a, b = (self.value(x) for x in ins.args)
-        return self._bf(ins, np.subtract(a, b, dtype=V.dtype(ins.type)))
-
-    def op_fmul(self, ins):
-        a, b = (self.value(x) for x in ins.args)
-        return self._bf(ins, np.multiply(a, b, dtype=V.dtype(ins.type)))
-
-    def op_fdiv(self, ins):
-        a, b = (self.value(x) for x in ins.args)
-        return self._bf(ins, np.divide(a, b, dtype=V.dtype(ins.type)))
-
-    def op_frem(self, ins):
-        a, b = (self.value(x) for x in ins.args)
-        return self._bf(ins, np.fmod(a, b, dtype=V.dtype(ins.type)))
 
     def op_fneg(self, ins):
         return np.negative(self.value(ins.args[0]))

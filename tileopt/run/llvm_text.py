@@ -216,18 +216,12 @@ class _Cursor:
                 space = int(self.next())
                 self.expect(")")
             ty = Type("ptr", 64, addrspace=space)
-        elif tok == "<":
+        elif tok in ("<", "["):  # <N x T>, [N x T]
             n = int(self.next())
             self.expect("x")
             elem = self.type()
-            self.expect(">")
-            ty = Type("vec", count=n, elem=elem)
-        elif tok == "[":
-            n = int(self.next())
-            self.expect("x")
-            elem = self.type()
-            self.expect("]")
-            ty = Type("array", count=n, elem=elem)
+            self.expect(">" if tok == "<" else "]")
+            ty = Type("vec" if tok == "<" else "array", count=n, elem=elem)
         elif tok == "{":
             fields = []
             if not self.accept("}"):
@@ -306,6 +300,14 @@ class _Cursor:
         ty = self.type()
         return self.value(ty)
 
+    def typed_values(self, count: int) -> list:
+        """``T a, T b, ...``: count typed values separated by commas."""
+        out = [self.typed_value()]
+        for _ in range(count - 1):
+            self.expect(",")
+            out.append(self.typed_value())
+        return out
+
 
 def _hex_float(tok: str, ty: Type, cur: _Cursor):
     """LLVM's hexadecimal float spellings, as the raw bits of the value's own format."""
@@ -374,11 +376,7 @@ def _read_instr(c: _Cursor) -> Instr:
         return Instr(op, result, c.type(), [src], line=line)
     if op == "select":
         _skip_flags(c)
-        cond = c.typed_value()
-        c.expect(",")
-        a = c.typed_value()
-        c.expect(",")
-        b = c.typed_value()
+        cond, a, b = c.typed_values(3)
         return Instr(op, result, a.type, [cond, a, b], line=line)
     if op == "phi":
         _skip_flags(c)
@@ -415,29 +413,17 @@ def _read_instr(c: _Cursor) -> Instr:
         return Instr(op, result, ty, [ptr], extra={"align": align}, line=line)
     if op == "store":
         c.accept("volatile")
-        val = c.typed_value()
-        c.expect(",")
-        ptr = c.typed_value()
+        val, ptr = c.typed_values(2)
         align = _align(c)
         return Instr(op, None, val.type, [val, ptr], extra={"align": align}, line=line)
     if op == "extractelement":
-        v = c.typed_value()
-        c.expect(",")
-        i = c.typed_value()
+        v, i = c.typed_values(2)
         return Instr(op, result, v.type.elem, [v, i], line=line)
     if op == "insertelement":
-        v = c.typed_value()
-        c.expect(",")
-        e = c.typed_value()
-        c.expect(",")
-        i = c.typed_value()
+        v, e, i = c.typed_values(3)
         return Instr(op, result, v.type, [v, e, i], line=line)
     if op == "shufflevector":
-        a = c.typed_value()
-        c.expect(",")
-        b = c.typed_value()
-        c.expect(",")
-        m = c.typed_value()
+        a, b, m = c.typed_values(3)
         rty = Type("vec", count=m.type.count, elem=a.type.elem)
         return Instr(op, result, rty, [a, b, m], line=line)
     if op in ("extractvalue", "insertvalue"):

@@ -214,13 +214,8 @@ class Memory:
             self.report(("uninit", where), f"read of uninitialised shared memory at byte offset "
                         f"{byte} by {self.lanes.describe(lane)} ({where})")
         wt = self.w_tid[fi]
-        raw = (self.w_epoch[fi] == cur) & (wt >= 0) & (wt != tid)
-        if raw.any():
-            k = int(np.argmax(raw))
-            byte, lane = self._who(fi, lanes, k)
-            self.report(("race", where), f"shared-memory race: {self.lanes.describe(lane)} reads "
-                        f"byte offset {byte}, written by {self._thread_name(int(wt.flat[k]))} "
-                        f"of the same block since the last barrier ({where})")
+        self._race((self.w_epoch[fi] == cur) & (wt >= 0) & (wt != tid), fi, lanes, "reads",
+                   "written", wt, where)
         # note the readers: one thread id, or -2 for several
         flat = fi.ravel()
         t = np.broadcast_to(tid, fi.shape).ravel()
@@ -241,23 +236,24 @@ class Memory:
         tid = self.lanes.tid[lanes][:, None]
         cur = self.epoch[self.lanes.local_block[lanes]][:, None]
         wt = self.w_tid[fi]
-        waw = (self.w_epoch[fi] == cur) & (wt >= 0) & (wt != tid) & (self.smem[fi] != data)
-        if waw.any():
-            k = int(np.argmax(waw))
-            byte, lane = self._who(fi, lanes, k)
-            self.report(("race", where), f"shared-memory race: {self.lanes.describe(lane)} writes "
-                        f"byte offset {byte}, written by {self._thread_name(int(wt.flat[k]))} "
-                        f"of the same block since the last barrier ({where})")
+        self._race((self.w_epoch[fi] == cur) & (wt >= 0) & (wt != tid) & (self.smem[fi] != data),
+                   fi, lanes, "writes", "written", wt, where)
         rt = self.r_tid[fi]
-        war = (self.r_epoch[fi] == cur) & ((rt == -2) | ((rt >= 0) & (rt != tid)))
-        if war.any():
-            k = int(np.argmax(war))
-            byte, lane = self._who(fi, lanes, k)
-            reader = "several threads" if int(rt.flat[k]) == -2 else \
-                self._thread_name(int(rt.flat[k]))
-            self.report(("race", where), f"shared-memory race: {self.lanes.describe(lane)} writes "
-                        f"byte offset {byte}, read by {reader} of the same block since the last "
-                        f"barrier ({where})")
+        self._race((self.r_epoch[fi] == cur) & ((rt == -2) | ((rt >= 0) & (rt != tid))),
+                   fi, lanes, "writes", "read", rt, where)
+
+    def _race(self, hazard, fi, lanes, verb, done, other, where) -> None:
+        """Report the first byte where ``hazard`` holds: this thread ``verb`` what ``other``
+        (a thread id, -2 for several threads) has ``done`` since the last barrier."""
+        if not hazard.any():
+            return
+        k = int(np.argmax(hazard))
+        byte, lane = self._who(fi, lanes, k)
+        them = "several threads" if int(other.flat[k]) == -2 else \
+            self._thread_name(int(other.flat[k]))
+        self.report(("race", where), f"shared-memory race: {self.lanes.describe(lane)} {verb} "
+                    f"byte offset {byte}, {done} by {them} of the same block since the last "
+                    f"barrier ({where})")
 
     def _after_shared_write(self, fi, data, lanes, where) -> None:
         clash = self.smem[fi] != data  # two threads of this instruction wrote different values

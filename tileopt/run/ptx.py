@@ -217,36 +217,34 @@ class AsmCall:
         bits = _type_bits(pi.mods[-1])
         self._write(pi.operands[0], self._read(pi.operands[1], bits), on, bits)
 
-    def i_ld(self, pi, on):
+    def _access(self, pi, on, addr_op, regs):
+        """ld/st: (space, bits per word, registers, guarded rows, their addresses)."""
         space, vec, typ, rest = self._mods(pi)
         if rest:
             raise self.error(pi, f"unsupported modifier '.{rest[0]}'")
-        bits = _type_bits(typ)
-        dst, addr_op = pi.operands[0], pi.operands[1]
-        dsts = dst[1] if dst[0] == "vec" else [dst]
+        words = regs[1] if regs[0] == "vec" else [regs]
+        if len(words) != vec:
+            raise self.error(pi, f"{len(words)} registers for a .v{vec} access")
         rows = np.nonzero(on)[0]
-        addr = self._address(pi, addr_op, space)[rows]
+        return space, _type_bits(typ), words, rows, self._address(pi, addr_op, space)[rows]
+
+    def i_ld(self, pi, on):
+        space, bits, dsts, rows, addr = self._access(pi, on, pi.operands[1], pi.operands[0])
         nbytes = bits // 8
-        raw = self.ex.mem.read(space, addr, nbytes * vec, self.ex.idx[rows], nbytes * vec, self.ex.where(self.ins))
-        words = raw.reshape(len(rows), vec, nbytes)
+        size = nbytes * len(dsts)
+        raw = self.ex.mem.read(space, addr, size, self.ex.idx[rows], size, self.ex.where(self.ins))
+        words = raw.reshape(len(rows), len(dsts), nbytes)
         for k, d in enumerate(dsts):
             val = np.zeros(len(on), np.uint64)
             val[rows] = np.ascontiguousarray(words[:, k, :]).view(V.bits_dtype(nbytes)).reshape(-1)
             self._write(d, val, on, bits)
 
     def i_st(self, pi, on):
-        space, vec, typ, rest = self._mods(pi)
-        if rest:
-            raise self.error(pi, f"unsupported modifier '.{rest[0]}'")
-        bits = _type_bits(typ)
-        addr_op, src = pi.operands[0], pi.operands[1]
-        srcs = src[1] if src[0] == "vec" else [src]
-        rows = np.nonzero(on)[0]
+        space, bits, srcs, rows, addr = self._access(pi, on, pi.operands[0], pi.operands[1])
         nbytes = bits // 8
         words = [self._read(s, bits)[rows].astype(V.bits_dtype(nbytes)) for s in srcs]
-        data = np.stack(words, 1).view(np.uint8).reshape(len(rows), nbytes * vec)
-        addr = self._address(pi, addr_op, space)[rows]
-        self.ex.mem.write(space, addr, data, self.ex.idx[rows], nbytes * vec, self.ex.where(self.ins))
+        data = np.stack(words, 1).view(np.uint8).reshape(len(rows), nbytes * len(srcs))
+        self.ex.mem.write(space, addr, data, self.ex.idx[rows], data.shape[1], self.ex.where(self.ins))
 
     def i_createpolicy(self, pi, on):
         self._write(pi.operands[0], np.zeros(len(on), np.uint64), on, 64)

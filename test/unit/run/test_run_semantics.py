@@ -24,16 +24,16 @@ attributes #0 = { "nvvm.reqntid"="128" }
 """
 
 
-def run(body: str, args, grid=(1,), **kw):
-    return run_kernel(compile_source(HEAD + body + TAIL, "k.ll"), args, grid, **kw)
+def run(body: str, args, grid=(1,), params="ptr addrspace(1) %out"):
+    """Run kernel @k(params), 128 threads a block; body follows %t = tid.x in its entry."""
+    kernel = (f"define ptx_kernel void @k({params}) #0 {{\nentry:\n"
+              f"  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n{body}\n}}\n")
+    return run_kernel(compile_source(HEAD + kernel + TAIL, "k.ll"), args, grid)
 
 
 def test_divergent_if_else_reconverges_with_phi():
     out = np.zeros(128, np.int32)
     r = run("""
-define ptx_kernel void @k(ptr addrspace(1) %out) #0 {
-entry:
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %odd = and i32 %t, 1
   %c = icmp eq i32 %odd, 0
   br i1 %c, label %even, label %other
@@ -47,8 +47,7 @@ join:
   %v = phi i32 [ %a, %even ], [ %b, %other ]
   %p = getelementptr i32, ptr addrspace(1) %out, i32 %t
   store i32 %v, ptr addrspace(1) %p, align 4
-  ret void
-}""", [out])
+  ret void""", [out])
     t = np.arange(128)
     assert (r.outputs[0] == np.where(t % 2 == 0, 10 * t, -t)).all()
 
@@ -56,9 +55,6 @@ join:
 def test_loops_with_a_trip_count_per_thread():
     out = np.zeros(128, np.int32)
     r = run("""
-define ptx_kernel void @k(ptr addrspace(1) %out) #0 {
-entry:
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   br label %loop
 loop:
   %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
@@ -70,8 +66,7 @@ loop:
 exit:
   %p = getelementptr i32, ptr addrspace(1) %out, i32 %t
   store i32 %s1, ptr addrspace(1) %p, align 4
-  ret void
-}""", [out])
+  ret void""", [out])
     t = np.arange(128)
     assert (r.outputs[0] == t * (t + 1) // 2).all()
 
@@ -79,25 +74,18 @@ exit:
 def test_barrier_under_divergent_control_flow_is_an_error():
     with pytest.raises(KernelFault, match=r"barrier reached by 64 of the 128 live threads"):
         run("""
-define ptx_kernel void @k(ptr addrspace(1) %out) #0 {
-entry:
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %c = icmp ult i32 %t, 64
   br i1 %c, label %low, label %exit
 low:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %exit
 exit:
-  ret void
-}""", [np.zeros(1, np.int32)])
+  ret void""", [np.zeros(1, np.int32)])
 
 
 def test_half_and_bfloat_round_to_nearest_even():
     out = np.zeros(4, np.uint16)
     r = run("""
-define ptx_kernel void @k(ptr addrspace(1) %out) #0 {
-entry:
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %first = icmp eq i32 %t, 0
   br i1 %first, label %go, label %exit
 go:
@@ -114,8 +102,7 @@ go:
   store bfloat %d, ptr addrspace(1) %p3, align 2
   br label %exit
 exit:
-  ret void
-}""", [out])
+  ret void""", [out])
     # 2048 + 1 = 2049 ties to 2048 (0x6800); 2048 + 3 = 2051 ties to 2052 (0x6802);
     # 1 + 2^-8 ties to 1.0 (0x3F80); 1 + 3 * 2^-8 ties to 1 + 2^-6 (0x3F82)
     assert list(r.outputs[0]) == [0x6800, 0x6802, 0x3F80, 0x3F82]
@@ -133,14 +120,10 @@ exit:
 def test_shuffle_modes(call, want):
     out = np.zeros(128, np.int32)
     r = run(f"""
-define ptx_kernel void @k(ptr addrspace(1) %out) #0 {{
-entry:
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %v = call i32 @llvm.nvvm.{call}
   %p = getelementptr i32, ptr addrspace(1) %out, i32 %t
   store i32 %v, ptr addrspace(1) %p, align 4
-  ret void
-}}""", [out])
+  ret void""", [out])
     t = np.arange(128)
     assert (r.outputs[0] == t // 32 * 32 + want(t % 32)).all()
 
@@ -149,9 +132,6 @@ def test_shuffle_outside_its_member_mask_is_an_error():
     with pytest.raises(KernelFault, match="shfl.sync with member mask 0xffffffff executed by "
                                           "lanes 0xffff"):
         run("""
-define ptx_kernel void @k(ptr addrspace(1) %out) #0 {
-entry:
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %l = and i32 %t, 31
   %c = icmp ult i32 %l, 16
   br i1 %c, label %half, label %exit
@@ -159,24 +139,20 @@ half:
   %v = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %t, i32 1, i32 31)
   br label %exit
 exit:
-  ret void
-}""", [np.zeros(1, np.int32)])
+  ret void""", [np.zeros(1, np.int32)])
 
 
 def test_atomic_add_returns_each_old_value_once():
     counter, old = np.zeros(1, np.int32), np.zeros(256, np.int32)
     r = run("""
-define ptx_kernel void @k(ptr addrspace(1) %counter, ptr addrspace(1) %old) #0 {
-entry:
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
   %v = call i32 asm sideeffect "mov.u32 $0, 0x0;\\0A\\09atom.global.gpu.acq_rel.add.u32 $0, [ $1 + 0 ], $2;", "=r,l,r"(ptr addrspace(1) %counter, i32 1)
   %bt = mul i32 %b, 128
   %i = add i32 %bt, %t
   %p = getelementptr i32, ptr addrspace(1) %old, i32 %i
   store i32 %v, ptr addrspace(1) %p, align 4
-  ret void
-}""", [counter, old], grid=(2,))
+  ret void""", [counter, old], grid=(2,),
+            params="ptr addrspace(1) %counter, ptr addrspace(1) %old")
     assert r.outputs[0][0] == 256
     assert sorted(r.outputs[1]) == list(range(256))
 
@@ -185,9 +161,6 @@ def test_predicated_vector_load_keeps_the_default_where_the_guard_is_off():
     src = np.arange(8, dtype=np.int32) + 100
     out = np.zeros((128, 2), np.int32)
     r = run("""
-define ptx_kernel void @k(ptr addrspace(1) %src, ptr addrspace(1) %out) #0 {
-entry:
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %on = icmp ult i32 %t, 4
   %e = mul i32 %t, 2
   %a = getelementptr i32, ptr addrspace(1) %src, i32 %e
@@ -198,8 +171,7 @@ entry:
   %o1 = getelementptr i32, ptr addrspace(1) %o, i32 1
   store i32 %x, ptr addrspace(1) %o, align 4
   store i32 %y, ptr addrspace(1) %o1, align 4
-  ret void
-}""", [src, out])
+  ret void""", [src, out], params="ptr addrspace(1) %src, ptr addrspace(1) %out")
     want = np.full((128, 2), -7)
     want[:4] = src.reshape(4, 2)
     assert (r.outputs[1] == want).all()
@@ -208,8 +180,5 @@ entry:
 def test_unsupported_ptx_is_named():
     with pytest.raises(KernelFault, match="unsupported PTX instruction 'cvt'"):
         run("""
-define ptx_kernel void @k(ptr addrspace(1) %out) #0 {
-entry:
   %v = call i32 asm sideeffect "cvt.rn.f16x2.f32 $0, $1, $1;", "=r,r"(i32 0)
-  ret void
-}""", [np.zeros(1, np.int32)])
+  ret void""", [np.zeros(1, np.int32)])
