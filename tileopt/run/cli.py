@@ -31,6 +31,8 @@ _VALUED = (
     ("grid", "X[,Y,Z]", "the launch grid in blocks"),
     ("out", "DIR", "write every pointer argument after the launch as DIR/arg<i>.npy"),
     ("save-llvm-ir", "FILE", "write the LLVM IR that ran (error messages cite its lines)"),
+    ("opt-level", "N", "run the IR after LLVM's -O<N>, as code generation gets it (default 0: "
+     "the IR as tileopt-translate --emit=llvm-ir prints it)"),
 )
 FLAGS = [Flag(name, "value", text, metavar=metavar) for name, metavar, text in _VALUED] + [
     Flag("no-checks", "bool", "skip the race and uninitialised-shared-memory checks (faster; "
@@ -74,6 +76,14 @@ def _grid(text: str | None) -> tuple[int, int, int]:
     return tuple(int(p) for p in parts) + (1,) * (3 - len(parts))
 
 
+def _opt_level(text: str | None) -> int:
+    if text is None:
+        return 0
+    if text not in ("0", "1", "2", "3"):
+        raise TileoptError(f"--opt-level '{text}': expected 0, 1, 2 or 3")
+    return int(text)
+
+
 def _kernel_arg(pos: int, text: str):
     if _NUMBER.match(text):
         try:
@@ -102,7 +112,7 @@ def run_cli(argv: list[str]) -> int:
         grid = _grid(args.grid)
         kernel_args = [_kernel_arg(i, a) for i, a in enumerate(rest)]
         text, filename = read_input(path)
-        compiled = compile_source(text, filename, args.pass_pipeline)
+        compiled = compile_source(text, filename, args.pass_pipeline, _opt_level(args.opt_level))
         if args.save_llvm_ir:
             with open(args.save_llvm_ir, "w", encoding="utf-8") as handle:
                 handle.write(compiled.llvm_ir)

@@ -8,6 +8,7 @@ interpreter of ``interp.py`` and the vendor target the module's triple names.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -23,7 +24,8 @@ from tileopt.run.interp import Executor, Target
 from tileopt.run.llvm_text import Function, Module, read_module
 from tileopt.run.memory import REGION_SHIFT, Buffer, Lanes, Memory
 from tileopt.run.nvidia import NvidiaTarget
-from tileopt.target import looks_like_llvm_ir, translate
+from tileopt.target import llvm_backend, looks_like_llvm_ir, translate
+from tileopt.target.gpu_target import GPUTarget, parse_arch, target_of_module
 from tileopt.target.function_emitter import error_at
 
 # Threads run at once (all blocks of a chunk share each interpreter step).
@@ -38,6 +40,7 @@ class Compiled:
     module: Module
     shared_bytes: int
     threads: int | None
+    target: GPUTarget | None = None
 
 
 @dataclass
@@ -52,11 +55,18 @@ class RunResult:
     llvm_ir: str = field(repr=False, default="")
 
 
-def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | None = None) -> Compiled:
+def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | None = None,
+                   opt_level: int = 0) -> Compiled:
+    """The kernel's LLVM IR: ``text`` itself if it is LLVM IR, else the LLVM-dialect module
+    (after ``pass_pipeline``) translated as tileopt-translate does; with ``opt_level`` > 0,
+    after LLVM's -O<n> pipeline, the IR that NVPTX code generation would get."""
     if looks_like_llvm_ir(text):
         if pass_pipeline:
             raise TileoptError("--pass-pipeline needs MLIR input, not LLVM IR", filename)
-        return Compiled(text, read_module(text), DEFAULT_SHARED_BYTES, None)
+        cpu = re.search(r'"target-cpu"="([\w-]+)"', text)
+        compiled = Compiled(text, read_module(text), DEFAULT_SHARED_BYTES, None,
+                            parse_arch(cpu.group(1)) if cpu else None)
+        return optimized(compiled, opt_level, filename) if opt_level else compiled
     ctx = make_context()
     module = ir_io.parse(text, filename, ctx)
     if pass_pipeline:
@@ -69,14 +79,30 @@ def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | No
     warps = _int_attr(module, "ttg.num-warps")
     per_warp = _int_attr(module, "ttg.threads-per-warp") or 32
     llvm_ir = translate(module, emit="llvm-ir", filename=filename)
-    return Compiled(llvm_ir, read_module(llvm_ir),
-                    DEFAULT_SHARED_BYTES if shared is None else shared,
-                    warps * per_warp if warps else None)
+    compiled = Compiled(llvm_ir, read_module(llvm_ir),
+                        DEFAULT_SHARED_BYTES if shared is None else shared,
+                        warps * per_warp if warps else None, target_of_module(module))
+    return optimized(compiled, opt_level, filename) if opt_level else compiled
+
+
+def optimized(compiled: Compiled, level: int, filename: str = "<llvm-ir>") -> Compiled:
+    """The kernel after LLVM's -O<level> pipeline, as tileopt-translate runs it before
+    code generation."""
+    target = compiled.target
+    if target is None:
+        raise TileoptError("an optimisation level needs the GPU, which the module does not name "
+                           "(ttg.target, or \"target-cpu\" in LLVM IR)", filename)
+    module = llvm_backend.parse(compiled.llvm_ir, filename)
+    llvm_backend.prepare_for_target(module, target)
+    llvm_backend.inline_everything(module)
+    llvm_backend.optimize(module, llvm_backend.target_machine(target), level)
+    return with_llvm_ir(compiled, str(module))
 
 
 def with_llvm_ir(compiled: Compiled, llvm_ir: str) -> Compiled:
     """The same kernel with its LLVM IR replaced (e.g. mutated), launch facts kept."""
-    return Compiled(llvm_ir, read_module(llvm_ir), compiled.shared_bytes, compiled.threads)
+    return Compiled(llvm_ir, read_module(llvm_ir), compiled.shared_bytes, compiled.threads,
+                    compiled.target)
 
 
 def _int_attr(module: ModuleOp, name: str) -> int | None:

@@ -460,8 +460,7 @@ def _read_instr(c: _Cursor) -> Instr:
         return Instr(op, None, VOID, [], line=line)
     if op == "call":
         _skip_flags(c)
-        while c.peek() in ("fastcc", "ccc", "ptx_kernel", "noundef", "zeroext", "signext"):
-            c.next()
+        _skip_attributes(c)
         rty = c.type()
         if c.peek() == "(":  # a function type: ret (args...)
             while c.next() != ")":
@@ -480,8 +479,7 @@ def _read_instr(c: _Cursor) -> Instr:
         if not c.accept(")"):
             while True:
                 ty = c.type()
-                while c.peek() in ("noundef", "zeroext", "signext", "inreg", "immarg"):
-                    c.next()
+                _skip_attributes(c, before=_is_value_start)
                 args.append(c.value(ty))
                 if c.accept(")"):
                     break
@@ -490,6 +488,35 @@ def _read_instr(c: _Cursor) -> Instr:
     if op in ("atomicrmw", "cmpxchg", "fence", "switch", "alloca"):
         raise c.error(f"'{op}' is not supported by tileopt-run yet")
     raise c.error(f"unknown instruction '{op}'")
+
+
+def _is_type_start(tok: str | None) -> bool:
+    return tok is not None and (tok in FLOATS or tok in ("ptr", "void", "label", "metadata",
+                                                          "<", "[", "{")
+                                or tok[0] == "i" and tok[1:].isdigit())
+
+
+_VALUE_WORDS = {"true", "false", "null", "undef", "poison", "zeroinitializer", "splat",
+                "getelementptr", "ptrtoint", "inttoptr", "bitcast", "addrspacecast"}
+
+
+def _is_value_start(tok: str | None) -> bool:
+    return tok is not None and (tok[0] in "%@-+0123456789<[{" or tok in _VALUE_WORDS)
+
+
+def _skip_attributes(c: _Cursor, before=_is_type_start) -> None:
+    """Calling conventions and parameter/return attributes (``noundef``, ``range(i32 0, 8)``)
+    up to the next type (or value)."""
+    while c.peek() is not None and not before(c.peek()):
+        c.next()
+        if c.peek() == "(":
+            depth = 0
+            while True:
+                tok = c.next()
+                depth += tok == "("
+                depth -= tok == ")"
+                if depth == 0:
+                    break
 
 
 def _align(c: _Cursor) -> int:

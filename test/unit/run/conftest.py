@@ -7,17 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from tileopt.run.launch import Compiled, compile_source
+from tileopt.run.launch import Compiled, compile_source, optimized
 
 PIPELINES = {"nvidia-sm80": "cuda-sm80", "nvidia-sm90": "cuda-sm90"}
 
 
 @pytest.fixture(scope="session")
 def compiled(corpus: Path):
-    """compiled(kernel, pipeline) -> the corpus kernel's .ttir through that pipeline."""
+    """compiled(kernel, pipeline[, opt_level]) -> the corpus kernel's .ttir through that
+    pipeline (then LLVM's -O<opt_level>)."""
 
     @lru_cache(maxsize=None)
-    def build(kernel: str, pipeline: str) -> Compiled:
+    def build(kernel: str, pipeline: str, opt_level: int = 0) -> Compiled:
+        if opt_level:
+            return optimized(build(kernel, pipeline), opt_level)
         path = corpus / PIPELINES[pipeline] / f"{kernel}.ttir"
         return compile_source(path.read_text(), path.name, pipeline)
 

@@ -63,6 +63,7 @@ def _error(argv, capsys) -> str:
     (["--grid", "3", "a.txt"], "error: argument 0: 'a.txt' is neither a .npy file nor a number"),
     (["--grid", "3", "missing.npy"], "error: argument 0: no such file 'missing.npy'"),
     (["--grid", "3", "--bogus"], "error: unknown command line argument '--bogus'"),
+    (["--grid", "3", "--opt-level", "5"], "error: --opt-level '5': expected 0, 1, 2 or 3"),
 ])
 def test_bad_command_lines(corpus, extra, message, capsys):
     line = _error([str(corpus / "cuda-sm90" / "add.ttir"), "--pass-pipeline=nvidia-sm90", *extra],
