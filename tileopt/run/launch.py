@@ -21,7 +21,7 @@ from tileopt.ir import TileoptError, make_context
 from tileopt.pipelines import resolve_pass_pipeline
 from tileopt.run import values as V
 from tileopt.run.interp import Executor, Target
-from tileopt.run.llvm_text import Function, Module, read_module
+from tileopt.run.llvm_text import Function, IRReadError, Module, read_module
 from tileopt.run.memory import REGION_SHIFT, Buffer, Lanes, Memory
 from tileopt.run.nvidia import NvidiaTarget
 from tileopt.target import llvm_backend, looks_like_llvm_ir, translate
@@ -64,7 +64,7 @@ def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | No
         if pass_pipeline:
             raise TileoptError("--pass-pipeline needs MLIR input, not LLVM IR", filename)
         cpu = re.search(r'"target-cpu"="([\w-]+)"', text)
-        compiled = Compiled(text, read_module(text), DEFAULT_SHARED_BYTES, None,
+        compiled = Compiled(text, _read(text, filename), DEFAULT_SHARED_BYTES, None,
                             parse_arch(cpu.group(1)) if cpu else None)
         return optimized(compiled, opt_level, filename) if opt_level else compiled
     ctx = make_context()
@@ -79,10 +79,19 @@ def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | No
     warps = _int_attr(module, "ttg.num-warps")
     per_warp = _int_attr(module, "ttg.threads-per-warp") or 32
     llvm_ir = translate(module, emit="llvm-ir", filename=filename)
-    compiled = Compiled(llvm_ir, read_module(llvm_ir),
+    compiled = Compiled(llvm_ir, _read(llvm_ir, f"<LLVM IR of {filename}>"),
                         DEFAULT_SHARED_BYTES if shared is None else shared,
                         warps * per_warp if warps else None, target_of_module(module))
     return optimized(compiled, opt_level, filename) if opt_level else compiled
+
+
+def _read(llvm_ir: str, filename: str) -> Module:
+    """The IR read; an error in it is at its line of ``filename``."""
+    try:
+        return read_module(llvm_ir)
+    except IRReadError as err:
+        err.file = filename
+        raise
 
 
 def optimized(compiled: Compiled, level: int, filename: str = "<llvm-ir>") -> Compiled:

@@ -168,7 +168,8 @@ def _tokens(line: str, lineno: int) -> list[str]:
             break
         m = _TOKEN.match(line, pos)
         if m is None:
-            raise IRReadError(f"line {lineno}: cannot read LLVM IR near '{line[pos:pos + 20]}'")
+            raise IRReadError(f"cannot read LLVM IR near '{line[pos:pos + 20]}'", None, lineno,
+                              pos + 1)
         pos = m.end()
         if m.lastgroup != "ws":
             out.append(m.group())
@@ -200,7 +201,7 @@ class _Cursor:
             raise self.error(f"expected '{tok}', found '{got}'")
 
     def error(self, msg: str) -> IRReadError:
-        return IRReadError(f"line {self.line}: {msg}")
+        return IRReadError(msg, None, self.line)
 
     # -- types
     def type(self) -> Type:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from tileopt.run.launch import compile_source, run_kernel
+from tileopt.ir import TileoptError
 from tileopt.run.memory import KernelFault
 
 HEAD = """target triple = "nvptx64-nvidia-cuda"
@@ -182,3 +183,10 @@ def test_unsupported_ptx_is_named():
         run("""
   %v = call i32 asm sideeffect "cvt.rn.f16x2.f32 $0, $1, $1;", "=r,r"(i32 0)
   ret void""", [np.zeros(1, np.int32)])
+
+
+def test_instruction_outside_the_subset_is_an_error_at_its_line():
+    with pytest.raises(TileoptError) as err:
+        compile_source(HEAD + "define ptx_kernel void @k(i32 %x) #0 {\nentry:\n"
+                       "  switch i32 %x, label %entry []\n}\n" + TAIL, "k.ll")
+    assert err.value.format() == "k.ll:5: error: 'switch' is not supported by tileopt-run yet"
