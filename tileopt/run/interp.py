@@ -474,9 +474,7 @@ def _float_fn(f):
 
 
 def _fma(ex, ins, args):
-    a, b, c = (np.asarray(x) for x in args)
-    wide = np.float64 if a.dtype != np.float64 else np.longdouble
-    return ex._bf(ins, (a.astype(wide) * b.astype(wide) + c.astype(wide)).astype(V.dtype(ins.type)))
+    return ex._bf(ins, V.fma(*args, V.dtype(ins.type)))
 
 
 def _int_fn(f, unsigned=False):

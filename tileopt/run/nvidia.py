@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from tileopt.run import ptx
+from tileopt.run import values as V
 from tileopt.run.interp import Executor, Target
 from tileopt.run.memory import KernelFault
 
@@ -125,17 +126,18 @@ def _math(name: str):
         return None
     fns = {"ex2": np.exp2, "lg2": np.log2, "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x),
            "rcp": lambda x: 1 / x, "sin": np.sin, "cos": np.cos, "fabs": np.abs,
-           "div": np.divide, "fma": lambda a, b, c: a * b + c, "fmax": np.fmax, "fmin": np.fmin,
+           "div": np.divide, "fmax": np.fmax, "fmin": np.fmin,
            "add": np.add, "mul": np.multiply}
-    if op not in fns:
-        return None
-    if op == "fma" and "rn" not in mods:
+    if op not in fns and not (op == "fma" and "rn" in mods):
         return None
 
     def run(ex, ins, args):
         out_t = np.float64 if ("d" in mods or "f64" in mods) else np.float32
         a = [_ftz(x) if ftz else np.asarray(x) for x in args]
-        r = np.asarray(fns[op](*[x.astype(np.float64) for x in a])).astype(out_t)
+        if op == "fma":  # rounded once, as fma.rn
+            r = V.fma(*a, out_t)
+        else:
+            r = np.asarray(fns[op](*[x.astype(np.float64) for x in a])).astype(out_t)
         if "sat" in mods:
             r = np.clip(r, 0, 1).astype(out_t)
         return _ftz(r) if ftz else r

@@ -128,3 +128,26 @@ def const_array(value, ty: Type):
         return np.bool_(bool(value))
     return np.array([value & ((1 << max(ty.bits, 1)) - 1)], np.uint64).astype(
         bits_dtype(size_of(ty))).view(dtype(ty))[0] if ty.kind == "int" else np.int64(value)
+
+
+def fma(a, b, c, out: np.dtype) -> np.ndarray:
+    """a * b + c rounded once to ``out`` (float16 or float32; normal results).
+
+    For these formats a * b is exact in float64; the float64 sum is rounded, and rounding
+    it again to ``out`` is wrong only where it lands exactly halfway between two ``out``
+    values; there the sum's rounding error (TwoSum) says which way the exact value lies.
+    float64 operands are computed in long double (not single-rounded)."""
+    out = np.dtype(out)
+    if out == np.float64:
+        wide = np.longdouble
+        return (np.asarray(a, wide) * np.asarray(b, wide) + np.asarray(c, wide)).astype(out)
+    a, b, c = (np.asarray(x, np.float64) for x in (a, b, c))
+    p = a * b
+    s = p + c
+    v = s - p
+    err = (p - (s - v)) + (c - v)
+    low_bits = 52 - (np.finfo(out).nmant)
+    low = s.view(np.uint64) & np.uint64((1 << low_bits) - 1)
+    halfway = (low == np.uint64(1 << (low_bits - 1))) & (err != 0)
+    s = np.where(halfway, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+    return s.astype(out)

@@ -21,6 +21,7 @@ declare i32 @llvm.nvvm.shfl.sync.bfly.i32(i32, i32, i32, i32)
 declare i32 @llvm.nvvm.shfl.sync.up.i32(i32, i32, i32, i32)
 declare i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)
 declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)
+declare float @llvm.fma.f32(float, float, float)
 attributes #0 = { "nvvm.reqntid"="128" }
 """
 
@@ -190,3 +191,16 @@ def test_instruction_outside_the_subset_is_an_error_at_its_line():
         compile_source(HEAD + "define ptx_kernel void @k(i32 %x) #0 {\nentry:\n"
                        "  switch i32 %x, label %entry []\n}\n" + TAIL, "k.ll")
     assert err.value.format() == "k.ll:5: error: 'switch' is not supported by tileopt-run yet"
+
+
+def test_fma_rounds_once():
+    """(1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 is halfway between two floats; + 2^-60 puts the
+    exact sum above it: 1 + 2^-11 + 2^-23 (0x3F801001). Through float64 the 2^-60 is lost
+    and the tie goes to even, 1 + 2^-11: the double rounding fma must not do."""
+    out = np.zeros(1, np.int32)
+    r = run("""
+  %f = call float @llvm.fma.f32(float 0x3FF0010000000000, float 0x3FF0010000000000, float 0x3C30000000000000)
+  %b = bitcast float %f to i32
+  store i32 %b, ptr addrspace(1) %out, align 4
+  ret void""", [out])
+    assert r.outputs[0][0] == 0x3F801001
