@@ -118,7 +118,7 @@ def run_cli(argv: list[str]) -> int:
                 handle.write(compiled.llvm_ir)
         result = run_kernel(compiled, kernel_args, grid, kernel=args.kernel, arg_names=rest,
                             checks=not args.no_checks)
-        _summary(result, args.out)
+        _summary(result, args.out, not args.no_checks)
         for report in result.reports:
             print(f"error: {report}", file=sys.stderr)
         if result.report_count > len(result.reports):
@@ -129,7 +129,7 @@ def run_cli(argv: list[str]) -> int:
         return report_failure(err, debug)
 
 
-def _summary(result, out_dir: str | None) -> None:
+def _summary(result, out_dir: str | None, checks: bool) -> None:
     gx, gy, gz = result.grid
     blocks = gx * gy * gz
     print(f"{result.kernel}: grid {gx}x{gy}x{gz}, {result.threads} threads per block, "
@@ -143,7 +143,9 @@ def _summary(result, out_dir: str | None) -> None:
             np.save(dest, array)
             where = f" -> {dest}"
         print(f"  arg{pos}: {array.dtype}{list(array.shape)}{where}")
-    if not result.reports:
+    if not checks:
+        print("checks: bounds only (--no-checks)")
+    elif not result.reports:
         print("checks: no invalid access, shared-memory race or uninitialised shared read")
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from tileopt.run.launch import run_kernel, with_llvm_ir
 from tileopt.run.memory import KernelFault
-from tileopt.testing.run_cases import CASES
+from tileopt.testing.run_cases import CASES, NON_DOT
 
 BARRIER = re.compile(r"\n\s*call void @llvm\.nvvm\.barrier\.cta\.sync\.aligned\.all\(i32 0\)[^\n]*")
 
@@ -84,6 +84,21 @@ def test_dropped_barrier_is_a_race(compiled, pipeline, which):
     # threads run in lock step here, so the numbers stay right: only the checker sees it
     _, unchecked = launch(c, "softmax", ir, checks=False)
     assert unchecked.reports == [] and right(case, unchecked)
+
+
+@pytest.mark.parametrize("pipeline", ["nvidia-sm80", "nvidia-sm90"])
+@pytest.mark.parametrize("kernel", [k for k in NON_DOT if k not in ("add", "add_nodiv",
+                                                                     "axpy_f16", "gelu")])
+def test_every_barrier_in_the_corpus_is_needed(compiled, kernel, pipeline):
+    """Each barrier the lowering emits guards a shared-memory exchange: drop any one and
+    the race checker reports it."""
+    c = compiled(kernel, pipeline)
+    barriers = list(BARRIER.finditer(c.llvm_ir))
+    assert barriers
+    for m in barriers:
+        _, result = launch(c, kernel, c.llvm_ir[:m.start()] + c.llvm_ir[m.end():])
+        assert any(r.startswith("shared-memory race: ") for r in result.reports), \
+            (c.llvm_ir[:m.start()].count("\n") + 2, result.reports)
 
 
 def test_race_report_names_both_threads(compiled):
