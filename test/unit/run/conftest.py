@@ -14,14 +14,14 @@ PIPELINES = {"nvidia-sm80": "cuda-sm80", "nvidia-sm90": "cuda-sm90"}
 
 @pytest.fixture(scope="session")
 def compiled(corpus: Path):
-    """compiled(kernel, pipeline[, opt_level]) -> the corpus kernel's .ttir through that
-    pipeline (then LLVM's -O<opt_level>)."""
+    """compiled(kernel, pipeline[, opt_level, source]) -> the corpus kernel's .ttir (or
+    Triton's own .ttgir) through that pipeline (then LLVM's -O<opt_level>)."""
 
     @lru_cache(maxsize=None)
-    def build(kernel: str, pipeline: str, opt_level: int = 0) -> Compiled:
+    def build(kernel: str, pipeline: str, opt_level: int = 0, source: str = "ttir") -> Compiled:
         if opt_level:
-            return optimized(build(kernel, pipeline), opt_level)
-        path = corpus / PIPELINES[pipeline] / f"{kernel}.ttir"
+            return optimized(build(kernel, pipeline, 0, source), opt_level)
+        path = corpus / PIPELINES[pipeline] / f"{kernel}.{source}"
         return compile_source(path.read_text(), path.name, pipeline)
 
     return build

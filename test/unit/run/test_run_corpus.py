@@ -25,3 +25,12 @@ def test_corpus_kernel_matches_reference(compiled, kernel, pipeline, opt_level):
     # the inputs were copied: the caller's arrays are unchanged
     assert all(not np.shares_memory(out, arg) for pos, out in result.outputs.items()
                for arg in case.args if isinstance(arg, np.ndarray))
+
+
+@pytest.mark.parametrize("kernel", NON_DOT)
+def test_corpus_ttgir_matches_reference(compiled, kernel):
+    """From Triton's own .ttgir (its layouts, not tileopt's) through nvidia-sm90."""
+    case = CASES[kernel](np.random.default_rng(0))
+    result = run_kernel(compiled(kernel, "nvidia-sm90", 0, "ttgir"), case.args, case.grid)
+    assert result.reports == []
+    case.check(result.outputs)
