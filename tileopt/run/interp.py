@@ -31,7 +31,7 @@ class Target:
         return None
 
     def inline_asm(self, ex: "Executor", instr: Instr, args: list):
-        raise KernelFault(f"inline assembly is not supported for this target (LLVM IR line {instr.line})")
+        raise KernelFault("inline assembly is not supported for this target")
 
 
 def _rpo(func: Function) -> list[Block]:
@@ -100,7 +100,7 @@ class Executor:
             for phi in phis:
                 out = None
                 for label, v in phi.args:
-                    sel = self.prev == self.index[label]
+                    sel = self.prev == self.index.get(label, -2)  # -2: an unreachable block
                     if not sel[self.idx].any():
                         continue  # e.g. a back edge no thread has taken yet
                     val = self.value(v)
@@ -246,12 +246,10 @@ class Executor:
         return np.right_shift(a, s)
 
     def op_sdiv(self, ins):
+        """Rounded toward zero, as C (numpy's // rounds down)."""
         a, b = (np.asarray(self.value(x)) for x in ins.args)
-        q = np.trunc(a.astype(np.float64) / np.where(b == 0, 1, b)) if a.dtype.itemsize < 8 else None
-        if q is not None:
-            return q.astype(a.dtype)
-        r = np.fmod(a, np.where(b == 0, 1, b))
-        return ((a - r) // np.where(b == 0, 1, b)).astype(a.dtype)
+        b = np.where(b == 0, 1, b)  # division by zero is undefined; inactive threads do it
+        return ((a - np.fmod(a, b)) // b).astype(a.dtype)
 
     def op_srem(self, ins):
         a, b = (np.asarray(self.value(x)) for x in ins.args)
