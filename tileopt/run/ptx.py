@@ -46,13 +46,14 @@ def _operand(tok: str, text: str):
     return ("imm", _imm(tok, text))
 
 
-def _imm(tok: str, text: str) -> int:
+def _imm(tok: str, text: str) -> int | float:
+    """An immediate: an integer, raw float bits (0f/0d), or a decimal float (1.0)."""
     t = tok.strip()
     try:
-        if t[:2] in ("0f", "0F"):
+        if t[:2].lower() in ("0f", "0d"):
             return int(t[2:], 16)
-        if t[:2] in ("0d", "0D"):
-            return int(t[2:], 16)
+        if re.fullmatch(r"[-+]?\d+\.\d*(e[-+]?\d+)?", t, re.IGNORECASE):
+            return float(t)
         return int(t, 0)
     except ValueError:
         raise KernelFault(f"unsupported PTX operand '{tok}' in '{text}'") from None
@@ -178,7 +179,11 @@ class AsmCall:
         if op[0] == "reg":
             return self.regs[op[1]] & mask
         if op[0] == "imm":
-            return np.full(len(self.ex.idx), op[1] & int(mask), np.uint64)
+            value = op[1]
+            if isinstance(value, float):  # a decimal float, in the width's float format
+                fmt = {16: np.float16, 32: np.float32, 64: np.float64}[bits]
+                value = int(np.array([value], fmt).view(V.bits_dtype(bits // 8))[0])
+            return np.full(len(self.ex.idx), value & int(mask), np.uint64)
         raise KernelFault(f"unexpected PTX operand {op}")
 
     def _write(self, op, value: np.ndarray, on: np.ndarray, bits: int) -> None:

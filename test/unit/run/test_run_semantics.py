@@ -204,3 +204,31 @@ def test_fma_rounds_once():
   store i32 %b, ptr addrspace(1) %out, align 4
   ret void""", [out])
     assert r.outputs[0][0] == 0x3F801001
+
+
+def test_the_nvidia_lowerings_memory_asm_forms():
+    """Cache hints with a createpolicy operand, a guarded store, red and atom (cas, max)
+    as the NVIDIA lowering spells them."""
+    src = np.arange(128, dtype=np.float32)
+    out = np.zeros(128, np.float32)
+    total, cells = np.zeros(1, np.float32), np.array([5, -3], np.int32)
+    r = run("""
+  %e = getelementptr float, ptr addrspace(1) %src, i32 %t
+  %pol = call i64 asm "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;", "=l"()
+  %v = call i32 asm sideeffect "mov.u32 $0, 0x0;\\0A\\09ld.global.L1::evict_last.L2::cache_hint.b32 { $0 }, [ $1 + 0 ], $2;", "=r,l,l"(ptr addrspace(1) %e, i64 %pol)
+  %even = trunc i32 %t to i1
+  %keep = xor i1 %even, true
+  %o = getelementptr float, ptr addrspace(1) %out, i32 %t
+  call void asm sideeffect "@$2 st.global.L1::evict_first.b32 [ $1 + 0 ], { $0 };", "r,l,b"(i32 %v, ptr addrspace(1) %o, i1 %keep)
+  call void asm sideeffect "red.global.gpu.relaxed.add.f32 [ $0 + 0 ], $1;", "l,r"(ptr addrspace(1) %total, i32 %v)
+  %c1 = getelementptr i32, ptr addrspace(1) %cells, i32 1
+  %old = call i32 asm sideeffect "mov.u32 $0, 0x0;\\0A\\09atom.global.gpu.acq_rel.cas.b32 $0, [ $1 + 0 ], $2, $3;", "=r,l,r,r"(ptr addrspace(1) %cells, i32 5, i32 %t)
+  %m = call i32 asm sideeffect "mov.u32 $0, 0x0;\\0A\\09atom.global.gpu.relaxed.max.s32 $0, [ $1 + 0 ], $2;", "=r,l,r"(ptr addrspace(1) %c1, i32 %t)
+  ret void""", [src, out, total, cells],
+            params="ptr addrspace(1) %src, ptr addrspace(1) %out, ptr addrspace(1) %total, "
+                   "ptr addrspace(1) %cells")
+    want = np.where(np.arange(128) % 2 == 0, np.arange(128), 0)
+    assert (r.outputs[1] == want).all()          # odd threads' stores were guarded off
+    assert r.outputs[2][0] == 127 * 128 / 2      # exact in f32 at this size
+    # the cas from 5 succeeds for one thread only; max over -3 and 0..127 is 127
+    assert r.outputs[3][1] == 127 and r.outputs[3][0] in range(128)
