@@ -20,9 +20,6 @@ import numpy as np
 from tileopt.run import values as V
 from tileopt.run.memory import KernelFault
 
-_REG_BITS = {"r": 32, "l": 64, "h": 16, "c": 16, "f": 32, "d": 64, "b": 1, "n": 64}
-
-
 @dataclass
 class PtxInstr:
     guard: tuple[int, bool] | None     # (operand, negated)
@@ -100,10 +97,10 @@ _SEMS = ("relaxed", "acquire", "release", "acq_rel", "sc")
 _SPACES = ("global", "shared", "local", "const", "param")
 
 
-def _type_bits(t: str) -> int:
-    m = re.fullmatch(r"[bsuf](\d+)", t)
+def _type_bits(t: str | None) -> int:
+    m = re.fullmatch(r"[bsuf](\d+)", t or "")
     if not m:
-        raise KernelFault(f"unsupported PTX type '.{t}'")
+        raise KernelFault(f"unsupported PTX type '.{t}'" if t else "PTX instruction without a type")
     return int(m.group(1))
 
 
