@@ -232,3 +232,59 @@ def test_the_nvidia_lowerings_memory_asm_forms():
     assert r.outputs[2][0] == 127 * 128 / 2      # exact in f32 at this size
     # the cas from 5 succeeds for one thread only; max over -3 and 0..127 is 127
     assert r.outputs[3][1] == 127 and r.outputs[3][0] in range(128)
+
+
+# ------------------------------------------------------------------ the checkers, without the corpus
+
+EXCHANGE = """
+  %s = getelementptr float, ptr addrspace(3) @global_smem, i32 %t
+  %f = uitofp i32 %t to float
+  store float %f, ptr addrspace(3) %s, align 4
+{barrier}
+  %t1 = add i32 %t, 1
+  %n = and i32 %t1, 127
+  %s1 = getelementptr float, ptr addrspace(3) @global_smem, i32 %n
+  %v = load float, ptr addrspace(3) %s1, align 4
+  %o = getelementptr float, ptr addrspace(1) %out, i32 %t
+  store float %v, ptr addrspace(1) %o, align 4
+  ret void"""
+BARRIER = "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)"
+
+
+def run_shared(body: str, args, checks=True):
+    text = HEAD + ("define ptx_kernel void @k(ptr addrspace(1) %out) #0 {\nentry:\n"
+                   "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n" + body + "\n}\n") + TAIL
+    compiled = compile_source(text, "k.ll")
+    compiled.shared_bytes = 512
+    return run_kernel(compiled, args, (2,), checks=checks)
+
+
+def test_exchange_through_shared_memory_with_a_barrier_is_clean():
+    r = run_shared(EXCHANGE.format(barrier=BARRIER), [np.zeros(128, np.float32)])
+    assert r.reports == []
+    assert (r.outputs[0] == (np.arange(128) + 1) % 128).all()
+
+
+def test_exchange_without_the_barrier_is_a_race():
+    r = run_shared(EXCHANGE.format(barrier=""), [np.zeros(128, np.float32)])
+    assert r.reports[0].startswith(
+        "shared-memory race: thread (0,0,0) of block (0,0,0) reads byte offset 4, written by "
+        "thread (1,0,0) of the same block since the last barrier")
+    # lock step: the numbers are right all the same, only the checker sees the race
+    unchecked = run_shared(EXCHANGE.format(barrier=""), [np.zeros(128, np.float32)], False)
+    assert unchecked.reports == [] and (unchecked.outputs[0] == (np.arange(128) + 1) % 128).all()
+
+
+def test_read_before_any_write_is_uninitialised():
+    body = EXCHANGE.format(barrier=BARRIER).replace(
+        "  store float %f, ptr addrspace(3) %s, align 4\n", "")
+    r = run_shared(body, [np.zeros(128, np.float32)])
+    assert r.reports[0].startswith("read of uninitialised shared memory at byte offset 4 by "
+                                   "thread (0,0,0) of block (0,0,0)")
+
+
+def test_store_past_the_buffer():
+    with pytest.raises(KernelFault, match=r"out-of-bounds store of 4 bytes at byte offset 508 "
+                                          r"of argument 0 \(arg0, 508 bytes\) by thread "
+                                          r"\(127,0,0\) of block \(0,0,0\)"):
+        run_shared(EXCHANGE.format(barrier=BARRIER), [np.zeros(127, np.float32)])
