@@ -28,7 +28,7 @@ VENDOR_NAMES = frozenset({"nvidia", "nvptx", "nvvm", "ptxas", "amd", "amdgpu", "
                           "rocdl", "hip", "cuda"})
 # The tools at the top, which pick a target, may import vendor code; so may the
 # ``tileopt.target`` package itself (not its modules): it picks the backend for --emit.
-VENDOR_DISPATCH = ("tileopt.driver", "tileopt.cli")
+VENDOR_DISPATCH = ("tileopt.driver", "tileopt.cli", "tileopt.run.launch")
 VENDOR_DISPATCH_MODULES = frozenset({"tileopt.target"})
 # What is built on the dialects (house rule: dialects -> layouts/analysis -> transforms ->
 # conversion -> target -> driver).
@@ -156,7 +156,7 @@ LAYERS = (
     ("tileopt.transforms",),
     ("tileopt.conversion",),
     ("tileopt.target",),
-    ("tileopt.testing", "tileopt.driver"),
+    ("tileopt.testing", "tileopt.driver", "tileopt.run"),
     ("tileopt.cli", "tileopt.layout_cli", "tileopt.integrations"),
 )
 

@@ -1,0 +1,93 @@
+"""tileopt-run's speed: seconds per corpus kernel at the test sizes, and the largest add and
+softmax that run within a time budget.
+
+Each non-dot kernel of ``../shared/corpus`` is compiled from its ``.ttir`` (the pipeline's
+time is shown apart: it is tileopt's, not the run's), then launched at the sizes the tests
+use (``tileopt/testing/run_cases.py``), median of ``--repeat`` launches. Then add (elements)
+and softmax (rows of 1000) double in size until a launch takes more than ``--budget``
+seconds; the largest size within it is printed. Up to ``--max-scale`` only (memory).
+
+    python benchmarks/run_speed.py [--pipeline nvidia-sm90] [--repeat 3] [--budget 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from tileopt.run.launch import compile_source, run_kernel
+from tileopt.testing.corpus_compare import find_corpus
+from tileopt.testing.run_cases import CASES, NON_DOT
+
+FOLDER = {"nvidia-sm80": "cuda-sm80", "nvidia-sm90": "cuda-sm90"}
+
+
+def launch_seconds(compiled, kernel: str, scale: int, repeat: int) -> tuple[float, str]:
+    times = []
+    for _ in range(repeat):
+        case = CASES[kernel](np.random.default_rng(0), scale)
+        result = run_kernel(compiled, case.args, case.grid)
+        case.check(result.outputs)
+        times.append(result.seconds)
+        grid = result.grid
+    blocks = grid[0] * grid[1] * grid[2]
+    return statistics.median(times), f"{blocks} x {result.threads}"
+
+
+def size_of(kernel: str, scale: int) -> str:
+    case = CASES[kernel](np.random.default_rng(0), scale)
+    if kernel == "add":
+        return f"{case.args[3]} elements"
+    return f"{case.grid[0]} rows x {case.args[4]}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pipeline", default="nvidia-sm90", choices=sorted(FOLDER))
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--budget", type=float, default=10.0)
+    parser.add_argument("--max-scale", type=int, default=1 << 13)
+    args = parser.parse_args()
+    corpus = find_corpus()
+    if corpus is None:
+        print("error: the reference corpus (../shared/corpus) is not there", file=sys.stderr)
+        return 1
+    print(f"tileopt-run on {platform.processor() or platform.machine()}, "
+          f"{os.cpu_count()} CPUs, numpy {np.__version__}; pipeline {args.pipeline}\n")
+    print("| kernel | blocks x threads | compile (s) | run (s) |")
+    print("|---|---|---|---|")
+    compiled = {}
+    for kernel in NON_DOT:
+        path = Path(corpus) / FOLDER[args.pipeline] / f"{kernel}.ttir"
+        start = time.perf_counter()
+        compiled[kernel] = compile_source(path.read_text(), path.name, args.pipeline)
+        compile_s = time.perf_counter() - start
+        run_s, shape = launch_seconds(compiled[kernel], kernel, 1, args.repeat)
+        print(f"| {kernel} | {shape} | {compile_s:.2f} | {run_s:.4f} |", flush=True)
+    print()
+    for kernel in ("add", "softmax"):
+        scale, best = 1, None
+        while scale <= args.max_scale:
+            seconds, _ = launch_seconds(compiled[kernel], kernel, scale, 1)
+            if seconds > args.budget:
+                break
+            best = (scale, seconds)
+            scale *= 2
+        if best is None:
+            print(f"{kernel}: the test size already takes more than {args.budget} s")
+            continue
+        capped = " (the cap, --max-scale)" if scale > args.max_scale else ""
+        print(f"{kernel}: largest within {args.budget:g} s: {size_of(kernel, best[0])} "
+              f"in {best[1]:.2f} s{capped}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

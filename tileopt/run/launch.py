@@ -1,0 +1,222 @@
+"""The Python API of tileopt-run: compile if asked, then launch a kernel on the CPU.
+
+``run_kernel(text, args, grid)`` takes an LLVM-dialect module (or a ``.ttir``/``.ttgir``
+with ``pass_pipeline``, run first, or LLVM IR text), turns it into LLVM IR with
+``tileopt-translate``'s own translation, and runs the kernel over the grid with the
+interpreter of ``interp.py`` and the vendor target the module's triple names.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+
+from tileopt.driver import ir_io
+from tileopt.driver.pass_manager import PassManager
+from tileopt.ir import TileoptError, make_context
+from tileopt.pipelines import resolve_pass_pipeline
+from tileopt.run import values as V
+from tileopt.run.interp import Executor, Target
+from tileopt.run.llvm_text import Function, IRReadError, Module, read_module
+from tileopt.run.memory import REGION_SHIFT, Buffer, Lanes, Memory
+from tileopt.run.nvidia import NvidiaTarget
+from tileopt.target import llvm_backend, looks_like_llvm_ir, translate
+from tileopt.target.gpu_target import GPUTarget, parse_arch, target_of_module
+from tileopt.target.function_emitter import error_at
+
+# Threads run at once (all blocks of a chunk share each interpreter step).
+LANES_PER_CHUNK = 1 << 15
+# Shared memory a kernel given as LLVM IR may use: it does not say (sm_90's largest).
+DEFAULT_SHARED_BYTES = 232448
+
+
+@dataclass
+class Compiled:
+    llvm_ir: str
+    module: Module
+    shared_bytes: int
+    threads: int | None
+    target: GPUTarget | None = None
+
+
+@dataclass
+class RunResult:
+    outputs: dict[int, np.ndarray]          # argument position -> its array after the launch
+    reports: list[str]                      # races and uninitialised shared reads
+    report_count: int
+    kernel: str
+    grid: tuple[int, int, int]
+    threads: int
+    seconds: float
+    llvm_ir: str = field(repr=False, default="")
+
+
+def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | None = None,
+                   opt_level: int = 0) -> Compiled:
+    """The kernel's LLVM IR: ``text`` itself if it is LLVM IR, else the LLVM-dialect module
+    (after ``pass_pipeline``) translated as tileopt-translate does; with ``opt_level`` > 0,
+    after LLVM's -O<n> pipeline, the IR that NVPTX code generation would get."""
+    if looks_like_llvm_ir(text):
+        if pass_pipeline:
+            raise TileoptError("--pass-pipeline needs MLIR input, not LLVM IR", filename)
+        cpu = re.search(r'"target-cpu"="([\w-]+)"', text)
+        compiled = Compiled(text, _read(text, filename), DEFAULT_SHARED_BYTES, None,
+                            parse_arch(cpu.group(1)) if cpu else None)
+        return optimized(compiled, opt_level, filename) if opt_level else compiled
+    ctx = make_context()
+    module = ir_io.parse(text, filename, ctx)
+    if pass_pipeline:
+        PassManager(resolve_pass_pipeline(pass_pipeline), filename).run(ctx, module)
+    foreign = next((op for op in module.ops if not op.name.startswith("llvm.")), None)
+    if foreign is not None:
+        hint = "" if pass_pipeline else " (compile it first: --pass-pipeline=nvidia-sm90, for instance)"
+        raise error_at(foreign, f"'{foreign.name}' is not in the LLVM dialect{hint}")
+    shared = _int_attr(module, "ttg.shared")
+    warps = _int_attr(module, "ttg.num-warps")
+    per_warp = _int_attr(module, "ttg.threads-per-warp") or 32
+    llvm_ir = translate(module, emit="llvm-ir", filename=filename)
+    compiled = Compiled(llvm_ir, _read(llvm_ir, f"<LLVM IR of {filename}>"),
+                        DEFAULT_SHARED_BYTES if shared is None else shared,
+                        warps * per_warp if warps else None, target_of_module(module))
+    return optimized(compiled, opt_level, filename) if opt_level else compiled
+
+
+def _read(llvm_ir: str, filename: str) -> Module:
+    """The IR read; an error in it is at its line of ``filename``."""
+    try:
+        return read_module(llvm_ir)
+    except IRReadError as err:
+        err.file = filename
+        raise
+
+
+def optimized(compiled: Compiled, level: int, filename: str = "<llvm-ir>") -> Compiled:
+    """The kernel after LLVM's -O<level> pipeline, as tileopt-translate runs it before
+    code generation."""
+    target = compiled.target
+    if target is None:
+        raise TileoptError("an optimisation level needs the GPU, which the module does not name "
+                           "(ttg.target, or \"target-cpu\" in LLVM IR)", filename)
+    module = llvm_backend.parse(compiled.llvm_ir, filename)
+    llvm_backend.prepare_for_target(module, target)
+    llvm_backend.inline_everything(module)
+    llvm_backend.optimize(module, llvm_backend.target_machine(target), level)
+    return with_llvm_ir(compiled, str(module))
+
+
+def with_llvm_ir(compiled: Compiled, llvm_ir: str) -> Compiled:
+    """The same kernel with its LLVM IR replaced (e.g. mutated), launch facts kept."""
+    return Compiled(llvm_ir, read_module(llvm_ir), compiled.shared_bytes, compiled.threads,
+                    compiled.target)
+
+
+def _int_attr(module: ModuleOp, name: str) -> int | None:
+    attr = module.attributes.get(name)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+def target_of(module_text: str) -> Target:
+    for line in module_text.splitlines()[:8]:
+        if line.startswith("target triple"):
+            if "nvptx" in line:
+                return NvidiaTarget()
+            raise TileoptError(f"tileopt-run cannot run this target yet ({line.split('=')[1].strip()})")
+    return NvidiaTarget()
+
+
+def pick_kernel(module: Module, name: str | None) -> Function:
+    kernels = module.kernels()
+    if name is not None:
+        for k in kernels:
+            if k.name == name:
+                return k
+        raise TileoptError(f"no kernel named '{name}' (the module defines: "
+                           f"{', '.join(k.name for k in kernels) or 'none'})")
+    if len(kernels) != 1:
+        raise TileoptError(f"the module defines {len(kernels)} kernels "
+                           f"({', '.join(k.name for k in kernels)}): pick one with --kernel")
+    return kernels[0]
+
+
+# Triton 3.6 kernels take a global-scratch and a profile-scratch pointer after their own.
+SCRATCH_POINTERS = 2
+
+
+def _params(func: Function, args: list, names: list[str]):
+    """Kernel parameters from the user's arguments; the scratch pointers, unless given,
+    are null."""
+    params, buffers = [], []
+    for pos, ((_, ty), arg) in enumerate(zip(func.params, args)):
+        what = f"argument {pos} ({names[pos]})"
+        if ty.kind == "ptr":
+            if not isinstance(arg, np.ndarray):
+                raise TileoptError(f"{what}: the kernel takes a pointer here, give a .npy array")
+            buffers.append(Buffer(names[pos], np.ascontiguousarray(arg).reshape(-1).view(np.uint8).copy()))
+            params.append(np.int64(len(buffers) << REGION_SHIFT))
+        else:
+            if isinstance(arg, np.ndarray):
+                raise TileoptError(f"{what}: the kernel takes a {ty} here, give a number")
+            params.append(_scalar(arg, ty, what))
+    tail = func.params[-SCRATCH_POINTERS:]
+    scratch = SCRATCH_POINTERS if len(tail) == SCRATCH_POINTERS and \
+        all(ty.kind == "ptr" for _, ty in tail) else 0
+    own = len(func.params) - scratch
+    if not own <= len(args) <= len(func.params):
+        shown = ", ".join(str(ty) for _, ty in func.params[:own])
+        more = f", then {scratch} scratch pointers (null unless given)" if scratch else ""
+        raise TileoptError(f"kernel '{func.name}' takes {own} arguments ({shown}){more}; "
+                           f"got {len(args)}")
+    params += [np.int64(0)] * (len(func.params) - len(args))
+    return params, buffers
+
+
+def _scalar(arg, ty, what):
+    if ty.kind == "int":
+        if isinstance(arg, float) and not float(arg).is_integer():
+            raise TileoptError(f"{what}: the kernel takes an {ty} here, got {arg}")
+        v = int(arg)
+        lo, hi = -(1 << (ty.bits - 1)), (1 << ty.bits) - 1
+        if not lo <= v <= hi:
+            raise TileoptError(f"{what}: {v} does not fit in {ty}")
+        return V.const_array(v, ty)
+    if ty.kind == "float":
+        return V.dtype(ty).type(float(arg))
+    raise TileoptError(f"{what}: parameters of type {ty} are not supported")
+
+
+def run_kernel(source: str | Compiled, args: list, grid, *, kernel: str | None = None,
+               pass_pipeline: str | None = None, filename: str = "<input>",
+               arg_names: list[str] | None = None, checks: bool = True) -> RunResult:
+    compiled = source if isinstance(source, Compiled) else \
+        compile_source(source, filename, pass_pipeline)
+    func = pick_kernel(compiled.module, kernel)
+    grid = tuple(int(g) for g in (tuple(grid) + (1, 1, 1))[:3])
+    if any(g < 1 for g in grid):
+        raise TileoptError(f"grid {grid} has an empty dimension")
+    threads = int(func.attrs.get("nvvm.reqntid", "0").split(",")[0] or 0) or compiled.threads
+    if not threads:
+        raise TileoptError(f"kernel '{func.name}' does not say its block size")
+    names = arg_names or [f"arg{i}" for i in range(len(args))]
+    params, buffers = _params(func, args, names)
+    target = target_of(compiled.llvm_ir)
+    mem = Memory(buffers, compiled.shared_bytes, checks)
+    total = grid[0] * grid[1] * grid[2]
+    per_chunk = max(1, LANES_PER_CHUNK // threads)
+    start = time.perf_counter()
+    for first in range(0, total, per_chunk):
+        lanes = Lanes(first, min(per_chunk, total - first), threads, grid)
+        mem.start_chunk(lanes)
+        Executor(compiled.module, func, target, mem, lanes, params).run()
+    seconds = time.perf_counter() - start
+    outputs = {}
+    k = 0
+    for pos, arg in enumerate(args):
+        if isinstance(arg, np.ndarray):
+            outputs[pos] = buffers[k].data.view(arg.dtype).reshape(arg.shape)
+            k += 1
+    return RunResult(outputs, mem.reports, mem.report_count, func.name, grid, threads, seconds,
+                     compiled.llvm_ir)

@@ -1,0 +1,165 @@
+"""The NVIDIA target of tileopt-run: NVVM intrinsics, warp shuffles, barriers, inline PTX.
+
+Special registers come from the launch (thread and block ids, 32-thread warps). Barriers
+require every live thread of the block and start a new race epoch. ``shfl.sync`` computes
+each lane's source lane as PTX defines it (mode, lane offset, clamp and segment mask from
+the ``c`` operand), and checks that the executing lanes are exactly the member mask.
+Approximate math (``ex2.approx``, ``div.full``, ``sqrt.approx``, ...) is computed in float64
+and rounded to f32 once: within the hardware's stated error, not bit-equal to it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tileopt.run import ptx
+from tileopt.run import values as V
+from tileopt.run.interp import Executor, Target
+from tileopt.run.memory import KernelFault
+
+F32_MIN_NORMAL = np.float32(1.1754944e-38)
+
+
+def _ftz(a):
+    a = np.asarray(a)
+    if a.dtype != np.float32:
+        return a
+    return np.where(np.abs(a) < F32_MIN_NORMAL, np.copysign(np.float32(0), a), a).astype(np.float32)
+
+
+def _sreg(name: str):
+    def run(ex: Executor, ins, args):
+        lanes = ex.lanes
+        reg, axis = name.rsplit(".", 1) if "." in name else (name, "")
+        k = "xyz".index(axis) if axis in ("x", "y", "z") else 0
+        if reg == "tid":
+            v = lanes.tid if k == 0 else np.zeros(ex.n, np.int32)
+        elif reg == "ntid":
+            v = np.full(ex.n, lanes.threads if k == 0 else 1, np.int32)
+        elif reg in ("ctaid", "nctaid"):
+            gx, gy, gz = lanes.grid
+            if reg == "nctaid":
+                return np.full(ex.n, lanes.grid[k], np.int32)
+            b = lanes.first_block + lanes.local_block
+            v = (b % gx, b // gx % gy, b // (gx * gy))[k].astype(np.int32)
+        elif name == "laneid":
+            v = lanes.tid % 32
+        elif name == "warpid":
+            v = lanes.tid // 32
+        else:
+            return None
+        return np.asarray(v, np.int32)
+    return run
+
+
+def _barrier(ex: Executor, ins, args):
+    lanes = ex.lanes
+    live = ex.pc != ex.done
+    act = np.ones(ex.n, bool) if ex.act is None else ex.act
+    blocks = np.unique(lanes.local_block[ex.idx])
+    waiting = np.bincount(lanes.local_block[act], minlength=lanes.blocks)
+    alive = np.bincount(lanes.local_block[live], minlength=lanes.blocks)
+    bad = blocks[waiting[blocks] != alive[blocks]]
+    if len(bad):
+        first = int(np.nonzero(act & (lanes.local_block == bad[0]))[0][0])
+        raise KernelFault(f"barrier reached by {waiting[bad[0]]} of the {alive[bad[0]]} live "
+                          f"threads of the block of {lanes.describe(first)} (a divergent barrier)")
+    ex.mem.barrier(blocks)
+    return None
+
+
+def _shuffle(mode: str, with_pred: bool):
+    def run(ex: Executor, ins, args):
+        mask, val, b, c = (np.asarray(ex.full(a))[ex.idx] for a in args)
+        tid = ex.lanes.tid[ex.idx].astype(np.int64)
+        rows = ex.idx
+        lane = tid % 32
+        if ex.lanes.threads % 32:
+            raise KernelFault("shfl.sync needs a block size that is a multiple of 32")
+        mask = mask.astype(np.int64) & 0xFFFFFFFF
+        # executing lanes must be the member mask of their warp
+        act = np.zeros(ex.n, bool)
+        act[rows] = True
+        warp_bits = (act.reshape(-1, 32) * (1 << np.arange(32, dtype=np.int64))).sum(1)
+        wb = warp_bits[rows // 32]
+        if ((mask >> lane) & 1 == 0).any() or (mask != wb).any():
+            k = int(np.argmax(((mask >> lane) & 1 == 0) | (mask != wb)))
+            raise KernelFault(f"shfl.sync with member mask {hex(int(mask[k]))} executed by lanes "
+                              f"{hex(int(wb[k]))} of the warp of {ex.lanes.describe(rows[k])}")
+        b = b.astype(np.int64)
+        c = c.astype(np.int64)
+        seg = (c >> 8) & 31
+        clamp = c & 31
+        max_lane = (lane & seg) | (clamp & ~seg)
+        min_lane = lane & seg
+        if mode == "up":
+            j = lane - b
+            ok = j >= max_lane
+        elif mode == "down":
+            j = lane + b
+            ok = j <= max_lane
+        elif mode == "bfly":
+            j = lane ^ b
+            ok = j <= max_lane
+        else:
+            j = min_lane | (b & ~seg & 31)
+            ok = j <= max_lane
+        j = np.where(ok, j, lane)
+        src = rows - lane + j
+        full = np.asarray(ex.full(args[1]))
+        out = np.zeros(ex.n, full.dtype)
+        out[rows] = full[src]
+        if with_pred:
+            p = np.zeros(ex.n, bool)
+            p[rows] = ok
+            return (out, p)
+        return out
+    return run
+
+
+def _math(name: str):
+    """nvvm.<op>[.approx|.full|.rn][.ftz].<f|f32|d> -> f64 computation rounded once."""
+    parts = name.split(".")
+    op, mods = parts[0], set(parts[1:])
+    ftz = "ftz" in mods
+    for m in mods - {"approx", "full", "rn", "ftz", "f", "f32", "d", "f64", "sat"}:
+        return None
+    fns = {"ex2": np.exp2, "lg2": np.log2, "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x),
+           "rcp": lambda x: 1 / x, "sin": np.sin, "cos": np.cos, "fabs": np.abs,
+           "div": np.divide, "fmax": np.fmax, "fmin": np.fmin,
+           "add": np.add, "mul": np.multiply}
+    if op not in fns and not (op == "fma" and "rn" in mods):
+        return None
+
+    def run(ex, ins, args):
+        out_t = np.float64 if ("d" in mods or "f64" in mods) else np.float32
+        a = [_ftz(x) if ftz else np.asarray(x) for x in args]
+        if op == "fma":  # rounded once, as fma.rn
+            r = V.fma(*a, out_t)
+        else:
+            r = np.asarray(fns[op](*[x.astype(np.float64) for x in a])).astype(out_t)
+        if "sat" in mods:
+            r = np.clip(r, 0, 1).astype(out_t)
+        return _ftz(r) if ftz else r
+    return run
+
+
+class NvidiaTarget(Target):
+    warp_size = 32
+
+    def intrinsic(self, name: str):
+        if not name.startswith("llvm.nvvm."):
+            return None
+        rest = name[len("llvm.nvvm."):]
+        if rest.startswith("read.ptx.sreg."):
+            return _sreg(rest[len("read.ptx.sreg."):])
+        if rest in ("barrier0", "barrier.sync", "barrier.cta.sync.aligned.all",
+                    "barrier.cta.sync.aligned", "barrier.cta.sync.all", "bar.sync"):
+            return _barrier
+        if rest.startswith("shfl.sync."):
+            mode, suffix = rest.split(".")[2:4]
+            return _shuffle(mode, suffix.endswith("p"))
+        return _math(rest)
+
+    def inline_asm(self, ex: Executor, instr, args):
+        return ptx.AsmCall(ex, instr, args).run()

@@ -1,0 +1,314 @@
+"""Inline PTX, as the NVIDIA lowering emits it, read and executed for every thread.
+
+The asm text is split into instructions (``;``), each read as an optional predicate guard
+(``@$n`` / ``@!$n``), an opcode with its dot-separated modifiers, and operands (``$n``,
+``{ $a, $b }`` vectors, ``[ $n + imm ]`` addresses, immediates). Operands ``$n`` are the
+call's outputs then its inputs, in the order of the constraint string; each is a register
+of the constraint's width holding raw bits. Instructions run in order over the active
+threads, each only where its guard holds, so ``mov`` of a default then a guarded ``ld``
+gives the masked-load semantics without knowing the idiom. An instruction or modifier
+outside what is implemented is an error naming it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from tileopt.run import values as V
+from tileopt.run.memory import KernelFault
+
+@dataclass
+class PtxInstr:
+    guard: tuple[int, bool] | None     # (operand, negated)
+    opcode: str
+    mods: list[str]
+    operands: list                     # ("reg", n) | ("imm", int) | ("vec", [..]) | ("addr", n, imm)
+    text: str
+
+
+def _operand(tok: str, text: str):
+    tok = tok.strip()
+    if tok.startswith("{"):
+        return ("vec", [_operand(t, text) for t in tok.strip("{}").split(",")])
+    if tok.startswith("["):
+        m = re.fullmatch(r"\[\s*\$(\d+)\s*(?:\+\s*(-?\w+))?\s*\]", tok)
+        if not m:
+            raise KernelFault(f"unsupported PTX address '{tok}' in '{text}'")
+        return ("addr", int(m.group(1)), _imm(m.group(2) or "0", text))
+    if tok.startswith("$"):
+        return ("reg", int(tok[1:]))
+    return ("imm", _imm(tok, text))
+
+
+def _imm(tok: str, text: str) -> int | float:
+    """An immediate: an integer, raw float bits (0f/0d), or a decimal float (1.0)."""
+    t = tok.strip()
+    try:
+        if t[:2].lower() in ("0f", "0d"):
+            return int(t[2:], 16)
+        if re.fullmatch(r"[-+]?\d+\.\d*(e[-+]?\d+)?", t, re.IGNORECASE):
+            return float(t)
+        return int(t, 0)
+    except ValueError:
+        raise KernelFault(f"unsupported PTX operand '{tok}' in '{text}'") from None
+
+
+def _split_operands(s: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur)
+    return out
+
+
+def parse(text: str) -> list[PtxInstr]:
+    out = []
+    for stmt in text.split(";"):
+        s = stmt.strip()
+        if not s:
+            continue
+        guard = None
+        m = re.match(r"@(!?)\$(\d+)\s+", s)
+        if m:
+            guard = (int(m.group(2)), m.group(1) == "!")
+            s = s[m.end():]
+        head, _, rest = s.partition(" ")
+        parts = head.split(".")
+        out.append(PtxInstr(guard, parts[0], parts[1:], [_operand(t, stmt) for t in
+                                                          _split_operands(rest)], stmt.strip()))
+    return out
+
+
+_CACHE_MODS = re.compile(r"^(ca|cg|cs|lu|cv|wb|wt|nc|weak|volatile|L1::.*|L2::.*|"
+                         r"cta|gpu|sys|cluster)$")
+_SEMS = ("relaxed", "acquire", "release", "acq_rel", "sc")
+_SPACES = ("global", "shared", "local", "const", "param")
+
+
+def _type_bits(t: str | None) -> int:
+    m = re.fullmatch(r"[bsuf](\d+)", t or "")
+    if not m:
+        raise KernelFault(f"unsupported PTX type '.{t}'" if t else "PTX instruction without a type")
+    return int(m.group(1))
+
+
+class AsmCall:
+    """One execution of an ``asm`` call over the active threads of the executor."""
+
+    def __init__(self, ex, ins, args):
+        self.ex, self.ins = ex, ins
+        callee = ins.extra["callee"]
+        cons = [c.strip() for c in callee.constraints.split(",") if c.strip() and not c.strip().startswith("~")]
+        outs = [c for c in cons if c.startswith("=")]
+        ins_c = [c for c in cons if not c.startswith("=")]
+        n = len(ex.idx)
+        self.regs: list[np.ndarray] = []
+        self.kinds: list[str] = []
+        for c in outs:
+            kind = c.lstrip("=&")
+            self.kinds.append(kind)
+            self.regs.append(np.zeros(n, np.uint64))
+        for c, arg, a in zip(ins_c, ins.args, args):
+            if c.isdigit():  # tied to an output
+                kind = self.kinds[int(c)]
+            else:
+                kind = c
+            self.kinds.append(kind)
+            self.regs.append(self._bits(arg.type, a, n))
+            if c.isdigit():
+                self.regs[int(c)] = self.regs[-1].copy()
+        self.outs = outs
+        self.program = parse(callee.text)
+
+    def _bits(self, ty, a, n):
+        full = self.ex.full(a, ty)[self.ex.idx]
+        if ty.kind == "int" and ty.bits == 1:
+            return full.astype(np.uint64)
+        raw = V.to_bytes(full, ty, n)
+        width = raw.shape[1]
+        return raw.view(V.bits_dtype(width)).reshape(n).astype(np.uint64)
+
+    def error(self, pi: PtxInstr, msg: str) -> KernelFault:
+        return KernelFault(f"{msg} in inline PTX '{pi.text}'")
+
+    def run(self):
+        for pi in self.program:
+            on = np.ones(len(self.ex.idx), bool)
+            if pi.guard is not None:
+                g = self.regs[pi.guard[0]] != 0
+                on = ~g if pi.guard[1] else g
+            handler = getattr(self, "i_" + pi.opcode, None)
+            if handler is None:
+                raise self.error(pi, f"unsupported PTX instruction '{pi.opcode}'")
+            handler(pi, on)
+        return self._results()
+
+    def _results(self):
+        out_vals = []
+        ity = self.ins.type
+        tys = ity.fields if ity.kind == "struct" else (ity,) if self.outs else ()
+        for k, ty in enumerate(tys):
+            nbytes = V.size_of(ty)
+            bits = self.regs[k].astype(V.bits_dtype(nbytes))
+            got = V.from_bytes(bits.view(np.uint8).reshape(-1, nbytes), ty)
+            full = np.zeros((self.ex.n,) + got.shape[1:], got.dtype)
+            full[self.ex.idx] = got
+            out_vals.append(full)
+        if not out_vals:
+            return None
+        return tuple(out_vals) if ity.kind == "struct" else out_vals[0]
+
+    # -------------------------------------------------------------- operand access
+    def _read(self, op, bits: int) -> np.ndarray:
+        mask = np.uint64((1 << bits) - 1) if bits < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
+        if op[0] == "reg":
+            return self.regs[op[1]] & mask
+        if op[0] == "imm":
+            value = op[1]
+            if isinstance(value, float):  # a decimal float, in the width's float format
+                fmt = {16: np.float16, 32: np.float32, 64: np.float64}[bits]
+                value = int(np.array([value], fmt).view(V.bits_dtype(bits // 8))[0])
+            return np.full(len(self.ex.idx), value & int(mask), np.uint64)
+        raise KernelFault(f"unexpected PTX operand {op}")
+
+    def _write(self, op, value: np.ndarray, on: np.ndarray, bits: int) -> None:
+        if op[0] != "reg":
+            raise KernelFault(f"PTX destination {op} is not a register")
+        mask = np.uint64((1 << bits) - 1) if bits < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
+        self.regs[op[1]] = np.where(on, value.astype(np.uint64) & mask, self.regs[op[1]])
+
+    def _mods(self, pi: PtxInstr):
+        space, vec, typ, rest = "generic", 1, None, []
+        for m in pi.mods:
+            if m in _SPACES:
+                space = m
+            elif re.fullmatch(r"v\d+", m):
+                vec = int(m[1:])
+            elif re.fullmatch(r"[bsuf]\d+", m):
+                typ = m
+            elif m in _SEMS or _CACHE_MODS.match(m):
+                continue
+            else:
+                rest.append(m)
+        if space in ("local", "const", "param"):
+            raise self.error(pi, f"state space '.{space}' is not supported")
+        return space, vec, typ, rest
+
+    def _address(self, pi, op, space):
+        if op[0] != "addr":
+            raise self.error(pi, "expected an address operand")
+        reg = self.regs[op[1]]
+        if space == "shared" and self.kinds[op[1]] == "r":
+            reg = reg & np.uint64(0xFFFFFFFF)
+        return reg.view(np.int64) + op[2]
+
+    # -------------------------------------------------------------- instructions
+    def i_mov(self, pi, on):
+        bits = _type_bits(pi.mods[-1])
+        self._write(pi.operands[0], self._read(pi.operands[1], bits), on, bits)
+
+    def _access(self, pi, on, addr_op, regs):
+        """ld/st: (space, bits per word, registers, guarded rows, their addresses)."""
+        space, vec, typ, rest = self._mods(pi)
+        if rest:
+            raise self.error(pi, f"unsupported modifier '.{rest[0]}'")
+        words = regs[1] if regs[0] == "vec" else [regs]
+        if len(words) != vec:
+            raise self.error(pi, f"{len(words)} registers for a .v{vec} access")
+        rows = np.nonzero(on)[0]
+        return space, _type_bits(typ), words, rows, self._address(pi, addr_op, space)[rows]
+
+    def i_ld(self, pi, on):
+        space, bits, dsts, rows, addr = self._access(pi, on, pi.operands[1], pi.operands[0])
+        nbytes = bits // 8
+        size = nbytes * len(dsts)
+        raw = self.ex.mem.read(space, addr, size, self.ex.idx[rows], size, self.ex.where(self.ins))
+        words = raw.reshape(len(rows), len(dsts), nbytes)
+        for k, d in enumerate(dsts):
+            val = np.zeros(len(on), np.uint64)
+            val[rows] = np.ascontiguousarray(words[:, k, :]).view(V.bits_dtype(nbytes)).reshape(-1)
+            self._write(d, val, on, bits)
+
+    def i_st(self, pi, on):
+        space, bits, srcs, rows, addr = self._access(pi, on, pi.operands[0], pi.operands[1])
+        nbytes = bits // 8
+        words = [self._read(s, bits)[rows].astype(V.bits_dtype(nbytes)) for s in srcs]
+        data = np.stack(words, 1).view(np.uint8).reshape(len(rows), nbytes * len(srcs))
+        self.ex.mem.write(space, addr, data, self.ex.idx[rows], data.shape[1], self.ex.where(self.ins))
+
+    def i_createpolicy(self, pi, on):
+        self._write(pi.operands[0], np.zeros(len(on), np.uint64), on, 64)
+
+    def i_atom(self, pi, on):
+        self._atomic(pi, on, returns=True)
+
+    def i_red(self, pi, on):
+        self._atomic(pi, on, returns=False)
+
+    _RMW = ("add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec")
+
+    def _atomic(self, pi, on, returns):
+        space, vec, typ, rest = self._mods(pi)
+        rest = [m for m in rest if m != "noftz"]
+        ops = [m for m in rest if m in self._RMW]
+        if len(ops) != 1 or len(rest) != 1 or vec != 1:
+            raise self.error(pi, "unsupported atomic form")
+        op = ops[0]
+        if typ == "bf16":
+            raise self.error(pi, "bf16 atomics are not supported")
+        bits = _type_bits(typ)
+        nbytes = bits // 8
+        operands = pi.operands[1:] if returns else pi.operands
+        addr_op, vals = operands[0], operands[1:]
+        rows = np.nonzero(on)[0]
+        addr = self._address(pi, addr_op, space)[rows]
+        lanes = self.ex.idx[rows]
+        b = self._read(vals[0], bits)[rows]
+        c = self._read(vals[1], bits)[rows] if len(vals) > 1 else None
+        old = np.zeros(len(on), np.uint64)
+        if space == "shared":
+            raise self.error(pi, "shared-memory atomics are not supported yet")
+        kind = typ[0]
+        bd = V.bits_dtype(nbytes)
+        vd = {"u": bd, "b": bd, "s": np.dtype(bd.str.replace("u", "i")),
+              "f": {2: np.float16, 4: np.float32, 8: np.float64}[nbytes]}[kind]
+        # one thread after another, in thread order (each access checked first)
+        for data, sub, off in self.ex.mem.global_view(addr, nbytes, lanes, f"atomic {op}"):
+            view = data.view(np.uint8)
+            for r, o in zip(sub, off):
+                cell = view[o:o + nbytes].view(vd)
+                prev = cell[0]
+                x = np.array([b[r]], np.uint64).astype(bd).view(vd)[0]
+                if op == "add":
+                    new = prev + x
+                elif op == "exch":
+                    new = x
+                elif op == "cas":
+                    y = np.array([c[r]], np.uint64).astype(bd).view(vd)[0]
+                    new = y if prev == x else prev
+                elif op in ("min", "max"):
+                    new = min(prev, x) if op == "min" else max(prev, x)
+                elif op in ("and", "or", "xor"):
+                    pa, pb = np.array([prev]).view(bd)[0], np.array([x]).view(bd)[0]
+                    new = np.array([{"and": pa & pb, "or": pa | pb, "xor": pa ^ pb}[op]], bd).view(vd)[0]
+                elif op == "inc":
+                    new = vd.type(0) if prev >= x else prev + vd.type(1)
+                else:
+                    new = x if (prev == 0 or prev > x) else prev - vd.type(1)
+                cell[0] = new
+                old_bits = np.array([prev], vd).view(bd)[0]
+                old[rows[r]] = int(old_bits)
+        if returns:
+            self._write(pi.operands[0], old, on, bits)
