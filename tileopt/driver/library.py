@@ -79,5 +79,5 @@ def run_stages(text: str, pipeline: Pipeline, *, filename: str = "<input>",
     for stage in pipeline.stages[first:]:
         part = slice_stages(pipeline, stage, stage)
         PassManager(part, filename, diagnostics=found.append).run(ctx, module)
-        texts[stage] = ir_io.render(module, debuginfo=True)
+        texts[stage] = ir_io.render(module, ir_io.PrintOptions(debuginfo=True))
     return StagedRun(texts, module, found)
