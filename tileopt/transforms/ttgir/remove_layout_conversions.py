@@ -68,7 +68,6 @@ from tileopt.transforms.utils.scf_rewrites import (
 )
 from tileopt.analysis.structured_dominance import post_dominates, properly_dominates
 from tileopt.transforms.utils.tensor_layouts import (
-    conversion_reorders_registers,
     elems_per_thread,
     encoding,
     retype,
@@ -417,13 +416,11 @@ def byte_count(value: SSAValue, min_elements: int = 0, min_bits: int = 0) -> int
     return (max(elements, min_elements) * max(bits, min_bits)) >> 3
 
 
-def convert_cost(src: SSAValue, layout: Attribute) -> int:
-    """Cost of converting ``src`` to ``layout``: free if only registers move, else a round
-    trip through shared memory (at least one 32-bit word per lane of a warp)."""
-    ty = tensor_type(src)
-    assert ty is not None
-    if conversion_reorders_registers(ty, with_encoding(ty, layout)):
-        return 0
+def convert_cost(src: SSAValue) -> int:
+    """Cost of converting ``src`` to ``layout``: a round trip through shared memory (at
+    least one 32-bit word per lane of a warp). Triton 3.6 charges this even for a
+    conversion that only moves registers or moves nothing (free conversions cost 0 only
+    in later Triton), so small tensors' producers are recomputed in the wanted layout."""
     return 32 * byte_count(src, 32, 32)
 
 
@@ -477,8 +474,7 @@ def is_remat_beneficial(convert: Operation, slice_: dict[SSAValue, None],
                 if operand in slice_ and operand not in used_outside:
                     used_outside[operand] = None
                     pending.append(operand)
-    target = encoding(convert.results[0])
-    cost_of_convert = convert_cost(convert.operands[0], target)
+    cost_of_convert = convert_cost(convert.operands[0])
     cost_of_remat = new_convert_cost
     for op in slice_ops:
         if not any(result in used_outside for result in op.results):
@@ -743,7 +739,7 @@ class LayoutRematerialization:
         if src_layout is None:
             return False
         if not is_remat_beneficial(convert, slice_,
-                                   convert_cost(extension.operands[0], src_layout)):
+                                   convert_cost(extension.operands[0])):
             return False
         operand = extension.operands[0]
         new_convert = ConvertLayoutOp(operand, with_encoding(operand.type, src_layout))

@@ -299,3 +299,40 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Triton 3.6 prices every conversion as a round trip through shared memory, even one
+// between two spellings of the same layout (#A and #B hold a 16x1 tensor identically).
+// So the offsets (addi, used by another store too) are recomputed in #B rather than
+// kept with a free conversion: the 4096-unit conversion costs more than the 64-byte addi
+// and the muli that moves with it. This is what Triton 3.6 itself does with this input.
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[B:.+]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: tt.func public @equivalent_layouts_cost_a_conversion
+// CHECK-NOT: ttg.convert_layout
+// CHECK-DAG: %[[AB:.+]] = arith.addi %{{.*}}, %{{.*}} : tensor<16x1xi32, #[[B]]>
+// CHECK-DAG: %[[AA:.+]] = arith.addi %{{.*}}, %{{.*}} : tensor<16x1xi32, #[[A]]>
+// CHECK-DAG: %[[M:.+]] = arith.muli %[[AB]], %[[AB]] : tensor<16x1xi32, #[[B]]>
+// CHECK-DAG: tt.store %{{.*}}, %[[AA]] : tensor<16x1x!tt.ptr<i32>, #[[A]]>
+// CHECK-DAG: tt.store %{{.*}}, %[[M]] : tensor<16x1x!tt.ptr<i32>, #[[B]]>
+// CHECK-NOT: ttg.convert_layout
+#A = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#B = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @equivalent_layouts_cost_a_conversion(%p: !tt.ptr<i32>, %q: !tt.ptr<i32>, %o: i32) {
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #A}>>
+    %e = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #A}>> -> tensor<16x1xi32, #A>
+    %s = tt.splat %o : i32 -> tensor<16x1xi32, #A>
+    %a = arith.addi %s, %e : tensor<16x1xi32, #A>
+    %b = arith.muli %a, %a : tensor<16x1xi32, #A>
+    %sq = tt.splat %q : !tt.ptr<i32> -> tensor<16x1x!tt.ptr<i32>, #A>
+    %qtr = tt.addptr %sq, %a : tensor<16x1x!tt.ptr<i32>, #A>, tensor<16x1xi32, #A>
+    tt.store %qtr, %a : tensor<16x1x!tt.ptr<i32>, #A>
+    %sp = tt.splat %p : !tt.ptr<i32> -> tensor<16x1x!tt.ptr<i32>, #B>
+    %c = ttg.convert_layout %b : tensor<16x1xi32, #A> -> tensor<16x1xi32, #B>
+    tt.store %sp, %c : tensor<16x1x!tt.ptr<i32>, #B>
+    tt.return
+  }
+}
