@@ -18,7 +18,8 @@ removes as many as it can, in four steps:
    memory, a recomputed elementwise op one per byte, eight for transcendental ones).
    Repeated until nothing changes.
 3. Hoisting. A conversion that cannot be removed is moved above the ``extsi``/``extf``/
-   ``broadcast``/``expand_dims`` that made its operand bigger, into the one branch of an
+   ``broadcast``/``expand_dims`` that made its operand bigger (whatever the recomputation
+   costs: Triton 3.6 has no cost check there), into the one branch of an
    ``scf.if`` that needs it, or next to the loads feeding a dot operand.
 4. Clean-up: conversions folded (``convert_layout_patterns``), dead loop-carried values
    and unused conditional results removed, dead code erased.
@@ -450,10 +451,8 @@ def _reduce_cost(op: Operation) -> int:
     return intra + 8 * inter
 
 
-def is_remat_beneficial(convert: Operation, slice_: dict[SSAValue, None],
-                        new_convert_cost: int) -> bool:
-    """Recomputing ``slice_`` (plus new conversions costing ``new_convert_cost``) is no
-    dearer than ``convert`` (Triton's ``isRematBeneficial``). Ops used only inside the
+def is_remat_beneficial(convert: Operation, slice_: dict[SSAValue, None]) -> bool:
+    """Recomputing ``slice_`` is no dearer than ``convert`` (Triton's ``isRematBeneficial``). Ops used only inside the
     slice are moved, not duplicated, and cost nothing."""
     slice_ops: dict[Operation, None] = {}
     for value in slice_:
@@ -475,7 +474,7 @@ def is_remat_beneficial(convert: Operation, slice_: dict[SSAValue, None],
                     used_outside[operand] = None
                     pending.append(operand)
     cost_of_convert = convert_cost(convert.operands[0])
-    cost_of_remat = new_convert_cost
+    cost_of_remat = 0
     for op in slice_ops:
         if not any(result in used_outside for result in op.results):
             continue
@@ -691,7 +690,7 @@ class LayoutRematerialization:
         if not self.rematerializable_slice(Operand(convert, 0), target, slice_, layouts,
                                            existing):
             return False
-        if not is_remat_beneficial(convert, slice_, 0):
+        if not is_remat_beneficial(convert, slice_):
             return False
         self.rewrite_slice(slice_, layouts, existing, convert)
         return True
@@ -738,9 +737,7 @@ class LayoutRematerialization:
         src_layout = infer_src_encoding(extension, dst_layout)
         if src_layout is None:
             return False
-        if not is_remat_beneficial(convert, slice_,
-                                   convert_cost(extension.operands[0])):
-            return False
+        # no cost check here: Triton 3.6 hoists whenever the slice allows it
         operand = extension.operands[0]
         new_convert = ConvertLayoutOp(operand, with_encoding(operand.type, src_layout))
         Rewriter.insert_op(new_convert, InsertPoint.before(extension))

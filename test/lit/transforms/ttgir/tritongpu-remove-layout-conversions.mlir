@@ -336,3 +336,35 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Hoisting above an extension has no cost check in Triton 3.6: the conversion of the
+// exp's result moves above the extf (onto the f16 load), and extf and exp are
+// recomputed in #B even though the exp is also used in #A and costs more than the
+// conversion saves. This is what Triton 3.6 itself does with this input.
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+// CHECK-DAG: #[[B:.+]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+// CHECK-LABEL: tt.func public @hoist_above_extf_without_cost_check
+// CHECK: %[[V:.+]] = tt.load %{{.*}} : tensor<256x!tt.ptr<f16>, #[[A]]>
+// CHECK: %[[C:.+]] = ttg.convert_layout %[[V]] : tensor<256xf16, #[[A]]> -> tensor<256xf16, #[[B]]>
+// CHECK-DAG: %[[EB:.+]] = arith.extf %[[C]] : tensor<256xf16, #[[B]]> to tensor<256xf32, #[[B]]>
+// CHECK-DAG: %[[EA:.+]] = arith.extf %[[V]] : tensor<256xf16, #[[A]]> to tensor<256xf32, #[[A]]>
+// CHECK-DAG: %[[XB:.+]] = math.exp %[[EB]] : tensor<256xf32, #[[B]]>
+// CHECK-DAG: %[[XA:.+]] = math.exp %[[EA]] : tensor<256xf32, #[[A]]>
+// CHECK-DAG: tt.store %{{.*}}, %[[XA]] : tensor<256x!tt.ptr<f32>, #[[A]]>
+// CHECK-DAG: tt.store %{{.*}}, %[[XB]] : tensor<256x!tt.ptr<f32>, #[[B]]>
+#A = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @hoist_above_extf_without_cost_check(%p: tensor<256x!tt.ptr<f16>, #A>, %q: tensor<256x!tt.ptr<f32>, #A>, %o: tensor<256x!tt.ptr<f32>, #B>) {
+    %v = tt.load %p : tensor<256x!tt.ptr<f16>, #A>
+    %e = arith.extf %v : tensor<256xf16, #A> to tensor<256xf32, #A>
+    %x = math.exp %e : tensor<256xf32, #A>
+    tt.store %q, %x : tensor<256x!tt.ptr<f32>, #A>
+    %c = ttg.convert_layout %x : tensor<256xf32, #A> -> tensor<256xf32, #B>
+    tt.store %o, %c : tensor<256x!tt.ptr<f32>, #B>
+    tt.return
+  }
+}
