@@ -28,13 +28,7 @@ from compile_all import compare_ttgir_stage  # noqa: E402
 # Ops a kernel needs before it can even be read (issue 18's op work).
 NEEDS_OP = ("gpu.barrier", "llvm.intr.assume")
 # Known differences, by kernel (path under test/inputs/inductor, without .ttir).
-KNOWN = {
-    "hand_split_join/split_join": "remove-layout-conversions does not infer a tt.reshape's "
-    "layout from its operand's (Triton's inferReshapeOpEncoding), so the reshape of the "
-    "tt.join keeps its conversions",
-    "hand_sort/sort_rows": "remove-layout-conversions does not recompute producers through "
-    "tt.reshape (Triton infers #ttg.linear operand layouts for the sort's 7-d reshapes)",
-}
+KNOWN: dict[str, str] = {}
 
 
 def _non_dot_kernels() -> list[Path]:

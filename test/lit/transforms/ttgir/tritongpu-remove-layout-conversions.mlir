@@ -368,3 +368,59 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A reshape that keeps elements in place passes layouts on: the load's layout (two
+// registers per thread along the pair dim) propagates through the reshape as the 1-d
+// layout with two registers per thread, and both conversions go (as Triton 3.6 does).
+
+// CHECK-DAG: #[[J:.+]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[S:.+]] = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func public @reshape_forward
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[V:.+]] = tt.load %{{.*}} : tensor<128x2x!tt.ptr<f32>, #[[J]]>
+// CHECK-NEXT: %[[R:.+]] = tt.reshape %[[V]] : tensor<128x2xf32, #[[J]]> -> tensor<256xf32, #[[S]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[R]] : tensor<256x!tt.ptr<f32>, #[[S]]>
+#J = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#K = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#D = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#S = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reshape_forward(%p: tensor<128x2x!tt.ptr<f32>, #J>, %q: tensor<256x!tt.ptr<f32>, #S>) {
+    %v = tt.load %p : tensor<128x2x!tt.ptr<f32>, #J>
+    %c = ttg.convert_layout %v : tensor<128x2xf32, #J> -> tensor<128x2xf32, #K>
+    %r = tt.reshape %c : tensor<128x2xf32, #K> -> tensor<256xf32, #D>
+    %s = ttg.convert_layout %r : tensor<256xf32, #D> -> tensor<256xf32, #S>
+    tt.store %q, %s : tensor<256x!tt.ptr<f32>, #S>
+    tt.return
+  }
+}
+
+// -----
+
+// Backward through a reshape: to store in #D the producers of the reshaped value are
+// recomputed in the 2-d layout that reshapes to #D (the default one), and the
+// conversion from the #ttg.linear result goes (as Triton 3.6 does).
+
+// CHECK-DAG: #[[D:.+]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[B:.+]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func public @reshape_backward
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[S:.+]] = tt.splat %{{.*}} : i32 -> tensor<64x4xi32, #[[B]]>
+// CHECK-NEXT: %[[M:.+]] = arith.muli %[[S]], %[[S]] : tensor<64x4xi32, #[[B]]>
+// CHECK-NEXT: %[[R:.+]] = tt.reshape %[[M]] : tensor<64x4xi32, #[[B]]> -> tensor<256xi32, #[[D]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[R]] : tensor<256x!tt.ptr<i32>, #[[D]]>
+#B = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#L = #ttg.linear<{register = [[1], [2], [128]], lane = [[0], [0], [4], [8], [16]], warp = [[32], [64]], block = []}>
+#D = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reshape_backward(%x: i32, %q: tensor<256x!tt.ptr<i32>, #D>) {
+    %s = tt.splat %x : i32 -> tensor<64x4xi32, #B>
+    %a = arith.muli %s, %s : tensor<64x4xi32, #B>
+    %r = tt.reshape %a : tensor<64x4xi32, #B> -> tensor<256xi32, #L>
+    %c = ttg.convert_layout %r : tensor<256xi32, #L> -> tensor<256xi32, #D>
+    tt.store %q, %c : tensor<256x!tt.ptr<i32>, #D>
+    tt.return
+  }
+}
