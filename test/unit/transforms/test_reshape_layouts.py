@@ -21,6 +21,10 @@ def _blocked(spt, tpw, wpc, order) -> str:
             f"warpsPerCTA = {wpc}, order = {order}}}>")
 
 
+def _linear(register, lane, warp) -> str:
+    return f"#ttg.linear<{{register = {register}, lane = {lane}, warp = {warp}, block = []}}>"
+
+
 CASES = [
     # a pair joined in registers -> two registers per thread
     ([128, 2], _blocked([1, 2], [32, 1], [4, 1], [1, 0]), [256],
@@ -35,17 +39,13 @@ CASES = [
     ([8], _blocked([1], [32], [4], [0]), [2, 4], _blocked([1, 1], [8, 4], [4, 1], [1, 0])),
     # no blocked layout says these: the operand's linear layout, reshaped
     ([32, 32], _blocked([2, 2], [4, 8], [4, 1], [1, 0]), [1024],
-     "#ttg.linear<{register = [[1], [32], [16]], lane = [[2], [4], [8], [64], [128]], "
-     "warp = [[256], [512]], block = []}>"),
+     _linear([[1], [32], [16]], [[2], [4], [8], [64], [128]], [[256], [512]])),
     ([64, 4], _blocked([1, 4], [8, 4], [4, 1], [1, 0]), [256],
-     "#ttg.linear<{register = [[1], [2], [128]], lane = [[0], [0], [4], [8], [16]], "
-     "warp = [[32], [64]], block = []}>"),
+     _linear([[1], [2], [128]], [[0], [0], [4], [8], [16]], [[32], [64]])),
     ([4, 64], _blocked([1, 1], [1, 32], [1, 4], [0, 1]), [256],
-     "#ttg.linear<{register = [[64], [128]], lane = [[1], [2], [4], [8], [16]], "
-     "warp = [[32], [0]], block = []}>"),
+     _linear([[64], [128]], [[1], [2], [4], [8], [16]], [[32], [0]])),
     ([2, 64], _blocked([1, 1], [2, 16], [1, 4], [1, 0]), [128],
-     "#ttg.linear<{register = [], lane = [[1], [2], [4], [8], [64]], warp = [[16], [32]], "
-     "block = []}>"),
+     _linear([], [[1], [2], [4], [8], [64]], [[16], [32]])),
 ]
 
 
