@@ -21,9 +21,9 @@ from pathlib import Path
 from tileopt.driver.ir_io import render
 from tileopt.driver.pass_manager import PassManager
 from tileopt.ir import make_context, parse_module
-from tileopt.pipelines import resolve_pass_pipeline, slice_stages
+from tileopt.pipelines import Pipeline, resolve_pass_pipeline, slice_stages
 from tileopt.target import translate
-from tileopt.testing.corpus_compare import compare_modules
+from tileopt.testing.corpus_compare import CompareResult, compare_modules
 
 STEPS = ("parse", "ttgir", "ttgir=triton", "llir", "ptx")
 
@@ -41,24 +41,39 @@ def has_dot(text: str) -> bool:
     return "tt.dot" in text
 
 
+def arch_of(ttir: Path) -> str:
+    return json.loads(ttir.with_suffix(".json").read_text()).get("arch", "sm90")
+
+
+def pipeline_of(ttir: Path) -> Pipeline:
+    """The whole NVIDIA pipeline with the options Triton compiled ``ttir`` with (its .json)."""
+    meta = json.loads(ttir.with_suffix(".json").read_text())
+    pipeline_name = "nvidia-sm80" if arch_of(ttir) == "sm80" else "nvidia-sm90"
+    return resolve_pass_pipeline(
+        f"{pipeline_name}{{num-warps={meta['num_warps']} num-ctas={meta['num_ctas']} "
+        f"num-stages={meta['num_stages']}}}")
+
+
+def compare_ttgir_stage(ttir: Path, ctx, module) -> CompareResult:
+    """Run the parsed ``module`` of ``ttir`` through the ``ttgir`` stage; compare it with
+    Triton's ``.ttgir`` (ops, types, layouts, attributes; any order and value names)."""
+    PassManager(slice_stages(pipeline_of(ttir), None, "ttgir"), str(ttir)).run(ctx, module)
+    expected = ttir.with_suffix(".ttgir")
+    return compare_modules(module, parse_module(expected.read_text(), str(expected),
+                                                make_context()))
+
+
 def run_one(ttir: Path) -> tuple[list[str], str]:
     """The steps ``ttir`` passed, and the first line of the failure ('' if none)."""
-    meta = json.loads(ttir.with_suffix(".json").read_text())
-    arch = meta.get("arch", "sm90")
-    pipeline_name = "nvidia-sm80" if arch == "sm80" else "nvidia-sm90"
-    text = (f"{pipeline_name}{{num-warps={meta['num_warps']} num-ctas={meta['num_ctas']} "
-            f"num-stages={meta['num_stages']}}}")
-    whole = resolve_pass_pipeline(text)
+    arch = arch_of(ttir)
+    whole = pipeline_of(ttir)
     passed: list[str] = []
     try:
         ctx = make_context()
         module = parse_module(ttir.read_text(), str(ttir), ctx)
         passed.append("parse")
-        PassManager(slice_stages(whole, None, "ttgir"), str(ttir)).run(ctx, module)
+        result = compare_ttgir_stage(ttir, ctx, module)
         passed.append("ttgir")
-        expected = ttir.with_suffix(".ttgir")
-        result = compare_modules(module, parse_module(expected.read_text(), str(expected),
-                                                      make_context()))
         if result.equal:
             passed.append("ttgir=triton")
         PassManager(slice_stages(whole, "llir", None), str(ttir)).run(ctx, module)

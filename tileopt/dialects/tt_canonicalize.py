@@ -30,7 +30,7 @@ folders (``HasFolder``; constants are materialized as ``arith.constant``)
   addptr(p, 0)                       -> p
   advance(p, [0, ...])               -> p
   fp_to_fp(x) of its own type        -> x;  fp_to_fp(+-0.0) -> +-0.0
-  bitcast(x) of its own type         -> x
+(tt.bitcast has no folder in Triton 3.6: even one to its own type stays)
 """
 
 from __future__ import annotations
@@ -171,12 +171,6 @@ def fold_fp_to_fp(op: tt.FpToFpOp) -> FoldResult:
     return [FloatAttr(zero, ty)]  # type: ignore[arg-type]
 
 
-def fold_bitcast(op: tt.BitcastOp) -> FoldResult:
-    if op.src.type == op.result.type:
-        return [op.src]
-    return None
-
-
 
 
 # ---------------------------------------------------------------------------------------
@@ -289,7 +283,6 @@ for _op, _folder in (
     (tt.AddPtrOp, fold_addptr),
     (tt.AdvanceOp, fold_advance),
     (tt.FpToFpOp, fold_fp_to_fp),
-    (tt.BitcastOp, fold_bitcast),
 ):
     add_folder(_op, _folder)
 

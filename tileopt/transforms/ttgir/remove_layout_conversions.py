@@ -18,7 +18,8 @@ removes as many as it can, in four steps:
    memory, a recomputed elementwise op one per byte, eight for transcendental ones).
    Repeated until nothing changes.
 3. Hoisting. A conversion that cannot be removed is moved above the ``extsi``/``extf``/
-   ``broadcast``/``expand_dims`` that made its operand bigger, into the one branch of an
+   ``broadcast``/``expand_dims`` that made its operand bigger (whatever the recomputation
+   costs: Triton 3.6 has no cost check there), into the one branch of an
    ``scf.if`` that needs it, or next to the loads feeding a dot operand.
 4. Clean-up: conversions folded (``convert_layout_patterns``), dead loop-carried values
    and unused conditional results removed, dead code erased.
@@ -68,7 +69,6 @@ from tileopt.transforms.utils.scf_rewrites import (
 )
 from tileopt.analysis.structured_dominance import post_dominates, properly_dominates
 from tileopt.transforms.utils.tensor_layouts import (
-    conversion_reorders_registers,
     elems_per_thread,
     encoding,
     retype,
@@ -417,13 +417,11 @@ def byte_count(value: SSAValue, min_elements: int = 0, min_bits: int = 0) -> int
     return (max(elements, min_elements) * max(bits, min_bits)) >> 3
 
 
-def convert_cost(src: SSAValue, layout: Attribute) -> int:
-    """Cost of converting ``src`` to ``layout``: free if only registers move, else a round
-    trip through shared memory (at least one 32-bit word per lane of a warp)."""
-    ty = tensor_type(src)
-    assert ty is not None
-    if conversion_reorders_registers(ty, with_encoding(ty, layout)):
-        return 0
+def convert_cost(src: SSAValue) -> int:
+    """Cost of converting ``src`` to ``layout``: a round trip through shared memory (at
+    least one 32-bit word per lane of a warp). Triton 3.6 charges this even for a
+    conversion that only moves registers or moves nothing (free conversions cost 0 only
+    in later Triton), so small tensors' producers are recomputed in the wanted layout."""
     return 32 * byte_count(src, 32, 32)
 
 
@@ -453,10 +451,8 @@ def _reduce_cost(op: Operation) -> int:
     return intra + 8 * inter
 
 
-def is_remat_beneficial(convert: Operation, slice_: dict[SSAValue, None],
-                        new_convert_cost: int) -> bool:
-    """Recomputing ``slice_`` (plus new conversions costing ``new_convert_cost``) is no
-    dearer than ``convert`` (Triton's ``isRematBeneficial``). Ops used only inside the
+def is_remat_beneficial(convert: Operation, slice_: dict[SSAValue, None]) -> bool:
+    """Recomputing ``slice_`` is no dearer than ``convert`` (Triton's ``isRematBeneficial``). Ops used only inside the
     slice are moved, not duplicated, and cost nothing."""
     slice_ops: dict[Operation, None] = {}
     for value in slice_:
@@ -477,9 +473,8 @@ def is_remat_beneficial(convert: Operation, slice_: dict[SSAValue, None],
                 if operand in slice_ and operand not in used_outside:
                     used_outside[operand] = None
                     pending.append(operand)
-    target = encoding(convert.results[0])
-    cost_of_convert = convert_cost(convert.operands[0], target)
-    cost_of_remat = new_convert_cost
+    cost_of_convert = convert_cost(convert.operands[0])
+    cost_of_remat = 0
     for op in slice_ops:
         if not any(result in used_outside for result in op.results):
             continue
@@ -695,7 +690,7 @@ class LayoutRematerialization:
         if not self.rematerializable_slice(Operand(convert, 0), target, slice_, layouts,
                                            existing):
             return False
-        if not is_remat_beneficial(convert, slice_, 0):
+        if not is_remat_beneficial(convert, slice_):
             return False
         self.rewrite_slice(slice_, layouts, existing, convert)
         return True
@@ -742,9 +737,7 @@ class LayoutRematerialization:
         src_layout = infer_src_encoding(extension, dst_layout)
         if src_layout is None:
             return False
-        if not is_remat_beneficial(convert, slice_,
-                                   convert_cost(extension.operands[0], src_layout)):
-            return False
+        # no cost check here: Triton 3.6 hoists whenever the slice allows it
         operand = extension.operands[0]
         new_convert = ConvertLayoutOp(operand, with_encoding(operand.type, src_layout))
         Rewriter.insert_op(new_convert, InsertPoint.before(extension))

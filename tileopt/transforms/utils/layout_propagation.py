@@ -37,6 +37,7 @@ from tileopt.dialects.ttg_attrs import (
     SliceEncodingAttr,
 )
 from tileopt.transforms.utils.blocked_layouts import make_blocked
+from tileopt.transforms.utils.reshape_layouts import reshape_encoding
 from tileopt.transforms.utils.tensor_layouts import (
     conversion_reorders_registers,
     encoding,
@@ -127,6 +128,8 @@ def infer_src_encoding(op: Operation, layout: Attribute) -> Attribute | None:
         return transposed_layout(layout, inverse)
     if name == "tt.gather":
         return layout
+    if name == "tt.reshape":
+        return _reshaped(op, layout, forward=False)
     return None
 
 
@@ -149,7 +152,22 @@ def infer_dst_encoding(op: Operation, layout: Attribute) -> Attribute | None:
         return transposed_layout(layout, _trans_order(op))
     if name == "tt.gather":
         return layout
+    if name == "tt.reshape":
+        return _reshaped(op, layout, forward=True)
     return None
+
+
+def _reshaped(op: Operation, layout: Attribute, forward: bool) -> Attribute | None:
+    """A reshape's result layout from its operand's (or back): only for a reshape that
+    keeps elements in place (Triton leaves ``allow_reorder`` ones to other passes)."""
+    if "allow_reorder" in op.properties:
+        return None
+    src, dst = tensor_type(op.operands[0]), tensor_type(op.results[0])
+    if src is None or dst is None:
+        return None
+    if not forward:
+        src, dst = dst, src
+    return reshape_encoding(src.get_shape(), layout, dst.get_shape())
 
 
 def _is_single_value(value: SSAValue) -> bool:

@@ -76,3 +76,21 @@ tt.func @volatile_load_stays(%p: tensor<4x!tt.ptr<f32>>) {
   %w = tt.load %p {isVolatile = true} : tensor<4x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// tt.bitcast has no folder in Triton 3.6: a bitcast to its own type and a bitcast of a
+// bitcast stay (Triton 3.6's canonicalize keeps both in this function).
+// CHECK-LABEL: tt.func @bitcast_stays
+// CHECK-NEXT:    %[[S:.*]] = tt.splat %x : i32 -> tensor<16xi32>
+// CHECK-NEXT:    %[[B:.*]] = tt.bitcast %[[S]] : tensor<16xi32> -> tensor<16xi32>
+// CHECK-NEXT:    %[[F:.*]] = tt.bitcast %[[B]] : tensor<16xi32> -> tensor<16xf32>
+// CHECK-NEXT:    %[[I:.*]] = tt.bitcast %[[F]] : tensor<16xf32> -> tensor<16xi32>
+// CHECK-NEXT:    tt.return %[[I]]
+tt.func @bitcast_stays(%x: i32) -> tensor<16xi32> {
+  %s = tt.splat %x : i32 -> tensor<16xi32>
+  %b = tt.bitcast %s : tensor<16xi32> -> tensor<16xi32>
+  %f = tt.bitcast %b : tensor<16xi32> -> tensor<16xf32>
+  %i = tt.bitcast %f : tensor<16xf32> -> tensor<16xi32>
+  tt.return %i : tensor<16xi32>
+}

@@ -299,3 +299,128 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Triton 3.6 prices every conversion as a round trip through shared memory, even one
+// between two spellings of the same layout (#A and #B hold a 16x1 tensor identically).
+// So the offsets (addi, used by another store too) are recomputed in #B rather than
+// kept with a free conversion: the 4096-unit conversion costs more than the 64-byte addi
+// and the muli that moves with it. This is what Triton 3.6 itself does with this input.
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[B:.+]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: tt.func public @equivalent_layouts_cost_a_conversion
+// CHECK-NOT: ttg.convert_layout
+// CHECK-DAG: %[[AB:.+]] = arith.addi %{{.*}}, %{{.*}} : tensor<16x1xi32, #[[B]]>
+// CHECK-DAG: %[[AA:.+]] = arith.addi %{{.*}}, %{{.*}} : tensor<16x1xi32, #[[A]]>
+// CHECK-DAG: %[[M:.+]] = arith.muli %[[AB]], %[[AB]] : tensor<16x1xi32, #[[B]]>
+// CHECK-DAG: tt.store %{{.*}}, %[[AA]] : tensor<16x1x!tt.ptr<i32>, #[[A]]>
+// CHECK-DAG: tt.store %{{.*}}, %[[M]] : tensor<16x1x!tt.ptr<i32>, #[[B]]>
+// CHECK-NOT: ttg.convert_layout
+#A = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#B = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @equivalent_layouts_cost_a_conversion(%p: !tt.ptr<i32>, %q: !tt.ptr<i32>, %o: i32) {
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #A}>>
+    %e = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #A}>> -> tensor<16x1xi32, #A>
+    %s = tt.splat %o : i32 -> tensor<16x1xi32, #A>
+    %a = arith.addi %s, %e : tensor<16x1xi32, #A>
+    %b = arith.muli %a, %a : tensor<16x1xi32, #A>
+    %sq = tt.splat %q : !tt.ptr<i32> -> tensor<16x1x!tt.ptr<i32>, #A>
+    %qtr = tt.addptr %sq, %a : tensor<16x1x!tt.ptr<i32>, #A>, tensor<16x1xi32, #A>
+    tt.store %qtr, %a : tensor<16x1x!tt.ptr<i32>, #A>
+    %sp = tt.splat %p : !tt.ptr<i32> -> tensor<16x1x!tt.ptr<i32>, #B>
+    %c = ttg.convert_layout %b : tensor<16x1xi32, #A> -> tensor<16x1xi32, #B>
+    tt.store %sp, %c : tensor<16x1x!tt.ptr<i32>, #B>
+    tt.return
+  }
+}
+
+// -----
+
+// Hoisting above an extension has no cost check in Triton 3.6: the conversion of the
+// exp's result moves above the extf (onto the f16 load), and extf and exp are
+// recomputed in #B even though the exp is also used in #A and costs more than the
+// conversion saves. This is what Triton 3.6 itself does with this input.
+
+// CHECK-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+// CHECK-DAG: #[[B:.+]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+// CHECK-LABEL: tt.func public @hoist_above_extf_without_cost_check
+// CHECK: %[[V:.+]] = tt.load %{{.*}} : tensor<256x!tt.ptr<f16>, #[[A]]>
+// CHECK: %[[C:.+]] = ttg.convert_layout %[[V]] : tensor<256xf16, #[[A]]> -> tensor<256xf16, #[[B]]>
+// CHECK-DAG: %[[EB:.+]] = arith.extf %[[C]] : tensor<256xf16, #[[B]]> to tensor<256xf32, #[[B]]>
+// CHECK-DAG: %[[EA:.+]] = arith.extf %[[V]] : tensor<256xf16, #[[A]]> to tensor<256xf32, #[[A]]>
+// CHECK-DAG: %[[XB:.+]] = math.exp %[[EB]] : tensor<256xf32, #[[B]]>
+// CHECK-DAG: %[[XA:.+]] = math.exp %[[EA]] : tensor<256xf32, #[[A]]>
+// CHECK-DAG: tt.store %{{.*}}, %[[XA]] : tensor<256x!tt.ptr<f32>, #[[A]]>
+// CHECK-DAG: tt.store %{{.*}}, %[[XB]] : tensor<256x!tt.ptr<f32>, #[[B]]>
+#A = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @hoist_above_extf_without_cost_check(%p: tensor<256x!tt.ptr<f16>, #A>, %q: tensor<256x!tt.ptr<f32>, #A>, %o: tensor<256x!tt.ptr<f32>, #B>) {
+    %v = tt.load %p : tensor<256x!tt.ptr<f16>, #A>
+    %e = arith.extf %v : tensor<256xf16, #A> to tensor<256xf32, #A>
+    %x = math.exp %e : tensor<256xf32, #A>
+    tt.store %q, %x : tensor<256x!tt.ptr<f32>, #A>
+    %c = ttg.convert_layout %x : tensor<256xf32, #A> -> tensor<256xf32, #B>
+    tt.store %o, %c : tensor<256x!tt.ptr<f32>, #B>
+    tt.return
+  }
+}
+
+// -----
+
+// A reshape that keeps elements in place passes layouts on: the load's layout (two
+// registers per thread along the pair dim) propagates through the reshape as the 1-d
+// layout with two registers per thread, and both conversions go (as Triton 3.6 does).
+
+// CHECK-DAG: #[[J:.+]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[S:.+]] = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func public @reshape_forward
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[V:.+]] = tt.load %{{.*}} : tensor<128x2x!tt.ptr<f32>, #[[J]]>
+// CHECK-NEXT: %[[R:.+]] = tt.reshape %[[V]] : tensor<128x2xf32, #[[J]]> -> tensor<256xf32, #[[S]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[R]] : tensor<256x!tt.ptr<f32>, #[[S]]>
+#J = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#K = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#D = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#S = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reshape_forward(%p: tensor<128x2x!tt.ptr<f32>, #J>, %q: tensor<256x!tt.ptr<f32>, #S>) {
+    %v = tt.load %p : tensor<128x2x!tt.ptr<f32>, #J>
+    %c = ttg.convert_layout %v : tensor<128x2xf32, #J> -> tensor<128x2xf32, #K>
+    %r = tt.reshape %c : tensor<128x2xf32, #K> -> tensor<256xf32, #D>
+    %s = ttg.convert_layout %r : tensor<256xf32, #D> -> tensor<256xf32, #S>
+    tt.store %q, %s : tensor<256x!tt.ptr<f32>, #S>
+    tt.return
+  }
+}
+
+// -----
+
+// Backward through a reshape: to store in #D the producers of the reshaped value are
+// recomputed in the 2-d layout that reshapes to #D (the default one), and the
+// conversion from the #ttg.linear result goes (as Triton 3.6 does).
+
+// CHECK-DAG: #[[D:.+]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[B:.+]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func public @reshape_backward
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[S:.+]] = tt.splat %{{.*}} : i32 -> tensor<64x4xi32, #[[B]]>
+// CHECK-NEXT: %[[M:.+]] = arith.muli %[[S]], %[[S]] : tensor<64x4xi32, #[[B]]>
+// CHECK-NEXT: %[[R:.+]] = tt.reshape %[[M]] : tensor<64x4xi32, #[[B]]> -> tensor<256xi32, #[[D]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[R]] : tensor<256x!tt.ptr<i32>, #[[D]]>
+#B = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#L = #ttg.linear<{register = [[1], [2], [128]], lane = [[0], [0], [4], [8], [16]], warp = [[32], [64]], block = []}>
+#D = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reshape_backward(%x: i32, %q: tensor<256x!tt.ptr<i32>, #D>) {
+    %s = tt.splat %x : i32 -> tensor<64x4xi32, #B>
+    %a = arith.muli %s, %s : tensor<64x4xi32, #B>
+    %r = tt.reshape %a : tensor<64x4xi32, #B> -> tensor<256xi32, #L>
+    %c = ttg.convert_layout %r : tensor<256xi32, #L> -> tensor<256xi32, #D>
+    tt.store %q, %c : tensor<256x!tt.ptr<i32>, #D>
+    tt.return
+  }
+}
