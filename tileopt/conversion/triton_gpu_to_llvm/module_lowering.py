@@ -32,6 +32,7 @@ from xdsl.ir import Block, Operation
 # Each family registers its patterns in lowering.PATTERNS when imported.
 from tileopt.conversion.triton_gpu_to_llvm import (  # noqa: F401
     atomics,
+    barrier_assume,
     control_flow,
     convert_layout,
     elementwise,
