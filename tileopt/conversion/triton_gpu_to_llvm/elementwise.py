@@ -257,6 +257,15 @@ def _erf(fl: FunctionLowering, op: Operation) -> None:
     _elementwise(fl, op, erf)
 
 
+@lowers("tt.extern_elementwise")
+def _extern_elementwise(fl: FunctionLowering, op: Operation) -> None:
+    """A function of the vendor's device library per register (``TargetHooks.library_function``:
+    the vendor's inline form where it has one, else a call the back end links). Axis info
+    knows nothing of the result, so every register gets its own call, pure or not."""
+    symbol = op.symbol.data
+    _elementwise(fl, op, lambda b, a, t: fl.hooks.library_function(b, fl.module, symbol, a, t))
+
+
 # ----------------------------------------------------------------------------- constants
 
 
