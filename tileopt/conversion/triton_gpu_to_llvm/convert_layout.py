@@ -16,20 +16,22 @@ stand-in of ``shared_memory.py``.
 from __future__ import annotations
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import TensorType, i1, i8, i64
+from xdsl.dialects.builtin import NoneAttr, TensorType, i1, i8, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.conversion import register_maps
 from tileopt.conversion.indexing import HW_DIMS, apply_layout, register_coordinates
 from tileopt.conversion.llvm_builder import LLVMBuilder
 from tileopt.conversion.shared_layouts import TransferPlan, plan_transfer
+from tileopt.conversion.shared_memory import scratch_rule
 from tileopt.conversion.triton_gpu_to_llvm.load_store import unique_registers
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     FunctionLowering,
     lowers,
     shared_memory_base,
 )
-from tileopt.conversion.type_converter import bit_width
+from tileopt.conversion.type_converter import bit_width, convert_scalar_type
+from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.layouts.linear_layout import LinearLayout
 
 
@@ -56,6 +58,28 @@ def from_storage(b: LLVMBuilder, value: SSAValue, ty: Attribute) -> SSAValue:
     if ty == i1:
         return b.icmp("ne", value, b.constant(value.type, 0))
     return value
+
+
+def storage_bytes(element_type: Attribute) -> int:
+    """Bytes one element of LLVM type ``element_type`` takes in shared memory."""
+    return max(1, bit_width(storage_type(element_type)) // 8)
+
+
+@scratch_rule("ttg.convert_layout")
+def convert_scratch(op: Operation) -> int:
+    """Bytes :func:`convert_through_shared` lays out: the whole tensor, in one round (Triton
+    may need less: warp shuffles, or several rounds), or none when registers suffice."""
+    src_type, dst_type = op.operands[0].type, op.results[0].type
+    if not all(isinstance(t, TensorType) and not isinstance(t.encoding, NoneAttr)
+               for t in (src_type, dst_type)):
+        return 0  # not a TritonGPU conversion: the pattern reports it
+    if register_maps.register_map(linear_layout_of(src_type),
+                                  linear_layout_of(dst_type)) is not None:
+        return 0
+    size = storage_bytes(convert_scalar_type(src_type.element_type))
+    for extent in src_type.get_shape():
+        size *= extent
+    return size
 
 
 def shared_offsets(fl: FunctionLowering, plan: TransferPlan, layout: LinearLayout):
@@ -98,7 +122,7 @@ def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSA
                            element_type: Attribute) -> list[SSAValue]:
     b = fl.b
     storage = storage_type(element_type)
-    element_bytes = max(1, bit_width(storage) // 8)
+    element_bytes = storage_bytes(element_type)
     src_unique, _ = unique_registers(src)
     dst_unique, dst_canonical = unique_registers(dst)
     plan = plan_transfer(src, dst, shape, element_bytes, len(src_unique), len(dst_unique),

@@ -260,18 +260,26 @@ def shared_memory_base(fl: FunctionLowering) -> SSAValue:
         hooks.shared_memory_symbol, ptr_type(hooks.shared_address_space)))
 
 
+def operand_arrays(op: Operation, count: int) -> tuple[list[int], int]:
+    """The scratch layout of ``operand_scratch``: the byte offset of each operand's array
+    of ``count`` elements (each 16-byte aligned, side by side) and the total bytes. The
+    reduce and scan scratch rules call it too, so the allocation is what the pattern uses."""
+    offsets, total = [], 0
+    for value in op.operands:
+        total = (total + 15) // 16 * 16
+        offsets.append(total)
+        total += count * max(1, bit_width(convert_scalar_type(element_type(value.type))) // 8)
+    return offsets, total
+
+
 def operand_scratch(fl: FunctionLowering, op: Operation,
                     count: int) -> Callable[[SSAValue, int], SSAValue]:
-    """Shared-memory scratch of ``op``: an array of ``count`` elements per operand, each
-    16-byte aligned, side by side. Gives ``slot(index, operand)``: the address of element
+    """Shared-memory scratch of ``op``: an array of ``count`` elements per operand
+    (:func:`operand_arrays`). Gives ``slot(index, operand)``: the address of element
     ``index`` (an i32) of that operand's array."""
     b = fl.b
     types = [fl.llvm_type(v.type) for v in op.operands]
-    offsets, total = [], 0
-    for ty in types:
-        total = (total + 15) // 16 * 16
-        offsets.append(total)
-        total += count * max(1, bit_width(ty) // 8)
+    offsets, total = operand_arrays(op, count)
     base_offset = fl.module.shared.offset(op, total)
     fl.begin_shared_memory_use(op)
     base = shared_memory_base(fl)
@@ -284,4 +292,4 @@ def operand_scratch(fl: FunctionLowering, op: Operation,
 
 
 __all__ = ["FunctionLowering", "ModuleState", "LoweringError", "lowers", "PATTERNS",
-           "operand_scratch", "shared_memory_base"]
+           "operand_arrays", "operand_scratch", "shared_memory_base"]
