@@ -159,6 +159,13 @@ class TargetHooks(ABC):
         """
         return None
 
+    def math_library_symbol(self, name: str, ty: Attribute) -> str | None:
+        """The device-library function that computes ``math.<name>`` (a name ``math`` is
+        asked, or ``sin``, ``cos``, ``tan``, ``tanh``, ``log10``, ``pow``) on ``ty`` (f32
+        or f64) where :meth:`math` gave nothing, or None for the generic form. NVIDIA:
+        libdevice's (``__nv_sinf``), as MLIR's libdevice lowering that Triton runs."""
+        return None
+
     @abstractmethod
     def library_function(self, b: LLVMBuilder, symbols: ModuleSymbols, symbol: str,
                          args: Sequence[SSAValue], result_type: Attribute) -> SSAValue:

@@ -451,6 +451,20 @@ class NvidiaHooks(TargetHooks):
             return b.cast("fptrunc", erff(b, b.cast("fpext", args[0], Float32Type())), ty)
         return None
 
+    # Math with no PTX instruction: libdevice's function (f32 ``__nv_<name>f``, f64
+    # ``__nv_<name>``), as MLIR's libdevice lowering in Triton's NVIDIA back end.
+    _LIBDEVICE_MATH = frozenset({"exp", "exp2", "log", "log2", "rsqrt", "sin", "cos", "tan",
+                                 "tanh", "log10", "pow", "erf"})
+
+    def math_library_symbol(self, name: str, ty: Attribute) -> str | None:
+        if name not in self._LIBDEVICE_MATH:
+            return None
+        if isinstance(ty, Float32Type):
+            return f"__nv_{name}f"
+        if isinstance(ty, Float64Type):
+            return f"__nv_{name}"
+        return None
+
     def library_function(self, b: LLVMBuilder, symbols: ModuleSymbols, symbol: str,
                          args: Sequence[SSAValue], result_type: Attribute) -> SSAValue:
         inline = LIBDEVICE_INLINE.get(symbol)

@@ -6,8 +6,10 @@ for both. Which LLVM operation each op becomes is data, not code, in the tables 
 the few ops that are not one LLVM op (``cmpf`` predicates, ``clampf``, ``mulhiui``,
 rounding casts) have a small function each. Math that vendors implement differently
 (``exp`` as ``ex2.approx`` of ``x*log2(e)``, ``divf`` as ``div.full`` on NVIDIA) goes
-through ``TargetHooks.math`` first and falls back to the LLVM intrinsic; ``erf``, which
-LLVM has no intrinsic for, is the vendor's alone (libdevice's ``__nv_erff`` on NVIDIA).
+through ``TargetHooks.math`` first, then the vendor's device library where it names a
+function for the op (``math_library_symbol``: ``sin`` is ``__nv_sinf``, as MLIR's
+libdevice lowering that Triton runs; NVPTX cannot select LLVM's ``sin``), and falls back
+to the LLVM intrinsic; ``erf``, which LLVM has no intrinsic for, is the vendor's alone.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.conversion.indexing import register_coordinates
 from tileopt.conversion.llvm_builder import LLVMBuilder
-from tileopt.conversion.target_hooks import TargetHooks
+from tileopt.conversion.target_hooks import ModuleSymbols, TargetHooks
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
 
 # ----------------------------------------------------------------------------- tables
@@ -58,20 +60,26 @@ INTRINSICS: dict[str, tuple[str, dict[str, bool]]] = {
     "math.absf": ("fabs", {}), "math.absi": ("abs", {"is_int_min_poison": False}),
     "math.floor": ("floor", {}), "math.ceil": ("ceil", {}), "math.trunc": ("trunc", {}),
     "math.round": ("round", {}), "math.roundeven": ("roundeven", {}),
-    "math.fma": ("fma", {}), "math.copysign": ("copysign", {}), "math.powf": ("pow", {}),
+    "math.fma": ("fma", {}), "math.copysign": ("copysign", {}),
     "math.ctlz": ("ctlz", {"is_zero_poison": False}),
     "math.cttz": ("cttz", {"is_zero_poison": False}), "math.ctpop": ("ctpop", {}),
-    "math.sin": ("sin", {}), "math.cos": ("cos", {}), "math.tan": ("tan", {}),
-    "math.tanh": ("tanh", {}), "math.log10": ("log10", {}),
 }
 # op -> (name the vendor hook knows, generic fallback: an intrinsic or an LLVM float op).
 VENDOR_MATH: dict[str, tuple[str, str]] = {
     "math.exp": ("exp", "intr:exp"), "math.exp2": ("exp2", "intr:exp2"),
     "math.log": ("log", "intr:log"), "math.log2": ("log2", "intr:log2"),
-    "math.sqrt": ("sqrt", "intr:sqrt"), "math.rsqrt": ("rsqrt", "rsqrt"),
+    "math.sqrt": ("sqrt", "intr:sqrt"), "math.rsqrt": ("rsqrt", "rsqrt:"),
     "arith.divf": ("divf", "op:fdiv"), "tt.precise_divf": ("precise_divf", "op:fdiv"),
     "tt.precise_sqrt": ("precise_sqrt", "intr:sqrt"),
+    "math.sin": ("sin", "intr:sin"), "math.cos": ("cos", "intr:cos"),
+    "math.tan": ("tan", "intr:tan"), "math.tanh": ("tanh", "intr:tanh"),
+    "math.log10": ("log10", "intr:log10"), "math.powf": ("pow", "intr:pow"),
+    "math.erf": ("erf", "none"),
 }
+# Ops with no generic LLVM form: only the vendor lowers them (``TargetHooks.math`` or its
+# device library); elsewhere they stay as they are (``scalar_lowering``).
+VENDOR_ONLY = tuple(name for name, (_, fallback) in VENDOR_MATH.items() if fallback == "none")
+_HALF = (Float16Type, BFloat16Type)
 
 # ----------------------------------------------------------------------------- driver
 
@@ -142,25 +150,46 @@ _register(INTRINSICS, lambda name: lambda b, a, t: b.intrinsic_op(
     INTRINSICS[name][0], a, t, **INTRINSICS[name][1]))
 
 
-def vendor_math(hooks: TargetHooks, b: LLVMBuilder, name: str, args: Sequence[SSAValue],
-                ty: Attribute) -> SSAValue:
-    """``name`` through the vendor hook, else its generic LLVM form."""
+def vendor_math(hooks: TargetHooks, symbols: ModuleSymbols | None, b: LLVMBuilder, name: str,
+                args: Sequence[SSAValue], ty: Attribute) -> SSAValue | None:
+    """``name`` in the vendor's form (``TargetHooks.math``), else a function of its device
+    library (``math_library_symbol``; 16-bit floats through f32, as MLIR's libdevice
+    lowering does), else its generic LLVM form; None when there is none."""
     hook_name, fallback = VENDOR_MATH[name]
     value = hooks.math(b, hook_name, list(args))
     if value is not None:
         return value
+    if symbols is not None:
+        wide = Float32Type() if isinstance(ty, _HALF) else ty
+        symbol = hooks.math_library_symbol(hook_name, wide)
+        if symbol is not None:
+            if wide is ty:
+                return hooks.library_function(b, symbols, symbol, list(args), ty)
+            wide_args = [b.cast("fpext", a, wide) for a in args]
+            return b.cast("fptrunc", hooks.library_function(b, symbols, symbol, wide_args, wide),
+                          ty)
     kind, _, what = fallback.partition(":")
     if kind == "intr":
         return b.intrinsic_op(what, list(args), ty)
     if kind == "op":
         return b.float_op(what, args[0], args[1])
-    # rsqrt: 1 / sqrt(x)
-    return b.float_op("fdiv", b.constant(ty, 1.0), b.intrinsic_op("sqrt", list(args), ty))
+    if kind == "rsqrt":  # 1 / sqrt(x)
+        return b.float_op("fdiv", b.constant(ty, 1.0), b.intrinsic_op("sqrt", list(args), ty))
+    return None
+
+
+def _vendor_math_op(fl: FunctionLowering, op: Operation) -> None:
+    def scalar(b: LLVMBuilder, a: list[SSAValue], t: Attribute) -> SSAValue:
+        value = vendor_math(fl.hooks, fl.module, b, op.name, a, t)
+        if value is None:
+            raise fl.error(op, f"{op.name} on {t} is not supported on this target")
+        return value
+
+    _elementwise(fl, op, scalar)
 
 
 for _name in VENDOR_MATH:
-    lowers(_name)(lambda fl, op, name=_name: _elementwise(
-        fl, op, lambda b, a, t: vendor_math(fl.hooks, b, name, a, t)))
+    lowers(_name)(_vendor_math_op)
 
 
 # ----------------------------------------------------------------------------- special cases
@@ -240,21 +269,6 @@ def _mulhiui(fl: FunctionLowering, op: Operation) -> None:
         return b.int_cast(b.lshr(product, b.constant(wide, width)), t)
 
     _elementwise(fl, op, mulhi)
-
-
-# Ops with no generic LLVM form: only the vendor's ``TargetHooks.math`` lowers them.
-VENDOR_ONLY = ("math.erf",)
-
-
-@lowers("math.erf")
-def _erf(fl: FunctionLowering, op: Operation) -> None:
-    def erf(b: LLVMBuilder, a: list[SSAValue], t: Attribute) -> SSAValue:
-        value = fl.hooks.math(b, "erf", a)
-        if value is None:
-            raise fl.error(op, f"math.erf on {t} is not supported yet")
-        return value
-
-    _elementwise(fl, op, erf)
 
 
 @lowers("tt.extern_elementwise")
