@@ -25,8 +25,10 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     TensorType,
+    VectorType,
 )
 from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPERATIONS
+from xdsl.dialects import llvm
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.conversion.indexing import register_coordinates
@@ -278,6 +280,36 @@ def _extern_elementwise(fl: FunctionLowering, op: Operation) -> None:
     knows nothing of the result, so every register gets its own call, pure or not."""
     symbol = op.symbol.data
     _elementwise(fl, op, lambda b, a, t: fl.hooks.library_function(b, fl.module, symbol, a, t))
+
+
+@lowers("tt.elementwise_inline_asm")
+def _inline_asm(fl: FunctionLowering, op: Operation) -> None:
+    """The user's assembly once per ``packed_element`` consecutive registers: with a pack
+    of N > 1 each operand and result is a ``vector<N x T>`` (so four i8 share one 32-bit
+    register), as Triton lowers it; several results come back as a struct. Impure asm
+    keeps its side effects."""
+    b = fl.b
+    pack = op.packed_element.value.data
+    count = fl.layouts.num_registers(op.results[0].type)
+    if count % pack:
+        raise fl.error(op, f"{count} registers per thread cannot be packed by {pack}")
+    args = [fl.get(v) for v in op.operands]
+    args = [a if len(a) == count else a * count for a in args]  # scalar operands
+    elem_types = [fl.llvm_type(r.type) for r in op.results]
+    piece_types = [t if pack == 1 else VectorType(t, [pack]) for t in elem_types]
+    asm_type = piece_types[0] if len(piece_types) == 1 else \
+        llvm.LLVMStructType.from_type_list(piece_types)
+    outputs: list[list[SSAValue]] = [[] for _ in op.results]
+    for start in range(0, count, pack):
+        operands = [a[start] if pack == 1 else b.pack_vector(a[start:start + pack])
+                    for a in args]
+        value = b.inline_asm(op.asm_string.data, op.constraints.data, operands, asm_type,
+                             side_effects=op.pure.value.data == 0)
+        for i, ty in enumerate(piece_types):
+            piece = value if len(piece_types) == 1 else b.extract_value(value, i, ty)
+            outputs[i] += [piece] if pack == 1 else b.unpack_vector(piece)
+    for result, values in zip(op.results, outputs):
+        fl.set(result, values)
 
 
 # ----------------------------------------------------------------------------- constants
