@@ -34,6 +34,7 @@ from tileopt.conversion.triton_gpu_to_llvm import (  # noqa: F401
     atomics,
     barrier_assume,
     control_flow,
+    gather_histogram,
     convert_layout,
     elementwise,
     load_store,
