@@ -159,6 +159,14 @@ class TargetHooks(ABC):
         """
         return None
 
+    def convert_float(self, b: LLVMBuilder, value: SSAValue, src: Attribute, dst: Attribute,
+                      rounding: str | None) -> SSAValue | None:
+        """``tt.fp_to_fp`` of one ``value`` between the tt-level float types ``src`` and
+        ``dst`` where one is an 8-bit float (``f8E4M3FN``, ``f8E5M2``; held as i8) or
+        ``rounding`` is ``rtz``: the vendor's conversion instructions, or None where the
+        target has none (the lowering then reports the op)."""
+        return None
+
     def math_library_symbol(self, name: str, ty: Attribute) -> str | None:
         """The device-library function that computes ``math.<name>`` (a name ``math`` is
         asked, or ``sin``, ``cos``, ``tan``, ``tanh``, ``log10``, ``pow``) on ``ty`` (f32

@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
+    Float64Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -34,6 +35,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from tileopt.conversion.indexing import register_coordinates
 from tileopt.conversion.llvm_builder import LLVMBuilder
 from tileopt.conversion.target_hooks import ModuleSymbols, TargetHooks
+from tileopt.conversion.type_converter import element_type
+from tileopt.dialects.tt_types import ROUNDING_MODE
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
 
 # ----------------------------------------------------------------------------- tables
@@ -235,19 +238,27 @@ def _truncf(fl: FunctionLowering, op: Operation) -> None:
 
 @lowers("tt.fp_to_fp")
 def _fp_to_fp(fl: FunctionLowering, op: Operation) -> None:
-    src = fl.llvm_type(op.operands[0].type)
-    dst = fl.llvm_type(op.results[0].type)
+    """Between f16, bf16 and f32 (round to nearest even) LLVM's casts; 8-bit floats and
+    round-toward-zero are the vendor's (``TargetHooks.convert_float``)."""
+    src = element_type(op.operands[0].type)
+    dst = element_type(op.results[0].type)
     rounding = op.properties.get("rounding")
-    rtz = rounding is not None and rounding.value.data == 1
-    if not all(isinstance(t, (Float16Type, BFloat16Type, Float32Type)) for t in (src, dst)):
-        raise fl.error(op, f"tt.fp_to_fp from {src} to {dst} is not supported yet "
-                           "(8-bit float formats)")
-    if src.bitwidth < dst.bitwidth:
-        _elementwise(fl, op, lambda b, a, t: b.cast("fpext", a[0], t))
-    elif rtz:
-        raise fl.error(op, "tt.fp_to_fp with rounding = rtz is not supported yet")
-    else:
-        _elementwise(fl, op, lambda b, a, t: b.cast("fptrunc", a[0], t))
+    mode = None if rounding is None else str(ROUNDING_MODE.value_of(rounding))
+    plain = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+    if isinstance(src, plain) and isinstance(dst, plain) and mode != "rtz":
+        cast = "fpext" if src.bitwidth < dst.bitwidth else "fptrunc"
+        _elementwise(fl, op, lambda b, a, t: b.cast(cast, a[0], t))
+        return
+
+    def convert(b: LLVMBuilder, a: list[SSAValue], t: Attribute) -> SSAValue:
+        value = fl.hooks.convert_float(b, a[0], src, dst, mode)
+        if value is None:
+            raise fl.error(op, f"tt.fp_to_fp from {src} to {dst}"
+                               f"{' (rtz)' if mode == 'rtz' else ''} is not supported on "
+                               "this target")
+        return value
+
+    _elementwise(fl, op, convert)
 
 
 @lowers("tt.clampf")
