@@ -21,7 +21,6 @@ NOT_LOWERED: dict[str, str] = {
     "tt.func": "rebuilt as an `llvm.func` by the driver (`module_lowering.py`)",
     "tt.reduce.return": "terminator of `tt.reduce`'s combiner, inlined by it",
     "tt.scan.return": "terminator of `tt.scan`'s combiner, inlined by it",
-    "tt.call": "issue 18: calls of non-inlined device functions",
     "tt.advance": "removed before the lowering (`triton-rewrite-tensor-pointer`)",
     "tt.make_tensor_ptr": "removed before the lowering (`triton-rewrite-tensor-pointer`)",
     "tt.descriptor_load": "issue 8: TMA (`triton-nvidia-tma-lowering`)",

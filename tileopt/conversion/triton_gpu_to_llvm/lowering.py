@@ -54,6 +54,19 @@ def lowers(*names: str) -> Callable[[Pattern], Pattern]:
     return register
 
 
+def is_kernel(func: Operation) -> bool:
+    """A public ``tt.func`` is a kernel; a private one a device function (``tt.call``)."""
+    visibility = func.properties.get("sym_visibility")
+    return visibility is None or visibility.data == "public"
+
+
+def return_type(types: Sequence[Attribute]) -> Attribute:
+    """What an ``llvm.func`` returning ``types`` (one per register) returns."""
+    if not types:
+        return llvm.LLVMVoidType()
+    return types[0] if len(types) == 1 else llvm.LLVMStructType.from_type_list(list(types))
+
+
 class LoweringError(PassFailure):
     """An op the lowering cannot handle; reported at the op's location."""
 
@@ -75,6 +88,8 @@ class FunctionLowering:
         self.region: Region | None = None  # the new function's body
         self.blocks: dict[Block, Block] = {}  # old block -> new block (cf input)
         self.shared_memory_used = False
+        # A device function's shared memory starts where its caller says (a parameter).
+        self.shared_frame: SSAValue | None = None
 
     def begin_shared_memory_use(self, op: Operation) -> None:
         """Sync before ``op`` reuses shared memory, unless a barrier analysis does that."""
@@ -109,7 +124,7 @@ class FunctionLowering:
 
     def flat_types(self, ty: Attribute) -> list[Attribute]:
         """The LLVM types a value of ``ty`` is spelled with at a block boundary."""
-        return [self.llvm_type(ty)] * self.layouts.num_registers(ty)
+        return self.module.flat_types(ty)
 
     def error(self, op: Operation, message: str) -> LoweringError:
         return LoweringError(op, message)
@@ -224,6 +239,10 @@ class ModuleState:
         self._module_ops: list[Operation] = []      # globals and declarations to add
         self._declared: set[str] = set()
 
+    def flat_types(self, ty: Attribute) -> list[Attribute]:
+        """The LLVM types of a value of ``ty``, one per register a thread holds."""
+        return [convert_scalar_type(element_type(ty))] * self.layouts.num_registers(ty)
+
     def add_string(self, prefix: str, text: str) -> str:
         """The name of a module-level constant holding ``text`` (bytes, as given)."""
         name = self._strings.get(text)
@@ -254,7 +273,10 @@ class ModuleState:
 
 
 def shared_memory_base(fl: FunctionLowering) -> SSAValue:
-    """The address of the kernel's shared memory (``@global_smem``), built once."""
+    """The address this function's shared-memory offsets count from: ``@global_smem`` in
+    a kernel, the frame its caller passed in a device function."""
+    if fl.shared_frame is not None:
+        return fl.shared_frame
     hooks = fl.hooks
     return fl.b.prologue_value("smem", lambda b: b.address_of(
         hooks.shared_memory_symbol, ptr_type(hooks.shared_address_space)))
@@ -292,4 +314,5 @@ def operand_scratch(fl: FunctionLowering, op: Operation,
 
 
 __all__ = ["FunctionLowering", "ModuleState", "LoweringError", "lowers", "PATTERNS",
+           "is_kernel", "return_type",
            "operand_arrays", "operand_scratch", "shared_memory_base"]
