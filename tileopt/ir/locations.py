@@ -62,9 +62,14 @@ def nearby_location(op: Operation) -> tuple[str, int, int] | None:
             return found
         if isinstance(operand.owner, Operation) and (found := source_position(operand.owner)):
             return found
+    return from_ancestors(op, location_of)
+
+
+def from_ancestors(op: Operation, position_of):
+    """``position_of`` of the nearest op enclosing ``op`` that has one (None: none has)."""
     parent = op.parent_op()
     while parent is not None:
-        if (found := location_of(parent)) is not None:
+        if (found := position_of(parent)) is not None:
             return found
         parent = parent.parent_op()
     return None
