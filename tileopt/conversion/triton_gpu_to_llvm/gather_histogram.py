@@ -6,10 +6,12 @@
   warp where the layouts allow; tileopt always goes through shared memory, and its scratch
   rule asks for the whole source.)
 - ``histogram(x)``: the bins (one counter each) are zeroed in scratch, a barrier, each
-  distinct element adds one to its bin with a shared-memory atomic (elements outside
-  ``[0, bins)`` count nowhere, as ``np.histogram`` over that range: Triton's interpreter),
-  a barrier, and each result register reads its bin. Threads that repeat another's
-  elements (a broadcast layout) add nothing.
+  distinct element adds one to its bin with a shared-memory atomic, a barrier, and each
+  result register reads its bin. Threads that repeat another's elements (a broadcast
+  layout) add nothing. As in Triton's lowering, an element's bin is its low bits: ``x &
+  (P - 1)`` with ``P = max(bins, warp size)``, counted only when that is below ``bins``
+  (so with 16 bins and 32 lanes, 33 counts in bin 1 and 20 nowhere). Triton ballots
+  within each warp first; the counts are the same.
 """
 
 from __future__ import annotations
@@ -118,8 +120,9 @@ def _histogram(fl: FunctionLowering, op: Operation) -> None:
     owner = redundant_thread_predicate(fl, src_layout)
     values = fl.get(op.operands[0])
     one = b.constant(counter, 1)
+    low_bits = max(bins, fl.warp_size) - 1
     for r in unique_registers(src_layout)[0]:
-        value = b.int_cast(values[r], i32, signed=False)
+        value = b.and_(b.int_cast(values[r], i32, signed=False), b.i32(low_bits))
         counts = b.icmp("ult", value, b.i32(bins))
         if owner is not None:
             counts = b.and_(counts, owner)

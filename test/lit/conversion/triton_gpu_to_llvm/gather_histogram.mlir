@@ -2,15 +2,17 @@
 // RUN: tileopt %s -split-input-file --allocate-shared-memory-nv=compute-capability=90 | FileCheck %s --check-prefix=ALLOC
 
 // histogram: 16 bins zeroed by the first 16 threads, a barrier, one shared atomic add per
-// element a thread holds (2; values outside [0, 16) add 0 to bin 0), a barrier, each
-// thread reads the bin of its result register. Scratch: the 16 counters (Triton's rule
+// element a thread holds (2) to bin x & 31 (Triton's low bits over max(16 bins, 32
+// lanes)); bins 16..31 add 0 to bin 0; a barrier, each thread reads its result's bin. Scratch: the 16 counters (Triton's rule
 // gives max(16 bins, 32 lanes) x 4 bytes = 128).
 // ALLOC: ttg.shared = 128 : i32
 // CHECK-LABEL: llvm.func @histogram
+// CHECK:         %[[MASK:.*]] = llvm.mlir.constant(31 : i32) : i32
 // CHECK:         %[[FIRST:.*]] = llvm.icmp "ult" %{{.*}}, %{{.*}} : i32
 // CHECK:         st.shared.b32
 // CHECK:         nvvm.barrier0
-// CHECK:         llvm.icmp "ult"
+// CHECK:         %[[LOW:.*]] = llvm.and %{{.*}}, %[[MASK]] : i32
+// CHECK:         llvm.icmp "ult" %[[LOW]], %{{.*}} : i32
 // CHECK:         llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic : !llvm.ptr<3>, i32
 // CHECK:         llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic : !llvm.ptr<3>, i32
 // CHECK-NOT:     llvm.atomicrmw
