@@ -36,7 +36,7 @@ class InaccessibleMemory(Resource):
     ``inaccessiblemem``, so that the op has an effect and stays."""
 
     def name(self) -> str:
-        return "::mlir::SideEffects::DefaultResource"
+        return "InaccessibleMemory"
 
 
 def effects(*kinds_and_resources: tuple[MemoryEffectKind, Resource]) -> type[MemoryEffect]:

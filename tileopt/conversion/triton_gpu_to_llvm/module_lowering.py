@@ -36,9 +36,9 @@ from tileopt.conversion.triton_gpu_to_llvm import (  # noqa: F401
     barrier_assume,
     calls,
     control_flow,
-    gather_histogram,
     convert_layout,
     elementwise,
+    gather_histogram,
     load_store,
     print_assert,
     program_id,
@@ -54,7 +54,6 @@ from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     is_kernel,
     return_type,
 )
-from tileopt.conversion.type_converter import convert_scalar_type
 from tileopt.passes import PassFailure
 
 
@@ -93,7 +92,7 @@ class ModuleLowering(ModuleState):
         A kernel takes scalars, then the target's extra parameters. A device function (a
         private ``tt.func``, reached by ``tt.call``) takes each argument's per-thread
         values in order (a tensor: one parameter per register), then the shared memory
-        its frame starts at (``SHARED_FRAME``), and returns its results' values (several
+        its frame starts at (``FunctionLowering.shared_frame``), and returns its results' values (several
         as a struct): Triton packs a tensor into one struct instead, which only renames.
         Parameter attributes (``tt.divisibility``...) stay on a value's first parameter."""
         fn_type = func.properties["function_type"]
@@ -124,8 +123,8 @@ class ModuleLowering(ModuleState):
             result: Attribute = llvm.LLVMVoidType()
         else:
             noinline = func.attributes.get("noinline")
-            attributes = {"noinline": IntegerAttr(int(bool(noinline) and
-                                                      noinline.value.data != 0), i1)}
+            inline_never = isinstance(noinline, IntegerAttr) and noinline.value.data != 0
+            attributes = {"noinline": IntegerAttr(int(inline_never), i1)}
             result = return_type([t for ty in fn_type.outputs.data for t in self.flat_types(ty)])
         new_func = llvm.FuncOp(
             func.properties["sym_name"],
