@@ -831,6 +831,9 @@ class ModuleAllocation:
 
     module: ModuleOp
     target: SharedMemoryTarget = field(default_factory=SharedMemoryTarget)
+    # Bytes of scratch per op (default: Triton's rules, ``scratch_bytes``); the lowering's
+    # allocator passes its own (``conversion/shared_memory.py``).
+    scratch_size: Callable[[Operation], int] | None = None
     functions: dict[Operation, FunctionAllocation] = field(init=False)
     shared_memory_size: int = field(init=False)
 
@@ -858,7 +861,8 @@ class ModuleAllocation:
                 callee = by_name.get(_callee_name(call))
                 return self.functions[callee].shared_memory_size if callee in self.functions else 0
 
-            self.functions[func] = FunctionAllocation(func, self.target, callee_size)
+            self.functions[func] = FunctionAllocation(func, self.target, callee_size,
+                                                      self.scratch_size)
 
         for func in funcs:
             visit(func)

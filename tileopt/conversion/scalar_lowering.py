@@ -47,6 +47,9 @@ class _NoVendorHooks:
     def math(self, b, name, args):
         return None
 
+    def math_library_symbol(self, name, ty):
+        return None
+
 
 class _ScalarLayouts:
     @staticmethod
@@ -60,6 +63,7 @@ class ScalarLowering:
     layouts = _ScalarLayouts()
     hooks = _NoVendorHooks()
     axis = None
+    module = None  # no module symbols: nothing is declared
 
     def __init__(self, op: Operation):
         self.b = _InPlaceBuilder(op)

@@ -1,4 +1,14 @@
-"""Where the lowering finds the shared-memory scratch of an op, and when it must sync.
+"""How much shared-memory scratch each op gets, where the lowering finds it, and when it
+must sync.
+
+One computation of each op's scratch size serves the allocator and the lowering, so that
+they cannot disagree: :func:`scratch_bytes`. It is Triton's size (the allocation analysis,
+:func:`tileopt.analysis.allocation.scratch_bytes`) unless tileopt's lowering of the op lays
+out more (a ``ttg.convert_layout`` that Triton does with warp shuffles or in several rounds,
+and tileopt through shared memory in one); that layout is a *scratch rule* registered beside
+the op's lowering pattern (``@scratch_rule("tt.reduce")``) and called by the pattern itself.
+The allocate passes, the barrier analysis the lowering runs and the lowering's own check
+all call :func:`scratch_bytes`.
 
 ``allocate-shared-memory(-nv)`` (:mod:`tileopt.analysis.allocation`) gives every op that
 needs scratch an ``allocation.offset`` attribute and the module its total in
@@ -18,13 +28,39 @@ analysis may prove unneeded.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
 from xdsl.ir import Operation
 
+from tileopt.analysis.allocation import SharedMemoryTarget
+from tileopt.analysis.allocation import scratch_bytes as triton_scratch_bytes
 from tileopt.passes import PassFailure
 
 OFFSET_ATTR = "allocation.offset"
 TOTAL_ATTR = "ttg.shared"
+
+ScratchRule = Callable[[Operation], int]
+SCRATCH_RULES: dict[str, ScratchRule] = {}
+"""Op name -> bytes of scratch tileopt's lowering of it lays out (the lowering patterns
+register theirs; importing ``triton_gpu_to_llvm.module_lowering`` loads them all)."""
+
+
+def scratch_rule(*names: str) -> Callable[[ScratchRule], ScratchRule]:
+    """Register the scratch layout size of the lowering of the ops ``names``."""
+
+    def register(rule: ScratchRule) -> ScratchRule:
+        SCRATCH_RULES.update(dict.fromkeys(names, rule))
+        return rule
+
+    return register
+
+
+def scratch_bytes(op: Operation, target: SharedMemoryTarget) -> int:
+    """Bytes of scratch ``op`` is given: Triton's size, or the lowering's where that is more."""
+    triton = triton_scratch_bytes(op, target)
+    rule = SCRATCH_RULES.get(op.name)
+    return triton if rule is None else max(triton, rule(op))
 
 
 class SharedMemoryPlan:
@@ -36,27 +72,26 @@ class SharedMemoryPlan:
         self._barriers = None
         self._target = None
         if self.allocated:
-            from tileopt.analysis.allocation import ModuleAllocation, SharedMemoryTarget
+            from tileopt.analysis.allocation import ModuleAllocation
             from tileopt.analysis.membar import analyze_barriers, never
 
-            self._target = SharedMemoryTarget.from_module(module)
-            allocation = ModuleAllocation(module, self._target)
+            target = self._target = SharedMemoryTarget.from_module(module)
+            allocation = ModuleAllocation(module, target,
+                                          scratch_size=lambda op: scratch_bytes(op, target))
             self._barriers = analyze_barriers(module, allocation, warp_synchronous=never)
 
     def offset(self, op: Operation, size_bytes: int) -> int:
         """Byte offset of ``op``'s scratch of ``size_bytes`` in the kernel's shared memory."""
         attr = op.attributes.get(OFFSET_ATTR)
         if self.allocated:
-            from tileopt.analysis.allocation import scratch_bytes
-
+            # Both only when a scratch rule and its pattern disagree (a bug, not bad input).
             if not isinstance(attr, IntegerAttr):
-                raise PassFailure(op, f"needs {size_bytes} bytes of shared memory but "
-                                      f"allocate-shared-memory gave it no '{OFFSET_ATTR}'")
+                raise PassFailure(op, f"'{op.name}' needs {size_bytes} bytes of shared memory "
+                                      f"but allocate-shared-memory gave it no '{OFFSET_ATTR}'")
             allotted = scratch_bytes(op, self._target)
             if size_bytes > allotted:
-                raise PassFailure(op, f"needs {size_bytes} bytes of shared memory, more than "
-                                      f"the {allotted} allocate-shared-memory set aside "
-                                      "(conversions in several rounds are not supported yet)")
+                raise PassFailure(op, f"'{op.name}' needs {size_bytes} bytes of shared memory, "
+                                      f"more than the {allotted} allocate-shared-memory set aside")
             return attr.value.data
         # Stand-in allocator: all scratch at 0, see the module docstring.
         self.placeholder_bytes = max(self.placeholder_bytes, size_bytes)

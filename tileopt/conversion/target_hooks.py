@@ -230,6 +230,21 @@ class TargetHooks(ABC):
         """
         return None
 
+    def convert_float(self, b: LLVMBuilder, value: SSAValue, src: Attribute, dst: Attribute,
+                      rounding: str | None) -> SSAValue | None:
+        """``tt.fp_to_fp`` of one ``value`` between the tt-level float types ``src`` and
+        ``dst`` where one is an 8-bit float (``f8E4M3FN``, ``f8E5M2``; held as i8) or
+        ``rounding`` is ``rtz``: the vendor's conversion instructions, or None where the
+        target has none (the lowering then reports the op)."""
+        return None
+
+    def math_library_symbol(self, name: str, ty: Attribute) -> str | None:
+        """The device-library function that computes ``math.<name>`` (a name ``math`` is
+        asked, or ``sin``, ``cos``, ``tan``, ``tanh``, ``log10``, ``pow``) on ``ty`` (f32
+        or f64) where :meth:`math` gave nothing, or None for the generic form. NVIDIA:
+        libdevice's (``__nv_sinf``), as MLIR's libdevice lowering that Triton runs."""
+        return None
+
     @abstractmethod
     def library_function(self, b: LLVMBuilder, symbols: ModuleSymbols, symbol: str,
                          args: Sequence[SSAValue], result_type: Attribute) -> SSAValue:

@@ -30,6 +30,15 @@ class GlobalMemory(Resource):
         return "::mlir::triton::GlobalMemory"
 
 
+@dataclass(frozen=True)
+class InaccessibleMemory(Resource):
+    """Memory no op of the program reads: what ``llvm.intr.assume`` writes, as LLVM's
+    ``inaccessiblemem``, so that the op has an effect and stays."""
+
+    def name(self) -> str:
+        return "InaccessibleMemory"
+
+
 def effects(*kinds_and_resources: tuple[MemoryEffectKind, Resource]) -> type[MemoryEffect]:
     """A MemoryEffect trait class with fixed effects on fixed resources."""
     fixed = frozenset(EffectInstance(kind, resource=res) for kind, res in kinds_and_resources)
@@ -48,7 +57,7 @@ READ, WRITE, ALLOC, FREE = (
     MemoryEffectKind.ALLOC,
     MemoryEffectKind.FREE,
 )
-SHARED, GLOBAL = SharedMemory(), GlobalMemory()
+SHARED, GLOBAL, INACCESSIBLE = SharedMemory(), GlobalMemory(), InaccessibleMemory()
 
 ReadsGlobal = effects((READ, GLOBAL))
 WritesGlobal = effects((WRITE, GLOBAL))

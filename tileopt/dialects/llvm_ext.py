@@ -45,6 +45,7 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
+    traits_def,
     var_operand_def,
     opt_result_def,
     param_def,
@@ -54,6 +55,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from tileopt.dialects.effects import INACCESSIBLE, WRITE, effects
 from tileopt.dialects.assembly import (
     parse_attrs_and_types,
     parse_operands,
@@ -506,6 +508,22 @@ class FreezeOp(IRDLOperation):
 
 
 @irdl_op_definition
+class AssumeOp(IRDLOperation):
+    """``llvm.intr.assume %cond : i1``: later code may take ``%cond`` as true (``tl.assume``;
+    Inductor's GEMM templates put it on strides). Like MLIR's, it writes memory no other op
+    reads (LLVM's ``inaccessiblemem``), so nothing deletes or hoists it."""
+
+    name = "llvm.intr.assume"
+    cond = operand_def(i1)
+
+    traits = traits_def(effects((WRITE, INACCESSIBLE))())
+    assembly_format = "$cond attr-dict `:` type($cond)"
+
+    def __init__(self, cond: SSAValue):
+        super().__init__(operands=[cond])
+
+
+@irdl_op_definition
 class PoisonOp(IRDLOperation):
     name = "llvm.mlir.poison"
     res = result_def()
@@ -781,6 +799,7 @@ EXTRA_OPS: tuple[type[Operation], ...] = (
     AddrSpaceCastOp,
     FreezeOp,
     PoisonOp,
+    AssumeOp,
     *INTRINSIC_OPS.values(),
 )
 """Ops xDSL's ``llvm`` dialect does not define."""

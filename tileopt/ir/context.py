@@ -16,6 +16,7 @@ from xdsl.dialects.ub import UB
 
 from tileopt.dialects.arith import arith_dialect
 from tileopt.dialects.amdgpu import AMDGPU
+from tileopt.dialects.gpu import GPU
 from tileopt.dialects.llvm_ext import LLVM_EXT
 from tileopt.dialects.nvvm import NVVM
 from tileopt.dialects.rocdl import ROCDL
@@ -28,6 +29,6 @@ def make_context(allow_unregistered: bool = False) -> Context:
     ctx = Context(allow_unregistered=allow_unregistered)
     # LLVM_EXT is xDSL's llvm dialect with the ops Triton's lowering needs added or fixed.
     for dialect in (Builtin, arith_dialect(), Math, Scf, Cf, Func, UB, LLVM_EXT,
-                    TT, TTG, TTNG, AMDGPU, ROCDL, NVVM):
+                    TT, TTG, TTNG, AMDGPU, ROCDL, NVVM, GPU):
         ctx.load_dialect(dialect)
     return ctx

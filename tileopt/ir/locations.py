@@ -49,9 +49,38 @@ def location_of(op: Operation | None) -> tuple[str, int, int] | None:
     return found if found is not None else source_position(op)
 
 
+def nearby_location(op: Operation) -> tuple[str, int, int] | None:
+    """For an op a pass created without a location (a ``ttg.convert_layout`` put in for a
+    user, say): the position of the first user, else of an operand's definition, else of
+    an enclosing op, that has one. MLIR would have given it the rewritten op's location."""
+    for result in op.results:
+        for use in result.uses:
+            if (found := location_of(use.operation)) is not None:
+                return found
+    for operand in op.operands:
+        if (found := file_position(value_location(operand))) is not None:
+            return found
+        if isinstance(operand.owner, Operation) and (found := source_position(operand.owner)):
+            return found
+    return from_ancestors(op, location_of)
+
+
+def from_ancestors(op: Operation, position_of):
+    """``position_of`` of the nearest op enclosing ``op`` that has one (None: none has)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if (found := position_of(parent)) is not None:
+            return found
+        parent = parent.parent_op()
+    return None
+
+
 def error_at_op(message: str, op: Operation | None, filename: str) -> TileoptError:
-    """A TileoptError at ``op``'s location (or just the input file when it has none)."""
+    """A TileoptError at ``op``'s location, or near it when a pass made it without one (see
+    :func:`nearby_location`), or just the input file when nothing nearby has one."""
     found = location_of(op)
+    if found is None and op is not None:
+        found = nearby_location(op)
     if found is None:
         return TileoptError(message, filename)
     return TileoptError(message, *found)

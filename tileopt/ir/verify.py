@@ -20,7 +20,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from tileopt.dialects.ttg import find_layout_problem
 from tileopt.ir.diagnostics import TileoptError
-from tileopt.ir.locations import file_position
+from tileopt.ir.locations import file_position, from_ancestors
 from tileopt.ir.source_positions import source_position
 
 
@@ -32,11 +32,8 @@ def op_position(op: Operation, filename: str | None) -> tuple[str | None, int | 
         return found
     if (found := file_position(op.location)) is not None:
         return found
-    parent = op.parent_op()
-    while parent is not None:
-        if (found := source_position(parent)) is not None:
-            return found
-        parent = parent.parent_op()
+    if (found := from_ancestors(op, source_position)) is not None:
+        return found
     return filename, None, None
 
 

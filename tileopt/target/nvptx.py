@@ -8,11 +8,13 @@ the result is Triton's PTX for every corpus kernel whose code generation LLVM 22
 not do differently from Triton's LLVM (see ``test/unit/target/test_corpus_ptx.py``).
 
 ``__nv_*`` functions (libdevice: ``erff``, ``sqrtf``, ...) are linked from CUDA's
-``libdevice.10.bc`` when the module declares them.
+``libdevice.10.bc`` when the module declares them, as Triton links its ``extern_libs``; a
+module that needs it where none is found is refused with an error naming the library.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 from pathlib import Path
@@ -22,23 +24,50 @@ from tileopt.target import llvm_backend
 from tileopt.target.gpu_target import GPUTarget, parse_arch
 from tileopt.target.ptxas import find_ptxas
 
-_LIBDEVICE_RELATIVE = Path("nvvm") / "libdevice" / "libdevice.10.bc"
+_LIBDEVICE = "libdevice.10.bc"
+_LIBDEVICE_RELATIVE = Path("nvvm") / "libdevice" / _LIBDEVICE
 
 
-def find_libdevice() -> Path | None:
-    """``$TILEOPT_LIBDEVICE``, else ``libdevice.10.bc`` of ``$CUDA_HOME`` / ``$CUDA_PATH`` /
-    the CUDA toolkit (or ``nvidia-cuda-nvcc`` wheel) that holds ``find_ptxas()`` /
-    ``/usr/local/cuda``."""
-    if explicit := os.environ.get("TILEOPT_LIBDEVICE"):
-        return Path(explicit)
+def libdevice_candidates() -> list[Path]:
+    """Where ``libdevice.10.bc`` is looked for, in order: ``$CUDA_HOME``, ``$CUDA_PATH``,
+    the toolkit that holds ``find_ptxas()``, the ``nvidia`` pip packages (``nvidia-nvvm``,
+    ``nvidia-cuda-nvcc``: ``nvidia/cu13/nvvm/...``, ``nvidia/cuda_nvcc/nvvm/...``), the
+    Triton wheel (``triton/backends/nvidia/lib``), ``/usr/local/cuda``."""
     roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH")]
     if ptxas := find_ptxas():
         roots.append(str(Path(ptxas).resolve().parent.parent))
-    roots.append("/usr/local/cuda")
-    for root in roots:
-        if root and (candidate := Path(root) / _LIBDEVICE_RELATIVE).is_file():
-            return candidate
-    return None
+    candidates = [Path(root) / _LIBDEVICE_RELATIVE for root in roots if root]
+    # find_spec reads where a package is without importing it (Triton stays optional).
+    nvidia = importlib.util.find_spec("nvidia")
+    for folder in (nvidia.submodule_search_locations or []) if nvidia else []:
+        candidates += sorted(Path(folder).glob(f"*/{_LIBDEVICE_RELATIVE}"))
+    triton = importlib.util.find_spec("triton")
+    if triton is not None and triton.origin:
+        candidates.append(Path(triton.origin).parent / "backends" / "nvidia" / "lib" / _LIBDEVICE)
+    candidates.append(Path("/usr/local/cuda") / _LIBDEVICE_RELATIVE)
+    return candidates
+
+
+def find_libdevice() -> Path | None:
+    """``$TILEOPT_LIBDEVICE`` if set, else the first of :func:`libdevice_candidates` that
+    exists."""
+    if explicit := os.environ.get("TILEOPT_LIBDEVICE"):
+        return Path(explicit)
+    return next((c for c in libdevice_candidates() if c.is_file()), None)
+
+
+def _libdevice_for(missing: list[str]) -> Path:
+    """The libdevice to link into a module that calls ``missing``, or a clear error."""
+    names = ", ".join(sorted(missing)[:4]) + (", ..." if len(missing) > 4 else "")
+    found = find_libdevice()
+    if found is not None and found.is_file():
+        return found
+    where = (f"TILEOPT_LIBDEVICE={found} is not a file" if found is not None else
+             f"{_LIBDEVICE} (CUDA's libdevice) was not found in CUDA_HOME, CUDA_PATH, the "
+             "CUDA toolkit of ptxas, the nvidia-nvvm / nvidia-cuda-nvcc pip packages or the "
+             "Triton wheel")
+    raise TileoptError(f"the module calls libdevice functions ({names}) but {where}: "
+                       "install nvidia-nvvm or set TILEOPT_LIBDEVICE or CUDA_HOME")
 
 
 def _needs_libdevice(module) -> list[str]:
@@ -64,11 +93,7 @@ def llvm_ir_to_ptx(llvm_ir: str, arch: str | GPUTarget = "sm_90a", opt_level: in
     target = _nvidia_target(arch)
     module = llvm_backend.parse(llvm_ir, filename)  # errors found here keep their location
     missing = _needs_libdevice(module)
-    libdevice = find_libdevice() if missing else None
-    if missing and libdevice is None:
-        raise TileoptError(
-            f"the module calls libdevice functions ({', '.join(sorted(missing)[:4])}) but "
-            "libdevice.10.bc was not found: set TILEOPT_LIBDEVICE or CUDA_HOME")
+    libdevice = _libdevice_for(missing) if missing else None
     llvm_backend.set_fp_fusion(fp_fusion)
 
     def generate() -> bytes:

@@ -221,28 +221,6 @@ def test_unknown_arch():
 # --------------------------------------------------------------------------- device libraries
 
 
-def test_libdevice_is_linked_with_triton_ftz_reflect():
-    """``__nv_sqrtf`` comes from CUDA's libdevice; its ``__nvvm_reflect`` branches pick the
-    flush-to-zero (Triton's ``nvvm-reflect-ftz = 1``) approximate (``__CUDA_PREC_SQRT`` is
-    0) square root: ``sqrt.approx.ftz.f32``, the instruction in Triton's own layernorm PTX."""
-    from tileopt.target.nvptx import find_libdevice
-
-    if find_libdevice() is None:
-        pytest.skip("libdevice.10.bc not found (set TILEOPT_LIBDEVICE or CUDA_HOME)")
-    text = """module {
-  llvm.func @__nv_sqrtf(f32) -> f32
-  llvm.func @k(%p: !llvm.ptr<1>) attributes {nvvm.kernel} {
-    %x = llvm.load %p : !llvm.ptr<1> -> f32
-    %y = llvm.call @__nv_sqrtf(%x) : (f32) -> f32
-    llvm.store %y, %p : f32, !llvm.ptr<1>
-    llvm.return
-  }
-}"""
-    ptx = translate(text, "ptx", "sm_80")
-    assert "sqrt.approx.ftz.f32" in ptx
-    assert "__nv_sqrtf" not in ptx and ".extern" not in ptx
-
-
 def test_rocm_device_library_calls_are_refused_clearly():
     text = """module {
   llvm.func @__ocml_erf_f32(f32) -> f32

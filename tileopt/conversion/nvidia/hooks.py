@@ -505,6 +505,62 @@ class NvidiaHooks(TargetHooks):
             return b.cast("fptrunc", erff(b, b.cast("fpext", args[0], Float32Type())), ty)
         return None
 
+    # -------------------------------------------------------------- float conversions
+
+    # tt-level 8-bit float type name -> the PTX type of a pair of them (sm_89 and newer).
+    _FP8_PAIRS = {"f8E4M3FN": "e4m3x2", "f8E5M2": "e5m2x2"}
+
+    def convert_float(self, b: LLVMBuilder, value: SSAValue, src: Attribute, dst: Attribute,
+                      rounding: str | None) -> SSAValue | None:
+        """8-bit floats with sm_89's ``cvt`` on pairs (the other half of the pair is 0),
+        through f16 for f32/bf16 sources and results where PTX has no direct form (exact:
+        every e4m3/e5m2 value is an f16); ``rtz`` f32 -> f16/bf16 with ``cvt.rz``."""
+        src_name, dst_name = src.name, dst.name
+        if rounding == "rtz" and isinstance(src, Float32Type) and \
+                isinstance(dst, (Float16Type, BFloat16Type)):
+            kind = "f16" if isinstance(dst, Float16Type) else "bf16"
+            bits = b.inline_asm(f"cvt.rz.{kind}.f32 $0, $1;", "=h,f", [value], _int(16),
+                                side_effects=False)
+            return b.bitcast(bits, dst)
+        if self.compute_capability < 89:
+            return None
+        if dst_name in self._FP8_PAIRS and rounding != "rtz":
+            pair = self._FP8_PAIRS[dst_name]
+            if isinstance(src, Float32Type):
+                bits = b.inline_asm(f"cvt.rn.satfinite.{pair}.f32 $0, $1, $2;", "=h,f,f",
+                                    [b.constant(src, 0.0), value], _int(16), side_effects=False)
+                return b.int_cast(bits, i8)
+            if isinstance(src, (Float16Type, BFloat16Type)):
+                wide = b.cast("fpext", value, Float32Type())
+                return self.convert_float(b, wide, Float32Type(), dst, rounding)
+            return None
+        if src_name in self._FP8_PAIRS:
+            pair = self._FP8_PAIRS[src_name]
+            half_pair = b.inline_asm(f"cvt.rn.f16x2.{pair} $0, $1;", "=r,h",
+                                     [b.int_cast(value, _int(16), signed=False)], _int(32),
+                                     side_effects=False)
+            half = b.bitcast(b.int_cast(half_pair, _int(16)), Float16Type())
+            if isinstance(dst, Float16Type):
+                return half
+            if isinstance(dst, (Float32Type, BFloat16Type)):
+                wide = b.cast("fpext", half, Float32Type())
+                return wide if isinstance(dst, Float32Type) else b.cast("fptrunc", wide, dst)
+        return None
+
+    # Math with no PTX instruction: libdevice's function (f32 ``__nv_<name>f``, f64
+    # ``__nv_<name>``), as MLIR's libdevice lowering in Triton's NVIDIA back end.
+    _LIBDEVICE_MATH = frozenset({"exp", "exp2", "log", "log2", "rsqrt", "sin", "cos", "tan",
+                                 "tanh", "log10", "pow", "erf"})
+
+    def math_library_symbol(self, name: str, ty: Attribute) -> str | None:
+        if name not in self._LIBDEVICE_MATH:
+            return None
+        if isinstance(ty, Float32Type):
+            return f"__nv_{name}f"
+        if isinstance(ty, Float64Type):
+            return f"__nv_{name}"
+        return None
+
     def library_function(self, b: LLVMBuilder, symbols: ModuleSymbols, symbol: str,
                          args: Sequence[SSAValue], result_type: Attribute) -> SSAValue:
         inline = LIBDEVICE_INLINE.get(symbol)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from xdsl.dialects import llvm
 from xdsl.ir import Block, Operation
 
-from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
+from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers, return_type
 
 
 def _lower_region_into(fl: FunctionLowering, block: Block, terminator: str) -> Operation:
@@ -117,6 +117,12 @@ def _cond_br(fl: FunctionLowering, op: Operation) -> None:
 
 @lowers("tt.return")
 def _return(fl: FunctionLowering, op: Operation) -> None:
-    if op.operands:
-        raise fl.error(op, "returning values is not supported yet")
-    fl.b.insert(llvm.ReturnOp())
+    """A device function returns its results' per-thread values (several in a struct)."""
+    values = fl.flatten(op.operands)
+    if len(values) <= 1:
+        fl.b.insert(llvm.ReturnOp(*values))
+        return
+    packed = fl.b.undef(return_type([v.type for v in values]))
+    for i, value in enumerate(values):
+        packed = fl.b.insert_value(packed, value, i)
+    fl.b.insert(llvm.ReturnOp(packed))

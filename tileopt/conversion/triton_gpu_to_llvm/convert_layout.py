@@ -15,11 +15,12 @@ stand-in of ``shared_memory.py``.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import TensorType, i8
+from xdsl.dialects.builtin import NoneAttr, TensorType, i8
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.conversion import register_maps
 from tileopt.conversion.shared_layouts import plan_transfer
+from tileopt.conversion.shared_memory import scratch_rule
 from tileopt.conversion.triton_gpu_to_llvm.load_store import unique_registers
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     FunctionLowering,
@@ -29,11 +30,30 @@ from tileopt.conversion.triton_gpu_to_llvm.lowering import (
 from tileopt.conversion.triton_gpu_to_llvm.shared_access import (
     Access,
     load_registers,
+    storage_bytes,
     storage_type,
     store_registers,
 )
-from tileopt.conversion.type_converter import bit_width
+from tileopt.conversion.type_converter import convert_scalar_type
+from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.layouts.linear_layout import LinearLayout
+
+
+@scratch_rule("ttg.convert_layout")
+def convert_scratch(op: Operation) -> int:
+    """Bytes :func:`convert_through_shared` lays out: the whole tensor, in one round (Triton
+    may need less: warp shuffles, or several rounds), or none when registers suffice."""
+    src_type, dst_type = op.operands[0].type, op.results[0].type
+    if not all(isinstance(t, TensorType) and not isinstance(t.encoding, NoneAttr)
+               for t in (src_type, dst_type)):
+        return 0  # not a TritonGPU conversion: the pattern reports it
+    if register_maps.register_map(linear_layout_of(src_type),
+                                  linear_layout_of(dst_type)) is not None:
+        return 0
+    size = storage_bytes(convert_scalar_type(src_type.element_type))
+    for extent in src_type.get_shape():
+        size *= extent
+    return size
 
 
 def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSAValue],
@@ -41,7 +61,7 @@ def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSA
                            element_type: Attribute) -> list[SSAValue]:
     b = fl.b
     storage = storage_type(element_type)
-    element_bytes = max(1, bit_width(storage) // 8)
+    element_bytes = storage_bytes(element_type)
     src_unique, _ = unique_registers(src)
     dst_unique, dst_canonical = unique_registers(dst)
     plan = plan_transfer(src, dst, shape, element_bytes, len(src_unique), len(dst_unique),

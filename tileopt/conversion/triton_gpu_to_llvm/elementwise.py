@@ -6,8 +6,10 @@ for both. Which LLVM operation each op becomes is data, not code, in the tables 
 the few ops that are not one LLVM op (``cmpf`` predicates, ``clampf``, ``mulhiui``,
 rounding casts) have a small function each. Math that vendors implement differently
 (``exp`` as ``ex2.approx`` of ``x*log2(e)``, ``divf`` as ``div.full`` on NVIDIA) goes
-through ``TargetHooks.math`` first and falls back to the LLVM intrinsic; ``erf``, which
-LLVM has no intrinsic for, is the vendor's alone (libdevice's ``__nv_erff`` on NVIDIA).
+through ``TargetHooks.math`` first, then the vendor's device library where it names a
+function for the op (``math_library_symbol``: ``sin`` is ``__nv_sinf``, as MLIR's
+libdevice lowering that Triton runs; NVPTX cannot select LLVM's ``sin``), and falls back
+to the LLVM intrinsic; ``erf``, which LLVM has no intrinsic for, is the vendor's alone.
 """
 
 from __future__ import annotations
@@ -19,17 +21,22 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
+    Float64Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
     TensorType,
+    VectorType,
 )
 from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPERATIONS
+from xdsl.dialects import llvm
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.conversion.indexing import register_coordinates
 from tileopt.conversion.llvm_builder import LLVMBuilder
-from tileopt.conversion.target_hooks import TargetHooks
+from tileopt.conversion.target_hooks import ModuleSymbols, TargetHooks
+from tileopt.conversion.type_converter import element_type
+from tileopt.dialects.tt_types import ROUNDING_MODE
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
 
 # ----------------------------------------------------------------------------- tables
@@ -58,20 +65,26 @@ INTRINSICS: dict[str, tuple[str, dict[str, bool]]] = {
     "math.absf": ("fabs", {}), "math.absi": ("abs", {"is_int_min_poison": False}),
     "math.floor": ("floor", {}), "math.ceil": ("ceil", {}), "math.trunc": ("trunc", {}),
     "math.round": ("round", {}), "math.roundeven": ("roundeven", {}),
-    "math.fma": ("fma", {}), "math.copysign": ("copysign", {}), "math.powf": ("pow", {}),
+    "math.fma": ("fma", {}), "math.copysign": ("copysign", {}),
     "math.ctlz": ("ctlz", {"is_zero_poison": False}),
     "math.cttz": ("cttz", {"is_zero_poison": False}), "math.ctpop": ("ctpop", {}),
-    "math.sin": ("sin", {}), "math.cos": ("cos", {}), "math.tan": ("tan", {}),
-    "math.tanh": ("tanh", {}), "math.log10": ("log10", {}),
 }
 # op -> (name the vendor hook knows, generic fallback: an intrinsic or an LLVM float op).
 VENDOR_MATH: dict[str, tuple[str, str]] = {
     "math.exp": ("exp", "intr:exp"), "math.exp2": ("exp2", "intr:exp2"),
     "math.log": ("log", "intr:log"), "math.log2": ("log2", "intr:log2"),
-    "math.sqrt": ("sqrt", "intr:sqrt"), "math.rsqrt": ("rsqrt", "rsqrt"),
+    "math.sqrt": ("sqrt", "intr:sqrt"), "math.rsqrt": ("rsqrt", "rsqrt:"),
     "arith.divf": ("divf", "op:fdiv"), "tt.precise_divf": ("precise_divf", "op:fdiv"),
     "tt.precise_sqrt": ("precise_sqrt", "intr:sqrt"),
+    "math.sin": ("sin", "intr:sin"), "math.cos": ("cos", "intr:cos"),
+    "math.tan": ("tan", "intr:tan"), "math.tanh": ("tanh", "intr:tanh"),
+    "math.log10": ("log10", "intr:log10"), "math.powf": ("pow", "intr:pow"),
+    "math.erf": ("erf", "none"),
 }
+# Ops with no generic LLVM form: only the vendor lowers them (``TargetHooks.math`` or its
+# device library); elsewhere they stay as they are (``scalar_lowering``).
+VENDOR_ONLY = tuple(name for name, (_, fallback) in VENDOR_MATH.items() if fallback == "none")
+_HALF = (Float16Type, BFloat16Type)
 
 # ----------------------------------------------------------------------------- driver
 
@@ -142,25 +155,46 @@ _register(INTRINSICS, lambda name: lambda b, a, t: b.intrinsic_op(
     INTRINSICS[name][0], a, t, **INTRINSICS[name][1]))
 
 
-def vendor_math(hooks: TargetHooks, b: LLVMBuilder, name: str, args: Sequence[SSAValue],
-                ty: Attribute) -> SSAValue:
-    """``name`` through the vendor hook, else its generic LLVM form."""
+def vendor_math(hooks: TargetHooks, symbols: ModuleSymbols | None, b: LLVMBuilder, name: str,
+                args: Sequence[SSAValue], ty: Attribute) -> SSAValue | None:
+    """``name`` in the vendor's form (``TargetHooks.math``), else a function of its device
+    library (``math_library_symbol``; 16-bit floats through f32, as MLIR's libdevice
+    lowering does), else its generic LLVM form; None when there is none."""
     hook_name, fallback = VENDOR_MATH[name]
     value = hooks.math(b, hook_name, list(args))
     if value is not None:
         return value
+    if symbols is not None:
+        wide = Float32Type() if isinstance(ty, _HALF) else ty
+        symbol = hooks.math_library_symbol(hook_name, wide)
+        if symbol is not None:
+            if wide is ty:
+                return hooks.library_function(b, symbols, symbol, list(args), ty)
+            wide_args = [b.cast("fpext", a, wide) for a in args]
+            return b.cast("fptrunc", hooks.library_function(b, symbols, symbol, wide_args, wide),
+                          ty)
     kind, _, what = fallback.partition(":")
     if kind == "intr":
         return b.intrinsic_op(what, list(args), ty)
     if kind == "op":
         return b.float_op(what, args[0], args[1])
-    # rsqrt: 1 / sqrt(x)
-    return b.float_op("fdiv", b.constant(ty, 1.0), b.intrinsic_op("sqrt", list(args), ty))
+    if kind == "rsqrt":  # 1 / sqrt(x)
+        return b.float_op("fdiv", b.constant(ty, 1.0), b.intrinsic_op("sqrt", list(args), ty))
+    return None
+
+
+def _vendor_math_op(fl: FunctionLowering, op: Operation) -> None:
+    def scalar(b: LLVMBuilder, a: list[SSAValue], t: Attribute) -> SSAValue:
+        value = vendor_math(fl.hooks, fl.module, b, op.name, a, t)
+        if value is None:
+            raise fl.error(op, f"{op.name} on {t} is not supported on this target")
+        return value
+
+    _elementwise(fl, op, scalar)
 
 
 for _name in VENDOR_MATH:
-    lowers(_name)(lambda fl, op, name=_name: _elementwise(
-        fl, op, lambda b, a, t: vendor_math(fl.hooks, b, name, a, t)))
+    lowers(_name)(_vendor_math_op)
 
 
 # ----------------------------------------------------------------------------- special cases
@@ -204,19 +238,27 @@ def _truncf(fl: FunctionLowering, op: Operation) -> None:
 
 @lowers("tt.fp_to_fp")
 def _fp_to_fp(fl: FunctionLowering, op: Operation) -> None:
-    src = fl.llvm_type(op.operands[0].type)
-    dst = fl.llvm_type(op.results[0].type)
+    """Between f16, bf16 and f32 (round to nearest even) LLVM's casts; 8-bit floats and
+    round-toward-zero are the vendor's (``TargetHooks.convert_float``)."""
+    src = element_type(op.operands[0].type)
+    dst = element_type(op.results[0].type)
     rounding = op.properties.get("rounding")
-    rtz = rounding is not None and rounding.value.data == 1
-    if not all(isinstance(t, (Float16Type, BFloat16Type, Float32Type)) for t in (src, dst)):
-        raise fl.error(op, f"tt.fp_to_fp from {src} to {dst} is not supported yet "
-                           "(8-bit float formats)")
-    if src.bitwidth < dst.bitwidth:
-        _elementwise(fl, op, lambda b, a, t: b.cast("fpext", a[0], t))
-    elif rtz:
-        raise fl.error(op, "tt.fp_to_fp with rounding = rtz is not supported yet")
-    else:
-        _elementwise(fl, op, lambda b, a, t: b.cast("fptrunc", a[0], t))
+    mode = None if rounding is None else str(ROUNDING_MODE.value_of(rounding))
+    plain = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+    if isinstance(src, plain) and isinstance(dst, plain) and mode != "rtz":
+        cast = "fpext" if src.bitwidth < dst.bitwidth else "fptrunc"
+        _elementwise(fl, op, lambda b, a, t: b.cast(cast, a[0], t))
+        return
+
+    def convert(b: LLVMBuilder, a: list[SSAValue], t: Attribute) -> SSAValue:
+        value = fl.hooks.convert_float(b, a[0], src, dst, mode)
+        if value is None:
+            raise fl.error(op, f"tt.fp_to_fp from {src} to {dst}"
+                               f"{' (rtz)' if mode == 'rtz' else ''} is not supported on "
+                               "this target")
+        return value
+
+    _elementwise(fl, op, convert)
 
 
 @lowers("tt.clampf")
@@ -242,19 +284,43 @@ def _mulhiui(fl: FunctionLowering, op: Operation) -> None:
     _elementwise(fl, op, mulhi)
 
 
-# Ops with no generic LLVM form: only the vendor's ``TargetHooks.math`` lowers them.
-VENDOR_ONLY = ("math.erf",)
+@lowers("tt.extern_elementwise")
+def _extern_elementwise(fl: FunctionLowering, op: Operation) -> None:
+    """A function of the vendor's device library per register (``TargetHooks.library_function``:
+    the vendor's inline form where it has one, else a call the back end links). Axis info
+    knows nothing of the result, so every register gets its own call, pure or not."""
+    symbol = op.symbol.data
+    _elementwise(fl, op, lambda b, a, t: fl.hooks.library_function(b, fl.module, symbol, a, t))
 
 
-@lowers("math.erf")
-def _erf(fl: FunctionLowering, op: Operation) -> None:
-    def erf(b: LLVMBuilder, a: list[SSAValue], t: Attribute) -> SSAValue:
-        value = fl.hooks.math(b, "erf", a)
-        if value is None:
-            raise fl.error(op, f"math.erf on {t} is not supported yet")
-        return value
-
-    _elementwise(fl, op, erf)
+@lowers("tt.elementwise_inline_asm")
+def _inline_asm(fl: FunctionLowering, op: Operation) -> None:
+    """The user's assembly once per ``packed_element`` consecutive registers: with a pack
+    of N > 1 each operand and result is a ``vector<N x T>`` (so four i8 share one 32-bit
+    register), as Triton lowers it; several results come back as a struct. Impure asm
+    keeps its side effects."""
+    b = fl.b
+    pack = op.packed_element.value.data
+    count = fl.layouts.num_registers(op.results[0].type)
+    if count % pack:
+        raise fl.error(op, f"{count} registers per thread cannot be packed by {pack}")
+    args = [fl.get(v) for v in op.operands]
+    args = [a if len(a) == count else a * count for a in args]  # scalar operands
+    elem_types = [fl.llvm_type(r.type) for r in op.results]
+    piece_types = [t if pack == 1 else VectorType(t, [pack]) for t in elem_types]
+    asm_type = piece_types[0] if len(piece_types) == 1 else \
+        llvm.LLVMStructType.from_type_list(piece_types)
+    outputs: list[list[SSAValue]] = [[] for _ in op.results]
+    for start in range(0, count, pack):
+        operands = [a[start] if pack == 1 else b.pack_vector(a[start:start + pack])
+                    for a in args]
+        value = b.inline_asm(op.asm_string.data, op.constraints.data, operands, asm_type,
+                             side_effects=op.pure.value.data == 0)
+        for i, ty in enumerate(piece_types):
+            piece = value if len(piece_types) == 1 else b.extract_value(value, i, ty)
+            outputs[i] += [piece] if pack == 1 else b.unpack_vector(piece)
+    for result, values in zip(op.results, outputs):
+        fl.set(result, values)
 
 
 # ----------------------------------------------------------------------------- constants

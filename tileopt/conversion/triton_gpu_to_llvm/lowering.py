@@ -59,6 +59,19 @@ def lowers(*names: str) -> Callable[[Pattern], Pattern]:
     return register
 
 
+def is_kernel(func: Operation) -> bool:
+    """A public ``tt.func`` is a kernel; a private one a device function (``tt.call``)."""
+    visibility = func.properties.get("sym_visibility")
+    return visibility is None or visibility.data == "public"
+
+
+def return_type(types: Sequence[Attribute]) -> Attribute:
+    """What an ``llvm.func`` returning ``types`` (one per register) returns."""
+    if not types:
+        return llvm.LLVMVoidType()
+    return types[0] if len(types) == 1 else llvm.LLVMStructType.from_type_list(list(types))
+
+
 class LoweringError(PassFailure):
     """An op the lowering cannot handle; reported at the op's location."""
 
@@ -80,6 +93,8 @@ class FunctionLowering:
         self.region: Region | None = None  # the new function's body
         self.blocks: dict[Block, Block] = {}  # old block -> new block (cf input)
         self.shared_memory_used = False
+        # A device function's shared memory starts where its caller says (a parameter).
+        self.shared_frame: SSAValue | None = None
 
     def begin_shared_memory_use(self, op: Operation) -> None:
         """Sync before ``op`` reuses shared memory, unless a barrier analysis does that."""
@@ -114,10 +129,7 @@ class FunctionLowering:
 
     def flat_types(self, ty: Attribute) -> list[Attribute]:
         """The LLVM types a value of ``ty`` is spelled with at a block boundary."""
-        handle = boundary_types(ty, self.hooks.shared_address_space)
-        if handle is not None:
-            return handle
-        return [self.llvm_type(ty)] * self.layouts.num_registers(ty)
+        return self.module.flat_types(ty)
 
     def error(self, op: Operation, message: str) -> LoweringError:
         return LoweringError(op, message)
@@ -248,6 +260,14 @@ class ModuleState:
         self._module_ops: list[Operation] = []      # globals and declarations to add
         self._declared: set[str] = set()
 
+    def flat_types(self, ty: Attribute) -> list[Attribute]:
+        """The LLVM types of a value of ``ty``: one per register a thread holds, or a
+        memdesc's/token's handle (``type_converter.boundary_types``)."""
+        handle = boundary_types(ty, self.hooks.shared_address_space)
+        if handle is not None:
+            return handle
+        return [convert_scalar_type(element_type(ty))] * self.layouts.num_registers(ty)
+
     def add_string(self, prefix: str, text: str) -> str:
         """The name of a module-level constant holding ``text`` (bytes, as given)."""
         name = self._strings.get(text)
@@ -278,24 +298,35 @@ class ModuleState:
 
 
 def shared_memory_base(fl: FunctionLowering) -> SSAValue:
-    """The address of the kernel's shared memory (``@global_smem``), built once."""
+    """The address this function's shared-memory offsets count from: ``@global_smem`` in
+    a kernel, the frame its caller passed in a device function."""
+    if fl.shared_frame is not None:
+        return fl.shared_frame
     hooks = fl.hooks
     return fl.b.prologue_value("smem", lambda b: b.address_of(
         hooks.shared_memory_symbol, ptr_type(hooks.shared_address_space)))
 
 
+def operand_arrays(op: Operation, count: int) -> tuple[list[int], int]:
+    """The scratch layout of ``operand_scratch``: the byte offset of each operand's array
+    of ``count`` elements (each 16-byte aligned, side by side) and the total bytes. The
+    reduce and scan scratch rules call it too, so the allocation is what the pattern uses."""
+    offsets, total = [], 0
+    for value in op.operands:
+        total = (total + 15) // 16 * 16
+        offsets.append(total)
+        total += count * max(1, bit_width(convert_scalar_type(element_type(value.type))) // 8)
+    return offsets, total
+
+
 def operand_scratch(fl: FunctionLowering, op: Operation,
                     count: int) -> Callable[[SSAValue, int], SSAValue]:
-    """Shared-memory scratch of ``op``: an array of ``count`` elements per operand, each
-    16-byte aligned, side by side. Gives ``slot(index, operand)``: the address of element
+    """Shared-memory scratch of ``op``: an array of ``count`` elements per operand
+    (:func:`operand_arrays`). Gives ``slot(index, operand)``: the address of element
     ``index`` (an i32) of that operand's array."""
     b = fl.b
     types = [fl.llvm_type(v.type) for v in op.operands]
-    offsets, total = [], 0
-    for ty in types:
-        total = (total + 15) // 16 * 16
-        offsets.append(total)
-        total += count * max(1, bit_width(ty) // 8)
+    offsets, total = operand_arrays(op, count)
     base_offset = fl.module.shared.offset(op, total)
     fl.begin_shared_memory_use(op)
     base = shared_memory_base(fl)
@@ -308,4 +339,5 @@ def operand_scratch(fl: FunctionLowering, op: Operation,
 
 
 __all__ = ["FunctionLowering", "ModuleState", "LoweringError", "lowers", "PATTERNS",
-           "operand_scratch", "shared_memory_base"]
+           "is_kernel", "return_type",
+           "operand_arrays", "operand_scratch", "shared_memory_base"]

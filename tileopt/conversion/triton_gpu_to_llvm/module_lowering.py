@@ -9,8 +9,9 @@ A public ``tt.func`` is a kernel: it gets the target's kernel attributes (on NVI
 ``nvvm.kernel`` and ``nvvm.reqntid = num-warps x 32``, which tileopt/target turns into
 the ``ptx_kernel`` convention and launch bound) and, after its own parameters, the extra
 parameters Triton 3.6 appends to every kernel (two scratch pointers on NVIDIA), so that
-a launcher built for Triton's signature runs it unchanged. Parameter attributes
-(``tt.divisibility``...) are kept, as Triton keeps them.
+a launcher built for Triton's signature runs it unchanged. A private ``tt.func`` is a
+device function that ``tt.call`` reaches (see ``_build_llvm_func``). Parameter
+attributes (``tt.divisibility``...) are kept, as Triton keeps them.
 
 Importing this module imports every pattern family, which registers its patterns.
 """
@@ -27,16 +28,19 @@ from xdsl.dialects.builtin import (
     IntegerType,
     i1,
 )
-from xdsl.ir import Block, Operation
+from xdsl.ir import Attribute, Block, Operation
 
 # Each family registers its patterns in lowering.PATTERNS when imported.
 from tileopt.conversion.triton_gpu_to_llvm import (  # noqa: F401
     async_copy,
     atomics,
+    barrier_assume,
+    calls,
     control_flow,
     convert_layout,
     dot,
     elementwise,
+    gather_histogram,
     load_store,
     memory,
     print_assert,
@@ -46,12 +50,14 @@ from tileopt.conversion.triton_gpu_to_llvm import (  # noqa: F401
     shared_view,
     view_ops,
 )
+from tileopt.conversion.llvm_builder import ptr_type
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     FunctionLowering,
     LoweringError,
     ModuleState,
+    is_kernel,
+    return_type,
 )
-from tileopt.conversion.type_converter import convert_scalar_type
 from tileopt.passes import PassFailure
 
 
@@ -79,42 +85,61 @@ class ModuleLowering(ModuleState):
         new_func, entry = self._build_llvm_func(func)
         lowering = FunctionLowering(self, func, entry)
         lowering.bind_block_args(func.regions[0].blocks.first, entry)
+        if not is_kernel(func):
+            lowering.shared_frame = entry.args[-1]
         lowering.lower_body(func.regions[0], new_func.body)
         return new_func
 
     def _build_llvm_func(self, func: Operation) -> tuple[llvm.FuncOp, Block]:
-        """The empty ``llvm.func`` for ``func`` and its entry block (arguments in place)."""
+        """The empty ``llvm.func`` for ``func`` and its entry block (arguments in place).
+
+        A kernel takes scalars, then the target's extra parameters. A device function (a
+        private ``tt.func``, reached by ``tt.call``) takes each argument's per-thread
+        values in order (a tensor: one parameter per register), then the shared memory
+        its frame starts at (``FunctionLowering.shared_frame``), and returns its results' values (several
+        as a struct): Triton packs a tensor into one struct instead, which only renames.
+        Parameter attributes (``tt.divisibility``...) stay on a value's first parameter."""
         fn_type = func.properties["function_type"]
         assert isinstance(fn_type, FunctionType)
-        if fn_type.outputs.data:
-            raise LoweringError(func, "functions returning values are not supported yet")
-        visibility = func.properties.get("sym_visibility")
-        is_kernel = visibility is None or visibility.data == "public"
-        if not is_kernel:
-            raise LoweringError(func, "non-kernel functions (tt.call) are not supported yet")
-        inputs = []
+        kernel = is_kernel(func)
+        if kernel and fn_type.outputs.data:
+            raise LoweringError(func, "a kernel cannot return values")
+        inputs: list[Attribute] = []
+        firsts: list[int] = []
         for ty in fn_type.inputs.data:
-            if self.layouts.num_registers(ty) != 1 or hasattr(ty, "encoding"):
+            if kernel and (self.layouts.num_registers(ty) != 1 or hasattr(ty, "encoding")):
                 raise LoweringError(func, f"kernel parameter of type {ty} is not a scalar")
-            inputs.append(convert_scalar_type(ty))
-        extra = self.hooks.extra_kernel_arguments()
+            firsts.append(len(inputs))
+            inputs += self.flat_types(ty)
+        extra = (self.hooks.extra_kernel_arguments() if kernel
+                 else [ptr_type(self.hooks.shared_address_space)])
         arg_attrs = func.properties.get("arg_attrs")
         new_arg_attrs = None
         if isinstance(arg_attrs, ArrayAttr):
-            new_arg_attrs = ArrayAttr([*arg_attrs.data, *(DictionaryAttr({}) for _ in extra)])
+            attrs: list[DictionaryAttr] = [DictionaryAttr({})] * (len(inputs) + len(extra))
+            for first, attr in zip(firsts, arg_attrs.data):
+                attrs[first] = attr
+            new_arg_attrs = ArrayAttr(attrs)
         entry = Block(arg_types=[*inputs, *extra])
-        attributes = {"noinline": IntegerAttr(0, i1)}
-        attributes.update(self.hooks.kernel_attributes(self.num_warps, self.warp_size))
+        if kernel:
+            attributes = {"noinline": IntegerAttr(0, i1)}
+            attributes.update(self.hooks.kernel_attributes(self.num_warps, self.warp_size))
+            result: Attribute = llvm.LLVMVoidType()
+        else:
+            noinline = func.attributes.get("noinline")
+            inline_never = isinstance(noinline, IntegerAttr) and noinline.value.data != 0
+            attributes = {"noinline": IntegerAttr(int(inline_never), i1)}
+            result = return_type([t for ty in fn_type.outputs.data for t in self.flat_types(ty)])
         new_func = llvm.FuncOp(
             func.properties["sym_name"],
-            llvm.LLVMFunctionType([*inputs, *extra], llvm.LLVMVoidType()),
-            linkage=llvm.LinkageAttr("external"),
+            llvm.LLVMFunctionType([*inputs, *extra], result),
+            linkage=llvm.LinkageAttr("external" if kernel else "internal"),
             other_props={"arg_attrs": new_arg_attrs},
             extra_attrs=attributes,
         )
         new_func.location = func.location
-        for old, new in zip(func.regions[0].blocks.first.args, entry.args):
-            new.name_hint = old.name_hint
+        for old, first in zip(func.regions[0].blocks.first.args, firsts):
+            entry.args[first].name_hint = old.name_hint
         return new_func, entry
 
     def _add_shared_memory_global(self) -> None:

@@ -28,12 +28,15 @@ from xdsl.ir import Operation, SSAValue
 from tileopt.conversion.indexing import apply_bits, element_coordinates, linear_index, \
     register_coordinates
 from tileopt.conversion.triton_gpu_to_llvm.load_store import unique_registers
+from tileopt.conversion.shared_memory import scratch_rule
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     FunctionLowering,
     lowers,
+    operand_arrays,
     operand_scratch,
 )
 from tileopt.conversion.type_converter import bit_width
+from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.layouts.linear_layout import LinearLayout
 
 Key = tuple[int, ...]
@@ -82,6 +85,27 @@ def within_warp(fl: FunctionLowering, op: Operation, lane_bits: list[int],
             accs[key] = _combine(fl, op, acc, other)
 
 
+def partials_count(op: Operation, warp_bits: list[int]) -> int:
+    """Elements of each operand's scratch array: every result element's partial from each
+    of the ``2 ** len(warp_bits)`` warps along the axis."""
+    axis = op.axis.value.data
+    out_elems = 1
+    for d, s in enumerate(op.operands[0].type.get_shape()):
+        if d != axis:
+            out_elems *= s
+    return out_elems << len(warp_bits)
+
+
+@scratch_rule("tt.reduce")
+def reduce_scratch(op: Operation) -> int:
+    """The bytes :func:`across_warps` lays out (0 when one warp holds the axis)."""
+    try:
+        warp_bits = axis_bits(linear_layout_of(op.operands[0].type), "warp", op.axis.value.data)
+    except ValueError:
+        return 0  # the pattern reports it
+    return operand_arrays(op, partials_count(op, warp_bits))[1] if warp_bits else 0
+
+
 def across_warps(fl: FunctionLowering, op: Operation, layout: LinearLayout, axis: int,
                  lane_bits: list[int], warp_bits: list[int],
                  accs: dict[Key, list[SSAValue]]) -> None:
@@ -89,12 +113,9 @@ def across_warps(fl: FunctionLowering, op: Operation, layout: LinearLayout, axis
     b = fl.b
     src_type: TensorType = op.operands[0].type
     out_shape = [s for d, s in enumerate(src_type.get_shape()) if d != axis]
-    out_elems = 1
-    for s in out_shape:
-        out_elems *= s
     warps = 1 << len(warp_bits)
     types = [fl.llvm_type(v.type) for v in op.operands]
-    slot = operand_scratch(fl, op, out_elems * warps)
+    slot = operand_scratch(fl, op, partials_count(op, warp_bits))
 
     # Where each key of this thread lives: its row-major index in the result shape.
     coords = element_coordinates(b, fl.ids, layout)

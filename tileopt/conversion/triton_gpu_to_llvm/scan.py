@@ -25,12 +25,15 @@ from xdsl.ir import Operation, SSAValue
 
 from tileopt.conversion.indexing import apply_bits, element_coordinates, linear_index, \
     register_coordinates
+from tileopt.conversion.shared_memory import scratch_rule
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     FunctionLowering,
     lowers,
+    operand_arrays,
     operand_scratch,
 )
 from tileopt.conversion.triton_gpu_to_llvm.reduce import _load_run
+from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.layouts.linear_layout import LinearLayout
 
 
@@ -169,19 +172,38 @@ def _canonical(register: int, zero_bits: int) -> int:
     return register & ~zero_bits
 
 
+def block_totals_count(op: Operation, shape: ScanShape) -> int:
+    """Elements of each operand's scratch array: one total per scan line and block (chunk
+    of registers times warp along the axis)."""
+    axis = op.axis.value.data
+    keys = 1
+    for d, s in enumerate(op.operands[0].type.get_shape()):
+        if d != axis:
+            keys *= s
+    return keys << (len(shape.outer) + len(shape.warps))
+
+
+@scratch_rule("tt.scan")
+def scan_scratch(op: Operation) -> int:
+    """The bytes :func:`_blocks` lays out (0 when one warp and one chunk hold each line)."""
+    try:
+        shape = ScanShape(linear_layout_of(op.operands[0].type), op.axis.value.data)
+    except ValueError:
+        return 0  # the pattern reports it
+    if not (shape.warps or shape.outer):
+        return 0
+    return operand_arrays(op, block_totals_count(op, shape))[1]
+
+
 def _blocks(fl: FunctionLowering, op: Operation, layout: LinearLayout, axis: int,
             shape: ScanShape, groups, result, lane_axis) -> None:
     b = fl.b
     src_type: TensorType = op.operands[0].type
     out_shape = [s for d, s in enumerate(src_type.get_shape()) if d != axis] or [1]
-    keys = 1
-    for s in out_shape:
-        keys *= s
-    chunks = 1 << len(shape.outer)
     warps = 1 << len(shape.warps)
-    blocks = chunks * warps
+    blocks = warps << len(shape.outer)
     types = [fl.llvm_type(v.type) for v in op.operands]
-    slot = operand_scratch(fl, op, keys * blocks)
+    slot = operand_scratch(fl, op, block_totals_count(op, shape))
 
     column = [0] * len(layout.get_bases("warp"))
     for j, bit in enumerate(shape.warps):

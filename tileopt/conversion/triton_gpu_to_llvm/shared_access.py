@@ -26,6 +26,7 @@ from tileopt.conversion.llvm_builder import LLVMBuilder
 from tileopt.conversion.shared_layouts import MAX_VECTOR_BYTES, Side
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering
 from tileopt.conversion.triton_gpu_to_llvm.shared_view import SharedView
+from tileopt.conversion.type_converter import bit_width
 from tileopt.layouts.linear_layout import LinearLayout
 
 OFFSET = "offset"
@@ -41,6 +42,11 @@ def storage_type(ty: Attribute) -> Attribute:
     if isinstance(ty, llvm.LLVMPointerType):
         return i64
     return ty
+
+
+def storage_bytes(element_type: Attribute) -> int:
+    """Bytes one element of LLVM type ``element_type`` takes in shared memory."""
+    return max(1, bit_width(storage_type(element_type)) // 8)
 
 
 def to_storage(b: LLVMBuilder, value: SSAValue, storage: Attribute) -> SSAValue:

@@ -1,5 +1,5 @@
 """Ops that create or reshape tensors: make_range, splat, broadcast, expand_dims, reshape,
-trans.
+trans, join, split, cat.
 
 ``make_range`` is the only one that computes: each register holds ``start`` plus its
 element's coordinate (``indexing``). The others move values between registers of one
@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
 from tileopt.conversion import register_maps
-from tileopt.conversion.indexing import element_coordinates
+from tileopt.conversion.indexing import element_coordinates, register_coordinates
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
 
 
@@ -84,4 +84,43 @@ def _reshape(fl: FunctionLowering, op: Operation) -> None:
     values = fl.get(op.operands[0])
     if len(values) != fl.layouts.num_registers(dst):
         raise fl.error(op, "reshape with allow_reorder changes the elements per thread")
+    fl.set(op.results[0], values)
+
+
+@lowers("tt.join")
+def _join(fl: FunctionLowering, op: Operation) -> None:
+    """``join(a, b)``: a new last dim of 2, held in one thread's registers (Triton's layout
+    rule for join), so element ``(x, k)`` is register ``x`` of ``a`` (k = 0) or ``b``."""
+    dst_layout = fl.layouts.of(op.results[0].type)
+    mapping = register_maps.register_map(fl.layouts.of(op.operands[0].type), dst_layout,
+                                         lambda coords: coords[:-1])
+    if mapping is None:
+        raise _not_thread_local(fl, op)
+    halves = [fl.get(v) for v in op.operands]
+    last = [coords[-1] for coords in register_coordinates(dst_layout)]
+    fl.set(op.results[0], [halves[k][i] for k, i in zip(last, mapping)])
+
+
+@lowers("tt.split")
+def _split(fl: FunctionLowering, op: Operation) -> None:
+    """``split``: the two halves of a last dim of 2 that one thread holds."""
+    src_layout = fl.layouts.of(op.operands[0].type)
+    dst_layout = fl.layouts.of(op.results[0].type)
+    # Threads must agree on the first half (a linear map); the second is one register away.
+    if register_maps.register_map(src_layout, dst_layout, lambda c: (*c, 0)) is None:
+        raise _not_thread_local(fl, op)
+    where = {coords: r for r, coords in reversed(list(enumerate(register_coordinates(src_layout))))}
+    values = fl.get(op.operands[0])
+    dst_coords = register_coordinates(dst_layout)
+    for k, result in enumerate(op.results):
+        fl.set(result, [values[where[(*coords, k)]] for coords in dst_coords])
+
+
+@lowers("tt.cat")
+def _cat(fl: FunctionLowering, op: Operation) -> None:
+    """``cat`` (``can_reorder``: any element order): each thread's registers of the two
+    operands, one after the other, as Triton lowers it."""
+    values = fl.get(op.operands[0]) + fl.get(op.operands[1])
+    if len(values) != fl.layouts.num_registers(op.results[0].type):
+        raise fl.error(op, "the result layout does not hold the operands' registers per thread")
     fl.set(op.results[0], values)

@@ -411,7 +411,10 @@ def _split(conv: _Conversion, op: Operation) -> None:
 
 
 def _call(conv: _Conversion, op: Operation) -> None:
-    conv.remap_operands(op)  # results keep the callee's declared types
+    """Operands and results in the default layout, as ``_func`` gives the callee's
+    signature (Triton's call pattern converts both with the type converter)."""
+    conv.remap_operands(op)
+    conv.set_default_results(op)
 
 
 def _region_op(conv: _Conversion, op: Operation) -> None:

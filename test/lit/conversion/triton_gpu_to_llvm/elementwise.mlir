@@ -110,3 +110,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Triton's own elementwise ops: mulhiui is the high half of the 64-bit product; clampf
+// is min then max (NaN-propagating minimum/maximum with propagateNan = all, minnum/maxnum
+// otherwise); bitcast, int_to_ptr and ptr_to_int are LLVM's casts.
+// CHECK-LABEL: llvm.func @triton_elementwise
+// CHECK:         %[[A:.*]] = llvm.zext %a : i32 to i64
+// CHECK:         %[[B:.*]] = llvm.zext %b : i32 to i64
+// CHECK:         %[[M:.*]] = llvm.mul %[[A]], %[[B]] : i64
+// CHECK:         %[[H:.*]] = llvm.lshr %[[M]], %{{.*}} : i64
+// CHECK:         llvm.trunc %[[H]] : i64 to i32
+// CHECK:         %[[LO:.*]] = llvm.intr.minnum(%x, %hi) : (f32, f32) -> f32
+// CHECK:         llvm.intr.maxnum(%[[LO]], %lo) : (f32, f32) -> f32
+// CHECK:         %[[LO2:.*]] = llvm.intr.minimum(%x, %hi) : (f32, f32) -> f32
+// CHECK:         llvm.intr.maximum(%[[LO2]], %lo) : (f32, f32) -> f32
+// CHECK:         llvm.bitcast %{{.*}} : f32 to i32
+// CHECK:         llvm.ptrtoint %p : !llvm.ptr<1> to i64
+// CHECK:         llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @triton_elementwise(%a: i32, %b: i32, %x: f32, %lo: f32, %hi: f32, %p: !tt.ptr<i32>) {
+    %h = tt.mulhiui %a, %b : i32
+    %c = tt.clampf %x, %lo, %hi, propagateNan = none : f32
+    %d = tt.clampf %x, %lo, %hi, propagateNan = all : f32
+    %e = arith.addf %c, %d : f32
+    %i = tt.bitcast %e : f32 -> i32
+    %s = arith.addi %h, %i : i32
+    %n = tt.ptr_to_int %p : !tt.ptr<i32> -> i64
+    %q = tt.int_to_ptr %n : i64 -> !tt.ptr<i32>
+    tt.store %q, %s : !tt.ptr<i32>
+    tt.return
+  }
+}

@@ -93,3 +93,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// reshape 128x2 -> 256 where each thread's pair of a row is its pair of consecutive
+// elements: registers stay in place (the loaded vector is stored unchanged).
+// CHECK-LABEL: llvm.func @reshape_pairs
+// CHECK:         %[[V:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+// CHECK-NOT:     addr_space = 3
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
+#pair = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#flat = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reshape_pairs(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #flat>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>, #flat>
+    %pp = tt.addptr %ps, %r : tensor<256x!tt.ptr<f32>, #flat>, tensor<256xi32, #flat>
+    %x = tt.load %pp : tensor<256x!tt.ptr<f32>, #flat>
+    %y = tt.reshape %x : tensor<256xf32, #flat> -> tensor<128x2xf32, #pair>
+    %z = tt.reshape %y : tensor<128x2xf32, #pair> -> tensor<256xf32, #flat>
+    tt.store %pp, %z : tensor<256x!tt.ptr<f32>, #flat>
+    tt.return
+  }
+}

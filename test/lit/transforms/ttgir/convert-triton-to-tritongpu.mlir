@@ -166,3 +166,26 @@ module {
     tt.return %y : tensor<64xf32>
   }
 }
+
+// -----
+
+// A call of a device function: operands and results get the default layout, as the
+// callee's signature does; the callee keeps its arguments' tt.divisibility.
+// CHECK-LABEL: tt.func public @call_device_function
+// CHECK:         tt.call @device_helper(%{{.*}}, %{{.*}}) : (tensor<128xf32, #blocked>, i32) -> tensor<128xf32, #blocked>
+// CHECK-LABEL: tt.func private @device_helper
+// CHECK-SAME:    (%x: tensor<128xf32, #blocked>, %n: i32 {tt.divisibility = 16 : i32}) -> tensor<128xf32, #blocked>
+module {
+  tt.func public @call_device_function(%p: !tt.ptr<f32>, %n: i32) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+    %pp = tt.addptr %ps, %r : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+    %x = tt.load %pp : tensor<128x!tt.ptr<f32>>
+    %y = tt.call @device_helper(%x, %n) : (tensor<128xf32>, i32) -> tensor<128xf32>
+    tt.store %pp, %y : tensor<128x!tt.ptr<f32>>
+    tt.return
+  }
+  tt.func private @device_helper(%x: tensor<128xf32>, %n: i32 {tt.divisibility = 16 : i32}) -> tensor<128xf32> attributes {noinline = true} {
+    tt.return %x : tensor<128xf32>
+  }
+}
