@@ -314,8 +314,9 @@ class TorchOps:
     def nbytes(self, x): return x.numel() * x.element_size()
 
 
-def max_relative_error(ops, out, ref) -> float:
-    """max_i |out_i - ref_i| / max(|ref_i|, 1e-3 * max_j |ref_j|), in float64.
+def max_relative_error(ops, out, ref, scale=None) -> float:
+    """max_i |out_i - ref_i| / max(|ref_i|, 1e-3 * max_j |ref_j|), in float64; with
+    ``scale`` (an array like ``ref``, positive) max_i |out_i - ref_i| / scale_i instead.
 
     An element near zero is measured against a thousandth of the tensor's largest
     magnitude, so cancellation in the reference does not blow the figure up. NaN or an
@@ -325,14 +326,17 @@ def max_relative_error(ops, out, ref) -> float:
     if ops.count(ops.isnan(out64)) != ops.count(ops.isnan(ref64)):
         return math.inf
     diff = ops.abs(out64 - ref64)
-    scale = ops.abs(ref64)
-    floor = 1e-3 * ops.amax(scale)
-    if floor == 0:
-        floor = 1.0
-    if isinstance(scale, Array):
-        denom = Array(scale.shape, [max(v, floor) for v in scale.data], "f64")
+    if scale is not None:
+        denom = ops.f64(scale)
     else:
-        denom = scale.clamp(min=floor)
+        denom = ops.abs(ref64)
+        floor = 1e-3 * ops.amax(denom)
+        if floor == 0:
+            floor = 1.0
+        if isinstance(denom, Array):
+            denom = Array(denom.shape, [max(v, floor) for v in denom.data], "f64")
+        else:
+            denom = denom.clamp(min=floor)
     ratio = diff / denom
     value = ops.amax(ratio)
     return math.inf if value != value else value

@@ -41,6 +41,9 @@ class Problem:
     bytes_moved: int
     tolerance: float                        # max relative error accepted
     exact: bool = False                     # integer results: compared for equality
+    # output name -> per-element error scale (the dots: |A| @ |B| + |C|, see dot_scale);
+    # an output not named here is measured against its floored |ref|.
+    scale: dict[str, object] = field(default_factory=dict)
     reset: dict[str, float] = field(default_factory=dict)  # refill before every launch
     flops: int = 0                          # for the TF/s column (dots: 2 M N K)
 
@@ -210,9 +213,33 @@ def make_atomic_hist(ops, size: str) -> Problem:
                    {"n": n}, 4 * n + 4 * NBINS, 0.0, exact=True, reset={"hist_ptr": 0})
 
 
-# f16 in, f32 accumulation, f16 out: the output's rounding (2^-11 relative) dominates; an
-# element near zero is measured against 1e-3 max|ref| (array_ops.max_relative_error).
-MATMUL_TOLERANCE = 2e-3
+# Error bounds of the dots, relative to their scale (dot_scale): the standard bound of a
+# floating-point dot product, |fl(a . b) - a . b| <= gamma_n * sum |a_i b_i| with n
+# rounding steps and gamma_n = n u / (1 - n u) <= 2 n u. The steps are given two
+# roundings each (u -> 2u): a non-fused multiply-add rounds twice, and the tensor cores'
+# f32 accumulator is not IEEE (it may truncate). Products of f16/bf16 inputs are exact in
+# f32 (11 + 11 significand bits fit in 24), so the inputs add nothing there.
+F32_U = 2.0 ** -24   # unit roundoff of f32
+F16_U = 2.0 ** -11   # unit roundoff of f16 (round to nearest)
+TF32_CUT = 2.0 ** -10  # tf32 keeps 10 of f32's 23 fraction bits: what the tensor core
+                       # drops (or rounds) of an f32 input is under 2^-10 of its magnitude
+
+
+def accumulation_bound(steps: int) -> float:
+    """Bound on an f32 sum's error over ``steps`` roundings, relative to sum |terms|."""
+    return 4 * steps * F32_U
+
+
+def dot_scale(ops, a, b, c=None):
+    """|A| @ |B| (+ |C|) in float64: the per-element scale of a dot's rounding error."""
+    scale = ops.matmul(ops.abs(ops.f64(a)), ops.abs(ops.f64(b)))
+    return scale if c is None else scale + ops.abs(ops.f64(c))
+
+
+def matmul_tolerance(k: int) -> float:
+    """f16 in, K f32 accumulation steps, f16 out (rounding: F16_U of |out|)."""
+    acc = accumulation_bound(k)
+    return acc + F16_U * (1 + acc)
 
 
 def make_matmul(ops, size: str, kernel: str) -> Problem:
@@ -223,8 +250,8 @@ def make_matmul(ops, size: str, kernel: str) -> Problem:
     args = dict(a_ptr=a, b_ptr=b, c_ptr=c, M=m, N=n, K=k, stride_am=k, stride_ak=1,
                 stride_bk=n, stride_bn=1, stride_cm=n, stride_cn=1)
     return Problem(kernel, args, [Output("c_ptr")], {"c_ptr": ops.matmul(ops.f64(a), ops.f64(b))},
-                   {"M": m, "N": n}, 2 * (m * k + k * n + m * n), MATMUL_TOLERANCE,
-                   flops=2 * m * n * k)
+                   {"M": m, "N": n}, 2 * (m * k + k * n + m * n), matmul_tolerance(k),
+                   flops=2 * m * n * k, scale={"c_ptr": dot_scale(ops, a, b)})
 
 
 PROBLEMS: dict[str, Callable] = {
@@ -254,51 +281,71 @@ class DotCase:
     ``dot_kernel(a, b, c, d)`` computes D = A @ B + C for row-major A (m x k), B (k x n)
     and C, D (m x n) in one program; ``acc`` False: C is not read (the dot starts at 0).
     ``chain_n``: a chained dot instead, D = f16(A @ B) @ C with C (n x chain_n) in the
-    input type and D (m x chain_n), the second dot's A taken from the first's registers."""
+    input type and D (m x chain_n), the second dot's A taken from the first's registers.
+    ``tf32``: f32 inputs the tensor core reads as tf32."""
 
     m: int
     n: int
     k: int
     in_dtype: str
-    tolerance: float
     acc: bool = False
     chain_n: int = 0
+    tf32: bool = False
+
+    @property
+    def tolerance(self) -> float:
+        """The error bound relative to the dot's scale (make_dot_case)."""
+        first = accumulation_bound(self.k + self.acc)
+        if self.chain_n:
+            # The kernel's f16(A @ B) and the reference's differ by at most one rounding
+            # each (2 F16_U) plus the first dot's error; the second dot then accumulates
+            # n terms of magnitude up to (1 + F16_U)(1 + first) (|A| @ |B|) |C|.
+            second = accumulation_bound(self.n)
+            return 2 * F16_U + (1 + F16_U) * (first + second * (1 + first))
+        if self.tf32:
+            inputs = 2 * TF32_CUT + TF32_CUT ** 2  # (1 + e_a)(1 + e_b) - 1
+            return inputs + first * (1 + inputs)
+        return first
 
 
-# tf32 keeps 10 mantissa bits: errors of ~2^-11 per product, over k = 32 random terms.
 DOT_CASES = {
-    "dot_bf16_64x32x16": DotCase(64, 32, 16, "bf16", 1e-5),
-    "dot_tf32_64x64x32": DotCase(64, 64, 32, "f32", 2e-2),
-    "dot_fma_f32_32x32x16": DotCase(32, 32, 16, "f32", 1e-5),
-    "dot_acc_f16_64x64x32": DotCase(64, 64, 32, "f16", 1e-5, acc=True),
-    # The reference rounds A @ B to f16 as the kernel does; a product that lands next to a
-    # rounding boundary may round the other way in f32: one f16 ulp (2^-11) on one term.
-    "dot_chain_f16_64x64x32": DotCase(64, 64, 32, "f16", 1e-2, chain_n=32),
+    "dot_bf16_64x32x16": DotCase(64, 32, 16, "bf16"),
+    "dot_tf32_64x64x32": DotCase(64, 64, 32, "f32", tf32=True),
+    "dot_fma_f32_32x32x16": DotCase(32, 32, 16, "f32"),
+    "dot_acc_f16_64x64x32": DotCase(64, 64, 32, "f16", acc=True),
+    "dot_chain_f16_64x64x32": DotCase(64, 64, 32, "f16", chain_n=32),
 }
 
 
 def make_dot_case(ops, size: str, name: str) -> Problem:
+    """Checked per element against the dot's own error scale, |A| @ |B| (+ |C|): the
+    floored |ref| would blow up an element that cancels to near zero (a tf32 dot's
+    2^-10 input error, or a few f32 roundings, on an element at 1e-3 max|ref|)."""
     case = DOT_CASES[name]
     m, n, k = case.m, case.n, case.k
     a, b = ops.randn((m, k), case.in_dtype), ops.randn((k, n), case.in_dtype)
     size_of = {"bf16": 2, "f16": 2, "f32": 4}[case.in_dtype]
     moved = size_of * (m * k + k * n)
     ref = ops.matmul(ops.f64(a), ops.f64(b))
+    scale = dot_scale(ops, a, b)
     flops = 2 * m * n * k
     if case.chain_n:
         c = ops.randn((n, case.chain_n), case.in_dtype)
         ref = ops.matmul(ops.f64(ops.cast(ref, case.in_dtype)), ops.f64(c))
+        scale = ops.matmul(scale, ops.abs(ops.f64(c)))
         n, flops = case.chain_n, flops + 2 * m * n * case.chain_n
         moved += size_of * c.shape[0] * n
     elif case.acc:
         c = ops.randn((m, n))
         ref = ref + ops.f64(c)
+        scale = scale + ops.abs(ops.f64(c))
         moved += 4 * m * n
     else:
         c = ops.full((m, n), NAN)
     d = ops.full((m, n), NAN)
     return Problem(name, dict(a_ptr=a, b_ptr=b, c_ptr=c, d_ptr=d), [Output("d_ptr")],
-                   {"d_ptr": ref}, {}, moved + 4 * m * n, case.tolerance, flops=flops)
+                   {"d_ptr": ref}, {}, moved + 4 * m * n, case.tolerance, flops=flops,
+                   scale={"d_ptr": scale})
 
 
 HAND_WRITTEN: dict[str, Callable] = {

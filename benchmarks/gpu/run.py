@@ -195,7 +195,8 @@ def check_variant(torch, ops, variant: Variant, problem: Problem, stream: int) -
             stray = int((~torch.isnan(out.unwritten(tensor))).sum())
             if stray:
                 notes.append(f"{out.name}: {stray} written outside")
-        worst = max(worst, max_relative_error(ops, region, expected))
+        worst = max(worst, max_relative_error(ops, region, expected,
+                                              problem.scale.get(out.name)))
     return worst, "; ".join(notes)
 
 
@@ -263,6 +264,21 @@ def copy_bandwidth(torch, megabytes: int = 1024, reps: int = 30) -> float:
 # ------------------------------------------------------------------ the whole run
 
 
+# tileopt may round differently from Triton (another summation order), not worse.
+TRITON_ERROR_SLACK = 1.25
+
+
+def error_limit(tolerance: float, source: str, triton) -> float:
+    """The error a ``source`` result may have: the problem's tolerance; for tileopt also
+    Triton's own error on the same inputs (times TRITON_ERROR_SLACK) where Triton's PTX
+    ran first, so that rounding Triton shares is never held against tileopt. Triton is
+    judged by the tolerance alone: its FAIL says the tolerance (or the harness) is wrong."""
+    if source != "tileopt" or triton is None or triton.error is None \
+            or not math.isfinite(triton.error):
+        return tolerance
+    return max(tolerance, TRITON_ERROR_SLACK * triton.error)
+
+
 def measure_kernel(torch, driver, root: Path, kernel: str, target: str, size: str,
                    sources, warmup: int, reps: int, l2: int, log, seed: int) -> Row:
     ops = TorchOps(torch, "cuda", seed)
@@ -296,9 +312,10 @@ def measure_kernel(torch, driver, root: Path, kernel: str, target: str, size: st
         m.spill_stores = ptxas_spills(variant.ptx_path, target)
         try:
             m.error, notes = check_variant(torch, ops, variant, problem, stream)
-            ok = m.error <= problem.tolerance and not notes
+            limit = error_limit(problem.tolerance, source, row.results.get("triton"))
+            ok = m.error <= limit and not notes
             m.status = "ok" if ok else "FAIL"
-            m.note = notes or ("" if ok else f"error {m.error:.2e} > {problem.tolerance:.0e}")
+            m.note = notes or ("" if ok else f"error {m.error:.2e} > {limit:.2e}")
             m.ms = time_variant(torch, variant, copies, stream, warmup, reps)
         except Exception as err:  # noqa: BLE001 - one broken kernel must not stop the run
             m.status, m.note = "FAIL", f"{type(err).__name__}: {err}"
@@ -571,8 +588,9 @@ def main(argv=None) -> int:
     for line in lines:
         log(line)
     log(f"\ncopy bandwidth {copy_gbs:.0f} GB/s; max rel err = max |out - ref| / max(|ref|, "
-        f"1e-3 max|ref|) against float64; t/T = tileopt/Triton; spills = ptxas -v spill "
-        f"stores (bytes), else local memory per thread")
+        f"1e-3 max|ref|) against float64, for the dots max |out - ref| / (|A| @ |B| + |C|); "
+        f"t/T = tileopt/Triton; spills = ptxas -v spill stores (bytes), else local memory "
+        f"per thread")
     for line in checks:
         log(line)
     if log_dir is not None:

@@ -97,6 +97,15 @@ class SharedMemoryPlan:
         self.placeholder_bytes = max(self.placeholder_bytes, size_bytes)
         return 0
 
+    def allotted_bytes(self, op: Operation) -> int | None:
+        """The scratch bytes the allocator set aside for ``op`` (None: no allocator ran,
+        the stand-in gives any op what it asks for)."""
+        if not self.allocated:
+            return None
+        from tileopt.analysis.allocation import scratch_bytes
+
+        return scratch_bytes(op, self._target)
+
     def buffer_offset(self, op: Operation) -> int:
         """Byte offset of the buffer a ``ttg.local_alloc`` owns. Explicit buffers need the
         allocator: the stand-in cannot place buffers that live side by side."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -18,16 +19,20 @@ from tileopt.target.ptxas import find_ptxas
 HARNESS = Path(__file__).resolve().parents[3] / "benchmarks" / "gpu"
 sys.path.insert(0, str(HARNESS))
 
-from array_ops import Array, ListOps, max_relative_error  # noqa: E402
+from array_ops import Array, ListOps, _round_to, max_relative_error  # noqa: E402
 from cuda_driver import pack_parameters  # noqa: E402
+from run import error_limit  # noqa: E402
 from kernel_abi import AbiError, KernelMeta, evaluate_grid, kernel_parameters, parse_entry  # noqa: E402
 from problems import (  # noqa: E402
     DOT_CASES,
     HAND_WRITTEN,
     KERNELS,
+    MATMUL_SIZES,
     PROBLEMS,
+    Problem,
     gelu_reference,
     layernorm_reference,
+    matmul_tolerance,
     softmax_reference,
 )
 
@@ -323,3 +328,96 @@ def test_hand_written_dots_have_a_kernel_for_every_target(name):
     else:
         want = first[0] + (c.data[0] if DOT_CASES[name].acc else 0.0)
     assert d.data[0] == pytest.approx(want)
+
+
+# ------------------------------------------------------------------ dot tolerances
+#
+# A dot "kernel" simulated in Python the way the hardware rounds: inputs as the instruction
+# reads them (tf32: the low 13 fraction bits dropped), every product and every sum rounded
+# to f32 in turn, k ascending. Its error must stay within the problem's tolerance (the
+# derivation beside DotCase.tolerance), and a dot that reads the wrong elements must not.
+
+
+def _tf32(value: float) -> float:
+    bits = struct.unpack("I", struct.pack("f", value))[0] & 0xFFFFE000
+    return struct.unpack("f", struct.pack("I", bits))[0]
+
+
+def _simulated_dot(a: Array, b: Array, c: Array | None, read=lambda v: v, a_column=None):
+    (m, k), n = a.shape, b.shape[1]
+    a_column = a_column or (lambda x: x)
+    out = []
+    for i in range(m):
+        for j in range(n):
+            acc = c.data[i * n + j] if c is not None else 0.0
+            for x in range(k):
+                product = _round_to("f32", read(a.data[i * k + a_column(x)]) * read(b.data[x * n + j]))
+                acc = _round_to("f32", acc + product)
+            out.append(acc)
+    return Array((m, n), out, "f32")
+
+
+def _dot_error(ops, problem: Problem, out: Array, scaled: bool = True) -> float:
+    return max_relative_error(ops, out, problem.reference["d_ptr"],
+                              problem.scale.get("d_ptr") if scaled else None)
+
+
+def test_tf32_rounding_is_within_the_tf32_tolerance():
+    """The GPU's 1.95e-01 on dot_tf32_64x64x32 was tf32's input rounding under the floored
+    metric (an element cancelling to 1e-3 max|ref| meets the full 2^-10 error of its
+    terms), not wrong elements: truncating the inputs to tf32 reproduces it."""
+    ops = ListOps(seed=5)
+    problem = HAND_WRITTEN["dot_tf32_64x64x32"](ops, "full")
+    a, b = problem.args["a_ptr"], problem.args["b_ptr"]
+    for read in (_tf32, lambda v: _tf32(v + math.copysign(abs(v) * 2.0 ** -11, v))):
+        out = _simulated_dot(a, b, None, read)
+        assert _dot_error(ops, problem, out) <= problem.tolerance
+        assert _dot_error(ops, problem, out, scaled=False) > 2e-2  # the old verdict
+    # A fragment that swaps k and k + 4 (a1/a2 confused) is far outside it.
+    wrong = _simulated_dot(a, b, None, _tf32, a_column=lambda x: x ^ 4)
+    assert _dot_error(ops, problem, wrong) > 100 * problem.tolerance
+
+
+@pytest.mark.parametrize("name", ["dot_fma_f32_32x32x16", "dot_acc_f16_64x64x32",
+                                  "dot_bf16_64x32x16"])
+def test_f32_rounding_is_within_the_dot_tolerance(name):
+    """dot_fma_f32 (1.23e-05) and dot_acc_f16 (2.00e-05) over the old 1e-5 were f32
+    rounding on elements near the floor: a plain IEEE f32 dot reaches the same figures."""
+    ops = ListOps(seed=6)
+    problem = HAND_WRITTEN[name](ops, "full")
+    a, b = problem.args["a_ptr"], problem.args["b_ptr"]
+    c = problem.args["c_ptr"] if DOT_CASES[name].acc else None
+    out = _simulated_dot(a, b, c)
+    assert _dot_error(ops, problem, out) <= problem.tolerance
+    wrong = _simulated_dot(a, b, c, a_column=lambda x: x ^ 1)
+    assert _dot_error(ops, problem, wrong) > 100 * problem.tolerance
+
+
+def test_matmul_tolerance_takes_f16_output_rounding():
+    """The corpus matmul's rounding (f32 sums, f16 out) is within its tolerance; a result
+    one f16 ulp off everywhere (twice the rounding) is not, at every size."""
+    ops = ListOps(seed=7)
+    problem = PROBLEMS["matmul"](ops, "tiny")
+    a, b = problem.args["a_ptr"], problem.args["b_ptr"]
+    out = ops.cast(_simulated_dot(a, b, None), "f16")
+    ref, scale = problem.reference["c_ptr"], problem.scale["c_ptr"]
+    assert max_relative_error(ops, out, ref, scale) <= problem.tolerance
+    wrong = ops.cast(ops.from_rows([[v + math.copysign(2 * 2.0 ** -11 * abs(v), v)
+                                     for v in out.data]], "f64"), "f16")
+    wrong = Array(out.shape, wrong.data, "f16")
+    assert max_relative_error(ops, wrong, ref, scale) > problem.tolerance
+    # K = 4096: 4 K 2^-24 of accumulation and 2^-11 of output rounding.
+    assert matmul_tolerance(MATMUL_SIZES["full"][2]) == pytest.approx(1.466e-3, rel=1e-3)
+
+
+class _M:
+    def __init__(self, error):
+        self.error = error
+
+
+def test_tileopt_is_held_to_tritons_error_on_the_same_inputs():
+    assert error_limit(1e-3, "tileopt", _M(2e-3)) == pytest.approx(2.5e-3)
+    assert error_limit(1e-3, "tileopt", _M(1e-4)) == 1e-3
+    assert error_limit(1e-3, "tileopt", _M(math.nan)) == 1e-3
+    assert error_limit(1e-3, "tileopt", None) == 1e-3
+    assert error_limit(1e-3, "triton", _M(2e-3)) == 1e-3

@@ -23,17 +23,12 @@ from .test_corpus_kernels import ARCHES, lower, ptxas_report
 KERNELS = ("matmul", "matmul_small", "block_ptr_matmul")
 PASSES = ("convert-scf-to-cf", "allocate-shared-memory-nv", "convert-triton-gpu-to-llvm")
 MATRIX = re.compile(r"\b(mma\.sync\.aligned\.[a-z0-9.]+|wgmma\.mma_async\.sync\.aligned\.[a-z0-9.]+)")
-# Not in this part of the lowering: a convert_layout of block_ptr_matmul's sm90 epilogue
-# needs its scratch in several rounds.
-BLOCKED = {("cuda-sm90", "block_ptr_matmul"): "convert_layout in several rounds"}
 CASES = [(t, k) for t in ARCHES for k in KERNELS]
 _table: list[str] = []
 
 
 @pytest.mark.parametrize("target,kernel", CASES, ids=[f"{t}-{k}" for t, k in CASES])
 def test_dot_kernel_lowers_like_triton(corpus, tmp_path, target, kernel):
-    if (target, kernel) in BLOCKED:
-        pytest.xfail(BLOCKED[(target, kernel)])
     arch, capability = ARCHES[target]
     llvm_dialect = lower((corpus / target / f"{kernel}.ttgir").read_text(), capability, PASSES)
     ptx = translate(llvm_dialect, emit="ptx", arch=arch)

@@ -37,6 +37,8 @@ SWIZZLED = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [
 SWIZZLED_T = "#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1]}>"
 NVMMA128 = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"
 MMA = NvidiaMma(2, 0, (2, 4), (16, 8))
+MMA_2X2 = NvidiaMma(2, 0, (2, 2), (16, 8))
+FLAT = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"
 
 # (register encoding, memdesc type, subslice offsets, warps, expected vector, ldmatrix?)
 CASES = [
@@ -52,6 +54,9 @@ CASES = [
     (DotOperand(0, MMA, 2), f"128x64xf16, {SWIZZLED}", (0, 0), 8, 2, False),
     (DotOperand(1, MMA, 2), f"64x128xf16, {SWIZZLED}", (0, 0), 8, 1, True),
     (DotOperand(0, MMA, 2), f"128x32xf16, {SWIZZLED}, #smem, 128x64", (0, 32), 8, 2, False),
+    # the tf32 operands of benchmarks/gpu's dot_tf32_64x64x32: kWidth 1, an unswizzled buffer
+    (DotOperand(0, MMA_2X2, 1), f"64x32xf32, {FLAT}", (0, 0), 4, 1, None),
+    (DotOperand(1, MMA_2X2, 1), f"32x64xf32, {FLAT}", (0, 0), 4, 1, None),
 ]
 
 

@@ -10,10 +10,17 @@ Derived from the two linear layouts (``register_maps``, ``shared_layouts``):
   over GF(2) (``shared_layouts.plan_transfer``).
 
 The scratch buffer comes from ``allocate-shared-memory`` (``allocation.offset``) or the
-stand-in of ``shared_memory.py``.
+stand-in of ``shared_memory.py``. Where the allocator set aside less than the whole tensor
+(it sizes one round of Triton's swizzled layout), the conversion goes in rounds
+(:func:`split_rounds`): coordinate bits that both layouts keep in registers are walked one
+value at a time, each round storing and loading only its elements through a buffer
+``2^bits`` times smaller, with a barrier between a round's loads and the next one's stores.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import NoneAttr, TensorType, i8
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -56,26 +63,123 @@ def convert_scratch(op: Operation) -> int:
     return size
 
 
+@dataclass(frozen=True)
+class Rounds:
+    """A conversion split into ``count`` rounds: ``src``/``dst`` are the layouts of one
+    round (the round bits squeezed out of the coordinates), ``shape`` its tensor; round
+    ``v``'s register ``i`` is the full layouts' register ``src_register(i, v)``
+    (``dst_register``)."""
+
+    src: LinearLayout
+    dst: LinearLayout
+    shape: list[int]
+    src_positions: tuple[int, ...]  # register bit of each round bit, in src
+    dst_positions: tuple[int, ...]
+
+    @property
+    def count(self) -> int:
+        return 1 << len(self.src_positions)
+
+    @staticmethod
+    def _register(i: int, v: int, positions: Sequence[int]) -> int:
+        for t, position in sorted(enumerate(positions), key=lambda tp: tp[1]):
+            low = i & ((1 << position) - 1)
+            i = low | ((v >> t & 1) << position) | ((i >> position) << (position + 1))
+        return i
+
+    def src_register(self, i: int, v: int) -> int:
+        return self._register(i, v, self.src_positions)
+
+    def dst_register(self, i: int, v: int) -> int:
+        return self._register(i, v, self.dst_positions)
+
+
+def _squeeze(layout: LinearLayout, drop: Sequence[int], bits: Sequence[tuple[int, int]],
+             sizes: list[int]) -> LinearLayout:
+    """``layout`` without the register bases at positions ``drop`` and with the
+    coordinate bits ``bits`` ((dim, bit), none of which another basis uses) removed."""
+    def squeeze(basis):
+        out = list(basis)
+        for dim, bit in sorted(bits, key=lambda db: -db[1]):
+            c = out[dim]
+            out[dim] = (c & ((1 << bit) - 1)) | ((c >> (bit + 1)) << bit)
+        return out
+    bases = {d: [squeeze(b) for k, b in enumerate(layout.get_bases(d))
+                 if d != "register" or k not in drop] for d in layout.in_dims}
+    return LinearLayout(bases, list(zip(layout.out_dims, sizes)))
+
+
+def round_candidates(src: LinearLayout, dst: LinearLayout) -> list[tuple[int, int, int, int]]:
+    """(src register bit, dst register bit, dim, coordinate bit) of each coordinate bit
+    both layouts hold in one register basis that no other basis touches: outermost
+    (last src register) first."""
+    found = []
+    for i, basis in enumerate(src.get_bases("register")):
+        nonzero = [(d, c) for d, c in enumerate(basis) if c]
+        if len(nonzero) != 1 or nonzero[0][1] & (nonzero[0][1] - 1):
+            continue
+        dim, value = nonzero[0]
+        others = [b for layout in (src, dst) for d in layout.in_dims
+                  for b in layout.get_bases(d) if b[dim] & value]
+        dst_regs = [k for k, b in enumerate(dst.get_bases("register")) if tuple(b) == tuple(basis)]
+        if len(others) == 2 and len(dst_regs) == 1:
+            found.append((i, dst_regs[0], dim, value.bit_length() - 1))
+    return found[::-1]
+
+
+def split_rounds(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
+                 count_log2: int) -> Rounds:
+    """The conversion in ``2^count_log2`` rounds (see the module docstring)."""
+    if count_log2 == 0:
+        return Rounds(src, dst, list(shape), (), ())
+    chosen = round_candidates(src, dst)[:count_log2]
+    if len(chosen) < count_log2:
+        raise ValueError(f"cannot split the conversion into {1 << count_log2} rounds: "
+                         f"only {len(chosen)} coordinate bits are in registers on both sides")
+    sizes = list(shape)
+    for _, _, dim, _ in chosen:
+        sizes[dim] //= 2
+    bits = [(dim, bit) for _, _, dim, bit in chosen]
+    return Rounds(_squeeze(src, [c[0] for c in chosen], bits, sizes),
+                  _squeeze(dst, [c[1] for c in chosen], bits, sizes), sizes,
+                  tuple(c[0] for c in chosen), tuple(c[1] for c in chosen))
+
+
 def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSAValue],
                            src: LinearLayout, dst: LinearLayout, shape: list[int],
                            element_type: Attribute) -> list[SSAValue]:
     b = fl.b
     storage = storage_type(element_type)
     element_bytes = storage_bytes(element_type)
-    src_unique, _ = unique_registers(src)
-    dst_unique, dst_canonical = unique_registers(dst)
-    plan = plan_transfer(src, dst, shape, element_bytes, len(src_unique), len(dst_unique),
-                         fl.hooks.shared_memory_banks)
+    allotted = fl.module.shared.allotted_bytes(op)
+    rounds = split_rounds(src, dst, shape, 0)
+    while True:
+        src_unique, _ = unique_registers(rounds.src)
+        dst_unique, dst_canonical = unique_registers(rounds.dst)
+        plan = plan_transfer(rounds.src, rounds.dst, rounds.shape, element_bytes,
+                             len(src_unique), len(dst_unique), fl.hooks.shared_memory_banks)
+        if allotted is None or plan.bytes <= allotted \
+                or len(rounds.src_positions) == len(round_candidates(src, dst)):
+            break  # fits (or cannot be split further: offset() reports it)
+        rounds = split_rounds(src, dst, shape, len(rounds.src_positions) + 1)
     base_offset = fl.module.shared.offset(op, plan.bytes)
     fl.begin_shared_memory_use(op)
     base = b.gep(shared_memory_base(fl), b.i32(base_offset), i8)
 
-    store = Access(base, plan.hardware_offsets(src, plan.element_bytes), plan.store)
-    store_registers(fl, store, src_unique, values, storage)
-    fl.hooks.barrier(b)
-    load = Access(base, plan.hardware_offsets(dst, plan.element_bytes), plan.load)
-    loaded = load_registers(fl, load, dst_unique, storage, element_type)
-    return [loaded[dst_canonical[r]] for r in range(len(dst_canonical))]
+    store = Access(base, plan.hardware_offsets(rounds.src, plan.element_bytes), plan.store)
+    load = Access(base, plan.hardware_offsets(rounds.dst, plan.element_bytes), plan.load)
+    result: list[SSAValue | None] = [None] * dst.in_dim_size("register")
+    for v in range(rounds.count):
+        if v:  # the previous round's loads are done before this one overwrites them
+            fl.hooks.barrier(b)
+        part = [values[rounds.src_register(i, v)]
+                for i in range(rounds.src.in_dim_size("register"))]
+        store_registers(fl, store, src_unique, part, storage)
+        fl.hooks.barrier(b)
+        loaded = load_registers(fl, load, dst_unique, storage, element_type)
+        for i, canonical in enumerate(dst_canonical):
+            result[rounds.dst_register(i, v)] = loaded[canonical]
+    return result
 
 
 @lowers("ttg.convert_layout")
@@ -94,4 +198,4 @@ def _convert_layout(fl: FunctionLowering, op: Operation) -> None:
                                                  list(src_type.get_shape()), element_type))
 
 
-__all__ = ["convert_through_shared"]
+__all__ = ["Rounds", "convert_through_shared", "round_candidates", "split_rounds"]
