@@ -24,3 +24,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A reshape whose result layout is not the row-major reinterpretation of the buffer.
+#rows = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#cols = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @bad_reshape() {
+    %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<16x32xf32, #rows, #smem, mutable>
+    // expected-error @+1 {{does not describe the same bytes as the source view}}
+    %r = ttg.memdesc_reshape %a : !ttg.memdesc<16x32xf32, #rows, #smem, mutable> -> !ttg.memdesc<32x16xf32, #cols, #smem, mutable>
+    tt.return
+  }
+}

@@ -63,3 +63,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 }
 
+
+// -----
+
+// memdesc_reshape of a whole buffer: the same bytes under the new shape (row-major), so
+// the view keeps the buffer's address and a load through it reads the buffer's elements
+// in order: 4-element (16-byte) vectors from the reshaped 1-D view.
+// CHECK-LABEL: llvm.func @reshape_view
+// CHECK:         %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
+// CHECK:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+#rows = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#flat = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#one_d = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reshape_view(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<16x32xf32, #rows, #smem, mutable>
+    %r = ttg.memdesc_reshape %a : !ttg.memdesc<16x32xf32, #rows, #smem, mutable> -> !ttg.memdesc<512xf32, #flat, #smem, mutable>
+    %v = ttg.local_load %r : !ttg.memdesc<512xf32, #flat, #smem, mutable> -> tensor<512xf32, #one_d>
+    %ptrs = tt.splat %p : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #one_d>
+    tt.store %ptrs, %v : tensor<512x!tt.ptr<f32>, #one_d>
+    tt.return
+  }
+}
