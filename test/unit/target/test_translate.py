@@ -110,8 +110,8 @@ def test_ptx_for_an_amd_gpu_is_refused():
 
 
 def test_unknown_emit_kind():
-    with pytest.raises(TileoptError, match="unknown output kind 'cubin'"):
-        translate(SIMPLE, "cubin", "sm_90a")
+    with pytest.raises(TileoptError, match="unknown output kind 'spirv'"):
+        translate(SIMPLE, "spirv", "sm_90a")
 
 
 def test_op_without_translation_is_reported_at_its_location():
