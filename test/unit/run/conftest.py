@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 from tileopt.run.launch import Compiled, compile_source, optimized
+from tileopt.testing.run_cases import DOT
 
 PIPELINES = {"nvidia-sm80": "cuda-sm80", "nvidia-sm90": "cuda-sm90"}
 
@@ -22,6 +24,15 @@ def compiled(corpus: Path):
         if opt_level:
             return optimized(build(kernel, pipeline, 0, source), opt_level)
         path = corpus / PIPELINES[pipeline] / f"{kernel}.{source}"
+        if kernel in DOT:  # matmul was compiled with 8 warps: the options from its .json
+            pipeline += compile_options(path.with_suffix(".json"))
         return compile_source(path.read_text(), path.name, pipeline)
 
     return build
+
+
+def compile_options(meta: Path) -> str:
+    """``{num-warps=.. num-ctas=.. num-stages=..}`` as Triton compiled the kernel (its .json)."""
+    d = json.loads(meta.read_text())
+    return "{" + " ".join(f"{k.replace('_', '-')}={d[k]}" for k in ("num_warps", "num_ctas",
+                                                                    "num_stages") if k in d) + "}"
