@@ -9,8 +9,10 @@ too: a mask off by one shows either as a wrong value or as a clobbered sentinel.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -188,3 +190,11 @@ def block_ptr_matmul(rng, scale=1) -> Case:
 
 
 CASES: dict[str, Callable] = {name: globals()[name] for name in NON_DOT + DOT}
+
+
+def compile_options(meta: Path) -> str:
+    """``{num-warps=.. num-ctas=.. num-stages=..}``: the options Triton compiled a kernel
+    with, from its .json (matmul: 8 warps, 3 stages), for a pipeline name."""
+    d = json.loads(meta.read_text())
+    return "{" + " ".join(f"{k.replace('_', '-')}={d[k]}" for k in ("num_warps", "num_ctas",
+                                                                    "num_stages") if k in d) + "}"

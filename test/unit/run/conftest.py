@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 from tileopt.run.launch import Compiled, compile_source, optimized
-from tileopt.testing.run_cases import DOT
+from tileopt.testing.run_cases import DOT, compile_options
 
 PIPELINES = {"nvidia-sm80": "cuda-sm80", "nvidia-sm90": "cuda-sm90"}
 
@@ -30,9 +29,3 @@ def compiled(corpus: Path):
 
     return build
 
-
-def compile_options(meta: Path) -> str:
-    """``{num-warps=.. num-ctas=.. num-stages=..}`` as Triton compiled the kernel (its .json)."""
-    d = json.loads(meta.read_text())
-    return "{" + " ".join(f"{k.replace('_', '-')}={d[k]}" for k in ("num_warps", "num_ctas",
-                                                                    "num_stages") if k in d) + "}"
