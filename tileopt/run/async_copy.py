@@ -74,3 +74,10 @@ class AsyncCopies:
             self.mem.write("shared", cp.dst[rows], cp.data[rows], cp.lanes[rows], 1, cp.where)
             cp.landed[rows] = True
         self.copies = [cp for cp in self.copies if not cp.landed.all()]
+
+
+def copies_of(mem: Memory) -> AsyncCopies:
+    """The copies in flight of the launch chunk that ``mem`` holds."""
+    if mem.copies is None:
+        mem.copies = AsyncCopies(mem)
+    return mem.copies

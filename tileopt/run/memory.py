@@ -84,8 +84,7 @@ class Memory:
         self.r_epoch = np.full(size, -1, np.int32)
         self.epoch = np.zeros(lanes.blocks, np.int32)
         self.pending = np.zeros(size, bool)     # destination of a cp.async not waited for
-        from tileopt.run.async_copy import AsyncCopies  # it builds on this module
-        self.copies = AsyncCopies(self)
+        self.copies = None                      # async_copy.copies_of(self) makes them
 
     def barrier(self, local_blocks: np.ndarray) -> None:
         self.epoch[local_blocks] += 1

@@ -14,6 +14,7 @@ import numpy as np
 
 from tileopt.run import ptx
 from tileopt.run import tensor_core as TC
+from tileopt.run.async_copy import copies_of
 from tileopt.run import values as V
 from tileopt.run.interp import Executor, Target
 from tileopt.run.memory import KernelFault
@@ -173,7 +174,7 @@ def _matrix(name: str):
 
 def _cp_async(name: str):
     def run(ex: Executor, ins, args):
-        copies = ex.mem.copies
+        copies = copies_of(ex.mem)
         if name == "commit.group":
             copies.commit(ex.idx)
         elif name == "wait.group":

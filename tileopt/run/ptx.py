@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tileopt.run import tensor_core as TC
+from tileopt.run.async_copy import copies_of
 from tileopt.run import values as V
 from tileopt.run.memory import KernelFault
 
@@ -325,7 +326,7 @@ class AsmCall:
         cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all."""
         mods = [m for m in pi.mods if m not in ("ca", "cg", "L2::128B", "L2::256B", "L2::64B")]
         pos, rows = self._rows(on)
-        copies = self.ex.mem.copies
+        copies = copies_of(self.ex.mem)
         if mods == ["async", "commit_group"]:
             return copies.commit(rows)
         if mods == ["async", "wait_group"]:
