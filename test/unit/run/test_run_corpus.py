@@ -28,7 +28,10 @@ def test_corpus_kernel_matches_reference(compiled, kernel, pipeline, opt_level):
                for arg in case.args if isinstance(arg, np.ndarray))
 
 
-@pytest.mark.parametrize("kernel", NON_DOT)
+@pytest.mark.parametrize("kernel", NON_DOT + tuple(
+    k if k != "block_ptr_matmul" else pytest.param(k, marks=pytest.mark.xfail(
+        strict=True, raises=TileoptError, reason="tileopt does not compile it for sm90 yet "
+        "(a layout conversion in several rounds of shared memory)")) for k in DOT))
 def test_corpus_ttgir_matches_reference(compiled, kernel):
     """From Triton's own .ttgir (its layouts, not tileopt's) through nvidia-sm90."""
     case = CASES[kernel](np.random.default_rng(0))
@@ -48,11 +51,12 @@ def _dot_params():
             yield pytest.param(kernel, pipeline, marks=marks, id=f"{kernel}-{pipeline}")
 
 
+@pytest.mark.parametrize("opt_level", [0, 3], ids=["translated", "O3"])
 @pytest.mark.parametrize("kernel,pipeline", list(_dot_params()))
-def test_corpus_dot_kernel_matches_reference(compiled, kernel, pipeline):
+def test_corpus_dot_kernel_matches_reference(compiled, kernel, pipeline, opt_level):
     """The three tt.dot kernels (cp.async with zero-fill, ldmatrix, mma.sync on sm80;
     wgmma through shared-memory descriptors on sm90), with their .json's options."""
     case = CASES[kernel](np.random.default_rng(0))
-    result = run_kernel(compiled(kernel, pipeline), case.args, case.grid)
+    result = run_kernel(compiled(kernel, pipeline, opt_level), case.args, case.grid)
     assert result.reports == []
     case.check(result.outputs)
