@@ -1,4 +1,4 @@
-"""``cp.async`` and its commit and wait groups, in a lock-step interpreter.
+"""``cp.async`` and ``wgmma`` with their commit and wait groups, in a lock-step interpreter.
 
 The interpreter runs every thread in lock step, so "asynchronous" needs a definition: a
 ``cp.async`` reads its global source when it is issued (bounds-checked then, the
@@ -8,9 +8,19 @@ land in shared memory only when the issuing thread's ``cp.async.wait_group N`` (
 its newest N. Copies issued after a thread's last ``commit_group`` are in no group yet and
 no wait completes them. Until a copy lands its destination bytes are *pending*: any read or
 write of them by any thread is reported (the GPU would read stale or half-written data),
-like the race checker's reports. A landed copy counts as a write by the issuing thread at
-the time of the wait, so another thread that reads it without a barrier in between is a
-race.
+like the race checker's reports. Since the copy may land at any time between issue and
+wait, it is checked as a write both when issued (another thread's read or write of the
+destination since the last barrier is a race) and when it lands (a write by the issuing
+thread at the wait, so another thread that reads it without a barrier in between is a
+race).
+
+A ``wgmma.mma_async`` computes its product when it executes (its accumulator registers are
+complete at once), but the GPU may read its shared-memory operands at any time until the
+``wgmma.wait_group`` that retires its group (committed by ``wgmma.commit_group``, per
+warpgroup, counted on its first thread). Until then its operand bytes are *in flight*: a
+write to them is reported; when retired, the operands count as read by the warpgroup's
+first thread at the wait, so another thread that overwrites them without a barrier after
+the wait is a race.
 """
 
 from __future__ import annotations
@@ -52,6 +62,8 @@ class AsyncCopies:
                 data[rows, :size] = mem.read("global", src[rows], int(size), lanes[rows],
                                              cp_size, where)
         fi = mem._shared_index(dst, cp_size, lanes, "cp.async store", cp_size)
+        if mem.checks:  # it may land at any time until the wait: a write from now on
+            mem._check_shared_write(fi, data, lanes, where)
         mem.pending[fi] = True
         self.copies.append(_Copy(lanes, self.committed[lanes].copy(), dst, data, where,
                                  np.zeros(len(lanes), bool)))
@@ -81,3 +93,50 @@ def copies_of(mem: Memory) -> AsyncCopies:
     if mem.copies is None:
         mem.copies = AsyncCopies(mem)
     return mem.copies
+
+
+@dataclass
+class _Reads:
+    lanes: np.ndarray      # the first thread of each warpgroup, per address
+    group: np.ndarray
+    addr: np.ndarray       # shared byte offsets of the elements read
+    size: int
+    where: str
+
+
+class WgmmaReads:
+    def __init__(self, mem: Memory):
+        self.mem = mem
+        self.committed = np.zeros(mem.lanes.count, np.int64)
+        self.reads: list[_Reads] = []
+
+    def issue(self, addr: np.ndarray, size: int, lanes: np.ndarray, where: str) -> None:
+        fi = self.mem._shared_index(addr, size, lanes, "wgmma operand load", size)
+        np.add.at(self.mem.in_flight, fi.ravel(), 1)
+        self.reads.append(_Reads(lanes, self.committed[lanes].copy(), addr, size, where))
+
+    def commit(self, lanes: np.ndarray) -> None:
+        self.committed[lanes] += 1
+
+    def wait(self, newest_left: int, lanes: np.ndarray) -> None:
+        waiting = np.zeros(self.mem.lanes.count, bool)
+        waiting[lanes] = True
+        keep = []
+        for rd in self.reads:
+            done = waiting[rd.lanes] & (rd.group < self.committed[rd.lanes] - newest_left)
+            if done.any():
+                fi = self.mem._shared_index(rd.addr[done], rd.size, rd.lanes[done], "", 1)
+                np.add.at(self.mem.in_flight, fi.ravel(), -1)
+                # the operands are read as of now: record the reads in this barrier epoch
+                self.mem.read("shared", rd.addr[done], rd.size, rd.lanes[done], 1, rd.where)
+            if not done.all():
+                keep.append(_Reads(rd.lanes[~done], rd.group[~done], rd.addr[~done], rd.size,
+                                   rd.where))
+        self.reads = keep
+
+
+def wgmmas_of(mem: Memory) -> WgmmaReads:
+    """The wgmma operand reads in flight of the launch chunk that ``mem`` holds."""
+    if mem.wgmmas is None:
+        mem.wgmmas = WgmmaReads(mem)
+    return mem.wgmmas

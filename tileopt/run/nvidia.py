@@ -14,7 +14,7 @@ import numpy as np
 
 from tileopt.run import ptx
 from tileopt.run import tensor_core as TC
-from tileopt.run.async_copy import copies_of
+from tileopt.run.async_copy import copies_of, wgmmas_of
 from tileopt.run import values as V
 from tileopt.run.interp import Executor, Target
 from tileopt.run.memory import KernelFault
@@ -186,9 +186,13 @@ def _cp_async(name: str):
 
 
 def _no_op(ex: Executor, ins, args):
-    """wgmma.fence/commit_group (the product is complete when mma_async executes, in lock
-    step) and fence.proxy.async (generic and async proxies are one memory here)."""
+    """wgmma.fence (the product is complete when mma_async executes, in lock step) and
+    fence.proxy.async (generic and async proxies are one memory here)."""
     return None
+
+
+def _wgmma_commit(ex: Executor, ins, args):
+    wgmmas_of(ex.mem).commit(ex.idx)
 
 
 class NvidiaTarget(Target):
@@ -207,8 +211,9 @@ class NvidiaTarget(Target):
             return _matrix(rest)
         if rest in ("cp.async.commit.group", "cp.async.wait.group", "cp.async.wait.all"):
             return _cp_async(rest[len("cp.async."):])
-        if rest in ("wgmma.fence.sync.aligned", "wgmma.commit_group.sync.aligned") or \
-                rest.startswith("fence.proxy.async"):
+        if rest == "wgmma.commit_group.sync.aligned":
+            return _wgmma_commit
+        if rest == "wgmma.fence.sync.aligned" or rest.startswith("fence.proxy.async"):
             return _no_op
         if rest.startswith("shfl.sync."):
             mode, suffix = rest.split(".")[2:4]

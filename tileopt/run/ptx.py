@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tileopt.run import tensor_core as TC
-from tileopt.run.async_copy import copies_of
+from tileopt.run.async_copy import copies_of, wgmmas_of
 from tileopt.run import values as V
 from tileopt.run.memory import KernelFault
 
@@ -330,7 +330,9 @@ class AsmCall:
         if mods == ["async", "commit_group"]:
             return copies.commit(rows)
         if mods == ["async", "wait_group"]:
-            return copies.wait(int(self._read(pi.operands[0], 32)[0]), rows)
+            if len(rows):
+                copies.wait(int(self._read(pi.operands[0], 32)[pos[0]]), rows)
+            return
         if mods == ["async", "wait_all"]:
             copies.commit(rows)
             return copies.wait(0, rows)
@@ -373,11 +375,17 @@ class AsmCall:
         self._write_vec(d, pos, out, on)
 
     def i_wgmma(self, pi, on):
-        """wgmma.fence / commit_group / wait_group (no-ops in lock step: the product is
-        complete when the mma_async executes) and wgmma.mma_async.sync.aligned."""
+        """wgmma.fence (a no-op: the product is complete when the mma_async executes),
+        commit_group and wait_group (of the operand reads in flight), mma_async."""
         mods = pi.mods
-        if mods in (["fence", "sync", "aligned"], ["commit_group", "sync", "aligned"],
-                    ["wait_group", "sync", "aligned"]):
+        if mods == ["fence", "sync", "aligned"]:
+            return
+        if mods == ["commit_group", "sync", "aligned"]:
+            return wgmmas_of(self.ex.mem).commit(self._rows(on)[1])
+        if mods == ["wait_group", "sync", "aligned"]:
+            pos, rows = self._rows(on)
+            if len(rows):
+                wgmmas_of(self.ex.mem).wait(int(self._read(pi.operands[0], 32)[pos[0]]), rows)
             return
         if mods[:3] != ["mma_async", "sync", "aligned"] or len(mods) != 7:
             raise self.error(pi, f"unsupported wgmma form '.{'.'.join(mods)}'")
@@ -393,6 +401,7 @@ class AsmCall:
             # the warpgroup's shared operand, read on behalf of its first thread
             lanes = np.broadcast_to(first[:, None, None], addr.shape).reshape(-1)
             raw = mem.read("shared", addr.reshape(-1), esize, lanes, esize, where)
+            wgmmas_of(mem).issue(addr.reshape(-1), esize, lanes, where)
             return raw.view(V.bits_dtype(esize)).reshape(addr.shape).astype(np.uint64)
 
         out = TC.wgmma(mods[3], mods[4:], a_val, self._read(b, 64)[pos[:, 0]],

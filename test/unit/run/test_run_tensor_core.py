@@ -241,3 +241,33 @@ def test_zero_fill_of_masked_copies(compiled):
     case = CASES["matmul_small"](np.random.default_rng(0))
     with pytest.raises(KernelFault, match="out-of-bounds"):
         run_kernel(with_llvm_ir(c, ir), case.args, case.grid)
+
+
+def test_wgmma_operands_in_flight_until_wait_group(compiled):
+    """Every wgmma.wait_group of matmul_small keeping one more group in flight: the next
+    cp.async into a buffer that a wgmma may still read is reported."""
+    c = compiled("matmul_small", "nvidia-sm90")
+    ir, n = re.subn(r"wgmma\.wait_group\.sync\.aligned (\d+);",
+                    lambda m: f"wgmma.wait_group.sync.aligned {int(m.group(1)) + 1};", c.llvm_ir)
+    assert n
+    case = CASES["matmul_small"](np.random.default_rng(0))
+    result = run_kernel(with_llvm_ir(c, ir), case.args, case.grid)
+    assert any("an operand of a wgmma whose group has not been waited for" in r
+               for r in result.reports), result.reports
+
+
+@pytest.mark.parametrize("pipeline,pattern,repl", [
+    # A's second and third registers swapped: rows g+8 and columns 2t+8 exchanged
+    ("nvidia-sm80", r"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32 \{[^}]*\}, "
+                    r"\{ \$\d+, )(\$\d+), (\$\d+),", r"\1\3, \2,"),
+    # B read as K-major instead of N-major (imm-trans-b 1 -> 0)
+    ("nvidia-sm90", r"(wgmma\.mma_async[^\"]*\$\d+, \$\d+, \$\d+, 1, 1, 0, )1;", r"\g<1>0;"),
+])
+def test_wrong_fragment_layout_is_caught(compiled, pipeline, pattern, repl):
+    """By a wrong result, or (the K-major B reads past its buffer) the bounds check."""
+    c = compiled("matmul_small", pipeline)
+    ir, n = re.subn(pattern, repl, c.llvm_ir)
+    assert n
+    case = CASES["matmul_small"](np.random.default_rng(0))
+    with pytest.raises((AssertionError, KernelFault)):
+        case.check(run_kernel(with_llvm_ir(c, ir), case.args, case.grid).outputs)
