@@ -236,11 +236,8 @@ def test_the_nvidia_lowerings_memory_asm_forms():
 
 # ------------------------------------------------------------------ the checkers, without the corpus
 
-EXCHANGE = """
-  %s = getelementptr float, ptr addrspace(3) @global_smem, i32 %t
-  %f = uitofp i32 %t to float
-  store float %f, ptr addrspace(3) %s, align 4
-{barrier}
+# every thread stores the float its neighbour (t + 1) % 128 put in shared memory
+READ_NEXT = """
   %t1 = add i32 %t, 1
   %n = and i32 %t1, 127
   %s1 = getelementptr float, ptr addrspace(3) @global_smem, i32 %n
@@ -248,6 +245,11 @@ EXCHANGE = """
   %o = getelementptr float, ptr addrspace(1) %out, i32 %t
   store float %v, ptr addrspace(1) %o, align 4
   ret void"""
+EXCHANGE = """
+  %s = getelementptr float, ptr addrspace(3) @global_smem, i32 %t
+  %f = uitofp i32 %t to float
+  store float %f, ptr addrspace(3) %s, align 4
+{barrier}""" + READ_NEXT
 BARRIER = "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)"
 
 
@@ -296,18 +298,11 @@ COPY = """
   %s = getelementptr float, ptr addrspace(3) @global_smem, i32 %t
   %g = getelementptr float, ptr addrspace(1) %src, i32 %t
   %in = icmp ult i32 %t, 100
-  %n = select i1 %in, i32 4, i32 0
-  call void asm sideeffect "cp.async.ca.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x4, $2;", "r,l,r"(ptr addrspace(3) %s, ptr addrspace(1) %g, i32 %n)
+  %size = select i1 %in, i32 4, i32 0
+  call void asm sideeffect "cp.async.ca.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x4, $2;", "r,l,r"(ptr addrspace(3) %s, ptr addrspace(1) %g, i32 %size)
   call void @llvm.nvvm.cp.async.commit.group()
 {wait}
-{barrier}
-  %t1 = add i32 %t, 1
-  %m = and i32 %t1, 127
-  %s1 = getelementptr float, ptr addrspace(3) @global_smem, i32 %m
-  %v = load float, ptr addrspace(3) %s1, align 4
-  %o = getelementptr float, ptr addrspace(1) %out, i32 %t
-  store float %v, ptr addrspace(1) %o, align 4
-  ret void"""
+{barrier}""" + READ_NEXT
 WAIT = "  call void @llvm.nvvm.cp.async.wait.group(i32 0)"
 
 
