@@ -1,13 +1,16 @@
 """tileopt-run's speed: seconds per corpus kernel at the test sizes, and the largest add and
 softmax that run within a time budget.
 
-Each non-dot kernel of ``../shared/corpus`` is compiled from its ``.ttir`` (the pipeline's
-time is shown apart: it is tileopt's, not the run's), then launched at the sizes the tests
-use (``tileopt/testing/run_cases.py``), median of ``--repeat`` launches. Then add (elements)
-and softmax (rows of 1000) double in size until a launch takes more than ``--budget``
-seconds; the largest size within it is printed. Up to ``--max-scale`` only (memory).
+Each kernel of ``../shared/corpus`` (``--kernels``: some) is compiled from its ``.ttir``
+(the dot kernels with the options of their ``.json``; the pipeline's time is shown apart:
+it is tileopt's, not the run's), then launched at the sizes the tests use
+(``tileopt/testing/run_cases.py``), median of ``--repeat`` launches. Then add (elements)
+and softmax (rows of 1000), where measured, double in size until a launch takes more than
+``--budget`` seconds; the largest size within it is printed. Up to ``--max-scale`` only
+(memory).
 
     python benchmarks/run_speed.py [--pipeline nvidia-sm90] [--repeat 3] [--budget 10]
+                                   [--kernels matmul,matmul_small]
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ import numpy as np
 
 from tileopt.run.launch import compile_source, run_kernel
 from tileopt.testing.corpus_compare import find_corpus
-from tileopt.testing.run_cases import CASES, NON_DOT
+from tileopt.ir import TileoptError
+from tileopt.testing.run_cases import CASES, DOT, NON_DOT, compile_options
 
 FOLDER = {"nvidia-sm80": "cuda-sm80", "nvidia-sm90": "cuda-sm90"}
 
@@ -54,6 +58,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--budget", type=float, default=10.0)
     parser.add_argument("--max-scale", type=int, default=1 << 13)
+    parser.add_argument("--kernels", default=",".join(NON_DOT + DOT),
+                        help="comma-separated corpus kernels (default: all)")
     args = parser.parse_args()
     corpus = find_corpus()
     if corpus is None:
@@ -64,15 +70,21 @@ def main() -> int:
     print("| kernel | blocks x threads | compile (s) | run (s) |")
     print("|---|---|---|---|")
     compiled = {}
-    for kernel in NON_DOT:
+    for kernel in args.kernels.split(","):
         path = Path(corpus) / FOLDER[args.pipeline] / f"{kernel}.ttir"
+        options = compile_options(path.with_suffix(".json")) if kernel in DOT else ""
         start = time.perf_counter()
-        compiled[kernel] = compile_source(path.read_text(), path.name, args.pipeline)
+        try:
+            compiled[kernel] = compile_source(path.read_text(), path.name,
+                                              args.pipeline + options)
+        except TileoptError as err:
+            print(f"| {kernel} | tileopt does not compile it: {err.message[:60]} | | |")
+            continue
         compile_s = time.perf_counter() - start
         run_s, shape = launch_seconds(compiled[kernel], kernel, 1, args.repeat)
         print(f"| {kernel} | {shape} | {compile_s:.2f} | {run_s:.4f} |", flush=True)
     print()
-    for kernel in ("add", "softmax"):
+    for kernel in [k for k in ("add", "softmax") if k in compiled]:
         scale, best = 1, None
         while scale <= args.max_scale:
             seconds, _ = launch_seconds(compiled[kernel], kernel, scale, 1)

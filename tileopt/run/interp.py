@@ -266,6 +266,10 @@ class Executor:
     def op_fneg(self, ins):
         return np.negative(self.value(ins.args[0]))
 
+    def op_freeze(self, ins):
+        # undef and poison are read as 0 here, a fixed value: freeze is the identity
+        return self.value(ins.args[0])
+
     _ICMP = {"eq": np.equal, "ne": np.not_equal, "slt": np.less, "sle": np.less_equal,
              "sgt": np.greater, "sge": np.greater_equal, "ult": np.less, "ule": np.less_equal,
              "ugt": np.greater, "uge": np.greater_equal}

@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from tileopt.driver import ir_io
 from tileopt.driver.pass_manager import PassManager
 from tileopt.ir import TileoptError, make_context
-from tileopt.pipelines import resolve_pass_pipeline
+from tileopt.pipelines import resolve_pass_pipeline, slice_stages
 from tileopt.run import values as V
 from tileopt.run.interp import Executor, Target
 from tileopt.run.llvm_text import Function, IRReadError, Module, read_module
@@ -56,9 +56,10 @@ class RunResult:
 
 
 def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | None = None,
-                   opt_level: int = 0) -> Compiled:
+                   opt_level: int = 0, start_at: str | None = None) -> Compiled:
     """The kernel's LLVM IR: ``text`` itself if it is LLVM IR, else the LLVM-dialect module
-    (after ``pass_pipeline``) translated as tileopt-translate does; with ``opt_level`` > 0,
+    (after ``pass_pipeline``, from its stage ``start_at`` if given, as ``tileopt
+    --start-at``) translated as tileopt-translate does; with ``opt_level`` > 0,
     after LLVM's -O<n> pipeline, the IR that NVPTX code generation would get."""
     if looks_like_llvm_ir(text):
         if pass_pipeline:
@@ -70,7 +71,10 @@ def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | No
     ctx = make_context()
     module = ir_io.parse(text, filename, ctx)
     if pass_pipeline:
-        PassManager(resolve_pass_pipeline(pass_pipeline), filename).run(ctx, module)
+        pipeline = resolve_pass_pipeline(pass_pipeline)
+        if start_at:
+            pipeline = slice_stages(pipeline, start_at, None)
+        PassManager(pipeline, filename).run(ctx, module)
     foreign = next((op for op in module.ops if not op.name.startswith("llvm.")), None)
     if foreign is not None:
         hint = "" if pass_pipeline else " (compile it first: --pass-pipeline=nvidia-sm90, for instance)"

@@ -269,10 +269,11 @@ class _Cursor:
                     if self.accept(close):
                         break
                     self.expect(",")
-            if any(isinstance(v, Const) and v.undef for v in items) or \
-                    not all(isinstance(v, Const) for v in items):
+            if not all(isinstance(v, Const) for v in items) or \
+                    any(v.undef and v.type.kind not in ("int", "float") for v in items):
                 raise self.error("aggregate constants with undef or non-constant parts are not supported")
-            return Const(ty, [v.value for v in items])
+            # an undef element may be any value: 0, as a whole undef is (-O3's partial vectors)
+            return Const(ty, [0 if v.undef else v.value for v in items])
         if tok == "getelementptr":
             while self.peek() in ("inbounds", "nuw", "nusw"):
                 self.next()
@@ -357,7 +358,7 @@ def _read_instr(c: _Cursor) -> Instr:
         c.expect(",")
         b = c.value(ty)
         return Instr(op, result, ty, [a, b], line=line)
-    if op == "fneg":
+    if op in ("fneg", "freeze"):
         _skip_flags(c)
         ty = c.type()
         return Instr(op, result, ty, [c.value(ty)], line=line)

@@ -15,7 +15,9 @@ Checks:
   barrier of its block; a thread that reads or writes what another thread wrote, or writes
   what another thread read, since that barrier is reported (a write of the value already
   there is not a hazard);
-- uninitialised shared reads: a byte never written since the block started.
+- uninitialised shared reads: a byte never written since the block started;
+- reads and writes of the destination of a ``cp.async`` whose group has not been waited
+  for, and writes of an operand of a ``wgmma`` not waited for (async_copy.py).
 Race and uninitialised reads are collected (the launch goes on, as with the GPU tools).
 """
 
@@ -81,6 +83,10 @@ class Memory:
         self.r_tid = np.full(size, -1, np.int32)
         self.r_epoch = np.full(size, -1, np.int32)
         self.epoch = np.zeros(lanes.blocks, np.int32)
+        self.pending = np.zeros(size, bool)     # destination of a cp.async not waited for
+        self.in_flight = np.zeros(size, np.int32)   # operand of wgmmas not waited for
+        self.copies = None                      # async_copy.copies_of(self) makes them
+        self.wgmmas = None                      # async_copy.wgmmas_of(self)
 
     def barrier(self, local_blocks: np.ndarray) -> None:
         self.epoch[local_blocks] += 1
@@ -208,7 +214,8 @@ class Memory:
     def _check_shared_read(self, fi, lanes, where) -> None:
         tid = self.lanes.tid[lanes][:, None]
         cur = self.epoch[self.lanes.local_block[lanes]][:, None]
-        uninit = ~self.init[fi]
+        self._check_pending(fi, lanes, "reads", where)
+        uninit = ~self.init[fi] & ~self.pending[fi]
         if uninit.any():
             byte, lane = self._who(fi, lanes, int(np.argmax(uninit)))
             self.report(("uninit", where), f"read of uninitialised shared memory at byte offset "
@@ -232,7 +239,22 @@ class Memory:
         self.r_tid[u] = np.where(multi, -2, tmin)
         self.r_epoch[u] = ce
 
+    def _check_pending(self, fi, lanes, verb, where) -> None:
+        hit = self.pending[fi]
+        if hit.any():
+            byte, lane = self._who(fi, lanes, int(np.argmax(hit)))
+            self.report(("pending", where), f"{self.lanes.describe(lane)} {verb} shared memory "
+                        f"at byte offset {byte}, the destination of a cp.async whose group "
+                        f"has not been waited for ({where})")
+
     def _check_shared_write(self, fi, data, lanes, where) -> None:
+        self._check_pending(fi, lanes, "writes", where)
+        hit = self.in_flight[fi] > 0
+        if hit.any():
+            byte, lane = self._who(fi, lanes, int(np.argmax(hit)))
+            self.report(("in flight", where), f"{self.lanes.describe(lane)} writes shared memory "
+                        f"at byte offset {byte}, an operand of a wgmma whose group has not been "
+                        f"waited for ({where})")
         tid = self.lanes.tid[lanes][:, None]
         cur = self.epoch[self.lanes.local_block[lanes]][:, None]
         wt = self.w_tid[fi]

@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from tileopt.run import ptx
+from tileopt.run import tensor_core as TC
+from tileopt.run.async_copy import copies_of, wgmmas_of
 from tileopt.run import values as V
 from tileopt.run.interp import Executor, Target
 from tileopt.run.memory import KernelFault
@@ -144,6 +146,55 @@ def _math(name: str):
     return run
 
 
+def _matrix(name: str):
+    """llvm.nvvm.{ld,st}matrix.sync.aligned.m8n8.x<1|2|4>[.trans].b16[.p3]."""
+    parts = name.split(".")
+    count = int(parts[4][1:])
+    trans = "trans" in parts
+    load = parts[0] == "ldmatrix"
+
+    def run(ex: Executor, ins, args):
+        rows = TC.whole_groups(ex.idx, 32, parts[0], ex.lanes.describe)
+        addr = np.asarray(ex.full(args[0]))[rows].astype(np.int64)
+        where = ex.where(ins)
+        if not load:
+            regs = np.stack([np.asarray(ex.full(a))[rows].astype(np.uint32).astype(np.uint64)
+                             for a in args[1:]], -1)
+            TC.stmatrix(ex.mem, addr, regs, rows, trans, where)
+            return None
+        got = TC.ldmatrix(ex.mem, addr, rows, count, trans, where)
+        outs = []
+        for k in range(count):
+            full = np.zeros(ex.n, np.int32)
+            full[rows.reshape(-1)] = got[..., k].reshape(-1).astype(np.uint32).view(np.int32)
+            outs.append(full)
+        return tuple(outs) if count > 1 else outs[0]
+    return run
+
+
+def _cp_async(name: str):
+    def run(ex: Executor, ins, args):
+        copies = copies_of(ex.mem)
+        if name == "commit.group":
+            copies.commit(ex.idx)
+        elif name == "wait.group":
+            copies.wait(int(np.asarray(args[0]).reshape(-1)[0]), ex.idx)
+        else:  # wait.all
+            copies.commit(ex.idx)
+            copies.wait(0, ex.idx)
+    return run
+
+
+def _no_op(ex: Executor, ins, args):
+    """wgmma.fence (the product is complete when mma_async executes, in lock step) and
+    fence.proxy.async (generic and async proxies are one memory here)."""
+    return None
+
+
+def _wgmma_commit(ex: Executor, ins, args):
+    wgmmas_of(ex.mem).commit(ex.idx)
+
+
 class NvidiaTarget(Target):
     warp_size = 32
 
@@ -156,6 +207,14 @@ class NvidiaTarget(Target):
         if rest in ("barrier0", "barrier.sync", "barrier.cta.sync.aligned.all",
                     "barrier.cta.sync.aligned", "barrier.cta.sync.all", "bar.sync"):
             return _barrier
+        if rest.startswith(("ldmatrix.sync.aligned.m8n8.", "stmatrix.sync.aligned.m8n8.")):
+            return _matrix(rest)
+        if rest in ("cp.async.commit.group", "cp.async.wait.group", "cp.async.wait.all"):
+            return _cp_async(rest[len("cp.async."):])
+        if rest == "wgmma.commit_group.sync.aligned":
+            return _wgmma_commit
+        if rest == "wgmma.fence.sync.aligned" or rest.startswith("fence.proxy.async"):
+            return _no_op
         if rest.startswith("shfl.sync."):
             mode, suffix = rest.split(".")[2:4]
             return _shuffle(mode, suffix.endswith("p"))

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tileopt.run import tensor_core as TC
+from tileopt.run.async_copy import copies_of, wgmmas_of
 from tileopt.run import values as V
 from tileopt.run.memory import KernelFault
 
@@ -75,7 +77,7 @@ def _split_operands(s: str) -> list[str]:
 
 def parse(text: str) -> list[PtxInstr]:
     out = []
-    for stmt in text.split(";"):
+    for stmt in re.sub(r"//[^\n]*", "", text).split(";"):
         s = stmt.strip()
         if not s:
             continue
@@ -312,3 +314,102 @@ class AsmCall:
                 old[rows[r]] = int(old_bits)
         if returns:
             self._write(pi.operands[0], old, on, bits)
+
+    # -------------------------------------------------------------- async copies, tensor cores
+    def _rows(self, on):
+        """Positions (into the active threads) and launch rows of the guarded threads."""
+        pos = np.nonzero(on)[0]
+        return pos, self.ex.idx[pos]
+
+    def i_cp(self, pi, on):
+        """cp.async[.ca|.cg].shared{::cta}.global [dst], [src], cp-size[, src-size];
+        cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all."""
+        mods = [m for m in pi.mods if m not in ("ca", "cg", "L2::128B", "L2::256B", "L2::64B")]
+        pos, rows = self._rows(on)
+        copies = copies_of(self.ex.mem)
+        if mods == ["async", "commit_group"]:
+            return copies.commit(rows)
+        if mods == ["async", "wait_group"]:
+            if len(rows):
+                copies.wait(int(self._read(pi.operands[0], 32)[pos[0]]), rows)
+            return
+        if mods == ["async", "wait_all"]:
+            copies.commit(rows)
+            return copies.wait(0, rows)
+        if mods[:1] != ["async"] or mods[1:] not in (["shared", "global"],
+                                                     ["shared::cta", "global"]):
+            raise self.error(pi, f"unsupported cp form '.{'.'.join(pi.mods)}'")
+        dst, src, size = pi.operands[:3]
+        if size[0] != "imm":
+            raise self.error(pi, "cp.async needs an immediate cp-size")
+        src_size = self._read(pi.operands[3], 32)[pos].astype(np.int64) if len(pi.operands) > 3 \
+            else np.full(len(pos), size[1], np.int64)
+        copies.issue(self._address(pi, dst, "shared")[pos], self._address(pi, src, "global")[pos],
+                     size[1], src_size, rows, self.ex.where(self.ins))
+
+    def _groups(self, pi, on, size):
+        pos, rows = self._rows(on)
+        TC.whole_groups(rows, size, pi.opcode, self.ex.lanes.describe)
+        return pos.reshape(-1, size)
+
+    def _vec(self, op, pos, bits=32) -> np.ndarray:
+        """A {..} operand's registers at positions ``pos`` -> pos.shape + (count,)."""
+        regs = op[1] if op[0] == "vec" else [op]
+        return np.stack([self._read(r, bits)[pos] for r in regs], -1)
+
+    def _write_vec(self, op, pos, values, on, bits=32):
+        for k, r in enumerate(op[1]):
+            full = np.zeros(len(on), np.uint64)
+            full[pos.reshape(-1)] = values[..., k].reshape(-1)
+            self._write(r, full, on, bits)
+
+    def i_mma(self, pi, on):
+        """mma.sync.aligned.<shape>.row.col.<d>.<a>.<b>.<c> {d}, {a}, {b}, {c}."""
+        mods = pi.mods
+        if mods[:2] != ["sync", "aligned"] or mods[3:5] != ["row", "col"] or len(mods) != 9:
+            raise self.error(pi, f"unsupported mma form '.{'.'.join(mods)}'")
+        pos = self._groups(pi, on, 32)
+        d, a, b, c = pi.operands
+        out = TC.mma_sync(mods[2], mods[5:], self._vec(a, pos), self._vec(b, pos),
+                          self._vec(c, pos))
+        self._write_vec(d, pos, out, on)
+
+    def i_wgmma(self, pi, on):
+        """wgmma.fence (a no-op: the product is complete when the mma_async executes),
+        commit_group and wait_group (of the operand reads in flight), mma_async."""
+        mods = pi.mods
+        if mods == ["fence", "sync", "aligned"]:
+            return
+        if mods == ["commit_group", "sync", "aligned"]:
+            return wgmmas_of(self.ex.mem).commit(self._rows(on)[1])
+        if mods == ["wait_group", "sync", "aligned"]:
+            pos, rows = self._rows(on)
+            if len(rows):
+                wgmmas_of(self.ex.mem).wait(int(self._read(pi.operands[0], 32)[pos[0]]), rows)
+            return
+        if mods[:3] != ["mma_async", "sync", "aligned"] or len(mods) != 7:
+            raise self.error(pi, f"unsupported wgmma form '.{'.'.join(mods)}'")
+        pos = self._groups(pi, on, 128)
+        d, a, b, scale_d, *imm = pi.operands
+        if any(x[0] != "imm" for x in imm):
+            raise self.error(pi, "wgmma scale and transpose operands must be immediates")
+        a_val = self._vec(a, pos) if a[0] == "vec" else self._read(a, 64)[pos[:, 0]]
+        mem, where = self.ex.mem, self.ex.where(self.ins)
+        first = self.ex.idx[pos[:, 0]]
+
+        def read(addr, esize):
+            # the warpgroup's shared operand, read on behalf of its first thread
+            lanes = np.broadcast_to(first[:, None, None], addr.shape).reshape(-1)
+            raw = mem.read("shared", addr.reshape(-1), esize, lanes, esize, where)
+            wgmmas_of(mem).issue(addr.reshape(-1), esize, lanes, where)
+            return raw.view(V.bits_dtype(esize)).reshape(addr.shape).astype(np.uint64)
+
+        out = TC.wgmma(mods[3], mods[4:], a_val, self._read(b, 64)[pos[:, 0]],
+                       self._vec(d, pos), (self._read(scale_d, 1)[pos[:, 0]] != 0).astype(float),
+                       [int(np.int64(x[1])) for x in imm], read)
+        self._write_vec(d, pos, out, on)
+
+    def i_fence(self, pi, on):
+        """fence.proxy.async[.shared::cta]: generic and async proxies are one memory here."""
+        if pi.mods[:2] != ["proxy", "async"]:
+            raise self.error(pi, f"unsupported fence '.{'.'.join(pi.mods)}'")

@@ -9,13 +9,16 @@ too: a mask off by one shows either as a wrong value or as a clobbered sentinel.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-# The corpus kernels without tt.dot (matmul, matmul_small and block_ptr_matmul have one).
+# The corpus kernels with a tt.dot, and the others.
+DOT = ("matmul", "matmul_small", "block_ptr_matmul")
 NON_DOT = ("add", "add_nodiv", "axpy_f16", "gelu", "softmax", "layernorm_fwd", "sum_rows",
            "sum_cols", "cumsum", "transpose", "atomic_hist")
 
@@ -153,4 +156,45 @@ def atomic_hist(rng, scale=1) -> Case:
     return Case([x, hist, n], (math.ceil(n / 1024),), lambda o: _close(o[1], want, 0, 0))
 
 
-CASES: dict[str, Callable] = {name: globals()[name] for name in NON_DOT}
+def _matmul(rng, block: tuple[int, int], block_ptr: bool, scale=1) -> Case:
+    """C = A @ B in f16 (f32 accumulation): two blocks and a ragged tail along M and N, and
+    a K loop of two steps with a ragged tail (M, N, K multiples of 16, as the .ttir assumes).
+    C has a padding column (stride N + 16) that must stay NaN."""
+    (bm, bn), bk = block, block[0] // 2
+    m, n, k = (bm + 16) * scale, bn + 16, bk + 16
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = np.full((m, n + 16), np.nan, np.float16)
+    want = (a.astype(np.float64) @ b).astype(np.float16).astype(np.float64)
+    strides = [k, 1, n, 1, n + 16, 1] if block_ptr else [k, n, n + 16]
+    grid = (math.ceil(m / bm), math.ceil(n / bn)) if block_ptr else \
+        (math.ceil(m / bm) * math.ceil(n / bn),)
+
+    def check(o):
+        # f32 sums in another order than float64's, then rounded to f16: one f16 ulp
+        _close(o[2][:, :n], want, 0, 2 ** -10 * np.maximum(1, np.abs(want)))
+        assert np.isnan(o[2][:, n:]).all(), "matmul wrote outside the M x N result"
+    return Case([a, b, c, m, n, k, *strides], grid, check)
+
+
+def matmul(rng, scale=1) -> Case:
+    return _matmul(rng, (128, 128), False, scale)
+
+
+def matmul_small(rng, scale=1) -> Case:
+    return _matmul(rng, (64, 64), False, scale)
+
+
+def block_ptr_matmul(rng, scale=1) -> Case:
+    return _matmul(rng, (64, 64), True, scale)
+
+
+CASES: dict[str, Callable] = {name: globals()[name] for name in NON_DOT + DOT}
+
+
+def compile_options(meta: Path) -> str:
+    """``{num-warps=.. num-ctas=.. num-stages=..}``: the options Triton compiled a kernel
+    with, from its .json (matmul: 8 warps, 3 stages), for a pipeline name."""
+    d = json.loads(meta.read_text())
+    return "{" + " ".join(f"{k.replace('_', '-')}={d[k]}" for k in ("num_warps", "num_ctas",
+                                                                    "num_stages") if k in d) + "}"

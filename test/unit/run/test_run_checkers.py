@@ -11,7 +11,7 @@ import pytest
 
 from tileopt.run.launch import run_kernel, with_llvm_ir
 from tileopt.run.memory import KernelFault
-from tileopt.testing.run_cases import CASES, NON_DOT
+from tileopt.testing.run_cases import CASES, DOT, NON_DOT
 
 BARRIER = re.compile(r"\n\s*call void @llvm\.nvvm\.barrier\.cta\.sync\.aligned\.all\(i32 0\)[^\n]*")
 
@@ -86,19 +86,27 @@ def test_dropped_barrier_is_a_race(compiled, pipeline, which):
     assert unchecked.reports == [] and right(case, unchecked)
 
 
-@pytest.mark.parametrize("pipeline", ["nvidia-sm80", "nvidia-sm90"])
-@pytest.mark.parametrize("kernel", [k for k in NON_DOT if k not in ("add", "add_nodiv",
-                                                                     "axpy_f16", "gelu")])
+@pytest.mark.parametrize("kernel,pipeline", [
+    (k, p) for k in NON_DOT + DOT if k not in ("add", "add_nodiv", "axpy_f16", "gelu")
+    for p in ("nvidia-sm80", "nvidia-sm90") if (k, p) != ("block_ptr_matmul", "nvidia-sm90")])
 def test_every_barrier_in_the_corpus_is_needed(compiled, kernel, pipeline):
     """Each barrier the lowering emits guards a shared-memory exchange: drop any one and
-    the race checker reports it."""
+    the race checker reports it (in the dot kernels, also the barrier that keeps a
+    cp.async from overwriting what another warp's wgmma may still read)."""
     c = compiled(kernel, pipeline)
     barriers = list(BARRIER.finditer(c.llvm_ir))
     assert barriers
-    for m in barriers:
+    for k, m in enumerate(barriers):
         _, result = launch(c, kernel, c.llvm_ir[:m.start()] + c.llvm_ir[m.end():])
-        assert any(r.startswith("shared-memory race: ") for r in result.reports), \
+        raced = any(r.startswith("shared-memory race: ") for r in result.reports)
+        assert raced != (k < UNGUARDED.get(kernel, 0)), \
             (c.llvm_ir[:m.start()].count("\n") + 2, result.reports)
+
+
+# matmul's first barrier sits between the copies of its first two pipeline stages, into
+# different buffers that nothing has touched yet: it guards no exchange (Triton's PTX has
+# the same number of barriers).
+UNGUARDED = {"matmul": 1}
 
 
 def test_race_report_names_both_threads(compiled):

@@ -236,11 +236,8 @@ def test_the_nvidia_lowerings_memory_asm_forms():
 
 # ------------------------------------------------------------------ the checkers, without the corpus
 
-EXCHANGE = """
-  %s = getelementptr float, ptr addrspace(3) @global_smem, i32 %t
-  %f = uitofp i32 %t to float
-  store float %f, ptr addrspace(3) %s, align 4
-{barrier}
+# every thread stores the float its neighbour (t + 1) % 128 put in shared memory
+READ_NEXT = """
   %t1 = add i32 %t, 1
   %n = and i32 %t1, 127
   %s1 = getelementptr float, ptr addrspace(3) @global_smem, i32 %n
@@ -248,6 +245,11 @@ EXCHANGE = """
   %o = getelementptr float, ptr addrspace(1) %out, i32 %t
   store float %v, ptr addrspace(1) %o, align 4
   ret void"""
+EXCHANGE = """
+  %s = getelementptr float, ptr addrspace(3) @global_smem, i32 %t
+  %f = uitofp i32 %t to float
+  store float %f, ptr addrspace(3) %s, align 4
+{barrier}""" + READ_NEXT
 BARRIER = "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)"
 
 
@@ -288,3 +290,59 @@ def test_store_past_the_buffer():
                                           r"of argument 0 \(arg0, 508 bytes\) by thread "
                                           r"\(127,0,0\) of block \(0,0,0\)"):
         run_shared(EXCHANGE.format(barrier=BARRIER), [np.zeros(127, np.float32)])
+
+
+# ------------------------------------------------------------------ cp.async groups, without the corpus
+
+COPY = """
+  %s = getelementptr float, ptr addrspace(3) @global_smem, i32 %t
+  %g = getelementptr float, ptr addrspace(1) %src, i32 %t
+  %in = icmp ult i32 %t, 100
+  %size = select i1 %in, i32 4, i32 0
+  call void asm sideeffect "cp.async.ca.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x4, $2;", "r,l,r"(ptr addrspace(3) %s, ptr addrspace(1) %g, i32 %size)
+  call void @llvm.nvvm.cp.async.commit.group()
+{wait}
+{barrier}""" + READ_NEXT
+WAIT = "  call void @llvm.nvvm.cp.async.wait.group(i32 0)"
+
+
+def run_copy(wait: str, barrier: str):
+    src = np.arange(1, 101, dtype=np.float32)             # 100 floats: copies past it are
+    text = HEAD + ("define ptx_kernel void @k(ptr addrspace(1) %src, ptr addrspace(1) %out) #0"
+                   " {\nentry:\n  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n" +
+                   COPY.format(wait=wait, barrier=barrier) + "\n}\n") + TAIL + \
+        "declare void @llvm.nvvm.cp.async.commit.group()\n" \
+        "declare void @llvm.nvvm.cp.async.wait.group(i32)\n"
+    compiled = compile_source(text, "k.ll")
+    compiled.shared_bytes = 512
+    return run_kernel(compiled, [src, np.full(128, np.nan, np.float32)], (2,))
+
+
+def test_cp_async_zero_fills_past_src_size():
+    """Threads 100.. copy 0 of 4 bytes (their source is past the buffer: not read)."""
+    r = run_copy(WAIT, BARRIER)
+    assert r.reports == []
+    nxt = (np.arange(128) + 1) % 128
+    assert (r.outputs[1] == np.where(nxt < 100, nxt + 1, 0)).all()
+
+
+def test_read_of_a_copy_not_waited_for_is_reported():
+    r = run_copy("", BARRIER)
+    assert r.reports[0].startswith(
+        "thread (0,0,0) of block (0,0,0) reads shared memory at byte offset 4, the destination "
+        "of a cp.async whose group has not been waited for"), r.reports
+
+
+def test_copy_read_by_another_thread_needs_a_barrier_after_the_wait():
+    r = run_copy(WAIT, "")
+    assert r.reports[0].startswith(
+        "shared-memory race: thread (0,0,0) of block (0,0,0) reads byte offset 4, written by "
+        "thread (1,0,0) of the same block since the last barrier"), r.reports
+
+
+def test_unknown_cp_form_is_named():
+    with pytest.raises(KernelFault, match=r"unsupported cp form '.async.bulk.shared"):
+        run_copy(WAIT, BARRIER.replace(
+            "call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)",
+            'call void asm sideeffect "cp.async.bulk.shared.global [ $0 + 0 ], [ $1 + 0 ], 16;", '
+            '"r,l"(ptr addrspace(3) %s, ptr addrspace(1) %g)'))

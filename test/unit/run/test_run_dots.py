@@ -1,0 +1,97 @@
+"""The hand-written dot kernels of benchmarks/gpu/dots/ (Triton-style .ttgir with their .json
+options), through nvidia-sm80 (mma.sync) and nvidia-sm90 (wgmma), run by tileopt-run against
+float64 references of what benchmarks/gpu/problems.py's DOT_CASES say each computes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tileopt.run.launch import compile_source, run_kernel
+from tileopt.testing.run_cases import compile_options
+
+HARNESS = Path(__file__).resolve().parents[3] / "benchmarks" / "gpu"
+sys.path.insert(0, str(HARNESS))
+
+from problems import DOT_CASES  # noqa: E402
+
+PIPELINES = ("nvidia-sm80", "nvidia-sm90")
+
+
+def _compiled(name: str, pipeline: str):
+    path = HARNESS / "dots" / f"cuda-{pipeline.split('-')[1]}" / f"{name}.ttgir"
+    return compile_source(path.read_text(), path.name,
+                          pipeline + compile_options(path.with_suffix(".json")), start_at="llir")
+
+
+def _tf32(x: np.ndarray) -> np.ndarray:
+    """The f32 values as the tensor cores read a .tf32 operand: 13 low mantissa bits dropped."""
+    return (x.view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32).astype(np.float64)
+
+
+def _launch(name: str, pipeline: str):
+    """-> (D after the launch, float64 reference of the inputs as given, reference of the
+    inputs as the instruction reads them)."""
+    case = DOT_CASES[name]
+    rng = np.random.default_rng(1)
+    kind = {"bf16": np.float32, "f16": np.float16, "f32": np.float32}[case.in_dtype]
+
+    def operand(shape):
+        x = rng.standard_normal(shape).astype(kind)
+        if case.in_dtype == "bf16":  # exactly representable in bf16
+            x = (x.view(np.uint32) & np.uint32(0xFFFF0000)).view(np.float32)
+        return x
+
+    a, b = operand((case.m, case.k)), operand((case.k, case.n))
+    read = _tf32 if name.startswith("dot_tf32") else (lambda x: x.astype(np.float64))
+    ref, ref_read = a.astype(np.float64) @ b, read(a) @ read(b)
+    n = case.n
+    if case.chain_n:
+        c = operand((case.n, case.chain_n))
+        ref = ref.astype(np.float16).astype(np.float64) @ c
+        ref_read = ref
+        n = case.chain_n
+    elif case.acc:
+        c = rng.standard_normal((case.m, case.n)).astype(np.float32)
+        ref, ref_read = ref + c, ref_read + c
+    else:
+        c = np.full((case.m, case.n), np.nan, np.float32)   # not read
+    if case.in_dtype == "bf16":
+        a, b = ((x.view(np.uint32) >> 16).astype(np.uint16) for x in (a, b))
+    d = np.full((case.m, n), np.nan, np.float32)
+    result = run_kernel(_compiled(name, pipeline), [a, b, c, d], (1,))
+    assert result.reports == []
+    return result.outputs[3].astype(np.float64), ref, ref_read
+
+
+def _harness_error(got, ref) -> float:
+    """benchmarks/gpu/array_ops.py's max_relative_error, in numpy."""
+    scale = np.maximum(np.abs(ref), 1e-3 * np.abs(ref).max())
+    return float(np.max(np.abs(got - ref) / scale))
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+@pytest.mark.parametrize("name", list(DOT_CASES))
+def test_dot_matches_reference(name, pipeline):
+    """Against the float64 product of the operands as the instruction reads them (tf32:
+    truncated), to within f32 rounding of the sums; chained: one f16 ulp of the first dot."""
+    got, _, ref_read = _launch(name, pipeline)
+    tol = 1e-2 if DOT_CASES[name].chain_n else 1e-6
+    assert np.max(np.abs(got - ref_read)) <= tol * np.abs(ref_read).max()
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "DOT_CASES gives dot_tf32_64x64x32 a tolerance of 2e-2 in max_relative_error, but exact "
+    "tf32 arithmetic (the kernel's result equals the tf32 product to f32 rounding, "
+    "test_dot_matches_reference) is off by 0.15 in that measure (median over 200 random "
+    "inputs; up to 0.35): elements near 1e-3 of the largest carry the k = 32 products' "
+    "2^-11 errors. The GPU's 0.195 is this, not a lowering bug; benchmarks/gpu/problems.py "
+    "should measure tf32 against the product of the truncated inputs, or allow 0.5"))
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_tf32_dot_within_the_harness_tolerance(pipeline):
+    got, ref, _ = _launch("dot_tf32_64x64x32", pipeline)
+    assert _harness_error(got, ref) <= DOT_CASES["dot_tf32_64x64x32"].tolerance
