@@ -68,9 +68,9 @@ def _launch(name: str, pipeline: str):
     return result.outputs[3].astype(np.float64), ref, ref_read
 
 
-def _harness_error(got, ref) -> float:
-    """benchmarks/gpu/array_ops.py's max_relative_error, in numpy."""
-    scale = np.maximum(np.abs(ref), 1e-3 * np.abs(ref).max())
+def _harness_error(got, ref, scale) -> float:
+    """benchmarks/gpu's verdict for a dot: max |out - ref| / scale, per element, with scale
+    the dot's own error scale |A| @ |B| (+ |C|) (problems.dot_scale)."""
     return float(np.max(np.abs(got - ref) / scale))
 
 
@@ -84,14 +84,15 @@ def test_dot_matches_reference(name, pipeline):
     assert np.max(np.abs(got - ref_read)) <= tol * np.abs(ref_read).max()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "DOT_CASES gives dot_tf32_64x64x32 a tolerance of 2e-2 in max_relative_error, but exact "
-    "tf32 arithmetic (the kernel's result equals the tf32 product to f32 rounding, "
-    "test_dot_matches_reference) is off by 0.15 in that measure (median over 200 random "
-    "inputs; up to 0.35): elements near 1e-3 of the largest carry the k = 32 products' "
-    "2^-11 errors. The GPU's 0.195 is this, not a lowering bug; benchmarks/gpu/problems.py "
-    "should measure tf32 against the product of the truncated inputs, or allow 0.5"))
 @pytest.mark.parametrize("pipeline", PIPELINES)
 def test_tf32_dot_within_the_harness_tolerance(pipeline):
+    """Exact tf32 arithmetic (truncated operands) passes the GPU harness's verdict: its
+    tolerance is derived from the dot's error scale (benchmarks/gpu/problems.py), not from
+    the floored metric under which tf32 scored 0.15 on random inputs (the GPU's 0.195)."""
     got, ref, _ = _launch("dot_tf32_64x64x32", pipeline)
-    assert _harness_error(got, ref) <= DOT_CASES["dot_tf32_64x64x32"].tolerance
+    rng = np.random.default_rng(1)   # the same operands _launch drew
+    case = DOT_CASES["dot_tf32_64x64x32"]
+    a = rng.standard_normal((case.m, case.k)).astype(np.float32).astype(np.float64)
+    b = rng.standard_normal((case.k, case.n)).astype(np.float32).astype(np.float64)
+    assert np.allclose(a @ b, ref)
+    assert _harness_error(got, ref, np.abs(a) @ np.abs(b)) <= case.tolerance
