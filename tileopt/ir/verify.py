@@ -141,14 +141,7 @@ def _check_dominance(op: Operation, order: _BlockOrder) -> str | None:
 
 
 def _in_region(op: Operation, region) -> bool:
-    while op is not None:
-        block = op.parent
-        if block is None:
-            return False
-        if block.parent is region:
-            return True
-        op = op.parent_op()
-    return False
+    return _ancestor_in_region(op, region) is not None
 
 
 def _structure_error(op: Operation) -> str | None:

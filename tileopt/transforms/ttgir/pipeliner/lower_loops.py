@@ -34,7 +34,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from tileopt.analysis.axis_info import AxisInfoAnalysis, element_bit_width
 from tileopt.analysis.structured_dominance import ancestor_in_block
 from tileopt.dialects import arith as tensor_arith
-from tileopt.dialects.layout_of import encoding_of, linear_layout_of
+from tileopt.dialects.layout_of import encoding_of
 from tileopt.dialects.ttg import (
     AsyncCommitGroupOp,
     AsyncCopyGlobalToLocalOp,
@@ -44,11 +44,7 @@ from tileopt.dialects.ttg import (
     LocalLoadOp,
     MemDescIndexOp,
 )
-from tileopt.dialects.ttg_attrs import (
-    DotOperandEncodingAttr,
-    SharedMemorySpaceAttr,
-    SwizzledSharedEncodingAttr,
-)
+from tileopt.dialects.ttg_attrs import SharedMemorySpaceAttr, SwizzledSharedEncodingAttr
 from tileopt.dialects.ttg_types import AsyncTokenType, MemDescType
 from tileopt.layouts.encodings import get_order
 from tileopt.transforms.ttgir.pipeliner.schedule import (
@@ -56,9 +52,10 @@ from tileopt.transforms.ttgir.pipeliner.schedule import (
     CoarseSchedule,
     body_ops,
 )
-from tileopt.transforms.ttgir.reduce_data_duplication import (
-    _cta_fields,
-    dot_operand_shared_layout,
+from tileopt.transforms.utils.async_loads import (
+    async_copy_bits,
+    copy_vector_bytes,
+    dot_operand_buffer_layout,
 )
 from tileopt.transforms.utils.scf_rewrites import (
     replace_for_with_new_signature,
@@ -201,47 +198,11 @@ def shared_encoding(load: Operation) -> Attribute:
             return use.operation.results[0].type.encoding
     ty = load.results[0].type
     assert isinstance(ty, TensorType)
-    shape = list(ty.get_shape())
-    order = get_order(encoding_of(ty), shape)
-    cta = _cta_fields(ty.encoding)
-    dot_layout = _shared_if_all_users_are_dot_operands(load.results[0], ty, order, cta)
+    dot_layout, _ = dot_operand_buffer_layout(load.results[0])
     if dot_layout is not None:
         return dot_layout
-    return SwizzledSharedEncodingAttr.get(1, 1, 1, order)
-
-
-def _shared_if_all_users_are_dot_operands(value: SSAValue, ty: TensorType, order, cta):
-    layout = None
-    for use in value.uses:
-        user = use.operation
-        if len(user.results) != 1:
-            return None
-        result_type = user.results[0].type
-        if isinstance(result_type, MemDescType):
-            wanted = result_type.encoding
-            if _shared_if_all_users_are_dot_operands(user.results[0], ty, order, cta) is None:
-                return None
-        else:
-            if user.name not in ("ttg.local_load", "ttg.convert_layout"):
-                return None
-            dot = result_type.encoding if isinstance(result_type, TensorType) else None
-            if not isinstance(dot, DotOperandEncodingAttr):
-                return None
-            wanted = dot_operand_shared_layout(dot, list(ty.get_shape()), order,
-                                               element_bit_width(ty.element_type), cta)
-        if layout is not None and layout != wanted:
-            return None
-        layout = wanted
-    return layout
-
-
-def copy_vector_bytes(ty: TensorType, shared: Attribute) -> int:
-    """Bytes a thread can copy at once: registers that land in consecutive shared
-    offsets."""
-    buffer = MemDescType.get(list(ty.get_shape()), ty.element_type, shared,
-                             SharedMemorySpaceAttr())
-    regs_to_shared = linear_layout_of(ty).invert_and_compose(linear_layout_of(buffer))
-    return regs_to_shared.get_num_consecutive_in_out() * element_bit_width(ty.element_type) // 8
+    return SwizzledSharedEncodingAttr.get(1, 1, 1, get_order(encoding_of(ty),
+                                                             list(ty.get_shape())))
 
 
 # ---------------------------------------------------------------------------------------
@@ -271,11 +232,10 @@ def pick_async_loads(loop: scf.ForOp, schedule: CoarseSchedule,
         encoding = shared_encoding(op)
         if copy_vector_bytes(ty, encoding) < 4:
             continue
-        vector = axis_info.contiguity(op.operands[0])
-        if op.mask is not None:
-            vector = min(vector, axis_info.mask_alignment(op.mask))
-        if vector * element_bit_width(ty.element_type) < 32:
+        bits = async_copy_bits(op, axis_info)
+        if bits < 32:
             continue  # cp.async copies 4, 8 or 16 bytes
+        vector = bits // element_bit_width(ty.element_type)
         if feeds_warp_group_dot(op):
             distance += 1
         picked.append(AsyncLoad(op, distance, encoding, vector))
