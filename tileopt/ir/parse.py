@@ -53,7 +53,7 @@ from xdsl.utils.exceptions import (
     VerifyException,
 )
 from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.mlir_lexer import MLIRTokenKind, StringLiteral
 
 from tileopt.ir.aliases import AliasDefinition, LazyAliasTable, find_alias_definitions
 from tileopt.ir.context import make_context
@@ -307,6 +307,22 @@ class TileoptParser(Parser):
     def parse_optional_attribute(self):
         self._check_alias_use()
         return super().parse_optional_attribute()
+
+    def _parse_optional_builtin_attr(self):
+        """A string with byte escapes (``"caf\\C3\\A9"``, how MLIR prints what is not
+        printable ASCII) is a string attribute when its bytes are UTF-8, as in MLIR, whose
+        strings are bytes: xDSL would make a ``BytesAttr`` of it, which no string-valued
+        attribute accepts, so printed output would not read back."""
+        token = self._current_token
+        if token.kind == MLIRTokenKind.BYTES_LIT:
+            data = StringLiteral.from_span(token.span).bytes_contents
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                return super()._parse_optional_builtin_attr()
+            self._consume_token(MLIRTokenKind.BYTES_LIT)
+            return StringAttr(text)
+        return super()._parse_optional_builtin_attr()
 
     # --- integer types: MLIR's width limit ---------------------------------------------
 

@@ -169,6 +169,40 @@ def _structure_error(op: Operation) -> str | None:
         if len(region.blocks) == 1 and not region.block.ops and \
                 not op.has_trait(NoTerminator):
             return "has an empty block in a region that needs a terminator"
+    return _yield_problem(op) or _alignment_problem(op)
+
+
+_YIELDS_RESULTS = ("scf.if", "scf.for", "scf.execute_region")
+"""Ops whose regions end in an ``scf.yield`` of exactly their results (as MLIR's scf
+verifiers require; xDSL's parser fills in an empty yield where the text has none)."""
+
+
+def _alignment_problem(op: Operation) -> str | None:
+    """LLVM ops' ``alignment`` must be a power of 2 (MLIR's LLVM dialect verifiers; LLVM
+    itself refuses anything else at translation)."""
+    if not op.name.startswith("llvm."):
+        return None
+    value = op.properties.get("alignment")
+    if value is None:  # (not `or`: an IntegerAttr of 0 is falsy)
+        value = op.attributes.get("alignment")
+    number = getattr(getattr(value, "value", None), "data", None)
+    if isinstance(number, int) and (number <= 0 or number & (number - 1)):
+        return f"alignment attribute is not a power of 2 ({number})"
+    return None
+
+
+def _yield_problem(op: Operation) -> str | None:
+    if op.name != "scf.yield":
+        return None
+    parent = op.parent_op()
+    if parent is None or parent.name not in _YIELDS_RESULTS:
+        return None
+    yielded = [v.type for v in op.operands]
+    expected = [r.type for r in parent.results]
+    if yielded != expected:
+        shown = ", ".join(str(t) for t in expected) or "nothing"
+        return (f"yields {len(yielded)} value(s) where its parent '{parent.name}' has "
+                f"{len(expected)} result(s) ({shown})")
     return None
 
 

@@ -398,7 +398,10 @@ class Campaign:
 
 def run_campaign(campaign: Campaign, seeds: list[Seed], add_ttir: str,
                  keep_dir: Path | None = None,
-                 progress: Callable[[str], None] | None = None) -> Campaign:
+                 progress: Callable[[str], None] | None = None,
+                 only: set[int] | None = None) -> Campaign:
+    """Run the campaign's cases; ``only``: just these case numbers (the others are drawn,
+    so the same numbers are the same cases, but not run)."""
     rng = random.Random(campaign.seed)
     by_mode: dict[str, list[Seed]] = {}
     for s in seeds:
@@ -408,6 +411,8 @@ def run_campaign(campaign: Campaign, seeds: list[Seed], add_ttir: str,
     for number in range(campaign.cases):
         seed = rng.choice(by_mode[rng.choice(modes)])
         text, steps = mutate(rng, seed.text)
+        if only is not None and number not in only:
+            continue
         with tempfile.NamedTemporaryFile("w", suffix=seed.suffix, delete=False,
                                          encoding="utf-8", errors="surrogateescape") as f:
             f.write(text)
@@ -432,7 +437,7 @@ def run_campaign(campaign: Campaign, seeds: list[Seed], add_ttir: str,
                 f"  run:   {shown}"
                 + (f"\n  kept:  {kept}" if kept else "")
                 + f"\n  again: python -m tileopt.testing.fuzz --seed {campaign.seed} "
-                  f"--cases {number + 1} --keep DIR")
+                  f"--cases {number + 1} --only {number} --keep DIR")
         if progress is not None:
             progress(f"{number + 1}/{campaign.cases} {seed.mode} {result.outcome}")
     return campaign
@@ -482,6 +487,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", action="append", choices=MODES,
                         help="only these modes (repeatable; default: all)")
     parser.add_argument("--keep", type=Path, help="write every mutated input to this folder")
+    parser.add_argument("--only", type=int, action="append",
+                        help="run only this case number (repeatable); the others are drawn "
+                             "but not run, so a reported case comes back at once")
     args = parser.parse_args(argv)
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
@@ -491,7 +499,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     run_campaign(campaign, seeds, add, args.keep,
                  progress=lambda line: print(line, file=sys.stderr, flush=True)
-                 if sys.stderr.isatty() else None)
+                 if sys.stderr.isatty() else None,
+                 only=set(args.only) if args.only else None)
     for failure in campaign.failures:
         print(failure)
     print(format_table(campaign))

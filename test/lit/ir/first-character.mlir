@@ -43,3 +43,4 @@ $ module {
 // CHECK-NEXT: }
 module {
 }
+

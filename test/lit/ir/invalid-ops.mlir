@@ -157,3 +157,25 @@ func.func @f(%c: tensor<8xi1>, %a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = arith.select %c, %a, %a : tensor<8xi1>, tensor<4xf32>
   func.return %0 : tensor<4xf32>
 }
+
+// -----
+
+// An scf.if with a result whose else branch yields nothing (found by the fuzzer, issue 13):
+// the verifier says so instead of a canonicalization pattern failing later.
+// CHECK: invalid-ops.mlir:[[# @LINE + 2]]:{{[0-9]+}}: error: 'scf.yield' op yields 0 value(s) where its parent 'scf.if' has 1 result(s) (f32)
+func.func @if_without_else_yield(%c: i1, %a: f32) -> f32 {
+  %r = scf.if %c -> (f32) {
+    scf.yield %a : f32
+  } else {
+  }
+  func.return %r : f32
+}
+
+// -----
+
+// An LLVM alignment that is not a power of 2 (found by the fuzzer, issue 13): the
+// verifier refuses it, as MLIR's LLVM dialect does, before LLVM would.
+// CHECK: invalid-ops.mlir:[[# @LINE + 2]]:3: error: 'llvm.mlir.global' op alignment attribute is not a power of 2 (0)
+module {
+  llvm.mlir.global external @smem() {addr_space = 3 : i32, alignment = 0 : i64} : !llvm.array<0 x i8>
+}

@@ -283,3 +283,13 @@ def test_verify_module_reports_ops_made_after_parsing_at_their_location():
     assert (info.value.file, info.value.line, info.value.col) == ("k.py", 8, 5)
     assert info.value.message.startswith("'arith.addi' op ")
     del IntegerAttr, i32
+
+
+def test_escaped_utf8_string_reads_back_as_the_same_string():
+    """MLIR prints what is not printable ASCII as byte escapes; reading that back gives
+    the same string attribute, not a bytes attribute (fuzzer finding, issue 13)."""
+    module = parse_module('module attributes {note = "caf\u00e9 \u200b!"} {\n}\n')
+    text = print_module(module)
+    assert '"caf\\C3\\A9 \\E2\\80\\8B!"' in text
+    again = parse_module(text).attributes["note"]
+    assert isinstance(again, StringAttr) and again.data == "caf\u00e9 \u200b!"
