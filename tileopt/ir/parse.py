@@ -593,6 +593,11 @@ def _describe(err: Exception) -> str:
     first = text.splitlines()[0] if text else type(err).__name__
     if isinstance(err, DiagnosticException):
         return first
+    if isinstance(err, RecursionError):
+        return ("regions or attributes nested too deeply: tileopt's parser is recursive and "
+                "stops at about a hundred levels")
+    if isinstance(err, OverflowError):
+        return f"a number too large for 64 bits ({first})"
     return f"invalid input ({type(err).__name__}: {first})"
 
 

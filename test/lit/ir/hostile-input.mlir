@@ -61,3 +61,822 @@ tt.func public @widths(%a: si16777216) {
 tt.func public @widths(%a: tensor<4xui99999999999999999999999>) {
   tt.return
 }
+
+// -----
+
+// A shape whose element count does not fit 64 bits: one clean error.
+// CHECK: {{.*}}hostile-input.mlir:[[# @LINE + 4]]:{{[0-9]+}}: error: a number too large for 64 bits
+module {
+  tt.func @f() {
+    %c = arith.constant dense<0.0> : tensor<4294967296x4294967296xf32>
+    tt.return
+  }
+}
+
+// -----
+
+// Regions nested past what the recursive parser takes: one clean error, not a crash.
+// CHECK: error: regions or attributes nested too deeply: tileopt's parser is recursive and stops at about a hundred levels
+func.func @deep(%c: i1) {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  scf.if %c {
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  }
+  func.return
+}
