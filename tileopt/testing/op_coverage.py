@@ -88,6 +88,9 @@ def _best_test(name: str, lowering: str, tests: list[str]) -> str:
 def rows(root: Path = REPO) -> list[tuple[str, str, str]]:
     """(op, lowering file or '-', test or why not lowered) for every op."""
     import tileopt.conversion.triton_gpu_to_llvm.module_lowering  # noqa: F401  (patterns)
+    from tileopt.passes.registry import load_builtin_passes
+
+    load_builtin_passes()  # the vendors' lowering passes register their own patterns
     from tileopt.conversion.triton_gpu_to_llvm.lowering import PATTERNS
 
     tests = lit_tests(root)
