@@ -102,9 +102,7 @@ class SharedMemoryPlan:
         the stand-in gives any op what it asks for)."""
         if not self.allocated:
             return None
-        from tileopt.analysis.allocation import scratch_bytes
-
-        return scratch_bytes(op, self._target)
+        return scratch_bytes(op, self._target)  # what the allocator gave: the same rule
 
     def buffer_offset(self, op: Operation) -> int:
         """Byte offset of the buffer a ``ttg.local_alloc`` owns. Explicit buffers need the

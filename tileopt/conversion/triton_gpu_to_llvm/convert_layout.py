@@ -48,19 +48,22 @@ from tileopt.layouts.linear_layout import LinearLayout
 
 @scratch_rule("ttg.convert_layout")
 def convert_scratch(op: Operation) -> int:
-    """Bytes :func:`convert_through_shared` lays out: the whole tensor, in one round (Triton
-    may need less: warp shuffles, or several rounds), or none when registers suffice."""
+    """The fewest bytes :func:`convert_through_shared` can work in: the whole tensor split
+    into as many rounds as the layouts allow (:func:`split_rounds`), or none when registers
+    suffice. The allocator gives the larger of this and Triton's size, and the lowering
+    splits the conversion until it fits what it was given (Triton may need less than this
+    where it converts with warp shuffles)."""
     src_type, dst_type = op.operands[0].type, op.results[0].type
     if not all(isinstance(t, TensorType) and not isinstance(t.encoding, NoneAttr)
                for t in (src_type, dst_type)):
         return 0  # not a TritonGPU conversion: the pattern reports it
-    if register_maps.register_map(linear_layout_of(src_type),
-                                  linear_layout_of(dst_type)) is not None:
+    src, dst = linear_layout_of(src_type), linear_layout_of(dst_type)
+    if register_maps.register_map(src, dst) is not None:
         return 0
     size = storage_bytes(convert_scalar_type(src_type.element_type))
     for extent in src_type.get_shape():
         size *= extent
-    return size
+    return size >> len(round_candidates(src, dst))
 
 
 @dataclass(frozen=True)
