@@ -194,11 +194,19 @@ def _render(
 USAGE = "tileopt-layout -t TYPE [-l LAYOUT | -i FILE] [options]"
 
 
+class _OneLineError(click.ClickException):
+    def show(self, file=None) -> None:
+        click.echo(f"tileopt-layout: error: {self.format_message()}", err=True)
+
+
 class _Command(click.Command):
     """click parses the arguments; ``--help`` is laid out as the other tools' help."""
 
-    def get_usage(self, ctx: click.Context) -> str:  # above click's own errors
-        return f"usage: {USAGE}"
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as err:  # a bad flag or value: one line, as the other errors
+            raise _OneLineError(err.format_message()) from None
 
     def get_help(self, ctx: click.Context) -> str:
         flags = [_as_flag(p) for p in self.get_params(ctx) if isinstance(p, click.Option)]
