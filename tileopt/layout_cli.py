@@ -36,6 +36,7 @@ from tileopt import version_line
 from tileopt.dialects.layout_of import encoding_of, linear_layout_of
 from tileopt.dialects.ttg_attrs import LayoutAttr
 from tileopt.dialects.ttg_types import MemDescType
+from tileopt.driver.argv import Flag, format_help
 from tileopt.ir.aliases import find_alias_definitions
 from tileopt.ir.context import make_context
 from tileopt.ir.parse import TileoptParser
@@ -190,19 +191,61 @@ def _render(
     return "\n".join(lines) + "\n" + body, layout
 
 
-@click.command(name="tileopt-layout", context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("-l", "--layout", "layout_text", help="Layout attribute text, or #alias with -i.")
-@click.option("-t", "--tensor-type", "tensor_text", help="Tensor type, e.g. 'tensor<16x16xf16>'.")
-@click.option("-i", "--input", "input_path", type=click.Path(dir_okay=False), help="File with #alias definitions.")
-@click.option("--alias-names", default="", help="Comma-separated aliases of -i to show (default: all).")
+USAGE = "tileopt-layout -t TYPE [-l LAYOUT | -i FILE] [options]"
+
+
+class _OneLineError(click.ClickException):
+    def show(self, file=None) -> None:
+        click.echo(f"tileopt-layout: error: {self.format_message()}", err=True)
+
+
+class _Command(click.Command):
+    """click parses the arguments; ``--help`` is laid out as the other tools' help."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as err:  # a bad flag or value: one line, as the other errors
+            raise _OneLineError(err.format_message()) from None
+
+    def get_help(self, ctx: click.Context) -> str:
+        flags = [_as_flag(p) for p in self.get_params(ctx) if isinstance(p, click.Option)]
+        return format_help(USAGE, flags, self.help or "").rstrip("\n")
+
+
+def _as_flag(option: click.Option) -> Flag:
+    names = [name.lstrip("-") for name in option.opts]
+    metavar = "" if option.is_flag else option.metavar or "|".join(option.type.choices)
+    help_text = option.help or ""
+    if option.show_default:
+        help_text += f" (default: {option.default})"
+    return Flag(max(names, key=len), "bool" if option.is_flag else "value", help_text, metavar,
+                aliases=tuple(n for n in names if len(n) == 1))
+
+
+@click.command(name="tileopt-layout", cls=_Command, add_help_option=False)
+@click.option("-l", "--layout", "layout_text", metavar="LAYOUT",
+              help="layout attribute text, or #alias with -i")
+@click.option("-t", "--tensor-type", "tensor_text", metavar="TYPE",
+              help="tensor type, e.g. 'tensor<16x16xf16>'")
+@click.option("-i", "--input", "input_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="file with #alias definitions")
+@click.option("--alias-names", default="", metavar="NAMES",
+              help="comma-separated aliases of -i to show (default: all)")
 @click.option("--view", type=click.Choice(["tensor", "hw"]), default="tensor", show_default=True,
-              help="tensor: who holds each element; hw: what each thread holds.")
-@click.option("--png", "png_path", type=click.Path(dir_okay=False), help="Also draw the layout to this PNG.")
-@click.option("--num-warps", type=int, help="Check that the layout uses this many warps.")
-@click.option("--threads-per-warp", type=int, help="Check that the layout uses this many threads per warp.")
-@click.option("--show-bases", is_flag=True, help="Also print the linear layout's bases.")
-@click.option("-o", "--output", "output_path", type=click.Path(dir_okay=False), help="Write the text here.")
-@click.version_option(version_line(), "--version", message="%(version)s")
+              help="tensor: who holds each element; hw: what each thread holds")
+@click.option("--png", "png_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="also draw the layout to this PNG")
+@click.option("--num-warps", type=int, metavar="N",
+              help="check that the layout uses this many warps")
+@click.option("--threads-per-warp", type=int, metavar="N",
+              help="check that the layout uses this many threads per warp")
+@click.option("--show-bases", is_flag=True, help="also print the linear layout's bases")
+@click.option("-o", "--output", "output_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="write the text here")
+@click.version_option(version_line(), "--version", message="%(version)s",
+                      help="print the tileopt version and exit")
+@click.help_option("-h", "--help", help="show this help")
 def main(layout_text, tensor_text, input_path, alias_names, view, png_path, num_warps,
          threads_per_warp, show_bases, output_path) -> None:
     """Show which thread holds which element of a tensor under a TritonGPU layout."""

@@ -11,6 +11,7 @@ its raw arguments to this parser.
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -65,6 +66,39 @@ def answered_help_or_version(args: ParsedArgs, usage: Callable[[], str]) -> bool
         print(version_line())
         return True
     return False
+
+
+# Every tool's --help: flags from column 3, their help from HELP_COLUMN (on the next line
+# when the flag is longer), wrapped at HELP_WIDTH.
+HELP_COLUMN = 32
+HELP_WIDTH = 100
+
+
+def spelled(flag: Flag) -> str:
+    """How --help shows a flag: ``-o FILE``, ``--emit=KIND``, ``-h, --help``."""
+    value = "" if flag.kind == "bool" else flag.metavar or "VALUE"
+    names = sorted((flag.name, *flag.aliases), key=len)
+    shown = [f"-{name}" if len(name) == 1 else f"--{name}" for name in names]
+    if value:
+        shown[-1] += f" {value}" if len(names[-1]) == 1 else f"={value}"
+    return ", ".join(shown)
+
+
+def format_help(usage: str, flags: Iterable[Flag], about: str = "") -> str:
+    """The help text of a tool: its usage line, a paragraph about it, and its flags."""
+    lines = [f"usage: {usage}", ""]
+    if about:
+        lines += textwrap.wrap(about, HELP_WIDTH) + [""]
+    lines.append("options:")
+    for flag in flags:
+        name = f"  {spelled(flag)}"
+        help_lines = textwrap.wrap(flag.help, HELP_WIDTH - HELP_COLUMN) or [""]
+        if len(name) + 2 > HELP_COLUMN:
+            lines.append(name)
+            name = ""
+        lines.append(f"{name:<{HELP_COLUMN}}{help_lines[0]}".rstrip())
+        lines += [" " * HELP_COLUMN + line for line in help_lines[1:]]
+    return "\n".join(lines) + "\n"
 
 
 def parse_bool(flag: str, text: str) -> bool:

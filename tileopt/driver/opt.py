@@ -12,7 +12,8 @@ import sys
 import time
 
 from tileopt.driver import ir_io
-from tileopt.driver.argv import Flag, ParsedArgs, answered_help_or_version, parse_argv
+from tileopt.driver.argv import (Flag, ParsedArgs, answered_help_or_version, format_help,
+                                 parse_argv)
 from tileopt.driver.input import SPLIT_MARKER, InputChunk, read_input, split_input
 from tileopt.driver.instrumentation import IRPrinter, Timer
 from tileopt.driver.listing import list_passes_text, list_pipelines_text
@@ -284,14 +285,7 @@ def _flag_step(name: str, value: str | None):
 
 
 def usage() -> str:
-    lines = ["usage: tileopt [options] [--PASS[=OPTIONS] ...] [input-file|-]", "",
-             "Flags take one or two dashes; every registered pass is a flag too "
-             "(see --list-passes).", "", "options:"]
-    for flag in FLAGS:
-        if len(flag.name) == 1:
-            lines.append(f"  -{flag.name} {flag.metavar or 'VALUE'}")
-        else:
-            value = "" if flag.kind == "bool" else f"={flag.metavar or 'VALUE'}"
-            lines.append(f"  --{flag.name}{value}")
-        lines.append(f"      {flag.help}")
-    return "\n".join(lines) + "\n"
+    return format_help("tileopt [options] [--PASS[=OPTIONS] ...] [input-file|-]", FLAGS,
+                       "Run passes over an MLIR/Triton file, as mlir-opt and triton-opt do. "
+                       "Flags take one or two dashes; every registered pass is a flag too "
+                       "(see --list-passes).")

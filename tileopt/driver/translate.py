@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from tileopt.driver.argv import Flag, answered_help_or_version, parse_argv
+from tileopt.driver.argv import Flag, answered_help_or_version, format_help, parse_argv
 from tileopt.driver.input import read_input
 from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.driver.output import quiet_broken_pipe, write_output
@@ -58,11 +58,6 @@ def run_translate(argv: list[str]) -> int:
 
 
 def usage() -> str:
-    lines = ["usage: tileopt-translate [options] [input-file|-]", "", "options:"]
-    for flag in FLAGS:
-        if len(flag.name) == 1:
-            spelled = f"-{flag.name} {flag.metavar or 'VALUE'}"
-        else:
-            spelled = f"--{flag.name}" + (f"={flag.metavar or 'VALUE'}" if flag.kind != "bool" else "")
-        lines.append(f"  {spelled:<34} {flag.help}")
-    return "\n".join(lines) + "\n"
+    return format_help("tileopt-translate [options] [input-file|-]", FLAGS,
+                       "Translate MLIR in the LLVM dialect (or LLVM IR) to LLVM IR, PTX, a "
+                       "cubin, AMDGCN or an hsaco.")

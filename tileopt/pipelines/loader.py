@@ -314,19 +314,26 @@ def _load_pass(doc: YamlFile, node: yaml.Node) -> PassEntry:
     if name_node.tag.startswith("!"):
         raise doc.error(name_node, f"unknown tag '{name_node.tag}' on pass '{name}' "
                                    f"(the only tag is {MISSING_TAG})")
-    cls = get_pass(name)
-    if cls is None:
+    if get_pass(name) is None:
         raise unknown_pass_error(name, doc.where(name_node))
     options = []
     if options_node is not None and not (isinstance(options_node, yaml.ScalarNode)
                                          and options_node.tag == "tag:yaml.org,2002:null"):
-        known = [spec.name for spec in cls.options()]
-        for key, value in doc.mapping(options_node, f"options of pass '{name}'"):
-            if key.value not in known:
-                raise unknown_option_error(name, key.value, list(known), doc.where(key))
-            options.append((key.value, doc.scalar(value, f"option '{key.value}'"),
-                            doc.where(key), doc.where(value)))
+        options = _load_options(doc, name, options_node)
     return PassEntry(name, options, doc.where(name_node), doc)
+
+
+def _load_options(doc: YamlFile, name: str, node: yaml.Node
+                  ) -> list[tuple[str, object, Where, Where]]:
+    """``{option: value, ...}`` of the registered pass ``name``, each option checked."""
+    known = [spec.name for spec in get_pass(name).options()]
+    options = []
+    for key, value in doc.mapping(node, f"options of pass '{name}'"):
+        if key.value not in known:
+            raise unknown_option_error(name, key.value, list(known), doc.where(key))
+        options.append((key.value, doc.scalar(value, f"option '{key.value}'"),
+                        doc.where(key), doc.where(value)))
+    return options
 
 
 def _check_references(entry: PassEntry, definition: Definition) -> None:
@@ -354,7 +361,7 @@ def _check_references(entry: PassEntry, definition: Definition) -> None:
 
 # extends: changes ----------------------------------------------------------------------
 
-CHANGE_KINDS = ["insert-before", "insert-after", "remove", "replace", "append"]
+CHANGE_KINDS = ["insert-before", "insert-after", "remove", "replace", "set", "append"]
 
 
 def _apply_changes(doc: YamlFile, node: yaml.Node, definition: Definition) -> None:
@@ -366,7 +373,7 @@ def _apply_changes(doc: YamlFile, node: yaml.Node, definition: Definition) -> No
             raise doc.error(change, "a change needs exactly one of: " + ", ".join(CHANGE_KINDS))
         kind = kinds[0]
         allowed = {"insert-before": ["passes"], "insert-after": ["passes"], "remove": [],
-                   "replace": ["with"], "append": ["passes"]}[kind]
+                   "replace": ["with"], "set": ["options"], "append": ["passes"]}[kind]
         doc.check_keys(pairs, [kind] + allowed, f"a '{kind}' change")
         for needed in allowed:
             if needed not in keys:
@@ -377,7 +384,7 @@ def _apply_changes(doc: YamlFile, node: yaml.Node, definition: Definition) -> No
             entries = _load_pass_list(doc, keys["passes"][1], "'passes'")
             definition.stages.setdefault(stage, []).extend(entries)
             continue
-        refs = doc.sequence(target_node, kind) if kind == "remove" and isinstance(
+        refs = doc.sequence(target_node, kind) if kind in ("remove", "set") and isinstance(
             target_node, yaml.SequenceNode) else [target_node]
         for ref_node in refs:
             ref = doc.string(ref_node, f"'{kind}' (a pass reference)")
@@ -385,12 +392,26 @@ def _apply_changes(doc: YamlFile, node: yaml.Node, definition: Definition) -> No
             entries = definition.stages[stage]
             if kind == "remove":
                 del entries[index]
+            elif kind == "set":
+                _set_options(doc, ref_node, entries[index], keys["options"][1])
             elif kind == "replace":
                 entries[index:index + 1] = _load_pass_list(doc, keys["with"][1], "'with'")
             elif kind == "insert-before":
                 entries[index:index] = _load_pass_list(doc, keys["passes"][1], "'passes'")
             else:
                 entries[index + 1:index + 1] = _load_pass_list(doc, keys["passes"][1], "'passes'")
+
+
+def _set_options(doc: YamlFile, ref_node: yaml.Node, entry: PassEntry,
+                 options_node: yaml.Node) -> None:
+    """``set:``: the options given replace the inherited ones of the same name; the
+    others stay as the base wrote them (``${...}`` included)."""
+    if entry.missing:
+        raise doc.error(ref_node, f"pass '{entry.name}' is tagged {MISSING_TAG} (not run by "
+                                  "tileopt yet), so it has no options to set")
+    given = _load_options(doc, entry.name, options_node)
+    names = {key for key, *_ in given}
+    entry.options = [option for option in entry.options if option[0] not in names] + given
 
 
 def _find(doc: YamlFile, node: yaml.Node, ref: str, definition: Definition) -> tuple[str, int]:
@@ -415,10 +436,17 @@ def _find(doc: YamlFile, node: yaml.Node, ref: str, definition: Definition) -> t
             raise doc.error(node, f"'{ref}': {scope} has {len(hits)} '{pass_name}' pass(es)")
         return hits[n - 1]
     if len(hits) > 1:
-        places = ", ".join(f"{stage}/{pass_name}" for stage, _ in hits[:4])
-        raise doc.error(node, f"'{pass_name}' occurs {len(hits)} times in {scope} ({places}"
-                              f"{', ...' if len(hits) > 4 else ''}): write {pass_name}#N "
-                              "or stage/pass")
+        # Each stage once, with how often the pass occurs there.
+        counts: dict[str, int] = {}
+        for stage, _ in hits:
+            counts[stage] = counts.get(stage, 0) + 1
+        places = "" if stage_name else " ({})".format(", ".join(
+            f"{stage}/{pass_name}" + (f" ({n} times)" if n > 1 else "")
+            for stage, n in counts.items()))
+        raise doc.error(node, f"'{pass_name}' occurs {len(hits)} times in {scope}{places}: "
+                              f"write {ref.strip()}#N (N counts from 1"
+                              f"{' within the stage' if stage_name else ''})"
+                              + ("" if stage_name else " or stage/pass[#N]"))
     return hits[0]
 
 

@@ -17,7 +17,7 @@ import sys
 import click
 import numpy as np
 
-from tileopt.driver.argv import Flag, answered_help_or_version, parse_argv
+from tileopt.driver.argv import Flag, answered_help_or_version, format_help, parse_argv
 from tileopt.driver.input import read_input
 from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.ir import TileoptError
@@ -46,13 +46,9 @@ _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^[-+]?0[xX][0-9a-
 
 
 def usage() -> str:
-    lines = ["usage: tileopt-run FILE [options] --grid X[,Y,Z] [ARG ...]", "",
-             "ARG: a .npy file for a pointer parameter, a number for a scalar, in order.", "",
-             "options:"]
-    for flag in FLAGS:
-        spelled = f"--{flag.name}" + (f"={flag.metavar or 'VALUE'}" if flag.kind != "bool" else "")
-        lines.append(f"  {spelled:<30} {flag.help}")
-    return "\n".join(lines) + "\n"
+    return format_help("tileopt-run FILE [options] --grid X[,Y,Z] [ARG ...]", FLAGS,
+                       "ARG: a .npy file for a pointer parameter, a number for a scalar, "
+                       "in order.")
 
 
 def _parse(argv: list[str]):

@@ -20,10 +20,11 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from tileopt.ir import TileoptError, make_context, parse_module
-from tileopt.target.amdgpu import llvm_ir_to_amdgcn, llvm_ir_to_hsaco
+from tileopt.target.amdgpu import find_lld, llvm_ir_to_amdgcn, llvm_ir_to_hsaco
 from tileopt.target.gpu_target import GPUTarget, parse_arch, target_of_module
 from tileopt.target.llvm_ir import module_to_llvm_ir
 from tileopt.target.nvptx import llvm_ir_to_ptx
+from tileopt.target.ptxas import find_ptxas
 
 # The vendors' op families register their converters in conversion_table.CONVERTERS when
 # imported; the package's front door is the one place that knows every vendor (as MLIR's
@@ -34,6 +35,7 @@ EMITS = ("llvm-ir", "ptx", "cubin", "amdgcn", "hsaco")
 
 __all__ = [
     "EMITS",
+    "external_tools",
     "GPUTarget",
     "llvm_ir_to_amdgcn",
     "llvm_ir_to_hsaco",
@@ -49,6 +51,19 @@ __all__ = [
 _LLVM_IR_START = re.compile(
     r"\s*(;|target\s+(datalayout|triple)|source_filename|define\s|declare\s|@[\w.$\"]+\s*=|"
     r"%[\w.$\"]+\s*=\s*type|attributes\s+#|!\w)")
+
+
+def external_tools() -> dict[str, str]:
+    """The programs the back ends run that are found here: ``ptxas`` (for ``cubin``) and
+    ``ld.lld`` (for ``hsaco``), each with the command line that runs it."""
+    found = {}
+    if ptxas := find_ptxas():
+        found["ptxas"] = ptxas
+    try:
+        found["ld.lld"] = " ".join(find_lld())
+    except TileoptError:
+        pass
+    return found
 
 
 def looks_like_llvm_ir(text: str) -> bool:

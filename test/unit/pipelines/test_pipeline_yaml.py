@@ -146,10 +146,43 @@ def test_change_references(tmp_path):
         ("- remove: sccp", "pass 'sccp' is not in the pipeline"),
         ("- insert-after: inline", "needs 'passes:'"),
         ("- {remove: cse#1, replace: cse#2}", "exactly one of"),
+        ("- set: inline", "a 'set' change needs 'options:'"),
+        ("- {set: inline, options: {no-such: 1}}", "pass 'inline' has no option 'no-such'"),
+        ("- {set: cse, options: {}}", "'cse' occurs 2 times in the pipeline (ttir/cse, ttgir/cse)"),
     ]:
         path = write(tmp_path, "child.yaml", f"name: c\nextends: base.yaml\nchanges:\n  {change}\n")
         with pytest.raises(TileoptError, match=message.replace("(", r"\(").replace(")", r"\)")):
             load_definition(path)
+
+
+def test_set_changes_only_the_options_named(tmp_path):
+    write(tmp_path, "base.yaml", """\
+        name: base
+        parameters:
+          iterations: 4
+        stages:
+          ttgir:
+            - canonicalize: {max-iterations: "${iterations}", top-down: false}
+            - !missing later
+    """)
+    child = write(tmp_path, "child.yaml", """\
+        name: child
+        extends: base.yaml
+        parameters:
+          iterations: {default: 7}
+        changes:
+          - set: [ttgir/canonicalize]
+            options: {max-num-rewrites: 5, top-down: true}
+    """)
+    canonicalize = load_pipeline(child, []).pass_steps()[0].pass_
+    # max-iterations stays the base's ${iterations} reference (the child's default reaches it).
+    assert (canonicalize.max_iterations, canonicalize.max_num_rewrites,
+            canonicalize.top_down) == (7, 5, True)
+    bad = write(tmp_path, "bad.yaml", "name: b\nextends: base.yaml\nchanges:\n"
+                                      "  - {set: later, options: {x: 1}}\n")
+    with pytest.raises(TileoptError, match="'later' is tagged !missing") as err:
+        load_definition(bad)
+    assert (err.value.line, err.value.col) == (4, 11)
 
 
 def test_cycle(tmp_path):
