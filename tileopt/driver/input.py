@@ -6,6 +6,7 @@ import sys
 from dataclasses import dataclass
 
 from tileopt.ir import TileoptError, split_input_file
+from tileopt.ir.source_positions import byte_line_col
 
 SPLIT_MARKER = "// -----"
 
@@ -47,8 +48,7 @@ def decode_source(data: bytes, name: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        line, col = byte_line_col(data, err.start)
         raise TileoptError(f"input is not UTF-8 text (byte 0x{data[err.start]:02x})",
                            name, line, col) from None
 

@@ -45,6 +45,7 @@ class Reproducer:
 
 
 _STRING = r'"(?:[^"\\]|\\.)*"'
+_STRING_LITERAL = re.compile(_STRING)
 
 
 def _matching_brace(text: str, open_at: int) -> int:
@@ -54,7 +55,7 @@ def _matching_brace(text: str, open_at: int) -> int:
     while i < len(text):
         ch = text[i]
         if ch == '"':
-            match = re.compile(_STRING).match(text, i)
+            match = _STRING_LITERAL.match(text, i)
             i = match.end() if match else len(text)
             continue
         if ch == "{":

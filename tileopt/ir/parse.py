@@ -60,7 +60,7 @@ from tileopt.ir.context import make_context
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.floats import bits_to_float, float_format
 from tileopt.ir.lexer import FastMLIRLexer
-from tileopt.ir.source_positions import OP_SOURCES, SourceText, source_position
+from tileopt.ir.source_positions import OP_SOURCES, SourceText, byte_line_col, source_position
 from tileopt.ir.verify import verify_module
 
 
@@ -506,9 +506,7 @@ def _decode(text: str | bytes, filename: str, first_line: int) -> str:
     except UnicodeDecodeError as err:
         control = re.search(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text[:err.start])
         at = control.start() if control is not None else err.start
-        before = text[:at]
-        line = before.count(b"\n") + first_line
-        col = at - (before.rfind(b"\n") + 1) + 1
+        line, col = byte_line_col(text, at, first_line)
         if control is not None:
             raise TileoptError(
                 f"unexpected control character 0x{text[at]:02X}: this looks like binary "

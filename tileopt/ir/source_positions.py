@@ -31,6 +31,13 @@ class SourceText:
         return index + self.first_line, offset - self._line_starts[index] + 1
 
 
+def byte_line_col(data: bytes, offset: int, first_line: int = 1) -> tuple[int, int]:
+    """line:col of byte ``offset`` in ``data`` (text that could not be decoded, so it has no
+    ``SourceText``): where an input that is not UTF-8 goes wrong."""
+    line = data.count(b"\n", 0, offset) + first_line
+    return line, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+
+
 # Operation -> (source, offset of its first token). Weak: IR rewritten by passes drops
 # its entries with the ops.
 OP_SOURCES: weakref.WeakKeyDictionary[Operation, tuple[SourceText, int]] = (

@@ -12,6 +12,7 @@ import yaml
 
 from tileopt.ir import TileoptError
 from tileopt.ir.diagnostics import did_you_mean
+from tileopt.ir.source_positions import byte_line_col
 from tileopt.pipelines.model import Where
 
 
@@ -48,8 +49,7 @@ class YamlFile:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:
-            line = data.count(b"\n", 0, err.start) + 1
-            col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+            line, col = byte_line_col(data, err.start)
             raise TileoptError(f"cannot read pipeline file: not UTF-8 text (byte "
                                f"0x{data[err.start]:02x})", display, line, col) from None
         depth = _nesting_depth(text)
