@@ -19,6 +19,7 @@ from functools import partialmethod
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
     DenseArrayBase,
     FloatAttr,
     IntegerAttr,
@@ -173,6 +174,14 @@ class LLVMBuilder:
         return self._known.get(value)
 
     def zero(self, ty: Attribute) -> SSAValue:
+        if isinstance(ty, VectorType):
+            key = (ty, "zero")
+            if key not in self._constants:
+                dense = DenseIntOrFPElementsAttr.from_list(ty, [0 if isinstance(
+                    ty.element_type, IntegerType) else 0.0])
+                self._constants[key] = self.insert_in_prologue(
+                    llvm.ConstantOp(dense, ty)).results[0]
+            return self._constants[key]
         if isinstance(ty, llvm.LLVMPointerType):
             key = (ty, "zero")
             if key not in self._constants:
@@ -375,6 +384,50 @@ class LLVMBuilder:
     def cond_br(self, cond: SSAValue, then_block: Block, then_args: Sequence[SSAValue],
                 else_block: Block, else_args: Sequence[SSAValue]) -> None:
         self.insert(llvm.CondBrOp(cond, then_block, list(then_args), else_block, list(else_args)))
+
+    def place(self, block: Block) -> None:
+        """Append ``block`` to the function body (the entry block's region) and emit into
+        it from now on. Blocks are placed in the order they are emitted into, which keeps
+        every definition before its uses."""
+        region = self.entry.parent
+        assert region is not None, "the entry block is not in a function body yet"
+        region.add_block(block)
+        self.block = block
+
+    def guarded(self, cond: SSAValue, result_types: Sequence[Attribute] = (),
+                otherwise: Sequence[SSAValue] = ()) -> "_Guarded":
+        """``with b.guarded(p, types, defaults) as g: ...; g.yield_(values)``: what is
+        emitted inside runs where ``p`` holds (a branch around it, as targets without
+        predicated instructions need); ``g.results`` are the yielded values there and
+        ``otherwise`` elsewhere."""
+        return _Guarded(self, cond, list(result_types), list(otherwise))
+
+
+class _Guarded:
+    """The block structure of :meth:`LLVMBuilder.guarded`."""
+
+    def __init__(self, b: LLVMBuilder, cond: SSAValue, types: list[Attribute],
+                 otherwise: list[SSAValue]):
+        self.b, self.cond, self.otherwise = b, cond, otherwise
+        self.body = Block()
+        self.join = Block(arg_types=types)
+        self.results: list[SSAValue] = list(self.join.args)
+        self._yielded: list[SSAValue] | None = None if types else []
+
+    def yield_(self, values: Sequence[SSAValue]) -> None:
+        self._yielded = list(values)
+
+    def __enter__(self) -> "_Guarded":
+        self.b.cond_br(self.cond, self.body, [], self.join, self.otherwise)
+        self.b.place(self.body)
+        return self
+
+    def __exit__(self, exc_type, *exc) -> None:
+        if exc_type is not None:
+            return
+        assert self._yielded is not None, "a guarded region with results must yield them"
+        self.b.br(self.join, self._yielded)
+        self.b.place(self.join)
 
 
 class _PrologueMode:

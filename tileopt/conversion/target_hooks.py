@@ -18,7 +18,7 @@ the 32-bit registers the hardware exchanges (Triton's ``shuffleCommon``).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -140,6 +140,13 @@ class TargetHooks(ABC):
     @abstractmethod
     def shuffle_idx(self, b: LLVMBuilder, value: SSAValue, lane: SSAValue) -> SSAValue:
         """The ``value`` of lane ``lane`` (an i32 SSA value)."""
+
+    def reduce_warp(self, b: LLVMBuilder, value: SSAValue,
+                    combine: Callable[[SSAValue, SSAValue], SSAValue]) -> SSAValue | None:
+        """The ``combine`` (commutative, associative) of ``value`` over every lane of the
+        warp, in every lane; None for the generic butterfly of :meth:`shuffle_xor`
+        (AMD: DPP row shifts and broadcasts, then ``readlane`` of the last lane)."""
+        return None
 
     @abstractmethod
     def barrier(self, b: LLVMBuilder) -> None:

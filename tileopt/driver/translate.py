@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from tileopt.driver.argv import Flag, answered_help_or_version, format_help, parse_argv
-from tileopt.driver.input import read_input
+from tileopt.driver.input import SPLIT_MARKER, read_input, split_input
 from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.driver.output import quiet_broken_pipe, write_output
 from tileopt.ir import TileoptError
@@ -17,6 +17,8 @@ FLAGS = [
     Flag("emit", "value", "what to produce: " + "|".join(EMITS), metavar="KIND"),
     Flag("mlir-to-llvmir", "bool", "the same as --emit=llvm-ir"),
     Flag("arch", "value", "target architecture, e.g. sm_90 or gfx942", metavar="ARCH"),
+    Flag("split-input-file", "bool", "split the input at '// -----' lines and translate each "
+         "part on its own (text outputs, joined by '// -----' lines)"),
     Flag("debug", "bool", "show Python tracebacks (also: TILEOPT_DEBUG=1)"),
     Flag("version", "bool", "print the tileopt version and exit"),
     Flag("help", "bool", "show this help", aliases=("h",)),
@@ -48,7 +50,16 @@ def run_translate(argv: list[str]) -> int:
         if not text.strip():
             # An empty PTX file from empty input would hide a failed `tileopt ... |`.
             raise TileoptError("the input is empty: nothing to translate", filename, 1, 1)
-        result = translate(text, emit=emit, arch=args.arch, filename=filename)
+        if args.split_input_file:
+            if emit in ("hsaco", "cubin"):
+                raise TileoptError(f"--split-input-file makes text; --emit={emit} is binary")
+            # Each part keeps its line numbers: it is padded to where it starts.
+            result = (SPLIT_MARKER + "\n").join(
+                translate("\n" * (chunk.first_line - 1) + chunk.text, emit=emit, arch=args.arch,
+                          filename=filename)
+                for chunk in split_input(text, True))
+        else:
+            result = translate(text, emit=emit, arch=args.arch, filename=filename)
         write_output(result, args.o)
         return 0
     except BrokenPipeError:

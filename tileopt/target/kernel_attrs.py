@@ -8,7 +8,8 @@ Triton 3.6's ``make_llir`` adds on top for each vendor:
   function attributes LLVM 22's NVPTX back end reads.
 - AMD: the kernel gets the ``amdgpu_kernel`` convention, ``"amdgpu-flat-work-group-size"=
   "1,<warps x wave size>"``, ``"amdgpu-waves-per-eu"="0, 0"`` (no limit),
-  ``"denormal-fp-math-f32"="ieee"`` and ``inreg`` arguments (the firmware preloads them
+  ``"denormal-fp-math-f32"="ieee"``, ``"uniform-work-group-size"="true"`` and ``inreg``
+  arguments (the firmware preloads them
   into SGPRs), exactly as Triton's AMD back end sets them.
 """
 
@@ -174,5 +175,7 @@ def _make_amd_kernel(fn: ir.Function, op: llvm.FuncOp, target: GPUTarget,
                              else AMD_WAVES_PER_EU)
     if "denormal-fp-math-f32" not in fn.attributes.strings:
         fn.attributes.add_string("denormal-fp-math-f32", AMD_DENORMAL_MODE)
+    # Every launch's grid is a multiple of the block (Triton launches whole blocks).
+    fn.attributes.add_string("uniform-work-group-size", "true")
     for arg in fn.args:
         arg.attributes.add("inreg")

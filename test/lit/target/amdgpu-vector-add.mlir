@@ -15,7 +15,7 @@
 // LLVM:         add i32 %[[BASE]], %[[TID]]
 // LLVM:         load float, ptr addrspace(1) %{{.*}}, align 4
 // LLVM:         store float %{{.*}}, ptr addrspace(1) %{{.*}}, align 4
-// LLVM:       attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "amdgpu-waves-per-eu"="0, 0" "denormal-fp-math-f32"="ieee" }
+// LLVM:       attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "amdgpu-waves-per-eu"="0, 0" "denormal-fp-math-f32"="ieee" "uniform-work-group-size"="true" }
 // LLVM:       !{i32 1, !"amdhsa_code_object_version", i32 500}
 
 // GFX942:      .amdgcn_target "amdgcn-amd-amdhsa--gfx942"

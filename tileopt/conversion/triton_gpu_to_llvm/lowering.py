@@ -144,9 +144,8 @@ class FunctionLowering:
         """Append ``block`` to the function body and emit into it from now on: blocks are
         placed in the order the walk reaches them, which keeps every definition before its
         uses."""
-        assert self.region is not None
-        self.region.add_block(block)
-        self.b.block = block
+        assert self.region is not None and self.b.entry.parent is self.region
+        self.b.place(block)
 
     def set_flat(self, results: Sequence[SSAValue], flat: Sequence[SSAValue]) -> None:
         """Record the element lists of ``results`` from ``flat``, laid out as

@@ -78,7 +78,16 @@ def within_thread(fl: FunctionLowering, op: Operation, layout: LinearLayout, axi
 
 def within_warp(fl: FunctionLowering, op: Operation, lane_bits: list[int],
                 accs: dict[Key, list[SSAValue]]) -> None:
-    """Step 2: butterfly over the lane bits along the axis, highest first."""
+    """Step 2: butterfly over the lane bits along the axis, highest first; a reduction of
+    one operand over the whole warp goes to the target's ``reduce_warp`` first."""
+    if len(lane_bits) == fl.warp_size.bit_length() - 1 and len(op.operands) == 1:
+        def combine(x: SSAValue, y: SSAValue) -> SSAValue:
+            return _combine(fl, op, [x], [y])[0]
+        reduced = {key: fl.hooks.reduce_warp(fl.b, acc[0], combine)
+                   for key, acc in accs.items()}
+        if all(value is not None for value in reduced.values()):
+            accs.update({key: [value] for key, value in reduced.items()})
+            return
     for bit in sorted(lane_bits, reverse=True):
         for key, acc in accs.items():
             other = [fl.hooks.shuffle_xor(fl.b, v, 1 << bit) for v in acc]

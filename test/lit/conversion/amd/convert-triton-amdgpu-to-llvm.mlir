@@ -1,0 +1,223 @@
+// RUN: tileopt %s -split-input-file --allocate-amdgpu-shared-memory --convert-triton-amdgpu-to-llvm | FileCheck %s
+// RUN: tileopt %s -split-input-file --allocate-amdgpu-shared-memory --convert-triton-amdgpu-to-llvm | tileopt-translate -split-input-file --emit=llvm-ir --arch=gfx942 | FileCheck %s --check-prefix=LLIR
+
+// A reduction over a whole wave of 64 (gfx942, CDNA3): each row of 16 lanes folds into its
+// last lane with DPP row_shr 8, 4, 2, 1 (0x118, 0x114, 0x112, 0x111, bound_ctrl so lanes
+// shifted in from outside the row read 0), row_bcast15 (0x142) on rows 1 and 3 (row mask
+// 0xa) and row_bcast31 (0x143) carry the row totals to lane 63, which every lane reads.
+// Then one lane per warp writes its partial to LDS, a barrier (fences around s_barrier),
+// and every thread adds the 4 partials.
+// CHECK-LABEL: llvm.func @sum_all
+// CHECK-SAME:    nvvm.kernel = 1 : ui1, nvvm.reqntid = array<i32: 256>
+// CHECK:         rocdl.workitem.id.x : i32
+// CHECK:         %[[C63:.*]] = llvm.mlir.constant(63 : i32) : i32
+// CHECK:         %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-COUNT-3: llvm.fadd
+// CHECK:         %[[S8:.*]] = rocdl.update.dpp %[[A8:.*]], %[[A8]] with 280, 15, 15, true : f32
+// CHECK-NEXT:    %[[R8:.*]] = llvm.fadd %[[A8]], %[[S8]] : f32
+// CHECK-NEXT:    rocdl.update.dpp %[[R8]], %[[R8]] with 276, 15, 15, true : f32
+// CHECK:         rocdl.update.dpp %{{.*}} with 274, 15, 15, true : f32
+// CHECK:         rocdl.update.dpp %{{.*}} with 273, 15, 15, true : f32
+// CHECK:         rocdl.update.dpp %{{.*}} with 322, 10, 15, true : f32
+// CHECK:         rocdl.update.dpp %{{.*}} with 323, 15, 15, true : f32
+// CHECK-NEXT:    %[[T:.*]] = llvm.fadd
+// CHECK-NEXT:    %[[W:.*]] = rocdl.readlane %[[T]], %[[C63]] : (f32, i32) -> f32
+// CHECK:         llvm.cond_br
+// CHECK:         llvm.store %[[W]], %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK:         rocdl.barrier
+// CHECK-NEXT:    llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// LLIR-LABEL: define amdgpu_kernel void @sum_all
+// LLIR:         call float @llvm.amdgcn.update.dpp.f32(float %{{.*}}, float %{{.*}}, i32 280, i32 15, i32 15, i1 true)
+// LLIR:         call float @llvm.amdgcn.readlane.f32(float %{{.*}}, i32 63)
+// LLIR:         fence syncscope("workgroup") release
+// LLIR-NEXT:    call void @llvm.amdgcn.s.barrier()
+// LLIR-NEXT:    fence syncscope("workgroup") acquire
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @sum_all(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %x = tt.load %pp : tensor<1024x!tt.ptr<f32>, #blocked>
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) : (tensor<1024xf32, #blocked>) -> f32
+    tt.store %out, %s : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// gfx1100 (RDNA3, wave 32) has no DPP row broadcast: after the row shifts, permlanex16
+// makes lanes 0-15 read lane 31 and lanes 16-31 read lane 15, and lane 31 is read out.
+// Integer max: the combiner region (arith.maxsi) is inlined at every step.
+// CHECK-LABEL: llvm.func @max_all
+// CHECK-SAME:    nvvm.reqntid = array<i32: 128>
+// CHECK-DAG:     %[[ALL:.*]] = llvm.mlir.constant(-1 : i32) : i32
+// CHECK-DAG:     %[[C31:.*]] = llvm.mlir.constant(31 : i32) : i32
+// CHECK:         rocdl.update.dpp %{{.*}} with 280, 15, 15, true : i32
+// CHECK:         rocdl.update.dpp %{{.*}} with 273, 15, 15, true : i32
+// CHECK-NEXT:    %[[M:.*]] = llvm.intr.smax
+// CHECK-NEXT:    %[[X:.*]] = rocdl.permlanex16 %[[M]], %[[M]], %[[ALL]], %[[ALL]], true, false : i32, i32
+// CHECK-NEXT:    %[[N:.*]] = llvm.intr.smax(%[[M]], %[[X]])
+// CHECK-NEXT:    rocdl.readlane %[[N]], %[[C31]] : (i32, i32) -> i32
+// CHECK-NOT:     row_bcast
+// CHECK-NOT:     with 322
+// LLIR-LABEL: define amdgpu_kernel void @max_all
+// LLIR:         call i32 @llvm.amdgcn.permlanex16.i32(i32 %{{.*}}, i32 %{{.*}}, i32 -1, i32 -1, i1 true, i1 false)
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx1100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @max_all(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<i32> -> tensor<512x!tt.ptr<i32>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<512x!tt.ptr<i32>, #blocked>, tensor<512xi32, #blocked>
+    %x = tt.load %pp : tensor<512x!tt.ptr<i32>, #blocked>
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: i32, %b: i32):
+      %c = arith.maxsi %a, %b : i32
+      tt.reduce.return %c : i32
+    }) : (tensor<512xi32, #blocked>) -> i32
+    tt.store %out, %s : !tt.ptr<i32>
+    tt.return
+  }
+}
+
+// -----
+
+// A reduction over 4 lanes of a row: butterflies of 2 and 1 lanes are each one DPP
+// quad_perm without bound_ctrl: [2,3,0,1] (78) then [1,0,3,2] (177). An f16 travels
+// sign-extended in a 32-bit register, as the cross-lane instructions move dwords.
+// CHECK-LABEL: llvm.func internal @rows
+// CHECK:         %[[H:.*]] = llvm.bitcast %x : f16 to i16
+// CHECK-NEXT:    %[[W:.*]] = llvm.sext %[[H]] : i16 to i32
+// CHECK-NEXT:    %[[D:.*]] = rocdl.update.dpp %[[W]], %[[W]] with 78, 15, 15, false : i32
+// CHECK-NEXT:    %[[T:.*]] = llvm.trunc %[[D]] : i32 to i16
+// CHECK-NEXT:    %[[F:.*]] = llvm.bitcast %[[T]] : i16 to f16
+// CHECK-NEXT:    llvm.fadd %x, %[[F]] : f16
+// CHECK:         rocdl.update.dpp %{{.*}} with 177, 15, 15, false : i32
+// CHECK-NOT:     rocdl.readlane
+// CHECK-NOT:     rocdl.barrier
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func private @rows(%x: tensor<64x4xf16, #b>, %out: tensor<64x!tt.ptr<f16>, #ttg.slice<{dim = 1, parent = #b}>>) {
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f16, %c: f16):
+      %d = arith.addf %a, %c : f16
+      tt.reduce.return %d : f16
+    }) : (tensor<64x4xf16, #b>) -> tensor<64xf16, #ttg.slice<{dim = 1, parent = #b}>>
+    tt.store %out, %s : tensor<64x!tt.ptr<f16>, #ttg.slice<{dim = 1, parent = #b}>>
+    tt.return
+  }
+}
+
+// -----
+
+// Buffer accesses: a resource descriptor for each base pointer (stride 0, Triton's record
+// count 0x7FFFFFFE = 2147483646, the CDNA3 flags 0x27000 = 159744); the byte offset of a
+// masked-off access becomes 0x80000000, out of range, so the load reads zeros (then `other`
+// is selected in) and the store is dropped: no branch. Four f32 per access (128 bits).
+// CHECK-LABEL: llvm.func @buffer_copy
+// CHECK-DAG:     %[[STRIDE:.*]] = llvm.mlir.constant(0 : i16) : i16
+// CHECK-DAG:     %[[RECORDS:.*]] = llvm.mlir.constant(2147483646) : i64
+// CHECK-DAG:     %[[FLAGS:.*]] = llvm.mlir.constant(159744 : i32) : i32
+// CHECK-DAG:     %[[OOR:.*]] = llvm.mlir.constant(-2147483648 : i32) : i32
+// CHECK-DAG:     %[[OTHER:.*]] = llvm.mlir.constant(-1.000000e+00 : f32) : f32
+// CHECK:         %[[M:.*]] = llvm.icmp "slt" %[[I:.*]], %n : i32
+// CHECK:         %[[RIN:.*]] = rocdl.make.buffer.rsrc %in, %[[STRIDE]], %[[RECORDS]], %[[FLAGS]] : <1> to <8>
+// CHECK:         %[[B:.*]] = llvm.mul %[[I]], %{{.*}} : i32
+// CHECK-NEXT:    %[[OFF:.*]] = llvm.select %[[M]], %[[B]], %[[OOR]] : i1, i32
+// CHECK-NEXT:    %[[L:.*]] = rocdl.raw.ptr.buffer.load %[[RIN]], %[[OFF]], %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK:         llvm.select %[[M]], %{{.*}}, %[[OTHER]] : i1, f32
+// CHECK:         %[[ROUT:.*]] = rocdl.make.buffer.rsrc %out, %[[STRIDE]], %[[RECORDS]], %[[FLAGS]] : <1> to <8>
+// CHECK:         rocdl.raw.ptr.buffer.store %{{.*}}, %[[ROUT]], %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-NOT:     llvm.cond_br
+// LLIR-LABEL: define amdgpu_kernel void @buffer_copy
+// LLIR:         call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %{{.*}}, i16 0, i64 2147483646, i32 159744)
+// LLIR:         call <4 x float> @llvm.amdgcn.raw.ptr.buffer.load.v4f32(ptr addrspace(8) %{{.*}}, i32 %{{.*}}, i32 0, i32 0)
+// LLIR:         call void @llvm.amdgcn.raw.ptr.buffer.store.v4f32(<4 x float> %{{.*}}, ptr addrspace(8) %{{.*}}, i32 %{{.*}}, i32 0, i32 0)
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @buffer_copy(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+    %other = arith.constant dense<-1.000000e+00> : tensor<1024xf32, #blocked>
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<1024xi32, #blocked>
+    %m = arith.cmpi slt, %r, %ns : tensor<1024xi32, #blocked>
+    %x = amdg.buffer_load %in[%r], %m, %other : tensor<1024xf32, #blocked>
+    amdg.buffer_store %x, %out[%r], %m : tensor<1024xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A masked atomic: AMD memory instructions take no predicate, so a branch goes around an
+// atomicrmw at the agent scope (Triton's `gpu`); the old value (0 where masked off) comes
+// through the join block.
+// CHECK-LABEL: llvm.func internal @hist
+// CHECK:         llvm.cond_br %m, ^[[DO:.*]], ^[[JOIN:.*]](%{{.*}} : i32)
+// CHECK:       ^[[DO]]:
+// CHECK-NEXT:    %[[OLD:.*]] = llvm.atomicrmw add %bins, %{{.*}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, i32
+// CHECK-NEXT:    llvm.br ^[[JOIN]](%[[OLD]] : i32)
+// LLIR-LABEL: define internal void @hist
+// LLIR:         atomicrmw add ptr addrspace(1) %0, i32 1 syncscope("agent") acq_rel, align 4
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func private @hist(%bins: tensor<256x!tt.ptr<i32>, #blocked>, %m: tensor<256xi1, #blocked>) {
+    %one = arith.constant dense<1> : tensor<256xi32, #blocked>
+    %old = tt.atomic_rmw add, acq_rel, gpu, %bins, %one, %m : (tensor<256x!tt.ptr<i32>, #blocked>, tensor<256xi32, #blocked>, tensor<256xi1, #blocked>) -> tensor<256xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A scan: shuffles up by 1, 2, 4, 8, 16, 32 lanes read lane - d (own lane below d) with
+// ds_bpermute, whose address is the lane times 4.
+// CHECK-LABEL: llvm.func internal @prefix
+// CHECK:         %[[LANE:.*]] = llvm.urem %{{.*}}, %{{.*}} : i32
+// CHECK:         %[[LOW:.*]] = llvm.icmp "ult" %[[LANE]], %[[ONE:.*]] : i32
+// CHECK-NEXT:    %[[DOWN:.*]] = llvm.sub %[[LANE]], %[[ONE]] : i32
+// CHECK-NEXT:    %[[SRC:.*]] = llvm.select %[[LOW]], %[[LANE]], %[[DOWN]] : i1, i32
+// CHECK-NEXT:    %[[ADDR:.*]] = llvm.shl %[[SRC]], %{{.*}} : i32
+// CHECK-NEXT:    rocdl.ds_bpermute %[[ADDR]], %x : (i32, i32) -> i32
+// CHECK-COUNT-5: rocdl.ds_bpermute
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func private @prefix(%x: tensor<64xi32, #blocked>, %out: tensor<64x!tt.ptr<i32>, #blocked>) {
+    %s = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: i32, %b: i32):
+      %c = arith.addi %a, %b : i32
+      tt.scan.return %c : i32
+    }) : (tensor<64xi32, #blocked>) -> tensor<64xi32, #blocked>
+    tt.store %out, %s : tensor<64x!tt.ptr<i32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A buffer atomic: one raw.ptr.buffer.atomic per element (no vector atomics), a release
+// fence before it and an acquire fence after it at the agent scope (acq_rel, gpu); a
+// masked-off element's offset is out of range, so nothing is updated there.
+// CHECK-LABEL: llvm.func @buffer_add
+// CHECK-DAG:     %[[OOR:.*]] = llvm.mlir.constant(-2147483648 : i32) : i32
+// CHECK:         %[[R:.*]] = rocdl.make.buffer.rsrc %p
+// CHECK:         llvm.fence syncscope("agent") release
+// CHECK:         %[[OFF:.*]] = llvm.select %{{.*}}, %{{.*}}, %[[OOR]] : i1, i32
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.amdgcn.raw.ptr.buffer.atomic.fadd"(%{{.*}}, %[[R]], %[[OFF]], %{{.*}}, %{{.*}}) : (f32, !llvm.ptr<8>, i32, i32, i32) -> f32
+// CHECK-COUNT-3: llvm.call_intrinsic "llvm.amdgcn.raw.ptr.buffer.atomic.fadd"
+// CHECK-NEXT:    llvm.fence syncscope("agent") acquire
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @buffer_add(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+    %one = arith.constant dense<1.000000e+00> : tensor<1024xf32, #blocked>
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<1024xi32, #blocked>
+    %m = arith.cmpi slt, %r, %ns : tensor<1024xi32, #blocked>
+    %old = amdg.buffer_atomic_rmw fadd, acq_rel, gpu, %one, %p[%r], %m : tensor<1024xf32, #blocked>
+    tt.return
+  }
+}

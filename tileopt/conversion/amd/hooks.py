@@ -1,0 +1,442 @@
+"""AMD implementation of the lowering's target hooks: ``rocdl`` ops and LLVM intrinsics.
+
+What it emits follows Triton 3.6's AMD back end (``third_party/amd/lib/
+TritonAMDGPUToLLVM``), so the LLVM IR reads as Triton's ``.llir`` does:
+
+- ids: ``rocdl.workitem.id.x`` and ``rocdl.workgroup.id.*``; the grid size is read from
+  the hidden kernel arguments of code object v5 (``hidden_block_count_*``);
+- cross-lane exchange on 32-bit registers: butterflies of 1 and 2 lanes are one DPP
+  ``quad_perm``, of 4 and 8 lanes two DPP row shifts, of 16 lanes ``ds_swizzle``, wider
+  ones and arbitrary lanes ``ds_bpermute``; a reduction over the whole wave is DPP row
+  shifts, then row broadcasts (CDNA) or ``permlanex16`` (RDNA), then ``readlane`` of the
+  last lane (``reduce_warp``);
+- a masked global or LDS access is a branch around a plain (vector) load or store, the
+  masked-off value coming in through the join block, since AMD memory instructions take
+  no predicate;
+- atomics are LLVM ``atomicrmw``/``cmpxchg`` with AMD's sync scopes (``agent`` for
+  Triton's ``gpu``, ``workgroup`` for ``cta``, the system scope for ``sys``);
+- ``tt.print`` goes through the ROCm device library's ``__ockl_printf_*`` functions (the
+  back end says when it cannot link them); a failed ``tt.assert`` prints Triton's message
+  and traps.
+
+The ``amdg`` buffer operations have their own patterns beside this file
+(``buffer_ops.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    DenseArrayBase,
+    Float32Type,
+    Float64Type,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    VectorType,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+
+from tileopt.conversion.amd.isa import AmdIsa, DppControl
+from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
+from tileopt.conversion.math_expansions import erf_f32, generic_f32_primitives
+from tileopt.conversion.shared_layouts import SharedMemoryBanks
+from tileopt.conversion.target_hooks import (
+    CachePolicy,
+    MemoryAccess,
+    ModuleSymbols,
+    TargetHooks,
+)
+from tileopt.conversion.type_converter import bit_width
+from tileopt.dialects import llvm_ext
+from tileopt.dialects.rocdl_llvm import (
+    BARRIER_OPS,
+    FUNCTIONAL_OPS,
+    ID_OPS,
+    PermlaneX16Op,
+    ReadfirstlaneOp,
+    UpdateDppOp,
+)
+
+LOG2E = 1.4426950408889634
+_AXES = ("x", "y", "z")
+_ROCDL = {cls.name: cls for cls in (*ID_OPS, *FUNCTIONAL_OPS, *BARRIER_OPS)}
+_CONSTANT_ADDRESS_SPACE = 4
+# LDS: 32 banks of 4 bytes on CDNA3 and on RDNA3 in CU mode.
+_BANKS = SharedMemoryBanks(count=32, width=4)
+# Triton's memory scopes -> AMDGPU sync scopes (None: the system scope, LLVM's default).
+SYNC_SCOPES = {"gpu": "agent", "cta": "workgroup", "sys": None, "system": None}
+ORDERINGS = {"relaxed": "monotonic", "acquire": "acquire", "release": "release",
+             "acq_rel": "acq_rel"}
+_RMW = {
+    "and": llvm_ext.AtomicBinOp.AND, "or": llvm_ext.AtomicBinOp.OR,
+    "xor": llvm_ext.AtomicBinOp.XOR, "add": llvm_ext.AtomicBinOp.ADD,
+    "fadd": llvm_ext.AtomicBinOp.FADD, "max": llvm_ext.AtomicBinOp.MAX,
+    "min": llvm_ext.AtomicBinOp.MIN, "umax": llvm_ext.AtomicBinOp.UMAX,
+    "umin": llvm_ext.AtomicBinOp.UMIN, "exch": llvm_ext.AtomicBinOp.XCHG,
+}
+
+
+def _int(bits: int) -> IntegerType:
+    return IntegerType(bits)
+
+
+def rocdl(b: LLVMBuilder, name: str, operands: Sequence[SSAValue],
+          result: Attribute | None = i32) -> SSAValue | None:
+    """Emit the ``rocdl`` op ``name`` (ids, barriers, ``ds_bpermute``, ``readlane``...)."""
+    op = _ROCDL[name].create(operands=list(operands),
+                             result_types=[result] if result is not None else [])
+    b.insert(op)
+    return op.results[0] if op.results else None
+
+
+class AmdHooks(TargetHooks):
+    """Target hooks for CDNA3 (gfx942, wave 64) and RDNA3 (gfx1100, wave 32)."""
+
+    def __init__(self, isa: AmdIsa):
+        self.isa = isa
+        self.warp_size = isa.wave_size
+
+    # -------------------------------------------------------------- ids
+
+    def thread_id(self, b: LLVMBuilder) -> SSAValue:
+        return rocdl(b, "rocdl.workitem.id.x", [])
+
+    def program_id(self, b: LLVMBuilder, axis: int) -> SSAValue:
+        return rocdl(b, f"rocdl.workgroup.id.{_AXES[axis]}", [])
+
+    def num_programs(self, b: LLVMBuilder, axis: int) -> SSAValue:
+        # Code object v5 passes the grid in work-groups as the first hidden arguments.
+        hidden = b.call_intrinsic("llvm.amdgcn.implicitarg.ptr", [],
+                                  ptr_type(_CONSTANT_ADDRESS_SPACE))
+        return b.load(b.gep(hidden, b.i32(axis), i32), i32, 4)
+
+    def uniform(self, b: LLVMBuilder, value: SSAValue) -> SSAValue:
+        if not isinstance(value.type, IntegerType) or value.type.width.data != 32:
+            return value
+        return b.emit(ReadfirstlaneOp.create(operands=[value], result_types=[i32]))
+
+    def _lane(self, b: LLVMBuilder) -> SSAValue:
+        return b.prologue_value("amd-lane", lambda pb: pb.urem(self.thread_id(pb),
+                                                               pb.i32(self.warp_size)))
+
+    # -------------------------------------------------------------- exchange
+
+    @staticmethod
+    def _in_words(b: LLVMBuilder, value: SSAValue,
+                  move: Callable[[SSAValue], SSAValue]) -> SSAValue:
+        """Apply ``move`` (which exchanges 32-bit registers) to a value of any scalar type:
+        narrower values travel sign-extended in one register, 64-bit ones in two,
+        pointers as 64-bit integers."""
+        ty = value.type
+        if isinstance(ty, llvm.LLVMPointerType):
+            as_int = b.cast("ptrtoint", value, i64)
+            moved = AmdHooks._in_words(b, as_int, move)
+            return b.emit(llvm.IntToPtrOp.create(operands=[moved], result_types=[ty]))
+        bits = bit_width(ty)
+        if bits == 64:
+            halves = b.bitcast(value, VectorType(i32, [2]))
+            lo = move(b.extract_element(halves, 0))
+            hi = move(b.extract_element(halves, 1))
+            return b.bitcast(b.pack_vector([lo, hi]), ty)
+        if bits > 64:
+            raise ValueError(f"cannot exchange a {bits}-bit value between lanes")
+        as_int = value if isinstance(ty, IntegerType) else b.bitcast(value, _int(bits))
+        if bits < 32:
+            as_int = b.int_cast(as_int, i32, signed=True)
+        moved = move(as_int)
+        if bits < 32:
+            moved = b.int_cast(moved, _int(bits))
+        return moved if isinstance(ty, IntegerType) else b.bitcast(moved, ty)
+
+    def _bpermute(self, b: LLVMBuilder, word: SSAValue, lane: SSAValue) -> SSAValue:
+        # ds_bpermute addresses lanes in bytes; only the bits within the wave count.
+        return rocdl(b, "rocdl.ds_bpermute", [b.shl(lane, b.i32(2)), word])
+
+    @staticmethod
+    def dpp(b: LLVMBuilder, old: SSAValue, src: SSAValue, control: int, row_mask: int = 0xF,
+            bank_mask: int = 0xF, bound_ctrl: bool = False) -> SSAValue:
+        return b.emit(UpdateDppOp.create(
+            operands=[old, src], result_types=[src.type],
+            properties={"dpp_ctrl": IntegerAttr(control, i32),
+                        "row_mask": IntegerAttr(row_mask, i32),
+                        "bank_mask": IntegerAttr(bank_mask, i32),
+                        "bound_ctrl": BoolAttr(bound_ctrl, i1)}))
+
+    def _butterfly(self, b: LLVMBuilder, word: SSAValue, lane_mask: int) -> SSAValue:
+        if lane_mask == 1:
+            return self.dpp(b, word, word, DppControl.quad_perm(1, 0, 3, 2))
+        if lane_mask == 2:
+            return self.dpp(b, word, word, DppControl.quad_perm(2, 3, 0, 1))
+        if lane_mask in (4, 8):
+            # The upper half of each group of 2 * mask lanes reads from below, the lower
+            # half from above: two row shifts, each writing only its banks.
+            upper, lower = (0xA, 0x5) if lane_mask == 4 else (0xC, 0x3)
+            shifted = self.dpp(b, word, word, DppControl.row_shr(lane_mask), bank_mask=upper)
+            return self.dpp(b, shifted, word, DppControl.row_shl(lane_mask), bank_mask=lower)
+        if lane_mask == 16:
+            return rocdl(b, "rocdl.ds_swizzle", [word, b.i32(DppControl.SWIZZLE_XOR_16)])
+        lane = b.xor(self.thread_id(b), b.i32(lane_mask))
+        return self._bpermute(b, word, lane)
+
+    def shuffle_xor(self, b: LLVMBuilder, value: SSAValue, lane_mask: int) -> SSAValue:
+        return self._in_words(b, value, lambda w: self._butterfly(b, w, lane_mask))
+
+    def shuffle_up(self, b: LLVMBuilder, value: SSAValue, delta: int) -> SSAValue:
+        lane = self._lane(b)
+        below = b.icmp("ult", lane, b.i32(delta))
+        source = b.select(below, lane, b.sub(lane, b.i32(delta)))
+        return self._in_words(b, value, lambda w: self._bpermute(b, w, source))
+
+    def shuffle_idx(self, b: LLVMBuilder, value: SSAValue, lane: SSAValue) -> SSAValue:
+        return self._in_words(b, value, lambda w: self._bpermute(b, w, lane))
+
+    def reduce_warp(self, b: LLVMBuilder, value: SSAValue,
+                    combine: Callable[[SSAValue, SSAValue], SSAValue]) -> SSAValue | None:
+        """Each row of 16 lanes folds into its last lane with DPP right shifts of 8, 4, 2
+        and 1 (lanes shifted in from outside the row read 0 and never reach the last lane);
+        the rows' totals then meet in the wave's last lane, which every lane reads."""
+        if bit_width(value.type) > 32 or not self.isa.has_dpp:
+            return None
+        f32 = isinstance(value.type, Float32Type)
+
+        def as_word(v: SSAValue) -> SSAValue:
+            if f32 or v.type == i32:
+                return v
+            bits = bit_width(v.type)
+            as_int = v if isinstance(v.type, IntegerType) else b.bitcast(v, _int(bits))
+            return b.int_cast(as_int, i32, signed=True) if bits < 32 else as_int
+
+        def from_word(w: SSAValue) -> SSAValue:
+            if w.type == value.type:
+                return w
+            bits = bit_width(value.type)
+            narrowed = b.int_cast(w, _int(bits)) if bits < 32 else w
+            return narrowed if isinstance(value.type, IntegerType) else \
+                b.bitcast(narrowed, value.type)
+
+        acc = value
+        for shift in (8, 4, 2, 1):
+            word = as_word(acc)
+            moved = self.dpp(b, word, word, DppControl.row_shr(shift), bound_ctrl=True)
+            acc = combine(acc, from_word(moved))
+        if self.isa.has_dpp_row_broadcast:
+            word = as_word(acc)
+            moved = self.dpp(b, word, word, DppControl.ROW_BCAST15, row_mask=0xA,
+                             bound_ctrl=True)
+            acc = combine(acc, from_word(moved))
+            word = as_word(acc)
+            moved = self.dpp(b, word, word, DppControl.ROW_BCAST31, bound_ctrl=True)
+            acc = combine(acc, from_word(moved))
+        else:
+            # Wave 32: lanes 0-15 read lane 31 and lanes 16-31 read lane 15.
+            word = as_word(acc)
+            moved = b.emit(PermlaneX16Op.create(
+                operands=[word, word, b.i32(-1), b.i32(-1)], result_types=[word.type],
+                properties={"fi": BoolAttr(True, i1), "boundControl": BoolAttr(False, i1)}))
+            acc = combine(acc, from_word(moved))
+        word = as_word(acc)
+        last = rocdl(b, "rocdl.readlane", [word, b.i32(self.warp_size - 1)], word.type)
+        return from_word(last)
+
+    def barrier(self, b: LLVMBuilder) -> None:
+        rocdl(b, "rocdl.barrier", [], None)
+
+    # -------------------------------------------------------------- memory
+
+    @property
+    def shared_memory_banks(self) -> SharedMemoryBanks:
+        return _BANKS
+
+    @staticmethod
+    def _vector_type(element_type: Attribute, count: int) -> Attribute:
+        return element_type if count == 1 else VectorType(element_type, [count])
+
+    def _load(self, b: LLVMBuilder, ptr: SSAValue, element_type: Attribute, count: int,
+              pred: SSAValue | None, other: Sequence[SSAValue] | None,
+              volatile: bool = False) -> list[SSAValue]:
+        ty = self._vector_type(element_type, count)
+        align = bit_width(element_type) * count // 8
+
+        def load() -> SSAValue:
+            op = llvm_ext.LoadOp.create(operands=[ptr], result_types=[ty], properties={
+                "alignment": IntegerAttr(align, i64),
+                **({"volatile_": llvm_ext.UnitAttr()} if volatile else {})})
+            return b.emit(op)
+
+        if pred is None:
+            loaded = load()
+        else:
+            if other is not None:
+                fallback = other[0] if count == 1 else b.pack_vector(list(other))
+            else:
+                fallback = b.zero(ty)
+            with b.guarded(pred, [ty], [fallback]) as guard:
+                guard.yield_([load()])
+            loaded = guard.results[0]
+        return [loaded] if count == 1 else b.unpack_vector(loaded)
+
+    def _store(self, b: LLVMBuilder, ptr: SSAValue, values: Sequence[SSAValue],
+               pred: SSAValue | None) -> None:
+        value = values[0] if len(values) == 1 else b.pack_vector(list(values))
+        align = bit_width(values[0].type) * len(values) // 8
+        if pred is None:
+            b.store(value, ptr, align)
+            return
+        with b.guarded(pred):
+            b.store(value, ptr, align)
+
+    def load_global(self, b: LLVMBuilder, access: MemoryAccess,
+                    policy: CachePolicy) -> list[SSAValue]:
+        return self._load(b, access.ptr, access.element_type, access.count, access.pred,
+                          access.other, volatile=policy.volatile or policy.cache == "cv")
+
+    def store_global(self, b: LLVMBuilder, access: MemoryAccess, values: Sequence[SSAValue],
+                     policy: CachePolicy) -> None:
+        self._store(b, access.ptr, values, access.pred)
+
+    def store_shared(self, b: LLVMBuilder, ptr: SSAValue, values: Sequence[SSAValue],
+                     pred: SSAValue | None) -> None:
+        self._store(b, ptr, values, pred)
+
+    def load_shared(self, b: LLVMBuilder, ptr: SSAValue, element_type: Attribute, count: int,
+                    pred: SSAValue | None) -> list[SSAValue]:
+        return self._load(b, ptr, element_type, count, pred, None)
+
+    # -------------------------------------------------------------- atomics
+
+    def atomic_rmw(self, b: LLVMBuilder, kind: str, ptr: SSAValue, value: SSAValue,
+                   pred: SSAValue | None, sem: str, scope: str, *,
+                   returns: bool = True) -> SSAValue | None:
+        ty = value.type
+        bits = bit_width(ty)
+
+        def rmw() -> SSAValue:
+            return b.emit(llvm_ext.AtomicRMWOp(_RMW[kind], ptr, value, ORDERINGS[sem],
+                                               SYNC_SCOPES.get(scope, "agent"), bits // 8))
+
+        if pred is None:
+            return rmw()
+        with b.guarded(pred, [ty], [b.zero(ty)]) as guard:
+            guard.yield_([rmw()])
+        return guard.results[0]
+
+    def atomic_cas(self, b: LLVMBuilder, ptr: SSAValue, cmp: SSAValue, value: SSAValue,
+                   pred: SSAValue | None, sem: str, scope: str) -> SSAValue:
+        ty = value.type
+        bits = bit_width(ty)
+        as_int = (lambda v: v) if isinstance(ty, IntegerType) else \
+            (lambda v: b.bitcast(v, _int(bits)))
+        int_ty = _int(bits)
+        ordering = ORDERINGS[sem]
+        failure = {"release": "monotonic", "acq_rel": "acquire"}.get(ordering, ordering)
+        syncscope = SYNC_SCOPES.get(scope, "agent")
+
+        def cas() -> SSAValue:
+            props = {
+                "success_ordering": IntegerAttr(llvm_ext.ORDERING_BY_KEYWORD[ordering], i64),
+                "failure_ordering": IntegerAttr(llvm_ext.ORDERING_BY_KEYWORD[failure], i64),
+                "alignment": IntegerAttr(bits // 8, i64)}
+            if syncscope is not None:
+                props["syncscope"] = llvm_ext.StringAttr(syncscope)
+            pair = b.emit(llvm_ext.AtomicCmpXchgOp.create(
+                operands=[ptr, as_int(cmp), as_int(value)],
+                result_types=[llvm.LLVMStructType.from_type_list([int_ty, i1])],
+                properties=props))
+            return b.extract_value(pair, 0, int_ty)
+
+        if pred is None:
+            old = cas()
+        else:
+            with b.guarded(pred, [int_ty], [b.zero(int_ty)]) as guard:
+                guard.yield_([cas()])
+            old = guard.results[0]
+        return old if isinstance(ty, IntegerType) else b.bitcast(old, ty)
+
+    # -------------------------------------------------------------- math
+
+    def math(self, b: LLVMBuilder, name: str, args: Sequence[SSAValue]) -> SSAValue | None:
+        ty = args[0].type
+        if not isinstance(ty, Float32Type):
+            return None
+        if name == "exp":
+            scaled = b.float_op("fmul", args[0], b.constant(ty, LOG2E))
+            return b.intrinsic_op("exp2", [scaled], ty)
+        if name == "sqrt":
+            return b.call_intrinsic("llvm.amdgcn.sqrt", list(args), ty)
+        if name == "rsqrt":
+            return b.call_intrinsic("llvm.amdgcn.rsq", list(args), ty)
+        if name == "erf":
+            return erf_f32(b, args[0], generic_f32_primitives())
+        return None
+
+    def library_function(self, b: LLVMBuilder, symbols: ModuleSymbols, symbol: str,
+                         args: Sequence[SSAValue], result_type: Attribute) -> SSAValue:
+        symbols.declare(symbol, [a.type for a in args], result_type)
+        return b.emit(llvm.CallOp(symbol, *args, return_type=result_type))
+
+    # -------------------------------------------------------------- printf and assert
+
+    def printf(self, b: LLVMBuilder, symbols: ModuleSymbols, format: str,
+               args: Sequence[SSAValue]) -> None:
+        """ROCm's device printf protocol: begin a message, append the format string, then
+        the arguments (as 64-bit words) in groups of at most seven."""
+        symbols.declare("__ockl_printf_begin", [i64], i64)
+        symbols.declare("__ockl_printf_append_string_n", [ptr_type(0), i64, i32], i64)
+        symbols.declare("__ockl_printf_append_args", [i64, i32, *[i64] * 7, i32], i64)
+        message = b.emit(llvm.CallOp("__ockl_printf_begin", b.i64(0), return_type=i64))
+        text = symbols.string(b, "printfFormat_", format)
+        generic = b.emit(llvm.AddrSpaceCastOp.create(operands=[text],
+                                                     result_types=[ptr_type(0)])) \
+            if text.type != ptr_type(0) else text
+        last = b.i32(0 if args else 1)
+        message = b.emit(llvm.CallOp("__ockl_printf_append_string_n", message, generic,
+                                     b.i64(len(format.encode()) + 1), last,
+                                     return_type=i64))
+        words = [self._printf_word(b, a) for a in args]
+        for start in range(0, len(words), 7):
+            group = words[start:start + 7]
+            padded = group + [b.i64(0)] * (7 - len(group))
+            is_last = b.i32(1 if start + 7 >= len(words) else 0)
+            message = b.emit(llvm.CallOp("__ockl_printf_append_args", message,
+                                         b.i32(len(group)), *padded, is_last,
+                                         return_type=i64))
+
+    @staticmethod
+    def _printf_word(b: LLVMBuilder, value: SSAValue) -> SSAValue:
+        ty = value.type
+        if isinstance(ty, llvm.LLVMPointerType):
+            return b.cast("ptrtoint", value, i64)
+        if isinstance(ty, IntegerType):
+            return value if ty.width.data == 64 else b.int_cast(value, i64, signed=False)
+        return b.bitcast(value, i64) if bit_width(ty) == 64 else \
+            b.bitcast(b.cast("fpext", value, Float64Type()), i64)
+
+    def assert_fail(self, b: LLVMBuilder, symbols: ModuleSymbols, message: str, file: str,
+                    line: int, function: str) -> None:
+        self.printf(b, symbols, f"{file}:{line}: {function}: Assertion `{message}` failed.\n",
+                    [])
+        b.call_intrinsic("llvm.trap", [], None)
+
+    # -------------------------------------------------------------- functions
+
+    def kernel_attributes(self, num_warps: int, threads_per_warp: int) -> dict[str, Attribute]:
+        # Triton's AMD lowering marks kernels as its NVIDIA one does; the translation
+        # makes them amdgpu_kernel functions with AMD's attributes.
+        return {
+            "nvvm.kernel": IntegerAttr(1, IntegerType(1, Signedness.UNSIGNED)),
+            "nvvm.reqntid": DenseArrayBase.from_list(i32, [num_warps * threads_per_warp]),
+        }
+
+    def extra_kernel_arguments(self) -> list[Attribute]:
+        # Triton 3.6 kernels take a global-scratch and a profile-scratch pointer last.
+        return [ptr_type(1), ptr_type(1)]
+
+
+__all__ = ["AmdHooks", "SYNC_SCOPES", "ORDERINGS", "rocdl"]
