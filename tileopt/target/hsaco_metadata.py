@@ -23,8 +23,10 @@ from dataclasses import dataclass
 
 import msgpack
 import yaml
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 
 from tileopt.ir import TileoptError
+from tileopt.target.amdgpu_occupancy import ARCHES, occupancy
 
 EM_AMDGPU = 224
 NT_AMDGPU_METADATA = 32
@@ -149,3 +151,44 @@ def target_of_metadata(metadata: dict) -> str:
     """``gfx942`` from ``amdhsa.target: amdgcn-amd-amdhsa--gfx942[:features]``."""
     target = str(metadata.get("amdhsa.target", ""))
     return target.rsplit("--", 1)[-1].split(":", 1)[0]
+
+
+def resource_usage(kernels: list[KernelResources], arch: str, dynamic_lds: int = 0,
+                   where: str = "") -> str:
+    """The lines ``--print-resource-usage`` prints: LLVM's ``kernel-resource-usage`` remarks
+    (``clang -Rpass-analysis=kernel-resource-usage``), one block per kernel. ``dynamic_lds``
+    is the LDS the launch adds (Triton's ``ttg.shared``); occupancy counts it."""
+    prefix = f"remark: {where}: " if where else "remark: "
+    lines = []
+    for kernel in kernels:
+        lds = kernel.group_segment_size + dynamic_lds
+        if arch in ARCHES:
+            waves = str(occupancy(arch, kernel.vgpr_count, kernel.sgpr_count, lds,
+                                  kernel.max_flat_workgroup_size))
+        else:
+            waves = f"unknown (no occupancy rules for '{arch}')"
+        lines += [f"Function Name: {kernel.name}",
+                  f"    SGPRs: {kernel.sgpr_count}",
+                  f"    VGPRs: {kernel.vgpr_count}",
+                  f"    AGPRs: {kernel.agpr_count}",
+                  f"    ScratchSize [bytes/lane]: {kernel.private_segment_size}",
+                  f"    Occupancy [waves/SIMD]: {waves}",
+                  f"    SGPRs Spill: {kernel.sgpr_spill_count}",
+                  f"    VGPRs Spill: {kernel.vgpr_spill_count}",
+                  f"    LDS Size [bytes/block]: {lds}"]
+    return "".join(f"{prefix}{line}\n" for line in lines)
+
+
+def resource_usage_of(code: str | bytes, dynamic_lds: int = 0, where: str = "") -> str:
+    """``resource_usage`` of an hsaco (bytes) or AMDGCN assembly (text)."""
+    metadata = metadata_of_hsaco(code, where) if isinstance(code, bytes) else \
+        metadata_of_amdgcn(code, where)
+    return resource_usage(kernels_of_metadata(metadata, where), target_of_metadata(metadata),
+                          dynamic_lds, where)
+
+
+def launch_lds(module: ModuleOp) -> int:
+    """The LDS bytes Triton's launcher adds to every workgroup: the module's ``ttg.shared``
+    (Triton's AMD kernels address LDS through an external global of size zero)."""
+    attr = module.attributes.get("ttg.shared")
+    return attr.value.data if isinstance(attr, IntegerAttr) else 0
