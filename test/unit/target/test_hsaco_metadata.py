@@ -15,8 +15,8 @@ import struct
 import pytest
 
 from tileopt.ir import TileoptError
-from tileopt.target import llvm_ir_to_amdgcn, llvm_ir_to_hsaco
-from tileopt.target.amdgpu import find_lld, llvm_ir_to_amdgcn_object
+from tileopt.target import external_tools, llvm_ir_to_amdgcn, llvm_ir_to_hsaco
+from tileopt.target.amdgpu import llvm_ir_to_amdgcn_object
 from tileopt.target.hsaco_metadata import (
     metadata_of_hsaco,
     read_amdgcn,
@@ -27,15 +27,8 @@ from tileopt.target.hsaco_metadata import (
 TARGETS = ("hip-gfx942", "hip-gfx1100")
 
 
-def _lld_available() -> bool:
-    try:
-        find_lld()
-        return True
-    except TileoptError:
-        return False
-
-
-needs_lld = pytest.mark.skipif(not _lld_available(), reason="no ld.lld (pip install ziglang)")
+needs_lld = pytest.mark.skipif("ld.lld" not in external_tools(),
+                               reason="no ld.lld (pip install ziglang)")
 
 
 def _comment(text: str, name: str) -> int:
