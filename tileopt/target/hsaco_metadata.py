@@ -105,25 +105,37 @@ def metadata_of_hsaco(data: bytes, source: str = "<hsaco>") -> dict:
     if machine != EM_AMDGPU:
         raise TileoptError(f"not an AMDGPU code object: ELF machine {machine}, "
                            f"expected EM_AMDGPU ({EM_AMDGPU})", source)
+    try:
+        desc = _metadata_note(data)
+    except struct.error:
+        raise TileoptError("not an AMDGPU code object: truncated ELF", source) from None
+    if desc is None:
+        raise TileoptError("not an AMDGPU code object: no AMDGPU metadata note (code object "
+                           "v3 or later)", source)
+    try:
+        return msgpack.unpackb(desc, strict_map_key=False)
+    except (ValueError, msgpack.UnpackException) as err:
+        raise TileoptError(f"the AMDGPU metadata note is not MessagePack: {err}",
+                           source) from None
+
+
+def _metadata_note(data: bytes) -> bytes | None:
+    """The descriptor of the ``NT_AMDGPU_METADATA`` note, found through the section headers;
+    struct.error where the headers point past the end of ``data``."""
     (shoff,) = struct.unpack_from("<Q", data, 40)
     shentsize, shnum = struct.unpack_from("<HH", data, 58)
-    if shoff + shnum * shentsize > len(data):
-        raise TileoptError("not an AMDGPU code object: truncated section headers", source)
     for index in range(shnum):
         header = shoff + index * shentsize
         (sh_type,) = struct.unpack_from("<I", data, header + 4)
         if sh_type != _SHT_NOTE:
             continue
         sh_offset, sh_size = struct.unpack_from("<QQ", data, header + 24)
+        if sh_offset + sh_size > len(data):
+            raise struct.error("a note section ends past the end of the file")
         for owner, kind, desc in _notes(data, sh_offset, sh_size):
             if owner == _NOTE_OWNER and kind == NT_AMDGPU_METADATA:
-                try:
-                    return msgpack.unpackb(desc, strict_map_key=False)
-                except (ValueError, msgpack.UnpackException) as err:
-                    raise TileoptError(f"the AMDGPU metadata note is not MessagePack: {err}",
-                                       source) from None
-    raise TileoptError("not an AMDGPU code object: no AMDGPU metadata note (code object "
-                       "v3 or later)", source)
+                return desc
+    return None
 
 
 def read_hsaco(data: bytes, source: str = "<hsaco>") -> list[KernelResources]:

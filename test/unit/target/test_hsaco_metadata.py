@@ -106,3 +106,10 @@ def test_other_machines_and_missing_notes_are_refused(corpus):
 def test_assembly_without_metadata_is_refused():
     with pytest.raises(TileoptError, match="no .amdgpu_metadata block"):
         read_amdgcn("\t.text\nk:\n\ts_endpgm\n", "k.s")
+
+
+def test_truncated_code_object_is_refused(corpus):
+    obj = llvm_ir_to_amdgcn_object((corpus / "hip-gfx942" / "add.llir").read_text(), "gfx942",
+                                   opt_level=0)
+    with pytest.raises(TileoptError, match="truncated ELF"):
+        read_hsaco(obj[:len(obj) // 2])
