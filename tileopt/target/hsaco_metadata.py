@@ -25,6 +25,7 @@ import msgpack
 import yaml
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 
+from tileopt.conversion.shared_memory import TOTAL_ATTR
 from tileopt.ir import TileoptError
 from tileopt.target.amdgpu_occupancy import ARCHES, occupancy
 
@@ -169,7 +170,8 @@ def resource_usage(kernels: list[KernelResources], arch: str, dynamic_lds: int =
                    where: str = "") -> str:
     """The lines ``--print-resource-usage`` prints: LLVM's ``kernel-resource-usage`` remarks
     (``clang -Rpass-analysis=kernel-resource-usage``), one block per kernel. ``dynamic_lds``
-    is the LDS the launch adds (Triton's ``ttg.shared``); occupancy counts it."""
+    is the LDS the launch adds (Triton's ``ttg.shared``); occupancy counts it, for workgroups
+    of the kernel's maximum flat size (Triton launches num-warps waves, and says so there)."""
     prefix = f"remark: {where}: " if where else "remark: "
     lines = []
     for kernel in kernels:
@@ -202,5 +204,5 @@ def resource_usage_of(code: str | bytes, dynamic_lds: int = 0, where: str = "") 
 def launch_lds(module: ModuleOp) -> int:
     """The LDS bytes Triton's launcher adds to every workgroup: the module's ``ttg.shared``
     (Triton's AMD kernels address LDS through an external global of size zero)."""
-    attr = module.attributes.get("ttg.shared")
+    attr = module.attributes.get(TOTAL_ATTR)
     return attr.value.data if isinstance(attr, IntegerAttr) else 0
