@@ -24,7 +24,7 @@ import tileopt
 PACKAGE_ROOT = Path(tileopt.__file__).parent
 
 # Path components that make a module vendor code (outside ``tileopt.dialects``).
-VENDOR_NAMES = frozenset({"nvidia", "nvptx", "nvvm", "ptxas", "amd", "amdgpu", "amdgcn",
+VENDOR_NAMES = frozenset({"nvidia", "nvptx", "nvvm", "ptxas", "amd", "amdgpu", "amdgcn", "hsaco",
                           "rocdl", "hip", "cuda"})
 # The tools at the top, which pick a target, may import vendor code; so may the
 # ``tileopt.target`` package itself (not its modules): it picks the backend for --emit.

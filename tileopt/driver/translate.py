@@ -9,7 +9,8 @@ from tileopt.driver.input import SPLIT_MARKER, read_input, split_input
 from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.driver.output import quiet_broken_pipe, write_output
 from tileopt.ir import TileoptError
-from tileopt.target import EMITS, translate
+from tileopt.target import EMITS, looks_like_llvm_ir, parse_llvm_dialect, translate
+from tileopt.target.hsaco_metadata import launch_lds, resource_usage_of
 
 FLAGS = [
     Flag("o", "value", "output file (default: stdout); written only if the run succeeds",
@@ -19,6 +20,9 @@ FLAGS = [
     Flag("arch", "value", "target architecture, e.g. sm_90 or gfx942", metavar="ARCH"),
     Flag("split-input-file", "bool", "split the input at '// -----' lines and translate each "
          "part on its own (text outputs, joined by '// -----' lines)"),
+    Flag("print-resource-usage", "bool",
+         "print each AMD kernel's registers, spills, scratch, LDS and occupancy to stderr, as "
+         "LLVM's kernel-resource-usage remarks (with --emit=amdgcn or --emit=hsaco)"),
     Flag("debug", "bool", "show Python tracebacks (also: TILEOPT_DEBUG=1)"),
     Flag("version", "bool", "print the tileopt version and exit"),
     Flag("help", "bool", "show this help", aliases=("h",)),
@@ -50,17 +54,29 @@ def run_translate(argv: list[str]) -> int:
         if not text.strip():
             # An empty PTX file from empty input would hide a failed `tileopt ... |`.
             raise TileoptError("the input is empty: nothing to translate", filename, 1, 1)
+        if args.print_resource_usage and emit not in ("amdgcn", "hsaco"):
+            raise TileoptError(f"--print-resource-usage needs --emit=amdgcn or --emit=hsaco, "
+                               f"not --emit={emit}")
         if args.split_input_file:
-            if emit in ("hsaco", "cubin"):
-                raise TileoptError(f"--split-input-file makes text; --emit={emit} is binary")
+            if emit in ("hsaco", "cubin") or args.print_resource_usage:
+                raise TileoptError("--split-input-file makes text: it takes neither a binary "
+                                   "--emit nor --print-resource-usage")
             # Each part keeps its line numbers: it is padded to where it starts.
             result = (SPLIT_MARKER + "\n").join(
                 translate("\n" * (chunk.first_line - 1) + chunk.text, emit=emit, arch=args.arch,
                           filename=filename)
                 for chunk in split_input(text, True))
-        else:
-            result = translate(text, emit=emit, arch=args.arch, filename=filename)
+            write_output(result, args.o)
+            return 0
+        source, dynamic_lds = text, 0
+        if args.print_resource_usage and not looks_like_llvm_ir(text):
+            # The LDS Triton's launcher adds (ttg.shared) is in the MLIR, not the object.
+            source = parse_llvm_dialect(text, filename)
+            dynamic_lds = launch_lds(source)
+        result = translate(source, emit=emit, arch=args.arch, filename=filename)
         write_output(result, args.o)
+        if args.print_resource_usage:
+            sys.stderr.write(resource_usage_of(result, dynamic_lds, filename))
         return 0
     except BrokenPipeError:
         return quiet_broken_pipe()
