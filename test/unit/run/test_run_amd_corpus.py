@@ -1,0 +1,143 @@
+"""Triton's own AMD LLVM IR (the corpus .llir of hip-gfx942 and hip-gfx1100) run by
+tileopt-run at small sizes with ragged tails against float64 numpy references, and
+mutations of it as a lowering bug would make them (a wrong DPP control, permlane select or
+ds_bpermute lane, a dropped s_barrier): the run must notice each."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tileopt.run.launch import Compiled, compile_source, run_kernel, with_llvm_ir
+from tileopt.run.memory import KernelFault
+from tileopt.testing.run_cases import CASES, NON_DOT
+
+TARGETS = {"hip-gfx942": "gfx942", "hip-gfx1100": "gfx1100"}
+BARRIER = re.compile(r"\n\s*tail call void @llvm\.amdgcn\.s\.barrier\(\)[^\n]*")
+
+
+@pytest.fixture(scope="module")
+def llir(corpus: Path):
+    """llir(target, kernel) -> the corpus kernel's .llir, read for the target's arch."""
+
+    @lru_cache(maxsize=None)
+    def build(target: str, kernel: str) -> Compiled:
+        path = corpus / target / f"{kernel}.llir"
+        return compile_source(path.read_text(), path.name, arch=TARGETS[target])
+
+    return build
+
+
+def launch(compiled: Compiled, kernel: str, llvm_ir: str | None = None):
+    case = CASES[kernel](np.random.default_rng(0))
+    c = compiled if llvm_ir is None else with_llvm_ir(compiled, llvm_ir)
+    return case, run_kernel(c, case.args, case.grid)
+
+
+def right(case, result) -> bool:
+    try:
+        case.check(result.outputs)
+    except AssertionError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("kernel", NON_DOT)
+def test_corpus_llir_matches_reference(llir, target, kernel):
+    case = CASES[kernel](np.random.default_rng(0))
+    grid = tuple(case.grid) + (1,) * (3 - len(case.grid))
+    assert grid[0] * grid[1] * grid[2] >= 2
+    c = llir(target, kernel)
+    result = run_kernel(c, case.args, case.grid)
+    # Triton's block: num_warps (4) waves of the arch's size
+    assert result.threads == 4 * {"gfx942": 64, "gfx1100": 32}[TARGETS[target]]
+    assert result.reports == []
+    case.check(result.outputs)
+
+
+# ------------------------------------------------------------------ mutations
+
+def _mutated(text: str, pattern: str, repl: str) -> str:
+    out, n = re.subn(pattern, repl, text, count=1)
+    assert n, f"the mutation found nothing to change: {pattern}"
+    return out
+
+
+# (target, kernel, DPP control, wrong control): the first DPP of the kernel with that
+# control gets another one; the reduction then sums the wrong lanes
+DPP_MUTATIONS = [
+    ("hip-gfx942", "sum_rows", 280, 276),    # row_shr:8 -> row_shr:4
+    ("hip-gfx942", "sum_rows", 273, 274),    # row_shr:1 -> row_shr:2
+    ("hip-gfx942", "sum_rows", 322, 323),    # row_bcast:15 -> row_bcast:31
+    ("hip-gfx942", "sum_rows", 323, 322),    # row_bcast:31 -> row_bcast:15
+    ("hip-gfx942", "sum_cols", 177, 78),     # quad_perm [1,0,3,2] -> [2,3,0,1]
+    ("hip-gfx942", "layernorm_fwd", 78, 177),
+    ("hip-gfx1100", "sum_rows", 280, 276),
+    ("hip-gfx1100", "sum_rows", 177, 78),
+    ("hip-gfx1100", "layernorm_fwd", 273, 274),
+    ("hip-gfx1100", "sum_cols", 78, 177),
+]
+
+
+@pytest.mark.parametrize("target,kernel,ctrl,wrong", DPP_MUTATIONS)
+def test_wrong_dpp_control_gives_a_wrong_result(llir, target, kernel, ctrl, wrong):
+    c = llir(target, kernel)
+    ir = _mutated(c.llvm_ir, rf"(update\.dpp\.\w+\([^)]*)i32 {ctrl},", rf"\g<1>i32 {wrong},")
+    case, result = launch(c, kernel, ir)
+    assert not right(case, result)
+
+
+def test_wrong_permlanex16_select_gives_a_wrong_result(llir):
+    """gfx1100 folds the two 16-lane rows of a wave with permlanex16 reading lane 15 of
+    the other row (selects all ones); lane 0 of it is a partial sum."""
+    c = llir("hip-gfx1100", "sum_rows")
+    ir = _mutated(c.llvm_ir, r"permlanex16\.i32\(i32 poison, i32 (%\d+), i32 -1, i32 -1",
+                  r"permlanex16.i32(i32 poison, i32 \1, i32 0, i32 0")
+    case, result = launch(c, "sum_rows", ir)
+    assert not right(case, result)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_wrong_bpermute_lane_gives_a_wrong_scan(llir, target):
+    """cumsum scans a wave with ds_bpermute from lane - 1, - 2, - 4, ...: reading lane 0
+    in the first step instead breaks the prefix sums."""
+    c = llir(target, "cumsum")
+    ir = _mutated(c.llvm_ir, r"ds\.bpermute\(i32 %\d+,", "ds.bpermute(i32 0,")
+    case, result = launch(c, "cumsum", ir)
+    assert not right(case, result)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("kernel", [k for k in NON_DOT
+                                    if k not in ("add", "add_nodiv", "axpy_f16", "gelu")])
+def test_every_s_barrier_in_the_corpus_is_needed(llir, target, kernel):
+    """Each s_barrier of Triton's AMD code guards an LDS exchange: drop any one and the
+    race checker reports it."""
+    c = llir(target, kernel)
+    barriers = list(BARRIER.finditer(c.llvm_ir))
+    assert barriers
+    for m in barriers:
+        _, result = launch(c, kernel, c.llvm_ir[:m.start()] + c.llvm_ir[m.end():])
+        assert any(r.startswith("shared-memory race: ") for r in result.reports), \
+            (c.llvm_ir[:m.start()].count("\n") + 2, result.reports)
+
+
+# ------------------------------------------------------------------ buffer range checks
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_buffer_masked_lanes_are_not_out_of_bounds_but_real_ones_are(llir, target):
+    """softmax masks its buffer loads and stores with an offset past num_records in the
+    lanes beyond n_cols (1000 of a block of 1024, the rows 1008 floats apart): the last
+    row's masked lanes point past the array and are not reported. A fourth row that is not
+    there (grid 4 over 3 rows) is read inside num_records: a real out-of-bounds load."""
+    c = llir(target, "softmax")
+    case, result = launch(c, "softmax")
+    assert result.reports == [] and right(case, result)
+    with pytest.raises(KernelFault, match=r"out-of-bounds load of 4 bytes at byte offset "
+                                          r"12096 of argument 1 .* of block \(3,0,0\)"):
+        run_kernel(c, case.args, (4,))
