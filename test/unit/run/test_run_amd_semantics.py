@@ -87,6 +87,9 @@ def test_row_broadcasts_with_row_mask():
     r = dpp(0x142, row_mask=0b1010)
     assert (r[:16] == -1).all() and (r[16:32] == 115).all()
     assert (r[32:48] == -1).all() and (r[48:] == 147).all()
+    # all rows written: row 0 has no previous row, so no source: 0 with bound_ctrl
+    r = dpp(0x142)
+    assert (r[:16] == 0).all() and (r[16:32] == 115).all() and (r[32:48] == 131).all()
     # row_bcast:31 to rows 2 and 3; rows 0 and 1 have no source: keep old without bound_ctrl
     r = dpp(0x143, bound=False)
     assert (r[:32] == -1).all() and (r[32:] == 131).all()
