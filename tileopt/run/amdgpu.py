@@ -16,6 +16,7 @@ import numpy as np
 
 from tileopt.run import amdgpu_buffer as B
 from tileopt.run import amdgpu_lanes as L
+from tileopt.run import amdgpu_matrix as X
 from tileopt.run.interp import Executor, Target, block_barrier
 from tileopt.run.memory import KernelFault
 from tileopt.target.gpu_target import GPUTarget
@@ -118,4 +119,8 @@ class AmdgpuTarget(Target):
             return B.store
         if rest.startswith("raw.ptr.buffer.atomic."):
             return B.atomic(parts[4])
+        if parts[0] == "mfma":
+            return X.mfma(rest[len("mfma."):], wave)
+        if parts[0] == "wmma":
+            return X.wmma(rest[len("wmma."):], wave)
         return _math(rest)

@@ -14,7 +14,7 @@ import pytest
 
 from tileopt.run.launch import Compiled, compile_source, run_kernel, with_llvm_ir
 from tileopt.run.memory import KernelFault
-from tileopt.testing.run_cases import CASES, NON_DOT
+from tileopt.testing.run_cases import CASES, DOT, NON_DOT
 
 TARGETS = {"hip-gfx942": "gfx942", "hip-gfx1100": "gfx1100"}
 BARRIER = re.compile(r"\n\s*tail call void @llvm\.amdgcn\.s\.barrier\(\)[^\n]*")
@@ -57,6 +57,17 @@ def test_corpus_llir_matches_reference(llir, target, kernel):
     case.check(result.outputs)
 
 
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("kernel", DOT)
+def test_corpus_dot_llir_matches_reference(llir, target, kernel):
+    """The three tt.dot kernels: mfma 32x32x8 f16 on gfx942, wmma 16x16x16 f16 on gfx1100,
+    two blocks along M and N with ragged tails, two K steps with a ragged one."""
+    case = CASES[kernel](np.random.default_rng(0))
+    result = run_kernel(llir(target, kernel), case.args, case.grid)
+    assert result.reports == []
+    case.check(result.outputs)
+
+
 # ------------------------------------------------------------------ mutations
 
 def _mutated(text: str, pattern: str, repl: str) -> str:
@@ -86,6 +97,17 @@ def test_wrong_dpp_control_gives_a_wrong_result(llir, target, kernel, ctrl, wron
     c = llir(target, kernel)
     ir = _mutated(c.llvm_ir, rf"(update\.dpp\.\w+\([^)]*)i32 {ctrl},", rf"\g<1>i32 {wrong},")
     case, result = launch(c, kernel, ir)
+    assert_wrong(case, result)
+
+
+@pytest.mark.parametrize("target,call", [("hip-gfx942", "mfma.f32.32x32x8f16"),
+                                         ("hip-gfx1100", "wmma.f32.16x16x16.f16.v8f32.v16f16")])
+def test_swapped_matrix_operands_give_a_wrong_result(llir, target, call):
+    """A and B of the first matrix instruction exchanged: A's rows become B's columns."""
+    c = llir(target, "matmul_small")
+    ir = _mutated(c.llvm_ir, rf"{re.escape(call)}\((<\d+ x half>) (%\d+), <\d+ x half> (%\d+),",
+                  rf"{call}(\1 \3, \1 \2,")
+    case, result = launch(c, "matmul_small", ir)
     assert_wrong(case, result)
 
 
