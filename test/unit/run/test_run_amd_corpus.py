@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tileopt.pipelines import resolve_pass_pipeline
 from tileopt.run.launch import Compiled, compile_source, run_kernel, with_llvm_ir
 from tileopt.run.memory import KernelFault
 from tileopt.testing.run_cases import CASES, DOT, NON_DOT
@@ -64,6 +65,27 @@ def test_corpus_dot_llir_matches_reference(llir, target, kernel):
     two blocks along M and N with ragged tails, two K steps with a ragged one."""
     case = CASES[kernel](np.random.default_rng(0))
     result = run_kernel(llir(target, kernel), case.args, case.grid)
+    assert result.reports == []
+    case.check(result.outputs)
+
+
+AMD_PIPELINES = {"hip-gfx942": "amd-cdna3", "hip-gfx1100": "amd-rdna3"}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("kernel", NON_DOT)
+def test_tileopt_amd_pipeline_matches_reference(corpus, target, kernel):
+    """The corpus .ttir through tileopt's own AMD pipeline, once it reaches LLVM (issue 10):
+    the same references as Triton's .llir."""
+    pipeline = AMD_PIPELINES[target]
+    if "convert-triton-amdgpu-to-llvm" in resolve_pass_pipeline(pipeline).missing.get("llir", []):
+        pytest.skip(f"{pipeline} does not lower to LLVM yet (convert-triton-amdgpu-to-llvm is "
+                    "!missing in its YAML)")
+    path = corpus / target / f"{kernel}.ttir"
+    compiled = compile_source(path.read_text(), path.name, pipeline)
+    case = CASES[kernel](np.random.default_rng(0))
+    result = run_kernel(compiled, case.args, case.grid)
+    assert result.threads == 4 * {"gfx942": 64, "gfx1100": 32}[TARGETS[target]]
     assert result.reports == []
     case.check(result.outputs)
 
