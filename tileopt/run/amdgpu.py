@@ -61,8 +61,7 @@ def _math(name: str):
 
     def run(ex: Executor, ins, args):
         out_t = np.asarray(args[0]).dtype
-        r = _MATH[op](*[np.asarray(a).astype(np.float64) if k == 0 or op != "ldexp" else
-                        np.asarray(a) for k, a in enumerate(args)])
+        r = _MATH[op](*[np.asarray(a).astype(np.float64) for a in args])
         return np.asarray(r).astype(out_t)
     return run
 

@@ -8,7 +8,7 @@ reverse post-order that some thread waits at, for exactly the threads waiting th
 of a loop together until each leaves it. Phis take the value of the edge each thread came
 along. Side effects (memory, inline asm, barriers, shuffles) touch only active threads.
 
-GPU intrinsics and inline assembly are vendor-specific: a ``Target`` (tileopt/run/nvidia.py)
+GPU intrinsics and inline assembly are vendor-specific: a ``Target`` (nvidia.py, amdgpu.py)
 supplies them; this file knows only LLVM.
 """
 
