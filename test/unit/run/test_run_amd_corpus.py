@@ -58,12 +58,14 @@ def test_corpus_llir_matches_reference(llir, target, kernel):
     case.check(result.outputs)
 
 
+@pytest.mark.parametrize("k_steps", [1, 4])
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("kernel", DOT)
-def test_corpus_dot_llir_matches_reference(llir, target, kernel):
+def test_corpus_dot_llir_matches_reference(llir, target, kernel, k_steps):
     """The three tt.dot kernels: mfma 32x32x8 f16 on gfx942, wmma 16x16x16 f16 on gfx1100,
-    two blocks along M and N with ragged tails, two K steps with a ragged one."""
-    case = CASES[kernel](np.random.default_rng(0))
+    two blocks along M and N with ragged tails, a K loop of two or five steps (the pipelined
+    loop's steady state) with a ragged last one."""
+    case = CASES[kernel](np.random.default_rng(0), k_steps=k_steps)
     result = run_kernel(llir(target, kernel), case.args, case.grid)
     assert result.reports == []
     case.check(result.outputs)
@@ -166,6 +168,37 @@ def test_every_s_barrier_in_the_corpus_is_needed(llir, target, kernel):
         _, result = launch(c, kernel, c.llvm_ir[:m.start()] + c.llvm_ir[m.end():])
         assert any(r.startswith("shared-memory race: ") for r in result.reports), \
             (c.llvm_ir[:m.start()].count("\n") + 2, result.reports)
+
+
+# The first two s_barriers of these kernels each guard what the other guards too: the first
+# sits between the prologue's stores of the two pipeline stages, the second at the top of the
+# loop before its LDS reads; dropped alone, the other still separates the stores from the
+# reads; dropped together, the race is reported.
+REDUNDANT_PAIR = {("hip-gfx942", "matmul"), ("hip-gfx1100", "matmul"),
+                  ("hip-gfx1100", "block_ptr_matmul")}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("kernel", DOT)
+def test_every_s_barrier_of_the_dot_kernels_is_needed(llir, target, kernel):
+    """With a K loop of five steps (so that the pipelined loop reuses its LDS buffers)."""
+    c = llir(target, kernel)
+    barriers = list(BARRIER.finditer(c.llvm_ir))
+    case = CASES[kernel](np.random.default_rng(0), k_steps=4)
+    pair = (target, kernel) in REDUNDANT_PAIR
+    drops = [[m] for m in barriers[2 if pair else 0:]] + ([barriers[:2]] if pair else [])
+    for dropped in drops:
+        ir = c.llvm_ir
+        for m in reversed(dropped):
+            ir = ir[:m.start()] + ir[m.end():]
+        result = run_kernel(with_llvm_ir(c, ir), case.args, case.grid)
+        assert any(r.startswith("shared-memory race: ") for r in result.reports), \
+            ([c.llvm_ir[:m.start()].count("\n") + 2 for m in dropped], result.reports)
+    if pair:  # each of the two alone is not
+        for m in barriers[:2]:
+            result = run_kernel(with_llvm_ir(c, c.llvm_ir[:m.start()] + c.llvm_ir[m.end():]),
+                                case.args, case.grid)
+            assert result.reports == []
 
 
 # ------------------------------------------------------------------ buffer range checks
