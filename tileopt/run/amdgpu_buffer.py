@@ -92,7 +92,7 @@ def atomic(kind: str):
     op, unsigned = _ATOMICS[kind]
 
     def run(ex, ins, args):
-        values, (rsrc, voffset, soffset, _aux) = args[:-4], args[-4:]
+        values, (rsrc, voffset, soffset) = args[:-4], args[-4:-1]  # then the cache policy
         base, off, records = _where(ex, rsrc, voffset, soffset)
         ty = ins.args[0].type
         vd = V.dtype(ty)

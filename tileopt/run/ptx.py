@@ -285,9 +285,8 @@ class AsmCall:
         bd = V.bits_dtype(nbytes)
         vd = {"u": bd, "b": bd, "s": np.dtype(bd.str.replace("u", "i")),
               "f": {2: np.float16, 4: np.float32, 8: np.float64}[nbytes]}[typ[0]]
-        as_vd = lambda bits: bits.astype(bd).view(vd)
-        got = atomics.apply(self.ex.mem, addr, lanes, op, vd, as_vd(b),
-                            None if c is None else as_vd(c))
+        got = atomics.apply(self.ex.mem, addr, lanes, op, vd, b.astype(bd).view(vd),
+                            None if c is None else c.astype(bd).view(vd))
         old = np.zeros(len(on), np.uint64)
         old[rows] = got.view(bd).astype(np.uint64)
         if returns:
