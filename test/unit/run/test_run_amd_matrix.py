@@ -78,6 +78,23 @@ def test_mfma_32x32x8_layout(lane, item, row, k):
     assert (d == want).all()
 
 
+@pytest.mark.parametrize("lane,item", [(0, 0), (37, 3)])
+def test_mfma_16x16x16_layout(lane, item):
+    """16 lanes a row group, four groups along K: lane l holds A[l % 16][4 (l // 16) + i] and
+    B[4 (l // 16) + i][l % 16]; item v of lane l is D[v + 4 (l // 16)][l % 16]. A = 1 at
+    (row, k) only gives D[row][n] = B[k][n] = 4 (16 (k // 4) + n) + k % 4."""
+    row, k = lane % 16, 4 * (lane // 16) + item
+    acond, aelems = _one_at((lane,), item, 4)
+    bcode, belems = _b_elements(4, 4)
+    d = _launch(acond + _vector("a", 4, aelems) + "\n" + bcode + "\n" + _vector("b", 4, belems) + """
+  %d = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %a, <4 x half> %b, <4 x float> zeroinitializer, i32 0, i32 0, i32 0)""",
+                "gfx942", 64, 4)
+    want = np.zeros((64, 4))
+    for n in range(16):
+        want[n + 16 * (row // 4), row % 4] = 4 * (16 * (k // 4) + n) + k % 4
+    assert (d == want).all()
+
+
 def test_mfma_accumulates_into_c():
     bcode, belems = _b_elements(4, 4)
     d = _launch(bcode + "\n" + _vector("b", 4, belems) + """
