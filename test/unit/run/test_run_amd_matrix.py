@@ -60,39 +60,27 @@ def _one_at(lanes: tuple[int, ...], item: int, count: int) -> tuple[str, list[st
     return cond, ["%one" if k == item else "0.0" for k in range(count)]
 
 
-@pytest.mark.parametrize("lane,item,row,k", [(0, 0, 0, 0), (33, 2, 1, 6)])
-def test_mfma_32x32x8_layout(lane, item, row, k):
-    """Lane l holds A[l % 32][4 (l // 32) + i] and B[4 (l // 32) + i][l % 32]; item v of
-    lane l is D[v % 4 + 4 (l // 32) + 8 (v // 4)][l % 32]. With A = 1 at (row, k) only,
-    D's row ``row`` is B's row k: D[row][n] = B[k][n], held by lane 32 (k // 4) + n as its
-    item k % 4, whose value is 4 * lane + item."""
+@pytest.mark.parametrize("shape,lane,item", [("32x32x8", 0, 0), ("32x32x8", 33, 2),
+                                             ("16x16x16", 0, 0), ("16x16x16", 37, 3)])
+def test_mfma_layout(shape, lane, item):
+    """With M = N = 32 or 16, lane l holds A[l % M][4 (l // M) + i] and
+    B[4 (l // M) + i][l % M]; item v of lane l is D[v % 4 + 4 (l // M) + 4 (64 / M) (v // 4)]
+    [l % M]. With A = 1 at (row, k) only, D's row ``row`` is B's row k: D[row][n] = B[k][n],
+    held by lane M (k // 4) + n as its item k % 4, whose value is 4 * lane + item."""
+    size = int(shape.split("x")[0])
+    items = size * size // 64
+    row, k = lane % size, 4 * (lane // size) + item
     acond, aelems = _one_at((lane,), item, 4)
     bcode, belems = _b_elements(4, 4)
-    d = _launch(acond + _vector("a", 4, aelems) + "\n" + bcode + "\n" + _vector("b", 4, belems) + """
-  %d = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x8f16(<4 x half> %a, <4 x half> %b, <16 x float> zeroinitializer, i32 0, i32 0, i32 0)""",
-                "gfx942", 64, 16)
-    want = np.zeros((64, 16))
-    for n in range(32):
-        # D[row][n]: lane n + 32 * ((row % 8) // 4), item 4 * (row // 8) + row % 4
-        want[n + 32 * ((row % 8) // 4), 4 * (row // 8) + row % 4] = 4 * (32 * (k // 4) + n) + k % 4
-    assert (d == want).all()
-
-
-@pytest.mark.parametrize("lane,item", [(0, 0), (37, 3)])
-def test_mfma_16x16x16_layout(lane, item):
-    """16 lanes a row group, four groups along K: lane l holds A[l % 16][4 (l // 16) + i] and
-    B[4 (l // 16) + i][l % 16]; item v of lane l is D[v + 4 (l // 16)][l % 16]. A = 1 at
-    (row, k) only gives D[row][n] = B[k][n] = 4 (16 (k // 4) + n) + k % 4."""
-    row, k = lane % 16, 4 * (lane // 16) + item
-    acond, aelems = _one_at((lane,), item, 4)
-    bcode, belems = _b_elements(4, 4)
-    d = _launch(acond + _vector("a", 4, aelems) + "\n" + bcode + "\n" + _vector("b", 4, belems) + """
-  %d = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %a, <4 x half> %b, <4 x float> zeroinitializer, i32 0, i32 0, i32 0)""",
-                "gfx942", 64, 4)
-    want = np.zeros((64, 4))
-    for n in range(16):
-        want[n + 16 * (row // 4), row % 4] = 4 * (16 * (k // 4) + n) + k % 4
-    assert (d == want).all()
+    d = _launch(acond + _vector("a", 4, aelems) + "\n" + bcode + "\n" + _vector("b", 4, belems) + f"""
+  %d = call <{items} x float> @llvm.amdgcn.mfma.f32.{shape}f16(<4 x half> %a, <4 x half> %b, <{items} x float> zeroinitializer, i32 0, i32 0, i32 0)""",
+                "gfx942", 64, items)
+    want = np.zeros((64, items))
+    span = 4 * 64 // size           # rows covered by one group of 4 items
+    for n in range(size):
+        want[n + size * ((row % span) // 4), row % 4 + 4 * (row // span)] = \
+            4 * (size * (k // 4) + n) + k % 4
+    assert (d == want).all() and want.any()
 
 
 def test_mfma_accumulates_into_c():
