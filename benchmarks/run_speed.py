@@ -11,6 +11,10 @@ and softmax (rows of 1000), where measured, double in size until a launch takes 
 
     python benchmarks/run_speed.py [--pipeline nvidia-sm90] [--repeat 3] [--budget 10]
                                    [--kernels matmul,matmul_small]
+    python benchmarks/run_speed.py --llir hip-gfx942      # Triton's own AMD LLVM IR
+
+With ``--llir TARGET`` the kernels are Triton's ``.llir`` of that corpus folder (AMD: run
+with the folder's arch), not tileopt's output; "compile" is then reading the IR.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from tileopt.ir import TileoptError
 from tileopt.testing.run_cases import CASES, DOT, NON_DOT, compile_options
 
 FOLDER = {"nvidia-sm80": "cuda-sm80", "nvidia-sm90": "cuda-sm90"}
+LLIR_ARCH = {"hip-gfx942": "gfx942", "hip-gfx1100": "gfx1100"}
 
 
 def launch_seconds(compiled, kernel: str, scale: int, repeat: int) -> tuple[float, str]:
@@ -55,6 +60,8 @@ def size_of(kernel: str, scale: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pipeline", default="nvidia-sm90", choices=sorted(FOLDER))
+    parser.add_argument("--llir", choices=sorted(LLIR_ARCH),
+                        help="run Triton's .llir of this corpus folder instead")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--budget", type=float, default=10.0)
     parser.add_argument("--max-scale", type=int, default=1 << 13)
@@ -66,7 +73,8 @@ def main() -> int:
         print("error: the reference corpus (../shared/corpus) is not there", file=sys.stderr)
         return 1
     print(f"tileopt-run on {platform.processor() or platform.machine()}, "
-          f"{os.cpu_count()} CPUs, numpy {np.__version__}; pipeline {args.pipeline}\n")
+          f"{os.cpu_count()} CPUs, numpy {np.__version__}; "
+          f"{f'Triton .llir of {args.llir}' if args.llir else f'pipeline {args.pipeline}'}\n")
     print("| kernel | blocks x threads | compile (s) | run (s) |")
     print("|---|---|---|---|")
     compiled = {}
@@ -75,8 +83,13 @@ def main() -> int:
         options = compile_options(path.with_suffix(".json")) if kernel in DOT else ""
         start = time.perf_counter()
         try:
-            compiled[kernel] = compile_source(path.read_text(), path.name,
-                                              args.pipeline + options)
+            if args.llir:
+                path = Path(corpus) / args.llir / f"{kernel}.llir"
+                compiled[kernel] = compile_source(path.read_text(), path.name,
+                                                  arch=LLIR_ARCH[args.llir])
+            else:
+                compiled[kernel] = compile_source(path.read_text(), path.name,
+                                                  args.pipeline + options)
         except TileoptError as err:
             print(f"| {kernel} | tileopt does not compile it: {err.message[:60]} | | |")
             continue

@@ -1,6 +1,7 @@
 """``tileopt-run``: run a compiled kernel on the CPU, every GPU thread, with checks.
 
     tileopt-run add.ttir --pass-pipeline=nvidia-sm90 --grid 3 x.npy y.npy out.npy 2512 --out r/
+    tileopt-run add.llir --arch gfx942 --grid 3 x.npy y.npy out.npy 2512 --out r/
 
 Arguments after the input file are the kernel's, in order: a ``.npy`` path for a pointer,
 a number for a scalar. ``--out DIR`` writes every pointer argument after the launch as
@@ -27,6 +28,8 @@ from tileopt.run.launch import compile_source, run_kernel
 _VALUED = (
     ("pass-pipeline", "PIPELINE", "compile the input with this pipeline first (e.g. "
      "nvidia-sm90); without it the input is LLVM-dialect MLIR or LLVM IR"),
+    ("arch", "GPU", "the GPU the module is for where it does not say (AMD LLVM IR: gfx942, "
+     "waves of 64, or gfx1100, waves of 32); must agree with the module's target"),
     ("kernel", "NAME", "the kernel to run (default: the only one)"),
     ("grid", "X[,Y,Z]", "the launch grid in blocks"),
     ("out", "DIR", "write every pointer argument after the launch as DIR/arg<i>.npy"),
@@ -108,7 +111,8 @@ def run_cli(argv: list[str]) -> int:
         grid = _grid(args.grid)
         kernel_args = [_kernel_arg(i, a) for i, a in enumerate(rest)]
         text, filename = read_input(path)
-        compiled = compile_source(text, filename, args.pass_pipeline, _opt_level(args.opt_level))
+        compiled = compile_source(text, filename, args.pass_pipeline, _opt_level(args.opt_level),
+                                  arch=args.arch)
         if args.save_llvm_ir:
             with open(args.save_llvm_ir, "w", encoding="utf-8") as handle:
                 handle.write(compiled.llvm_ir)

@@ -8,7 +8,7 @@ reverse post-order that some thread waits at, for exactly the threads waiting th
 of a loop together until each leaves it. Phis take the value of the edge each thread came
 along. Side effects (memory, inline asm, barriers, shuffles) touch only active threads.
 
-GPU intrinsics and inline assembly are vendor-specific: a ``Target`` (tileopt/run/nvidia.py)
+GPU intrinsics and inline assembly are vendor-specific: a ``Target`` (nvidia.py, amdgpu.py)
 supplies them; this file knows only LLVM.
 """
 
@@ -18,6 +18,7 @@ from typing import Callable
 
 import numpy as np
 
+from tileopt.run import atomics
 from tileopt.run import values as V
 from tileopt.run.llvm_text import Block, Const, ConstGEP, Function, InlineAsm, Instr, Module, Ref, Type
 from tileopt.run.memory import OFFSET_MASK, REGION_SHIFT, SHARED_REGION, KernelFault, Lanes, Memory
@@ -429,6 +430,9 @@ class Executor:
 
     @staticmethod
     def space(ptr_type: Type) -> str:
+        if ptr_type.addrspace in (7, 8, 9):  # AMD buffer pointers: their intrinsics only
+            raise KernelFault(f"load or store through a {ptr_type} is not supported "
+                              "(buffer fat pointers)")
         return {1: "global", 3: "shared", 0: "generic"}.get(ptr_type.addrspace, "global")
 
     def op_load(self, ins):
@@ -447,6 +451,39 @@ class Executor:
         data = V.to_bytes(self.value(val), val.type, self.n)[self.idx]
         self.mem.write(self.space(ptr.type), addr, data, self.idx, ins.extra["align"], self.where(ins))
 
+    def op_fence(self, ins):
+        """Threads run in lock step and memory is one interleaving: nothing to order."""
+        return None
+
+    # atomicrmw operation -> (atomics op, operand read as unsigned)
+    _RMW = {"add": ("add", False), "sub": ("sub", False), "xchg": ("exch", False),
+            "and": ("and", False), "or": ("or", False), "xor": ("xor", False),
+            "max": ("max", False), "min": ("min", False), "umax": ("max", True),
+            "umin": ("min", True), "fadd": ("add", False), "fsub": ("sub", False),
+            "fmax": ("max", False), "fmin": ("min", False), "uinc_wrap": ("inc", True),
+            "udec_wrap": ("dec", True), "cas": ("cas", False)}
+
+    def op_atomicrmw(self, ins):
+        ptr, *vals = ins.args
+        if ins.extra["rmw"] not in self._RMW:
+            raise KernelFault(f"atomicrmw {ins.extra['rmw']} is not supported by tileopt-run")
+        if self.space(ptr.type) != "global":
+            raise KernelFault("atomics on shared memory are not supported yet")
+        op, unsigned = self._RMW[ins.extra["rmw"]]
+        vd = V.dtype(vals[0].type)
+        vd = np.dtype(f"u{vd.itemsize}") if unsigned else vd
+        got = [np.asarray(self.full(self.value(v)))[self.idx].view(vd) if unsigned else
+               np.asarray(self.full(self.value(v)))[self.idx] for v in vals]
+        addr = self.full(self.value(ptr))[self.idx]
+        old = atomics.apply(self.mem, addr, self.idx, op, vd, *got)
+        out = np.zeros(self.n, V.dtype(vals[0].type))
+        out[self.idx] = old.view(out.dtype)
+        if ins.op == "cmpxchg":
+            return (out, out == np.asarray(self.full(self.value(vals[0]))))
+        return out
+
+    op_cmpxchg = op_atomicrmw
+
     # calls
     def op_call(self, ins):
         callee = ins.extra["callee"]
@@ -457,6 +494,24 @@ class Executor:
         if fn is None:
             raise KernelFault(f"call to '@{callee}' is not supported by tileopt-run")
         return fn(self, ins, args)
+
+
+def block_barrier(ex: "Executor", ins, args):
+    """A block-wide barrier (bar.sync, s_barrier): every live thread of each block that
+    reaches it must be there at once; it starts a new race epoch."""
+    lanes = ex.lanes
+    live = ex.pc != ex.done
+    act = np.ones(ex.n, bool) if ex.act is None else ex.act
+    blocks = np.unique(lanes.local_block[ex.idx])
+    waiting = np.bincount(lanes.local_block[act], minlength=lanes.blocks)
+    alive = np.bincount(lanes.local_block[live], minlength=lanes.blocks)
+    bad = blocks[waiting[blocks] != alive[blocks]]
+    if len(bad):
+        first = int(np.nonzero(act & (lanes.local_block == bad[0]))[0][0])
+        raise KernelFault(f"barrier reached by {waiting[bad[0]]} of the {alive[bad[0]]} live "
+                          f"threads of the block of {lanes.describe(first)} (a divergent barrier)")
+    ex.mem.barrier(blocks)
+    return None
 
 
 def _base_intrinsic(name: str) -> str:
@@ -488,6 +543,29 @@ def _int_fn(f, unsigned=False):
     return run
 
 
+def popcount(a) -> np.ndarray:
+    """The set bits of each element of an integer array (counted in its width)."""
+    a = np.ascontiguousarray(a)
+    bits = np.unpackbits(a.view(np.uint8).reshape(a.shape + (a.dtype.itemsize,)), axis=-1)
+    return bits.sum(-1, dtype=np.int64)
+
+
+def _ctpop(ex, ins, args):
+    return popcount(np.asarray(args[0])).astype(V.dtype(ins.type))
+
+
+def _sat(sub: bool):
+    """llvm.usub.sat / llvm.uadd.sat: unsigned, clamped to [0, 2^bits - 1]."""
+    def run(ex, ins, args):
+        a, b = (V.unsigned(np.asarray(x)) for x in args)
+        if sub:
+            r = np.where(a >= b, a - b, 0)
+        else:
+            r = np.where(a + b < a, np.iinfo(a.dtype).max, a + b)
+        return r.astype(a.dtype).view(V.dtype(ins.type))
+    return run
+
+
 _LLVM_INTRINSICS = {
     "llvm.maxnum": _float_fn(np.fmax), "llvm.minnum": _float_fn(np.fmin),
     "llvm.maximum": _float_fn(np.maximum), "llvm.minimum": _float_fn(np.minimum),
@@ -501,4 +579,5 @@ _LLVM_INTRINSICS = {
     "llvm.smax": _int_fn(np.maximum), "llvm.smin": _int_fn(np.minimum),
     "llvm.umax": _int_fn(np.maximum, True), "llvm.umin": _int_fn(np.minimum, True),
     "llvm.abs": _int_fn(lambda a, _: np.abs(a)),
+    "llvm.ctpop": _ctpop, "llvm.usub.sat": _sat(True), "llvm.uadd.sat": _sat(False),
 }

@@ -23,6 +23,7 @@ from tileopt.run import values as V
 from tileopt.run.interp import Executor, Target
 from tileopt.run.llvm_text import Function, IRReadError, Module, read_module
 from tileopt.run.memory import REGION_SHIFT, Buffer, Lanes, Memory
+from tileopt.run.amdgpu import AmdgpuTarget
 from tileopt.run.nvidia import NvidiaTarget
 from tileopt.target import llvm_backend, looks_like_llvm_ir, translate
 from tileopt.target.gpu_target import GPUTarget, parse_arch, target_of_module
@@ -30,8 +31,10 @@ from tileopt.target.function_emitter import error_at
 
 # Threads run at once (all blocks of a chunk share each interpreter step).
 LANES_PER_CHUNK = 1 << 15
-# Shared memory a kernel given as LLVM IR may use: it does not say (sm_90's largest).
+# Shared memory a kernel given as LLVM IR may use: it does not say (sm_90's largest; the
+# LDS of a work-group on CDNA3 and RDNA3).
 DEFAULT_SHARED_BYTES = 232448
+AMD_LDS_BYTES = 65536
 
 
 @dataclass
@@ -56,17 +59,21 @@ class RunResult:
 
 
 def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | None = None,
-                   opt_level: int = 0, start_at: str | None = None) -> Compiled:
+                   opt_level: int = 0, start_at: str | None = None,
+                   arch: str | None = None) -> Compiled:
     """The kernel's LLVM IR: ``text`` itself if it is LLVM IR, else the LLVM-dialect module
     (after ``pass_pipeline``, from its stage ``start_at`` if given, as ``tileopt
     --start-at``) translated as tileopt-translate does; with ``opt_level`` > 0,
-    after LLVM's -O<n> pipeline, the IR that NVPTX code generation would get."""
+    after LLVM's -O<n> pipeline, the IR that code generation would get. ``arch``
+    (``gfx942``) names the GPU where the module does not (Triton's AMD LLVM IR), or must
+    agree with the one it names."""
     if looks_like_llvm_ir(text):
         if pass_pipeline:
             raise TileoptError("--pass-pipeline needs MLIR input, not LLVM IR", filename)
         cpu = re.search(r'"target-cpu"="([\w-]+)"', text)
-        compiled = Compiled(text, _read(text, filename), DEFAULT_SHARED_BYTES, None,
-                            parse_arch(cpu.group(1)) if cpu else None)
+        target = _agreed(parse_arch(cpu.group(1)) if cpu else None, arch, filename)
+        shared = AMD_LDS_BYTES if target is not None and target.is_amd else DEFAULT_SHARED_BYTES
+        compiled = Compiled(text, _read(text, filename), shared, None, target)
         return optimized(compiled, opt_level, filename) if opt_level else compiled
     ctx = make_context()
     module = ir_io.parse(text, filename, ctx)
@@ -85,8 +92,19 @@ def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | No
     llvm_ir = translate(module, emit="llvm-ir", filename=filename)
     compiled = Compiled(llvm_ir, _read(llvm_ir, f"<LLVM IR of {filename}>"),
                         DEFAULT_SHARED_BYTES if shared is None else shared,
-                        warps * per_warp if warps else None, target_of_module(module))
+                        warps * per_warp if warps else None,
+                        _agreed(target_of_module(module), arch, filename))
     return optimized(compiled, opt_level, filename) if opt_level else compiled
+
+
+def _agreed(named: GPUTarget | None, arch: str | None, filename: str) -> GPUTarget | None:
+    """The module's GPU, or ``arch`` where it names none; both must agree."""
+    given = parse_arch(arch) if arch else None
+    if named is not None and given is not None and (named.vendor, named.arch) != \
+            (given.vendor, given.arch):
+        raise TileoptError(f"--arch {arch} disagrees with the module's target {named.arch}",
+                           filename)
+    return named or given
 
 
 def _read(llvm_ir: str, filename: str) -> Module:
@@ -123,13 +141,30 @@ def _int_attr(module: ModuleOp, name: str) -> int | None:
     return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 
-def target_of(module_text: str) -> Target:
-    for line in module_text.splitlines()[:8]:
+def target_of(compiled: Compiled) -> Target:
+    """The vendor target the module's triple names (NVIDIA where it names none)."""
+    for line in compiled.llvm_ir.splitlines()[:8]:
         if line.startswith("target triple"):
             if "nvptx" in line:
                 return NvidiaTarget()
+            if "amdgcn" in line:
+                if compiled.target is None or not compiled.target.is_amd:
+                    raise TileoptError("an AMDGPU module runs with its architecture, which gives "
+                                       "the wave size: --arch gfx942 or gfx1100 (the module "
+                                       "does not name it)")
+                return AmdgpuTarget(compiled.target)
             raise TileoptError(f"tileopt-run cannot run this target yet ({line.split('=')[1].strip()})")
     return NvidiaTarget()
+
+
+def block_size(func: Function) -> int:
+    """Threads per block, as the kernel declares them: NVVM's ``reqntid``, or the maximum of
+    AMDGPU's ``amdgpu-flat-work-group-size`` (Triton sets it to num_warps * wave size); 0
+    when the kernel does not say."""
+    if "nvvm.reqntid" in func.attrs:
+        return int(func.attrs["nvvm.reqntid"].split(",")[0] or 0)
+    flat = func.attrs.get("amdgpu-flat-work-group-size", "")
+    return int(flat.split(",")[-1]) if flat else 0
 
 
 def pick_kernel(module: Module, name: str | None) -> Function:
@@ -201,12 +236,12 @@ def run_kernel(source: str | Compiled, args: list, grid, *, kernel: str | None =
     grid = tuple(int(g) for g in (tuple(grid) + (1, 1, 1))[:3])
     if any(g < 1 for g in grid):
         raise TileoptError(f"grid {grid} has an empty dimension")
-    threads = int(func.attrs.get("nvvm.reqntid", "0").split(",")[0] or 0) or compiled.threads
+    threads = block_size(func) or compiled.threads
     if not threads:
         raise TileoptError(f"kernel '{func.name}' does not say its block size")
     names = arg_names or [f"arg{i}" for i in range(len(args))]
     params, buffers = _params(func, args, names)
-    target = target_of(compiled.llvm_ir)
+    target = target_of(compiled)
     mem = Memory(buffers, compiled.shared_bytes, checks)
     total = grid[0] * grid[1] * grid[2]
     per_chunk = max(1, LANES_PER_CHUNK // threads)

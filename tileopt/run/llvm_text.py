@@ -487,9 +487,36 @@ def _read_instr(c: _Cursor) -> Instr:
                     break
                 c.expect(",")
         return Instr(op, result, rty, args, extra={"callee": callee}, line=line)
-    if op in ("atomicrmw", "cmpxchg", "fence", "switch", "alloca"):
+    if op == "fence":
+        scope = _sync_scope(c)
+        return Instr(op, None, VOID, [], extra={"scope": scope, "ordering": c.next()}, line=line)
+    if op in ("atomicrmw", "cmpxchg"):
+        while c.peek() in ("weak", "volatile"):
+            c.next()
+        rmw = c.next() if op == "atomicrmw" else "cas"
+        args = c.typed_values(2 if op == "atomicrmw" else 3)
+        scope = _sync_scope(c)
+        while c.peek() in _ORDERINGS:
+            c.next()
+        rty = args[1].type if op == "atomicrmw" else Type("struct", fields=(args[1].type, Type("int", 1)))
+        return Instr(op, result, rty, args, extra={"rmw": rmw, "scope": scope, "align": _align(c)},
+                     line=line)
+    if op in ("switch", "alloca"):
         raise c.error(f"'{op}' is not supported by tileopt-run yet")
     raise c.error(f"unknown instruction '{op}'")
+
+
+_ORDERINGS = {"unordered", "monotonic", "acquire", "release", "acq_rel", "seq_cst"}
+
+
+def _sync_scope(c: _Cursor) -> str:
+    """``syncscope("agent")`` -> ``agent``; the system scope (none written) -> ``""``."""
+    if not c.accept("syncscope"):
+        return ""
+    c.expect("(")
+    scope = c.next().strip('"')
+    c.expect(")")
+    return scope
 
 
 def _is_type_start(tok: str | None) -> bool:

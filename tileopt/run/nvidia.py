@@ -16,7 +16,7 @@ from tileopt.run import ptx
 from tileopt.run import tensor_core as TC
 from tileopt.run.async_copy import copies_of, wgmmas_of
 from tileopt.run import values as V
-from tileopt.run.interp import Executor, Target
+from tileopt.run.interp import Executor, Target, block_barrier
 from tileopt.run.memory import KernelFault
 
 F32_MIN_NORMAL = np.float32(1.1754944e-38)
@@ -52,22 +52,6 @@ def _sreg(name: str):
             return None
         return np.asarray(v, np.int32)
     return run
-
-
-def _barrier(ex: Executor, ins, args):
-    lanes = ex.lanes
-    live = ex.pc != ex.done
-    act = np.ones(ex.n, bool) if ex.act is None else ex.act
-    blocks = np.unique(lanes.local_block[ex.idx])
-    waiting = np.bincount(lanes.local_block[act], minlength=lanes.blocks)
-    alive = np.bincount(lanes.local_block[live], minlength=lanes.blocks)
-    bad = blocks[waiting[blocks] != alive[blocks]]
-    if len(bad):
-        first = int(np.nonzero(act & (lanes.local_block == bad[0]))[0][0])
-        raise KernelFault(f"barrier reached by {waiting[bad[0]]} of the {alive[bad[0]]} live "
-                          f"threads of the block of {lanes.describe(first)} (a divergent barrier)")
-    ex.mem.barrier(blocks)
-    return None
 
 
 def _shuffle(mode: str, with_pred: bool):
@@ -206,7 +190,7 @@ class NvidiaTarget(Target):
             return _sreg(rest[len("read.ptx.sreg."):])
         if rest in ("barrier0", "barrier.sync", "barrier.cta.sync.aligned.all",
                     "barrier.cta.sync.aligned", "barrier.cta.sync.all", "bar.sync"):
-            return _barrier
+            return block_barrier
         if rest.startswith(("ldmatrix.sync.aligned.m8n8.", "stmatrix.sync.aligned.m8n8.")):
             return _matrix(rest)
         if rest in ("cp.async.commit.group", "cp.async.wait.group", "cp.async.wait.all"):

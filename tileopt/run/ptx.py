@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tileopt.run import atomics
 from tileopt.run import tensor_core as TC
 from tileopt.run.async_copy import copies_of, wgmmas_of
 from tileopt.run import values as V
@@ -259,7 +260,7 @@ class AsmCall:
     def i_red(self, pi, on):
         self._atomic(pi, on, returns=False)
 
-    _RMW = ("add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec")
+    _RMW = tuple(op for op in atomics.OPS if op != "sub")
 
     def _atomic(self, pi, on, returns):
         space, vec, typ, rest = self._mods(pi)
@@ -279,39 +280,15 @@ class AsmCall:
         lanes = self.ex.idx[rows]
         b = self._read(vals[0], bits)[rows]
         c = self._read(vals[1], bits)[rows] if len(vals) > 1 else None
-        old = np.zeros(len(on), np.uint64)
         if space == "shared":
             raise self.error(pi, "shared-memory atomics are not supported yet")
-        kind = typ[0]
         bd = V.bits_dtype(nbytes)
         vd = {"u": bd, "b": bd, "s": np.dtype(bd.str.replace("u", "i")),
-              "f": {2: np.float16, 4: np.float32, 8: np.float64}[nbytes]}[kind]
-        # one thread after another, in thread order (each access checked first)
-        for data, sub, off in self.ex.mem.global_view(addr, nbytes, lanes, f"atomic {op}"):
-            view = data.view(np.uint8)
-            for r, o in zip(sub, off):
-                cell = view[o:o + nbytes].view(vd)
-                prev = cell[0]
-                x = np.array([b[r]], np.uint64).astype(bd).view(vd)[0]
-                if op == "add":
-                    new = prev + x
-                elif op == "exch":
-                    new = x
-                elif op == "cas":
-                    y = np.array([c[r]], np.uint64).astype(bd).view(vd)[0]
-                    new = y if prev == x else prev
-                elif op in ("min", "max"):
-                    new = min(prev, x) if op == "min" else max(prev, x)
-                elif op in ("and", "or", "xor"):
-                    pa, pb = np.array([prev]).view(bd)[0], np.array([x]).view(bd)[0]
-                    new = np.array([{"and": pa & pb, "or": pa | pb, "xor": pa ^ pb}[op]], bd).view(vd)[0]
-                elif op == "inc":
-                    new = vd.type(0) if prev >= x else prev + vd.type(1)
-                else:
-                    new = x if (prev == 0 or prev > x) else prev - vd.type(1)
-                cell[0] = new
-                old_bits = np.array([prev], vd).view(bd)[0]
-                old[rows[r]] = int(old_bits)
+              "f": {2: np.float16, 4: np.float32, 8: np.float64}[nbytes]}[typ[0]]
+        got = atomics.apply(self.ex.mem, addr, lanes, op, vd, b.astype(bd).view(vd),
+                            None if c is None else c.astype(bd).view(vd))
+        old = np.zeros(len(on), np.uint64)
+        old[rows] = got.view(bd).astype(np.uint64)
         if returns:
             self._write(pi.operands[0], old, on, bits)
 

@@ -156,12 +156,12 @@ def atomic_hist(rng, scale=1) -> Case:
     return Case([x, hist, n], (math.ceil(n / 1024),), lambda o: _close(o[1], want, 0, 0))
 
 
-def _matmul(rng, block: tuple[int, int], block_ptr: bool, scale=1) -> Case:
+def _matmul(rng, block: tuple[int, int], block_ptr: bool, scale=1, k_steps=1) -> Case:
     """C = A @ B in f16 (f32 accumulation): two blocks and a ragged tail along M and N, and
-    a K loop of two steps with a ragged tail (M, N, K multiples of 16, as the .ttir assumes).
-    C has a padding column (stride N + 16) that must stay NaN."""
+    a K loop of ``k_steps + 1`` steps, the last ragged (M, N, K multiples of 16, as the .ttir
+    assumes). C has a padding column (stride N + 16) that must stay NaN."""
     (bm, bn), bk = block, block[0] // 2
-    m, n, k = (bm + 16) * scale, bn + 16, bk + 16
+    m, n, k = (bm + 16) * scale, bn + 16, bk * k_steps + 16
     a = rng.standard_normal((m, k)).astype(np.float16)
     b = rng.standard_normal((k, n)).astype(np.float16)
     c = np.full((m, n + 16), np.nan, np.float16)
@@ -177,16 +177,16 @@ def _matmul(rng, block: tuple[int, int], block_ptr: bool, scale=1) -> Case:
     return Case([a, b, c, m, n, k, *strides], grid, check)
 
 
-def matmul(rng, scale=1) -> Case:
-    return _matmul(rng, (128, 128), False, scale)
+def matmul(rng, scale=1, k_steps=1) -> Case:
+    return _matmul(rng, (128, 128), False, scale, k_steps)
 
 
-def matmul_small(rng, scale=1) -> Case:
-    return _matmul(rng, (64, 64), False, scale)
+def matmul_small(rng, scale=1, k_steps=1) -> Case:
+    return _matmul(rng, (64, 64), False, scale, k_steps)
 
 
-def block_ptr_matmul(rng, scale=1) -> Case:
-    return _matmul(rng, (64, 64), True, scale)
+def block_ptr_matmul(rng, scale=1, k_steps=1) -> Case:
+    return _matmul(rng, (64, 64), True, scale, k_steps)
 
 
 CASES: dict[str, Callable] = {name: globals()[name] for name in NON_DOT + DOT}

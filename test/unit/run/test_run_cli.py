@@ -110,3 +110,33 @@ def test_too_few_arguments(corpus, add_inputs, capsys):
     assert line == ("error: kernel 'add_kernel' takes 4 arguments (ptr addrspace(1), "
                     "ptr addrspace(1), ptr addrspace(1), i32), then 2 scratch pointers "
                     "(null unless given); got 1")
+
+
+@pytest.mark.parametrize("target,arch,threads", [("hip-gfx942", "gfx942", 256),
+                                                 ("hip-gfx1100", "gfx1100", 128)])
+def test_amd_llvm_ir_runs_with_its_arch(corpus, add_inputs, capsys, target, arch, threads):
+    d, x, y = add_inputs
+    rc = run_cli([str(corpus / target / "add.llir"), "--arch", arch, "--grid", "3",
+                  str(d / "x.npy"), str(d / "y.npy"), str(d / "out.npy"), "2512",
+                  "--out", str(d / "r")])
+    out = capsys.readouterr().out
+    assert rc == 0
+    # 4 waves: of 64 lanes on gfx942, of 32 on gfx1100
+    assert out.startswith(f"add_kernel: grid 3x1x1, {threads} threads per block, ")
+    assert (np.load(d / "r" / "arg2.npy") == x + y).all()
+
+
+def test_amd_llvm_ir_without_arch_is_one_error(corpus, add_inputs, capsys):
+    d, _, _ = add_inputs
+    line = _error([str(corpus / "hip-gfx942" / "add.llir"), "--grid", "3", str(d / "x.npy"),
+                   str(d / "y.npy"), str(d / "out.npy"), "2512"], capsys)
+    assert line == ("error: an AMDGPU module runs with its architecture, which gives the wave "
+                    "size: --arch gfx942 or gfx1100 (the module does not name it)")
+    line = _error([str(corpus / "hip-gfx942" / "add.llir"), "--arch", "gfx9000x", "--grid", "3"],
+                  capsys)
+    assert line.startswith("error: unknown GPU architecture 'gfx9000x'")
+
+
+def test_help_names_arch(capsys):
+    assert run_cli(["--help"]) == 0
+    assert "--arch" in capsys.readouterr().out

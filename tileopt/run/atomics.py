@@ -1,0 +1,56 @@
+"""Atomic read-modify-writes on global memory, as every front end of tileopt-run runs them
+(inline PTX ``atom``/``red``, LLVM's ``atomicrmw``/``cmpxchg``, AMD buffer atomics).
+
+They are applied one thread after another in the order of the rows given (thread order),
+each access bounds-checked first, and each returns the value it replaced: one interleaving,
+deterministic, as the rest of the interpreter.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tileopt.run.memory import KernelFault
+
+OPS = ("add", "sub", "exch", "cas", "min", "max", "and", "or", "xor", "inc", "dec")
+
+
+def apply(mem, addr: np.ndarray, lanes: np.ndarray, op: str, vd: np.dtype, x: np.ndarray,
+          y: np.ndarray | None = None) -> np.ndarray:
+    """``op`` on the ``vd`` values at ``addr`` (one per row) with operand ``x`` (``cas``:
+    compare ``x``, new value ``y``); the old values, in ``vd``. Signed or unsigned min/max
+    and the float forms follow ``vd``."""
+    vd = np.dtype(vd)
+    if op not in OPS:
+        raise KernelFault(f"atomic '{op}' is not supported by tileopt-run")
+    nbytes = vd.itemsize
+    bd = np.dtype(f"u{nbytes}")
+    old = np.zeros(len(addr), vd)
+    x = np.asarray(x, vd)
+    y = None if y is None else np.asarray(y, vd)
+    for data, sub, off in mem.global_view(addr, nbytes, lanes, f"atomic {op}"):
+        view = data.view(np.uint8)
+        for r, o in zip(sub, off):
+            cell = view[o:o + nbytes].view(vd)
+            prev = cell[0]
+            b = x[r]
+            if op == "add":
+                new = prev + b
+            elif op == "sub":
+                new = prev - b
+            elif op == "exch":
+                new = b
+            elif op == "cas":
+                new = y[r] if prev == b else prev
+            elif op in ("min", "max"):
+                new = min(prev, b) if op == "min" else max(prev, b)
+            elif op in ("and", "or", "xor"):
+                pa, pb = np.array([prev]).view(bd)[0], np.array([b]).view(bd)[0]
+                new = np.array([{"and": pa & pb, "or": pa | pb, "xor": pa ^ pb}[op]], bd).view(vd)[0]
+            elif op == "inc":
+                new = vd.type(0) if prev >= b else prev + vd.type(1)
+            else:
+                new = b if (prev == 0 or prev > b) else prev - vd.type(1)
+            cell[0] = new
+            old[r] = prev
+    return old
