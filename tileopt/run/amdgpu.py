@@ -102,6 +102,8 @@ class AmdgpuTarget(Target):
             return L.bpermute(wave)
         if rest == "ds.permute":
             return L.permute(wave)
+        if rest == "ds.swizzle":
+            return L.swizzle(wave)
         if parts[0] == "readlane":
             return L.readlane(wave)
         if parts[0] == "readfirstlane":

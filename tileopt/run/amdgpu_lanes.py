@@ -1,5 +1,5 @@
-"""Cross-lane operations of the AMDGPU target: DPP, permlane, ds_(b)permute, readlane,
-ballot, mbcnt.
+"""Cross-lane operations of the AMDGPU target: DPP, permlane, ds_(b)permute, ds_swizzle,
+readlane, ballot, mbcnt.
 
 A wave is ``wave`` consecutive threads of a block (64 on CDNA3, 32 on RDNA3); lane l of a
 wave is thread ``tid % wave``. A DPP row is 16 lanes and a bank 4 lanes of a row, as the
@@ -157,6 +157,27 @@ def bpermute(wave: int):
         addr = w.arg(args[0]).astype(np.int64) & 0xFFFFFFFF
         fetched, src_active = w.fetch(args[1], addr // 4)
         return w.result(np.where(src_active, fetched, 0), args[1])
+    return run
+
+
+def swizzle(wave: int):
+    """ds_swizzle(data, offset): with offset bit 15 set, lane i of each group of four reads
+    lane offset[2(i%4)+1 : 2(i%4)] of the group; else, within each group of 32 lanes,
+    lane i reads lane ((i & and) | or) ^ xor with and = offset[4:0], or = offset[9:5],
+    xor = offset[14:10]. An inactive source gives 0, as for ds_bpermute."""
+
+    def run(ex, ins, args):
+        w = Wave(ex, wave)
+        offset = _uniform(args[1], "a ds_swizzle offset")
+        if offset & 0x8000:
+            pos = w.lane & 3
+            source = (w.lane & ~3) | ((offset >> (2 * pos)) & 3)
+        else:
+            inner = w.lane & 31
+            source = (w.lane & ~31) | (((inner & (offset & 31)) | ((offset >> 5) & 31))
+                                       ^ ((offset >> 10) & 31))
+        fetched, src_active = w.fetch(args[0], source)
+        return w.result(np.where(src_active, fetched, 0), args[0])
     return run
 
 

@@ -208,6 +208,21 @@ def test_permute_writes_to_lane_addr_over_4():
     assert r[0] == 163 and (r[1:] == 0).all()
 
 
+@pytest.mark.parametrize("arch,wave", [("gfx942", 64), ("gfx1100", 32)])
+def test_swizzle_bit_mode_and_quad_mode(arch, wave):
+    # 0x401F: and 0x1F, or 0, xor 0x10: lane i reads lane i ^ 16 within its 32 lanes
+    r = run("  %r = call i32 @llvm.amdgcn.ds.swizzle(i32 %x, i32 16415)", arch, wave)
+    assert list(r[:2]) == [116, 117] and r[16] == 100 and r[31] == 115
+    if wave == 64:
+        assert r[32] == 148 and r[63] == 147
+    # 0x00E0: and 0, or 7, xor 0: every lane of each 32 reads lane 7 of them
+    r = run("  %r = call i32 @llvm.amdgcn.ds.swizzle(i32 %x, i32 224)", arch, wave)
+    assert (r[:32] == 107).all()
+    # 0x801B: quad mode, [3, 2, 1, 0]
+    r = run("  %r = call i32 @llvm.amdgcn.ds.swizzle(i32 %x, i32 32795)", arch, wave)
+    assert list(r[4:8]) == [107, 106, 105, 104]
+
+
 # ------------------------------------------------------------------ ballot, mbcnt, readlane
 
 def test_ballot_of_active_lanes_only():
