@@ -23,19 +23,26 @@ Ternary = Callable[[LLVMBuilder, SSAValue, SSAValue, SSAValue], SSAValue]
 
 @dataclass(frozen=True)
 class FloatPrimitives:
-    """The f32 instructions an expansion is built from."""
+    """The f32 instructions an expansion is built from, and whether it may branch.
+
+    ``branches``: each range of a piecewise function is computed in its own block, so a
+    lane runs one polynomial with constant coefficients (AMD: fewer live registers than
+    selecting every coefficient; ROCm's ocml works this way). Otherwise the expansion is
+    branch-free (NVIDIA: what libdevice does)."""
 
     fma: Ternary
     fabs: Unary
     exp2: Unary
+    branches: bool = False
 
 
-def generic_f32_primitives() -> FloatPrimitives:
+def generic_f32_primitives(branches: bool = False) -> FloatPrimitives:
     """``llvm.fma``, ``llvm.fabs``, ``llvm.exp2``: what a target without special forms uses."""
     return FloatPrimitives(
         fma=lambda b, x, y, z: b.intrinsic_op("fma", [x, y, z], x.type),
         fabs=lambda b, x: b.intrinsic_op("fabs", [x], x.type),
-        exp2=lambda b, x: b.intrinsic_op("exp2", [x], x.type))
+        exp2=lambda b, x: b.intrinsic_op("exp2", [x], x.type),
+        branches=branches)
 
 
 # erf on f32: a degree-6 polynomial in x*x for |x| < 1.00296, else 1 - 2^p(|x|) with the
@@ -55,19 +62,36 @@ def erf_f32(b: LLVMBuilder, x: SSAValue, ops: FloatPrimitives) -> SSAValue:
     ty = x.type
     a = ops.fabs(b, x)
     large = b.fcmp("oge", a, b.constant(ty, _ERF_THRESHOLD))
+
+    def polynomial(t: SSAValue, coeffs: list[SSAValue],
+                   scale: Callable[[], SSAValue]) -> SSAValue:
+        """``p(t) * s + s``, with ``s = scale()`` made after the chain, as libdevice does."""
+        r = coeffs[0]
+        for c in coeffs[1:]:
+            r = ops.fma(b, r, t, c)
+        s = scale()
+        return ops.fma(b, r, s, s)
+
+    def large_result(r: SSAValue) -> SSAValue:
+        # Large |x|: 1 - 2^r, with the sign of x.
+        one_minus = b.float_op("fsub", b.constant(ty, 1.0), ops.exp2(b, r))
+        return b.intrinsic_op("copysign", [one_minus, x], ty)
+
+    if ops.branches:
+        with b.guarded(large, [ty], [b.poison(ty)]) as far:
+            r = polynomial(a, [b.constant(ty, c) for c in _ERF_LARGE], lambda: b.fneg(a))
+            far.yield_([large_result(r)])
+        near = b.icmp("eq", large, b.i1(False))
+        with b.guarded(near, [ty], [far.results[0]]) as result:
+            square = b.float_op("fmul", x, x)
+            small = polynomial(square, [b.constant(ty, c) for c in _ERF_SMALL], lambda: x)
+            result.yield_([small])
+        return result.results[0]
     t = b.select(large, a, b.float_op("fmul", x, x))
     coeffs = [b.select(large, b.constant(ty, hi), b.constant(ty, lo))
               for lo, hi in zip(_ERF_SMALL, _ERF_LARGE)]
-    r = coeffs[0]
-    for c in coeffs[1:]:
-        r = ops.fma(b, r, t, c)
-    s = b.select(large, b.fneg(t), x)
-    r = ops.fma(b, r, s, s)
-    # Large |x|: 1 - 2^r, with the sign of x.
-    e = ops.exp2(b, r)
-    one_minus = b.float_op("fsub", b.constant(ty, 1.0), e)
-    signed = b.intrinsic_op("copysign", [one_minus, x], ty)
-    return b.select(large, signed, r)
+    r = polynomial(t, coeffs, lambda: b.select(large, b.fneg(t), x))
+    return b.select(large, large_result(r), r)
 
 
 __all__ = ["FloatPrimitives", "erf_f32", "generic_f32_primitives"]

@@ -373,7 +373,7 @@ class AmdHooks(TargetHooks):
         if name == "rsqrt":
             return b.call_intrinsic("llvm.amdgcn.rsq", list(args), ty)
         if name == "erf":
-            return erf_f32(b, args[0], generic_f32_primitives())
+            return erf_f32(b, args[0], generic_f32_primitives(branches=True))
         return None
 
     def library_function(self, b: LLVMBuilder, symbols: ModuleSymbols, symbol: str,

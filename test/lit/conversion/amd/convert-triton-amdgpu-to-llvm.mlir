@@ -221,3 +221,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Math on AMD: exp is exp2 of x * log2(e); sqrt is the AMDGPU instruction; erf is written
+// out in two branches, one polynomial per range (|x| >= 1.00296: 1 - 2^p(|x|) with the
+// sign of x; below: x + x * p(x^2)), so a lane keeps one set of coefficients live.
+// CHECK-LABEL: llvm.func internal @math
+// CHECK-DAG:     %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
+// CHECK-DAG:     %[[EDGE:.*]] = llvm.mlir.constant(1.0029{{[0-9e+.]*}} : f32) : f32
+// CHECK:         %[[S:.*]] = llvm.fmul %x, %[[LOG2E]] : f32
+// CHECK-NEXT:    llvm.intr.exp2(%[[S]]) : (f32) -> f32
+// CHECK:         llvm.call_intrinsic "llvm.amdgcn.sqrt"(%x) : (f32) -> f32
+// CHECK:         %[[A:.*]] = llvm.intr.fabs(%x) : (f32) -> f32
+// CHECK-NEXT:    %[[FAR:.*]] = llvm.fcmp "oge" %[[A]], %[[EDGE]] : f32
+// CHECK:         llvm.cond_br %[[FAR]], ^[[LARGE:.*]], ^[[J1:.*]](%{{.*}} : f32)
+// CHECK:       ^[[LARGE]]:
+// CHECK-COUNT-6: llvm.intr.fma
+// CHECK:         llvm.intr.exp2
+// CHECK:         llvm.intr.copysign
+// CHECK:       ^[[J1]](%[[R1:.*]]: f32):
+// CHECK:         llvm.cond_br %{{.*}}, ^[[SMALL:.*]], ^[[J2:.*]](%[[R1]] : f32)
+// CHECK:       ^[[SMALL]]:
+// CHECK-NEXT:    llvm.fmul %x, %x : f32
+// CHECK-COUNT-7: llvm.intr.fma
+// CHECK:       ^[[J2]](%{{.*}}: f32):
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func private @math(%x: tensor<64xf32, #blocked>) -> (tensor<64xf32, #blocked>, tensor<64xf32, #blocked>, tensor<64xf32, #blocked>) {
+    %e = math.exp %x : tensor<64xf32, #blocked>
+    %s = math.sqrt %x : tensor<64xf32, #blocked>
+    %f = math.erf %x : tensor<64xf32, #blocked>
+    tt.return %e, %s, %f : tensor<64xf32, #blocked>, tensor<64xf32, #blocked>, tensor<64xf32, #blocked>
+  }
+}
