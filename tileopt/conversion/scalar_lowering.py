@@ -26,7 +26,7 @@ from tileopt.conversion.type_converter import convert_scalar_type
 from tileopt.passes import Pass, PassFailure, register_pass
 
 
-class _InPlaceBuilder(LLVMBuilder):
+class InPlaceBuilder(LLVMBuilder):
     """Inserts every op, constants too, right before one op."""
 
     def __init__(self, before: Operation):
@@ -66,7 +66,7 @@ class ScalarLowering:
     module = None  # no module symbols: nothing is declared
 
     def __init__(self, op: Operation):
-        self.b = _InPlaceBuilder(op)
+        self.b = InPlaceBuilder(op)
         self.op = op
 
     def get(self, value: SSAValue) -> list[SSAValue]:
