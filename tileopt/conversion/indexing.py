@@ -60,6 +60,33 @@ class HardwareIds:
 
         return self.b.prologue_value("warp", make)
 
+    def apply(self, b: LLVMBuilder, layout: LinearLayout) -> list[SSAValue]:
+        """``layout`` (in-dims among lane, warp, block) at this thread, one i32 per out-dim.
+
+        Where it spans every lane and warp and the warp id needs no ``uniform`` hint, lane
+        and warp are the low and high bits of one thread id, so a bit group that crosses
+        from lane to warp is one mask and shift of the id (Triton's shape), not three
+        pieces. Fewer distinct pieces of the id stay live across a dot loop: ptxas merges
+        equal ones and does not rematerialise them (matmul_small on sm_80: 93 registers
+        with the split, 80 with this, as Triton). Used for element coordinates and
+        ldmatrix rows; the shared offsets of a conversion keep the split (measured: the
+        whole form there raises the sm_90a dot kernels).
+        """
+        whole = (set(layout.in_dims) <= {"lane", "warp", "block"}
+                 and not (layout.has_in_dim("block") and layout.get_bases("block"))
+                 and layout.has_in_dim("lane") and layout.has_in_dim("warp")
+                 and layout.in_dim_size("lane") == self.warp_size
+                 and layout.in_dim_size("warp") == self.num_warps
+                 and type(self.hooks).uniform is TargetHooks.uniform)
+        if not whole:
+            return apply_layout(b, layout, {d: self.value(d) for d in layout.in_dims})
+        bases = layout.get_bases("lane") + layout.get_bases("warp")
+        out = []
+        for d, _ in enumerate(layout.out_dims):
+            term = apply_bits(b, self.thread, [basis[d] for basis in bases])
+            out.append(b.i32(0) if term is None else term)
+        return out
+
     def value(self, dim: str) -> SSAValue | int:
         if dim == "lane":
             return self.lane
@@ -147,10 +174,9 @@ def thread_coordinates(b: LLVMBuilder, ids: HardwareIds, layout: LinearLayout) -
     key = f"coords:{lane_warp}"
 
     def make(pb: LLVMBuilder) -> list[SSAValue]:
-        inputs = {d: ids.value(d) for d in HW_DIMS if layout.has_in_dim(d)}
         thread_only = layout.sublayout([d for d in HW_DIMS if layout.has_in_dim(d)],
                                        layout.out_dims)
-        return apply_layout(pb, thread_only, inputs)
+        return ids.apply(pb, thread_only)
 
     return b.prologue_value(key, make)
 

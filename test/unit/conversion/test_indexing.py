@@ -98,6 +98,18 @@ def test_thread_part_is_built_once_per_layout():
     assert len(list(block.ops)) == count  # everything reused: constants, ids, thread part
 
 
+
+def test_lane_and_warp_bits_in_one_run_are_one_piece_of_the_thread_id():
+    # Lanes then warps along one dim: the coordinate is the masked thread id itself,
+    # not lane ^ (warp << 5), whose pieces ptxas would keep live across a dot loop.
+    layout = to_linear_layout(Blocked((1,), (32,), (4,), (0,)), [128])
+    block = Block(arg_types=[i32])
+    b = LLVMBuilder(block)
+    ids = HardwareIds(b, ThreadIdHooks(32, block.args[0]), 4)
+    [[coord]] = element_coordinates(b, ids, layout)
+    assert coord is ids.thread
+
+
 PAIRS = [
     (Blocked((4, 1), (16, 2), (1, 4), (0, 1)), Blocked((1, 4), (2, 16), (4, 1), (1, 0)), [64, 64], 4),
     (Blocked((4,), (32,), (4,), (0,)), Blocked((1,), (32,), (4,), (0,)), [1024], 8),

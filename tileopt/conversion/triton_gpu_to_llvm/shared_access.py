@@ -307,8 +307,7 @@ def store_matrices(fl: FunctionLowering, access: Access, plan: MatrixPlan,
 
 def matrix_addresses(fl: FunctionLowering, access: Access, plan: MatrixPlan):
     key = f"smem-rows:{tuple(tuple(plan.addresses.get_bases(d)) for d in plan.addresses.in_dims)}"
-    thread = fl.b.prologue_value(key, lambda b: apply_layout(
-        b, plan.addresses, {d: fl.ids.value(d) for d in plan.addresses.in_dims})[0])
+    thread = fl.b.prologue_value(key, lambda b: fl.ids.apply(b, plan.addresses)[0])
     bits = 0
     for d in plan.addresses.in_dims:
         for basis in plan.addresses.get_bases(d):

@@ -2,16 +2,14 @@
 
 // make_range: each register holds start + its element's index. With sizePerThread 2 over
 // 32 lanes and 2 warps, thread t holds elements 2*lane + 64*warp and that plus 1:
-// lane and warp come from tid.x, shifted into place, the register adds an xor constant.
+// lane and warp bits are one run of tid.x, so one shift puts them in place (no lane/warp
+// split), the register adds an xor constant.
 // CHECK-LABEL: llvm.func @make_range
 // CHECK-DAG:     %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK-DAG:     %[[C63:.*]] = llvm.mlir.constant(63 : i32) : i32
 // CHECK:         %[[T:.*]] = llvm.and %[[TID]], %[[C63]] : i32
-// CHECK:         %[[LANE:.*]] = llvm.and %[[T]], %{{.*}} : i32
-// CHECK:         %[[WARP:.*]] = llvm.lshr %[[T]], %{{.*}} : i32
-// CHECK:         %[[L2:.*]] = llvm.shl %[[LANE]], %{{.*}} : i32
-// CHECK:         %[[W64:.*]] = llvm.shl %[[WARP]], %{{.*}} : i32
-// CHECK:         %[[E0:.*]] = llvm.xor %[[L2]], %[[W64]] : i32
+// CHECK-NOT:     llvm.lshr
+// CHECK:         %[[E0:.*]] = llvm.shl %[[T]], %{{.*}} : i32
 // CHECK:         %[[E1:.*]] = llvm.xor %[[E0]], %{{.*}} : i32
 // CHECK:         llvm.add %[[E0]], %[[START:.*]] : i32
 // CHECK:         llvm.add %[[E1]], %[[START]] : i32
