@@ -63,7 +63,8 @@ from tileopt.ir.locations import value_location
 from tileopt.layouts import mma_choice
 from tileopt.passes import Pass, PassFailure, option, register_pass
 from tileopt.transforms.common.canonicalize import hoist_and_unique_constants
-from tileopt.transforms.ttgir.accelerate_matmul import cta_layout_fields, insert_before
+from tileopt.transforms.ttgir.accelerate_matmul import (cta_layout_fields, insert_before,
+                                                      promote_operands)
 from tileopt.transforms.utils.tensor_layouts import with_encoding
 
 PASS = "tritonamdgpu-accelerate-matmul"
@@ -403,10 +404,7 @@ def decompose_mixed_mode(module: Operation) -> None:
             promoted = a if _bits(a) > _bits(b) else b
         else:
             continue
-        for index in (0, 1):
-            operand = dot.operands[index]
-            ty = TensorType(promoted, operand.type.get_shape(), operand.type.encoding)
-            dot.operands[index] = insert_before(dot, FpToFpOp(operand, ty), dot.location)
+        promote_operands(dot, promoted)
 
 
 @register_pass

@@ -369,10 +369,15 @@ def decompose_mixed_mode(module: Operation, capability: int) -> None:
             promoted = _element(dot.d)
             if a_element == promoted:
                 continue
-        for index in (0, 1):
-            operand = dot.operands[index]
-            ty = TensorType(promoted, operand.type.get_shape(), operand.type.encoding)
-            dot.operands[index] = insert_before(dot, FpToFpOp(operand, ty), dot.location)
+        promote_operands(dot, promoted)
+
+
+def promote_operands(dot: DotOp, element: Attribute) -> None:
+    """Cast A and B of ``dot`` to ``element`` with ``tt.fp_to_fp`` right before it."""
+    for index in (0, 1):
+        operand = dot.operands[index]
+        ty = TensorType(element, operand.type.get_shape(), operand.type.encoding)
+        dot.operands[index] = insert_before(dot, FpToFpOp(operand, ty), dot.location)
 
 
 @register_pass
