@@ -49,7 +49,7 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
-from tileopt.dialects.arith import ExtSIOp, FPToSIOp, SIToFPOp, TruncIOp
+from tileopt.dialects.arith import ExtSIOp, ExtUIOp, FPToSIOp, SIToFPOp, TruncIOp
 from tileopt.dialects.tt import DotOp, FpToFpOp
 from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
 from tileopt.dialects.ttg import ConvertLayoutOp, num_warps, target_name
@@ -176,6 +176,14 @@ def _bits(element: Attribute) -> int:
     return element.bitwidth
 
 
+def _signed(element: Attribute) -> bool:
+    return element.signedness.data.name == "SIGNED"
+
+
+def _unsigned(element: Attribute) -> bool:
+    return element.signedness.data.name == "UNSIGNED"
+
+
 def _cast(anchor: Operation, value: SSAValue, element: Attribute,
           location: Attribute | None) -> SSAValue:
     """``value`` with element type ``element``, by the op Triton uses for the pair."""
@@ -184,8 +192,13 @@ def _cast(anchor: Operation, value: SSAValue, element: Attribute,
         return value
     ty = TensorType(element, value.type.get_shape(), value.type.encoding)
     if _is_int(source) and _is_int(element):
-        op = (TruncIOp(value, ty) if _bits(source) > _bits(element)
-              else ExtSIOp(value, ty))
+        # As Triton: only explicitly signed integers sign-extend (signless ones do not).
+        if _bits(source) == _bits(element):
+            op = arith.BitcastOp(value, ty)
+        elif _bits(source) > _bits(element):
+            op = TruncIOp(value, ty)
+        else:
+            op = ExtSIOp(value, ty) if _signed(source) else ExtUIOp(value, ty)
     elif _is_int(source):
         op = SIToFPOp(value, ty)
     elif _is_int(element):
@@ -286,8 +299,7 @@ def _conversion_cost(source: Attribute, target: Attribute) -> int | None:
     if _is_int(source) != _is_int(target):
         return None
     if _is_int(source) and source.signedness != target.signedness:
-        unsigned = source.signedness.data.name == "UNSIGNED"
-        return 1 if unsigned and _bits(source) < _bits(target) else None
+        return 1 if _unsigned(source) and _bits(source) < _bits(target) else None
     return 1 if _bits(source) <= _bits(target) else None
 
 
