@@ -1,5 +1,6 @@
 // RUN: tileopt %s -split-input-file --tritonamdgpu-accelerate-matmul | FileCheck %s --check-prefixes=CHECK,KPACK1
 // RUN: tileopt %s -split-input-file --tritonamdgpu-accelerate-matmul="kPack=2" | FileCheck %s --check-prefixes=CHECK,KPACK2
+// RUN: tileopt %s -split-input-file --tritonamdgpu-accelerate-matmul="arch-generation-name=gfx90a matrix-instruction-size=16" | FileCheck %s --check-prefix=FORCED
 // RUN: not tileopt %s -split-input-file --tritonamdgpu-accelerate-matmul="matrix-instruction-size=8" 2>&1 | FileCheck %s --check-prefix=SIZE
 // SIZE: error: tritonamdgpu-accelerate-matmul: matrix-instruction-size 8 is not supported (0, 16 or 32)
 
@@ -16,6 +17,11 @@
 // CHECK: %[[D:.*]] = tt.dot %[[A]], %[[B]], %[[C]] : {{.*}} -> tensor<128x128xf32, #[[MFMA]]>
 // CHECK: %[[R:.*]] = ttg.convert_layout %[[D]] : tensor<128x128xf32, #[[MFMA]]> -> tensor<128x128xf32, #blocked>
 // CHECK: tt.return %[[R]]
+// The option's arch wins over the module's target (gfx90a: CDNA2, MFMA version 2), and
+// matrix-instruction-size=16 forces the 16x16x16 instruction (4 K per lane).
+// FORCED: #ttg.amd_mfma<{version = 2, warpsPerCTA = [2, 4], instrShape = [16, 16, 16], isTransposed = true}>
+// FORCED-LABEL: tt.func @mfma_f16
+// FORCED: tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 32], warpsPerCTA = [8, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
   tt.func @mfma_f16(%a: tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<128x128xf32, #blocked>) -> tensor<128x128xf32, #blocked> {
