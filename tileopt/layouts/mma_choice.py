@@ -15,6 +15,7 @@ and hand-computed cases; the passes only read the IR and build the attributes.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from math import prod
 
 from tileopt.layouts.encodings import AmdMfma, AmdWmma, DotOperand, NvidiaMma
@@ -156,3 +157,105 @@ def dot_operand_swizzle(dot: DotOperand, shape: Sequence[int], order: Sequence[i
         n, k = (mat_k, mat_n) if need_trans else (mat_n, mat_k)
         vec, stride = (n, k) if row_major else (k, n)
     return vec, per_phase, max(stride // per_phase, 1)
+
+
+# ------------------------------------------------------------------ AMD matrix cores
+#
+# Element kinds of MFMA operands, by name: "f32", "xf32" (f32 read as tf32, CDNA3 only),
+# "f16", "bf16", "i8", "fp8" (the FNUZ fp8 types on CDNA3, the OCP ones on CDNA4).
+
+# K of the MFMA instruction per (kind, mDim) for each CDNA generation (mfma version);
+# several Ks where the generation has a short and a long instruction.
+_MFMA_K: dict[int, dict[tuple[str, int], tuple[int, ...]]] = {
+    1: {("f32", 32): (2,), ("f32", 16): (4,), ("f16", 32): (8,), ("f16", 16): (16,),
+        ("bf16", 32): (4,), ("bf16", 16): (8,), ("i8", 32): (8,), ("i8", 16): (16,)},
+    2: {("f32", 32): (2,), ("f32", 16): (4,), ("f16", 32): (8,), ("f16", 16): (16,),
+        ("bf16", 32): (8,), ("bf16", 16): (16,), ("i8", 32): (8,), ("i8", 16): (16,)},
+    3: {("f32", 32): (2,), ("f32", 16): (4,), ("xf32", 32): (4,), ("xf32", 16): (8,),
+        ("f16", 32): (8,), ("f16", 16): (16,), ("bf16", 32): (8,), ("bf16", 16): (16,),
+        ("i8", 32): (16,), ("i8", 16): (32,), ("fp8", 32): (16,), ("fp8", 16): (32,)},
+    4: {("f32", 32): (2,), ("f32", 16): (4,), ("f16", 32): (16, 8), ("f16", 16): (32, 16),
+        ("bf16", 32): (16, 8), ("bf16", 16): (32, 16), ("i8", 32): (32, 16),
+        ("i8", 16): (64, 32), ("fp8", 32): (16,), ("fp8", 16): (32,)},
+}
+
+
+@dataclass(frozen=True)
+class MfmaChoice:
+    """An MFMA instruction for a dot: ``m x n x k``, and ``k_base`` K elements per lane."""
+
+    m: int
+    n: int
+    k: int
+
+    @property
+    def k_base(self) -> int:
+        # 64 lanes hold one m x k (or k x n) operand tile: k_base = m * k / 64.
+        return self.m * self.k // 64
+
+
+def mfma_instruction(version: int, shape: Sequence[int], k_size: int, kind: str,
+                     forced_non_k: int = 0) -> MfmaChoice | None:
+    """The MFMA instruction Triton 3.6 picks for a dot of result ``shape`` (…, M, N), K
+    ``k_size`` and operands of ``kind``: 32x32 when M and N are both at least 32, 16x16
+    when the smaller is 16..31 (``forced_non_k``, the matrix-instruction-size option,
+    overrides); the longest K that divides ``k_size``. None (the dot stays on FMA) where
+    no instruction fits, or K is not a multiple of the instruction's K, which would
+    duplicate data (unless the size was forced)."""
+    if forced_non_k:
+        m_dim = forced_non_k
+    else:
+        smaller = min(shape[-2], shape[-1])
+        m_dim = 32 if smaller >= 32 else 16 if smaller >= 16 else 0
+    ks = _MFMA_K.get(version, {}).get((kind, m_dim))
+    if not ks:
+        return None
+    k_dim = next((k for k in ks if k_size % k == 0), ks[-1])
+    if not forced_non_k and k_size % k_dim:
+        return None
+    return MfmaChoice(m_dim, m_dim, k_dim)
+
+
+def mfma_k_width(choice: MfmaChoice, k_pack: int, chained_tail: bool) -> int:
+    """``kWidth`` of an MFMA dot operand: the instruction's K elements per lane, times
+    ``k_pack`` (wider LDS reads feeding several instructions) except for the second dot
+    of a chain, whose A operand is the first dot's accumulator layout."""
+    return choice.k_base * (1 if chained_tail else k_pack)
+
+
+def amd_warps_per_cta(shape: Sequence[int], num_warps: int, tile: tuple[int, int],
+                      chain_head: bool = False, chain_tail: bool = False) -> tuple[int, ...]:
+    """warpsPerCTA of an MFMA/WMMA dot (``tile``: M x N of one instruction). Batched dots
+    put all warps on the batch; the first dot of a chain (attention) puts them on M, so
+    row reductions stay in a warp; the second one covers M first (never more warps than
+    M tiles) and N with the rest. Otherwise warps double along M while the per-warp M
+    extent (counted in pairs of tiles) is at least the N extent and M has tiles left,
+    else along N; a split wider than N is turned around."""
+    if len(shape) == 3:
+        return (num_warps, 1, 1)
+    if chain_head:
+        return (num_warps, 1)
+    if chain_tail:
+        along_m = min(num_warps, _ceil_div(shape[0], tile[0]))
+        return (along_m, num_warps // along_m)
+    warps = [1, 1]
+    while warps[0] * warps[1] < num_warps:
+        m_reps = shape[0] // (tile[0] * 2) // warps[0]
+        n_reps = shape[1] // tile[1] // warps[1]
+        if m_reps >= n_reps and warps[0] < shape[0] // tile[0]:
+            warps[0] *= 2
+        else:
+            warps[1] *= 2
+    if warps[1] * tile[1] > shape[1]:
+        return (warps[1], warps[0])
+    return (warps[0], warps[1])
+
+
+WMMA_TILE = (16, 16, 16)
+"""M x N x K of one RDNA3/RDNA4 WMMA instruction."""
+
+
+def wmma_k_width(version: int) -> int:
+    """``kWidth`` of a WMMA dot operand: the K elements one lane holds (16 on RDNA3, whose
+    lanes 16-31 repeat lanes 0-15; 8 on RDNA4)."""
+    return {1: 16, 2: 8}[version]

@@ -194,3 +194,26 @@ def pass_match_tests(pass_name: str, options: PassOptions = no_options,
         print_table(capsys, f"{pass_name}: tileopt vs Triton 3.6", results, targets)
 
     return test_matches_triton, test_print_match_table
+
+
+def chain_match_tests(targets: tuple[str, ...], kernels: tuple[str, ...],
+                      passes: Callable[[dict], list[tuple[str, Mapping[str, object]]]],
+                      until: str, title: str):
+    """The two tests of a chain check: ``passes(meta)`` (names and options) run from the
+    input of the first one on tileopt's own output, compared with the dump taken before
+    Triton's ``until`` pass, for each kernel on each target; then the match table."""
+    results: dict[tuple[str, str], str] = {}
+
+    @pytest.mark.parametrize("kernel", kernels)
+    @pytest.mark.parametrize("target", targets)
+    def test_chain_matches_triton(corpus, passes_root, target, kernel):
+        chain = passes(compile_metadata(corpus, target, kernel))
+        result = run_chain(passes_root, target, kernel, chain, until)
+        assert result is not None, f"Triton's {target} pipeline for {kernel} lacks these passes"
+        results[(target, kernel)] = "match" if result.equal else "DIFF"
+        assert result.equal, result.summary()
+
+    def test_print_chain_table(capsys):
+        print_table(capsys, title, results, targets)
+
+    return test_chain_matches_triton, test_print_chain_table

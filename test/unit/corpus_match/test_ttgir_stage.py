@@ -11,8 +11,8 @@ order, any value names). A kernel x target table is printed at the end.
 
 The dot kernels (matmul, matmul_small, block_ptr_matmul) run on the NVIDIA pipelines too
 (accelerate-matmul, the software pipeliner, fence insertion: issue 8); the AMD pipelines
-lack their matrix passes yet (issue 11). Each pass is also compared on its own in its
-per-pass test.
+lack their loop scheduler and pipeliner yet (issue 11). Each pass is also compared on its
+own in its per-pass test.
 """
 
 from __future__ import annotations

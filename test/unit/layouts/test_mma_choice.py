@@ -14,7 +14,8 @@ from tileopt.dialects.ttg import LocalLoadOp, num_warps
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.ir import make_context, parse_module
 from tileopt.layouts import mma_choice as mc
-from tileopt.layouts.encodings import Blocked, DotOperand, NvidiaMma, NvmmaShared, SwizzledShared
+from tileopt.layouts.encodings import (AmdMfma, AmdWmma, Blocked, DotOperand, NvidiaMma, NvmmaShared,
+                                       SwizzledShared)
 
 DOT_KERNELS = ("matmul", "matmul_small", "block_ptr_matmul")
 NVIDIA = ("cuda-sm80", "cuda-sm90")
@@ -186,3 +187,84 @@ def test_dot_operand_swizzle_transposed_read():
     dot = DotOperand(0, NvidiaMma(2, 0, (2, 2), (16, 8)), 4)
     assert mc.dot_operand_swizzle(dot, [64, 32], [1, 0], 8) == (16, 4, 2)
     assert mc.dot_operand_swizzle(dot, [64, 32], [1, 0], 8, need_trans=True) == (8, 4, 4)
+
+
+# ------------------------------------------------------------------ AMD matrix cores
+
+AMD = ("hip-gfx942", "hip-gfx1100")
+
+
+@pytest.mark.parametrize("kernel", DOT_KERNELS)
+@pytest.mark.parametrize("target", AMD)
+def test_corpus_amd_mma_layout(corpus, target, kernel):
+    """The MFMA/WMMA layout of each corpus dot and its operands' kWidth (kPack 1) follow
+    from the dot's shape, K, types and warp count."""
+    module = _corpus_module(corpus, target, kernel)
+    dots = [op for op in module.walk() if op.name == "tt.dot"]  # the pipeliner peels some
+    assert len({op.results[0].type for op in dots}) == 1
+    dot = dots[0]
+    mma = encoding_of(dot.results[0].type)
+    shape = list(dot.results[0].type.get_shape())
+    k = dot.operands[0].type.get_shape()[-1]
+    widths = {encoding_of(operand.type).k_width for operand in dot.operands[:2]}
+    if target == "hip-gfx942":
+        assert isinstance(mma, AmdMfma) and mma.version == 3
+        choice = mc.mfma_instruction(3, shape, k, "f16")
+        assert mma.instr_shape == (choice.m, choice.n, choice.k)
+        assert mma.warps_per_cta == mc.amd_warps_per_cta(shape, num_warps(module),
+                                                         (choice.m, choice.n))
+        assert mma.is_transposed
+        assert widths == {mc.mfma_k_width(choice, 1, False)}
+    else:
+        assert isinstance(mma, AmdWmma) and mma.version == 1 and mma.is_transposed
+        tile = mc.WMMA_TILE[:2]
+        assert mma.warps_per_cta == mc.amd_warps_per_cta(shape, num_warps(module), tile)
+        assert widths == {mc.wmma_k_width(1)}
+
+
+@pytest.mark.parametrize(("version", "shape", "k", "kind", "forced", "expected"), [
+    (3, (128, 128), 64, "f16", 0, (32, 32, 8)),
+    (3, (64, 16), 64, "f16", 0, (16, 16, 16)),   # min(M, N) = 16: the 16x16 instruction
+    (3, (64, 64), 32, "fp8", 0, (32, 32, 16)),
+    (3, (64, 64), 32, "xf32", 0, (32, 32, 4)),
+    (2, (64, 64), 32, "i8", 0, (32, 32, 8)),     # CDNA2's int8 instruction is half as deep
+    (3, (64, 64), 64, "i8", 16, (16, 16, 32)),   # matrix-instruction-size=16 forces 16x16
+    (4, (64, 64), 64, "f16", 0, (32, 32, 16)),   # gfx950: the double-K f16 instruction...
+    (4, (64, 64), 8, "f16", 0, (32, 32, 8)),     # ...unless K only fits the short one
+])
+def test_mfma_instruction(version, shape, k, kind, forced, expected):
+    choice = mc.mfma_instruction(version, shape, k, kind, forced)
+    assert (choice.m, choice.n, choice.k) == expected
+
+
+@pytest.mark.parametrize(("version", "shape", "k", "kind"), [
+    (3, (8, 64), 64, "f16"),    # M under 16: no instruction
+    (3, (64, 64), 4, "f16"),    # K under one instruction's 8: data would be duplicated
+    (2, (64, 64), 32, "fp8"),   # no fp8 MFMA before CDNA3
+    (3, (64, 64), 32, "f64"),   # no f64 entry: the FMA path
+])
+def test_mfma_instruction_none(version, shape, k, kind):
+    assert mc.mfma_instruction(version, shape, k, kind) is None
+
+
+def test_mfma_k_width():
+    """K elements per lane: 32x32x8 spreads 8 K over 2 lane groups (4 each), 16x16x16
+    over 4 (4 each); kPack multiplies, except for the second dot of a chain."""
+    assert mc.mfma_k_width(mc.MfmaChoice(32, 32, 8), 1, False) == 4
+    assert mc.mfma_k_width(mc.MfmaChoice(16, 16, 16), 2, False) == 8
+    assert mc.mfma_k_width(mc.MfmaChoice(32, 32, 8), 2, True) == 4
+    assert mc.mfma_k_width(mc.MfmaChoice(32, 32, 2), 1, False) == 1
+
+
+@pytest.mark.parametrize(("shape", "warps", "tile", "head", "tail", "expected"), [
+    ((128, 128), 8, (32, 32), False, False, (2, 4)),
+    ((64, 64), 4, (32, 32), False, False, (2, 2)),
+    ((256, 32), 4, (32, 32), False, False, (4, 1)),   # N has one tile: all warps on M
+    ((32, 256), 4, (32, 32), False, False, (1, 4)),
+    ((16, 32), 4, (16, 16), False, False, (4, 1)),    # 4 warps on N overshoot 32: turned around
+    ((128, 64), 4, (32, 32), True, False, (4, 1)),    # first dot of a chain: all on M
+    ((32, 128), 8, (32, 32), False, True, (1, 8)),    # second dot: M has one tile
+    ((2, 64, 64), 4, (32, 32), False, False, (4, 1, 1)),
+])
+def test_amd_warps_per_cta(shape, warps, tile, head, tail, expected):
+    assert mc.amd_warps_per_cta(shape, warps, tile, head, tail) == expected

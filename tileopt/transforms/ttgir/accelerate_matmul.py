@@ -243,17 +243,19 @@ def original_bit_width(value: SSAValue) -> int:
     return width
 
 
-def _insert_before(anchor: Operation, op: Operation, location: Attribute | None) -> SSAValue:
+def insert_before(anchor: Operation, op: Operation, location: Attribute | None) -> SSAValue:
+    """Insert ``op`` before ``anchor`` at ``location``; its first result."""
     op.location = location
     Rewriter.insert_op(op, InsertPoint.before(anchor))
     return op.results[0]
 
 
-def _convert(anchor: Operation, value: SSAValue, ty: Attribute) -> SSAValue:
-    return _insert_before(anchor, ConvertLayoutOp(value, ty), value_location(value))
+def convert_before(anchor: Operation, value: SSAValue, ty: Attribute) -> SSAValue:
+    """A ``ttg.convert_layout`` of ``value`` to ``ty`` before ``anchor``, at the value's location."""
+    return insert_before(anchor, ConvertLayoutOp(value, ty), value_location(value))
 
 
-def _cta_layout(layout: Attribute) -> dict[str, object]:
+def cta_layout_fields(layout: Attribute) -> dict[str, object]:
     """The CTA layout fields of ``layout`` to copy onto a new one (none when single-CTA)."""
     if not hasattr(layout, "cta_is_default") or layout.cta_is_default():
         return {}
@@ -276,7 +278,7 @@ def _shared_operand(value: SSAValue, op_idx: int, allow_transpose: bool) -> SSAV
     shared = NVMMASharedEncodingAttr.get(
         swizzlingByteWidth=mma_choice.nvmma_swizzle_bytes(per_cta, order, bits),
         transposed=mma_choice.nvmma_transposed(order), elementBitWidth=bits,
-        **_cta_layout(ty.encoding))
+        **cta_layout_fields(ty.encoding))
     alloc = LocalAllocOp(MemDescType.get(shape, ty.get_element_type(), shared,
                                          SharedMemorySpaceAttr()), value)
     alloc.location = value_location(value)
@@ -328,9 +330,9 @@ def blocked_to_mma(dot: DotOp, capability: int) -> bool:
         warps_per_cta = mma_choice.warps_per_cta_v3(shape, warps, _feeds_a_dot(dot))
     mma = NvidiaMmaEncodingAttr.get(versionMajor=version, versionMinor=0,
                                     warpsPerCTA=warps_per_cta, instrShape=instr,
-                                    **_cta_layout(old_type.encoding))
+                                    **cta_layout_fields(old_type.encoding))
     new_type = with_encoding(old_type, mma)
-    acc = _convert(dot, dot.c, new_type)
+    acc = convert_before(dot, dot.c, new_type)
     if version == 3:
         transposable = a_element in (f16, bf16)
         a = _shared_operand(dot.a, 0, transposable)
@@ -339,13 +341,13 @@ def blocked_to_mma(dot: DotOp, capability: int) -> bool:
     else:
         k_width = mma_choice.k_width(encoding_of(mma), min(original_bit_width(dot.a),
                                                             original_bit_width(dot.b)))
-        a = _convert(dot, dot.a, with_encoding(dot.a.type, DotOperandEncodingAttr.get(
+        a = convert_before(dot, dot.a, with_encoding(dot.a.type, DotOperandEncodingAttr.get(
             opIdx=0, parent=mma, kWidth=k_width)))
-        b = _convert(dot, dot.b, with_encoding(dot.b.type, DotOperandEncodingAttr.get(
+        b = convert_before(dot, dot.b, with_encoding(dot.b.type, DotOperandEncodingAttr.get(
             opIdx=1, parent=mma, kWidth=k_width)))
         new_dot = DotOp(a, b, acc, _precision(dot), _int_property(dot, "maxNumImpreciseAcc"))
-    result = _insert_before(dot, new_dot, dot.location)
-    back = _insert_before(dot, ConvertLayoutOp(result, old_type), dot.location)
+    result = insert_before(dot, new_dot, dot.location)
+    back = insert_before(dot, ConvertLayoutOp(result, old_type), dot.location)
     dot.d.replace_all_uses_with(back)
     Rewriter.erase_op(dot)
     return True
@@ -367,10 +369,15 @@ def decompose_mixed_mode(module: Operation, capability: int) -> None:
             promoted = _element(dot.d)
             if a_element == promoted:
                 continue
-        for index in (0, 1):
-            operand = dot.operands[index]
-            ty = TensorType(promoted, operand.type.get_shape(), operand.type.encoding)
-            dot.operands[index] = _insert_before(dot, FpToFpOp(operand, ty), dot.location)
+        promote_operands(dot, promoted)
+
+
+def promote_operands(dot: DotOp, element: Attribute) -> None:
+    """Cast A and B of ``dot`` to ``element`` with ``tt.fp_to_fp`` right before it."""
+    for index in (0, 1):
+        operand = dot.operands[index]
+        ty = TensorType(element, operand.type.get_shape(), operand.type.encoding)
+        dot.operands[index] = insert_before(dot, FpToFpOp(operand, ty), dot.location)
 
 
 @register_pass
