@@ -7,11 +7,11 @@
 // RUN: tileopt %s --pass-pipeline=%S/Inputs/partial.yaml -o %t 2>&1 | FileCheck %s --check-prefix=OWN
 
 // CHECK: warning: stage 'ttgir' of pipeline 'amd-cdna3' is incomplete: it skips {{.*}} (not run by tileopt yet)
-// CHECK-NEXT: warning: stage 'llir' of pipeline 'amd-cdna3' is incomplete: it skips {{.*}}convert-triton-amdgpu-to-llvm{{.*}} (not run by tileopt yet)
+// CHECK-NEXT: warning: stage 'llir' of pipeline 'amd-cdna3' is incomplete: it skips {{.*}}gluon-inline{{.*}} (not run by tileopt yet)
 // CHECK-NOT: warning
 
 // TTIR-NOT: warning
-// TTIR: func.func @kernel
+// TTIR: tt.func public @kernel
 
 // LLIR-NOT: stage 'ttgir'
 // LLIR: warning: stage 'llir' of pipeline 'amd-cdna3' is incomplete
@@ -19,12 +19,12 @@
 
 // OWN: warning: stage 'second' of pipeline 'partial' is incomplete: it skips my-future-pass (not run by tileopt yet)
 // OWN-NOT: warning
-func.func @kernel(%a: i32) -> i32 {
-  func.return %a : i32
+tt.func public @kernel(%p: !tt.ptr<i32>) {
+  tt.return
 }
 
 // -----
 
-func.func @other(%a: i32) -> i32 {
-  func.return %a : i32
+tt.func public @other(%p: !tt.ptr<i32>) {
+  tt.return
 }

@@ -1,6 +1,6 @@
 // Named pipelines: the built-in ones, then TILEOPT_PIPELINE_PATH directories.
-// RUN: tileopt %S/Inputs/input.mlir --pass-pipeline=amd-cdna3 | FileCheck %s
-// The NVIDIA llir stage lowers tt.func kernels only: a func.func input stops before it.
+// The llir stages lower tt.func kernels only: a func.func input stops before them.
+// RUN: tileopt %S/Inputs/input.mlir --pass-pipeline=amd-cdna3 --stop-after=ttgir | FileCheck %s
 // RUN: tileopt %S/Inputs/input.mlir --pass-pipeline=nvidia-sm90 --stop-after=ttgir | FileCheck %s
 // RUN: env TILEOPT_PIPELINE_PATH=%S/Inputs tileopt %S/Inputs/input.mlir --pass-pipeline=extended --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=PATH
 // RUN: not tileopt %S/Inputs/input.mlir --pass-pipeline=amd-cdna4 2>&1 | FileCheck %s --check-prefix=UNKNOWN
