@@ -11,9 +11,9 @@
 # Where that does not reach the LLVM dialect yet, from Triton's .ttgir through the
 # pipeline's llir stage ("ttgir"), then through the lowering passes named in LLIR_PASSES
 # ("passes"); the table shows which route a kernel took. ROUTES chooses and orders them.
-# The hand-written dot kernels of dots/<target>/ (DOTS) have a .ttgir and a .json but no
-# Triton PTX: their .json goes to out/triton/ for the signature, and only the ttgir and
-# passes routes apply.
+# The hand-written dot kernels (DOTS) have no Triton PTX: one dots/<kernel>.ttir for both
+# targets and a dots/<target>/<kernel>.json (options, signature; it goes to out/triton/),
+# so only the ttir route applies.
 #
 # Environment: TILEOPT, TILEOPT_TRANSLATE (the commands; default from PATH), TILEOPT_CORPUS,
 # ROUTES (default "ttir ttgir passes"), KERNELS, TARGETS, PTXAS (default: what
@@ -27,7 +27,7 @@ TILEOPT=${TILEOPT:-tileopt}
 TRANSLATE=${TILEOPT_TRANSLATE:-tileopt-translate}
 ROUTES=${ROUTES:-"ttir ttgir passes"}
 KERNELS=${KERNELS:-"add add_nodiv axpy_f16 gelu softmax layernorm_fwd sum_rows sum_cols cumsum transpose atomic_hist matmul matmul_small block_ptr_matmul"}
-DOTS=${DOTS:-"dot_bf16_64x32x16 dot_tf32_64x64x32 dot_fma_f32_32x32x16 dot_acc_f16_64x64x32 dot_chain_f16_64x64x32"}
+DOTS=${DOTS:-"dot_bf16_64x32x16 dot_tf32_64x64x32 dot_ieee_f32_64x64x32 dot_fma_f32_32x32x16 dot_acc_f16_64x64x32 dot_chain_f16_64x64x32"}
 TARGETS=${TARGETS:-"cuda-sm80 cuda-sm90"}
 
 if [ ! -f "$CORPUS/README.md" ]; then
@@ -58,7 +58,11 @@ for target in $TARGETS; do
   mkdir -p "$BUILD/triton/$target" "$BUILD/tileopt/$target"
   for kernel in $KERNELS $DOTS; do
     src=$CORPUS/$target
-    [ -f "$src/$kernel.json" ] || src=$HERE/dots/$target
+    ttir=$src/$kernel.ttir
+    if [ ! -f "$src/$kernel.json" ]; then
+      src=$HERE/dots/$target
+      ttir=$HERE/dots/$kernel.ttir
+    fi
     cp "$src/$kernel.json" "$BUILD/triton/$target/"
     [ -f "$src/$kernel.ptx" ] && cp "$src/$kernel.ptx" "$BUILD/triton/$target/"
     dest=$BUILD/tileopt/$target
@@ -69,9 +73,10 @@ for target in $TARGETS; do
     params=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(" ".join("%s=%d" % (k.replace("_", "-"), d[k]) for k in ("num_warps", "num_ctas", "num_stages") if k in d))' "$src/$kernel.json")
     for route in $ROUTES; do
       mlir=$WORK/$kernel.$target.$route.mlir
-      [ "$route" = ttir ] && [ ! -f "$src/$kernel.ttir" ] && continue
+      [ "$route" = ttir ] && [ ! -f "$ttir" ] && continue
+      [ "$route" != ttir ] && [ ! -f "$src/$kernel.ttgir" ] && continue
       case $route in
-        ttir)   cmd=("$TILEOPT" "$src/$kernel.ttir" "--pass-pipeline=$pipeline{$params}" -o "$mlir") ;;
+        ttir)   cmd=("$TILEOPT" "$ttir" "--pass-pipeline=$pipeline{$params}" -o "$mlir") ;;
         ttgir)  cmd=("$TILEOPT" "$src/$kernel.ttgir" "--pass-pipeline=$pipeline{$params}" --start-at=llir -o "$mlir") ;;
         passes) # shellcheck disable=SC2206
                 cmd=("$TILEOPT" "$src/$kernel.ttgir" $LLIR_PASSES -o "$mlir") ;;

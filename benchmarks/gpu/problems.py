@@ -277,12 +277,12 @@ KERNELS = list(PROBLEMS)
 
 @dataclass(frozen=True)
 class DotCase:
-    """A hand-written dot kernel (``dots/<target>/<name>.ttgir``, no Triton PTX):
+    """A hand-written dot kernel (``dots/<name>.ttir``, no Triton PTX):
     ``dot_kernel(a, b, c, d)`` computes D = A @ B + C for row-major A (m x k), B (k x n)
     and C, D (m x n) in one program; ``acc`` False: C is not read (the dot starts at 0).
     ``chain_n``: a chained dot instead, D = f16(A @ B) @ C with C (n x chain_n) in the
     input type and D (m x chain_n), the second dot's A taken from the first's registers.
-    ``tf32``: f32 inputs the tensor core reads as tf32."""
+    ``tf32``: f32 inputs the tensor core reads as tf32 (f32 without it: ieee, the FMA path)."""
 
     m: int
     n: int
@@ -311,6 +311,7 @@ class DotCase:
 DOT_CASES = {
     "dot_bf16_64x32x16": DotCase(64, 32, 16, "bf16"),
     "dot_tf32_64x64x32": DotCase(64, 64, 32, "f32", tf32=True),
+    "dot_ieee_f32_64x64x32": DotCase(64, 64, 32, "f32"),
     "dot_fma_f32_32x32x16": DotCase(32, 32, 16, "f32"),
     "dot_acc_f16_64x64x32": DotCase(64, 64, 32, "f16", acc=True),
     "dot_chain_f16_64x64x32": DotCase(64, 64, 32, "f16", chain_n=32),

@@ -1,31 +1,42 @@
-"""The hand-written dot kernels of benchmarks/gpu/dots/ (Triton-style .ttgir with their .json
-options), through nvidia-sm80 (mma.sync) and nvidia-sm90 (wgmma), run by tileopt-run against
-float64 references of what benchmarks/gpu/problems.py's DOT_CASES say each computes."""
+"""The hand-written dot kernels of benchmarks/gpu/dots/ (Triton IR, no layouts, with their
+.json options per target), through the whole nvidia-sm80 (mma.sync; FMA for ieee f32) and
+nvidia-sm90 (wgmma) pipelines, run by tileopt-run against float64 references of what
+benchmarks/gpu/problems.py's DOT_CASES say each computes."""
 
 from __future__ import annotations
 
-import json
+import re
+import subprocess
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tileopt.ir import parse_module
 from tileopt.run.launch import compile_source, run_kernel
+from tileopt.target import translate
+from tileopt.target.ptxas import find_ptxas
 from tileopt.testing.run_cases import compile_options
 
-HARNESS = Path(__file__).resolve().parents[3] / "benchmarks" / "gpu"
+ROOT = Path(__file__).resolve().parents[3]
+HARNESS = ROOT / "benchmarks" / "gpu"
 sys.path.insert(0, str(HARNESS))
 
 from problems import DOT_CASES  # noqa: E402
 
 PIPELINES = ("nvidia-sm80", "nvidia-sm90")
+ARCH = {"nvidia-sm80": "sm_80", "nvidia-sm90": "sm_90a"}
+# The instruction each target's dot takes: ieee f32 has no tensor-core form (FMA).
+MATRIX = {"nvidia-sm80": "mma.sync.aligned", "nvidia-sm90": "wgmma.mma_async"}
 
 
+@lru_cache(maxsize=None)
 def _compiled(name: str, pipeline: str):
-    path = HARNESS / "dots" / f"cuda-{pipeline.split('-')[1]}" / f"{name}.ttgir"
-    return compile_source(path.read_text(), path.name,
-                          pipeline + compile_options(path.with_suffix(".json")), start_at="llir")
+    path = HARNESS / "dots" / f"{name}.ttir"
+    meta = HARNESS / "dots" / f"cuda-{pipeline.split('-')[1]}" / f"{name}.json"
+    return compile_source(path.read_text(), path.name, pipeline + compile_options(meta))
 
 
 def _tf32(x: np.ndarray) -> np.ndarray:
@@ -96,3 +107,52 @@ def test_tf32_dot_within_the_harness_tolerance(pipeline):
     b = rng.standard_normal((case.k, case.n)).astype(np.float32).astype(np.float64)
     assert np.allclose(a @ b, ref)
     assert _harness_error(got, ref, np.abs(a) @ np.abs(b)) <= case.tolerance
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+@pytest.mark.parametrize("name", list(DOT_CASES))
+def test_dot_assembles_on_its_path(name, pipeline, tmp_path):
+    """The PTX (after LLVM's -O3, as tileopt-translate makes it) uses the tensor cores, or
+    only fma.rn.f32 for the ieee f32 dots; ptxas assembles it with no spills."""
+    ptx = translate(_compiled(name, pipeline).llvm_ir, emit="ptx", arch=ARCH[pipeline],
+                    opt_level=3)
+    case = DOT_CASES[name]
+    fma_path = case.in_dtype == "f32" and not case.tf32
+    assert (MATRIX[pipeline] in ptx) != fma_path
+    if fma_path:
+        assert not any(m in ptx for m in MATRIX.values())
+        threads = 4 * 32
+        assert ptx.count("fma.rn.f32") >= case.m * case.n * case.k // threads
+    if find_ptxas() is None:
+        pytest.skip("ptxas not found (install the nvidia-cuda-nvcc wheel)")
+    source = tmp_path / f"{name}.ptx"
+    source.write_text(ptx)
+    done = subprocess.run([find_ptxas(), f"-arch={ARCH[pipeline]}", "-v", str(source),
+                           "-o", str(tmp_path / f"{name}.cubin")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert re.findall(r"(\d+) bytes spill", done.stderr) == ["0", "0"], done.stderr
+
+
+def _structure(text: str) -> list[tuple]:
+    """Each op of the kernel as (name, operand positions, result types, properties and
+    attributes): the IR up to SSA names, locations, the kernel's name and its precision."""
+    func = parse_module(text).body.block.first_op
+    position: dict = {arg: f"arg{i}" for i, arg in enumerate(func.body.block.args)}
+    ops = []
+    for i, op in enumerate(func.body.block.ops):
+        for result in op.results:
+            position[result] = i
+        props = {k: str(v) for k, v in {**op.properties, **op.attributes}.items()
+                 if k != "inputPrecision"}
+        ops.append((op.name, [position[v] for v in op.operands],
+                    [str(r.type) for r in op.results], sorted(props.items())))
+    return ops
+
+
+def test_bf16_dot_is_in_the_form_triton_prints():
+    """dot_bf16_64x32x16.ttir is, op for op, Triton 3.6's own make_ttir output for the same
+    kernel (test/inputs/inductor/hand_dot_bf16_64x32x16, whose tl.dot asked for ieee)."""
+    ours = (HARNESS / "dots" / "dot_bf16_64x32x16.ttir").read_text()
+    triton = (ROOT / "test" / "inputs" / "inductor" / "hand_dot_bf16_64x32x16"
+              / "dot_case.ttir").read_text()
+    assert _structure(ours) == _structure(triton)
