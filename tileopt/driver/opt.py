@@ -40,6 +40,11 @@ FLAGS = [
          metavar="STAGE"),
     Flag("start-at", "value", "run a YAML pipeline from the start of this stage",
          metavar="STAGE"),
+    Flag("emit", "value", "after the pipeline, translate its result (the LLVM dialect) "
+         "in this process, as tileopt-translate --emit=KIND does: llvm-ir, ptx, cubin, "
+         "amdgcn or hsaco", metavar="KIND"),
+    Flag("arch", "value", "the GPU --emit compiles for, e.g. sm_90a or gfx942 (default: the "
+         "YAML pipeline's target, else the module's ttg.target)", metavar="ARCH"),
     Flag("split-input-file", "bool", "split the input at '// -----' lines, run each part on "
          "its own and join the outputs with '// -----'"),
     Flag("verify-diagnostics", "bool", "check the diagnostics against expected-error/"
@@ -128,6 +133,7 @@ def _run(args: ParsedArgs) -> int:
     if len(args.positionals) > 1:
         raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
     path = args.positionals[0] if args.positionals else "-"
+    _check_emit_flags(args)
     verify_each = args.verify_each
     if args.run_reproducer:
         # The pipeline is in the input: read it first.
@@ -162,7 +168,7 @@ def _run(args: ParsedArgs) -> int:
     # As mlir-opt: every part is processed even when an earlier one failed; on stdout each
     # part's output appears as soon as it is done (so it interleaves with its errors), while
     # an -o file is written once, at the end, only if every part succeeded.
-    streaming = args.o in (None, "-") and checker is None
+    streaming = args.o in (None, "-") and checker is None and args.emit is None
     outputs: list[str] = []
     failed = False
     for chunk in split_input(text, args.split_input_file):
@@ -191,7 +197,7 @@ def _run(args: ParsedArgs) -> int:
         checker.report(sys.stderr)
     start = time.perf_counter()
     if ok and not streaming:
-        write_output(f"{SPLIT_MARKER}\n".join(outputs), args.o)
+        write_output(outputs[0] if args.emit else f"{SPLIT_MARKER}\n".join(outputs), args.o)
     if timer is not None:
         timer.add_phase("Output", time.perf_counter() - start)
         sys.stderr.write(timer.report(pipeline))
@@ -200,8 +206,9 @@ def _run(args: ParsedArgs) -> int:
 
 def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: ParsedArgs,
                instrumentations: list, timer: Timer | None,
-               checker: DiagnosticChecker | None, verify_each: bool) -> str:
-    """Parse, verify, run the pipeline over, and print one part of the input."""
+               checker: DiagnosticChecker | None, verify_each: bool) -> str | bytes:
+    """Parse, verify, run the pipeline over, and print one part of the input (or, with
+    ``--emit``, translate it)."""
     start = time.perf_counter()
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     module = ir_io.parse(chunk.padded_text(), filename, ctx)
@@ -216,10 +223,32 @@ def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: Parse
         if timer is not None:
             timer.add_phase("Pipeline", time.perf_counter() - start)
     start = time.perf_counter()
+    if args.emit is not None:
+        from tileopt.driver.translate import emit_code
+
+        result = emit_code(module, args.emit, args.arch or pipeline.target, filename)
+        if timer is not None:
+            timer.add_phase("Translate", time.perf_counter() - start)
+        return result
     text = ir_io.render(module, _print_options(args))
     if timer is not None:
         timer.add_phase("Output", time.perf_counter() - start)
     return text
+
+
+def _check_emit_flags(args: ParsedArgs) -> None:
+    """``--emit`` makes code of one module; refuse what it cannot mean before any work."""
+    if args.emit is None:
+        if args.arch is not None:
+            raise TileoptError("--arch is for --emit: give --emit=KIND too")
+        return
+    from tileopt.driver.translate import check_emit  # the back ends, only when emitting
+
+    check_emit(args.emit, args.o)
+    for flag in ("split-input-file", "verify-diagnostics"):
+        if args.values[flag.replace("-", "_")]:
+            raise TileoptError(f"--emit cannot be combined with --{flag}: it makes code of "
+                               "one module")
 
 
 def _ir_printer(args: ParsedArgs) -> IRPrinter | None:

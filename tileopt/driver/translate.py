@@ -36,25 +36,35 @@ def run_translate(argv: list[str]) -> int:
             emit = "llvm-ir"
         if emit is None:
             raise TileoptError("nothing to do: give --emit=" + "|".join(EMITS) + " or --mlir-to-llvmir")
-        if emit not in EMITS:
-            raise TileoptError(f"unknown --emit kind '{emit}' (expected one of: {', '.join(EMITS)})")
-        if emit in ("hsaco", "cubin") and args.o in (None, "-") and sys.stdout is not None \
-                and sys.stdout.isatty():
-            raise TileoptError(f"refusing to write binary {emit} to a terminal: use -o FILE or "
-                               "a pipe")
+        check_emit(emit, args.o)
         if len(args.positionals) > 1:
             raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
         text, filename = read_input(args.positionals[0] if args.positionals else "-")
         if not text.strip():
             # An empty PTX file from empty input would hide a failed `tileopt ... |`.
             raise TileoptError("the input is empty: nothing to translate", filename, 1, 1)
-        result = translate(text, emit=emit, arch=args.arch, filename=filename)
-        write_output(result, args.o)
+        write_output(emit_code(text, emit, args.arch, filename), args.o)
         return 0
     except BrokenPipeError:
         return quiet_broken_pipe()
     except Exception as err:
         return report_failure(err, debug)
+
+
+def check_emit(emit: str, output: str | None) -> None:
+    """Refuse an unknown ``--emit`` kind, and binary output to a terminal, before any work."""
+    if emit not in EMITS:
+        raise TileoptError(f"unknown --emit kind '{emit}' (expected one of: {', '.join(EMITS)})")
+    if emit in ("hsaco", "cubin") and output in (None, "-") and sys.stdout is not None \
+            and sys.stdout.isatty():
+        raise TileoptError(f"refusing to write binary {emit} to a terminal: use -o FILE or "
+                           "a pipe")
+
+
+def emit_code(module_or_text, emit: str, arch: str | None, filename: str) -> str | bytes:
+    """The one code path of both commands from the LLVM dialect (a module in memory, or
+    text) to ``emit``: ``tileopt --emit`` hands over its module without printing it."""
+    return translate(module_or_text, emit=emit, arch=arch, filename=filename)
 
 
 def usage() -> str:

@@ -487,8 +487,11 @@ def instantiate(definition: Definition, overrides: list[tuple[str, str, Where]])
             options = [OptionInput(key, _substitute(value, values), key_where, value_where)
                        for key, value, key_where, value_where in entry.options]
             steps.append(make_step(entry.name, options, entry.where, stage))
+    target = definition.target
+    gpu = f"{target['backend']}:{target['arch']}" if "backend" in target and "arch" in target \
+        else None
     return Pipeline(steps, name=definition.name, stages=list(definition.stages),
-                    missing=missing)
+                    missing=missing, target=gpu)
 
 
 def _substitute(value: object, values: dict[str, object]) -> object:
