@@ -15,8 +15,7 @@ Also here: ``verify_module(module, filename)`` (``TileoptError`` at the failing 
 ``source_position(op)`` (where a parsed op was in its file).
 """
 
-import importlib
-
+from tileopt import lazy_names
 from tileopt.ir.diagnostics import TileoptError
 
 # The rest is imported on first use (PEP 562): ``TileoptError`` alone, which every tool's
@@ -30,14 +29,7 @@ _LAZY = {
     "verify_module": "tileopt.ir.verify",
 }
 
-
-def __getattr__(name: str):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'tileopt.ir' has no attribute '{name}'")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
-    globals()[name] = value
-    return value
-
+__getattr__ = lazy_names(__name__, _LAZY)
 
 __all__ = ["TileoptError", "make_context", "parse_module", "print_module",
            "source_position", "split_input_file", "verify_module"]

@@ -4,7 +4,7 @@ Public names: ``Pass``, ``PassFailure``, ``option``, ``register_pass``, ``regist
 ``get_pass``, ``all_passes``.
 """
 
-import importlib
+from tileopt import lazy_names
 
 # Imported on first use (PEP 562): the registry alone (for the driver's flags) must not
 # cost the Pass base class's import of xDSL.
@@ -15,14 +15,7 @@ _LAZY = {
     "get_pass": "tileopt.passes.registry", "all_passes": "tileopt.passes.registry",
 }
 
-
-def __getattr__(name: str):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'tileopt.passes' has no attribute '{name}'")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
-    globals()[name] = value
-    return value
-
+__getattr__ = lazy_names(__name__, _LAZY)
 
 __all__ = ["Pass", "PassFailure", "OptionSpec", "option", "register_pass", "register_op_pass",
            "get_pass", "all_passes"]
