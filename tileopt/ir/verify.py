@@ -244,12 +244,18 @@ def _signature(op: Operation) -> tuple:
     types, attributes, properties, regions' blocks with their argument types, successors.
     Attributes and types are immutable values, SSA values and blocks compare by identity;
     holding them keeps their identity from being reused."""
-    return (op.parent, op.parent_op(), op.prev_op, op.next_op, tuple(op.operands),
-            tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
-            tuple(op.attributes.items()), tuple(op.properties.items()),
+    block = op.parent
+    region = None if block is None else block.parent
+    # ``_operands`` is xDSL 0.74's tuple behind ``op.operands`` (iterating that view is a
+    # Python-level loop per op, on every op after every pass).
+    operands = op._operands  # noqa: SLF001
+    return (block, region, None if region is None else region.parent, op.prev_op,
+            op.next_op, operands, tuple(v.type for v in operands),
+            tuple(r.type for r in op.results), tuple(op.attributes.items()),
+            tuple(op.properties.items()),
             tuple(tuple((b, tuple(a.type for a in b.args)) for b in r.blocks)
-                  for r in op.regions),
-            tuple(op.successors))
+                  for r in op.regions) if op.regions else (),
+            tuple(op.successors) if op._successors else ())  # noqa: SLF001
 
 
 class IncrementalVerifier:
