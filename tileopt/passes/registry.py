@@ -165,12 +165,18 @@ def get_pass(name: str) -> type[Pass] | None:
     return _passes.get(name)
 
 
+def is_indexed_or_registered(name: str) -> bool:
+    """Whether ``name`` is a pass registered already or named in the index: no import (a
+    pass the index lacks, or an installed plugin's not loaded yet, answers False)."""
+    from tileopt.passes.index import PASS_MODULES
+
+    return name in _passes or name in PASS_MODULES
+
+
 def is_builtin_or_registered(name: str) -> bool:
     """Whether ``name`` is a pass, without importing a pass module when the index knows it
     (for telling pass flags from typos while parsing a command line)."""
-    from tileopt.passes.index import PASS_MODULES
-
-    return name in _passes or name in PASS_MODULES or get_pass(name) is not None
+    return is_indexed_or_registered(name) or get_pass(name) is not None
 
 
 def pass_names() -> list[str]:
