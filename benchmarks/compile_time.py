@@ -1,19 +1,32 @@
-"""Compile time: tileopt from ``.ttir`` to PTX per kernel, beside Triton 3.6's own.
+"""Compile time: tileopt from ``.ttir`` to PTX per kernel, beside Triton 3.6's own; start-up;
+and how the cost grows with the size of a file.
 
 tileopt runs in this process, stage by stage as the ``nvidia-sm80``/``nvidia-sm90`` YAML
 pipeline splits them (parse the ``.ttir``, then its ``ttir``, ``ttgir`` and ``llir``
-stages, then ``tileopt-translate``'s LLVM dialect -> LLVM IR -> PTX). A stage that fails,
-or a pipeline that does not reach the LLVM dialect yet, shows ``n/a`` from there on. While
-that is so, the ``from .ttgir`` column times the lowering alone from Triton's ``.ttgir``
-(the pipeline's ``llir`` stage, else the passes in ``LOWERING``) to PTX.
+stages, then the LLVM dialect -> LLVM IR -> PTX). A stage that fails, or a pipeline that
+does not reach the LLVM dialect yet, shows ``n/a`` from there on. While that is so, the
+``from .ttgir`` column times the lowering alone from Triton's ``.ttgir`` (the pipeline's
+``llir`` stage, else the passes in ``LOWERING``) to PTX. The ``CLI`` column is the wall time
+of the one command a user runs, start-up included:
+``tileopt K.ttir --pass-pipeline=nvidia-sm90 --emit=ptx -o K.ptx`` (best of ``--cli-repeat``).
 
 Triton is timed in a separate interpreter that has ``triton==3.6.0`` (``--triton-python``;
 Triton is never imported by tileopt): ``IRSource`` of the same ``.ttir``, then its
 ``make_ttgir``, ``make_llir`` and ``make_ptx`` stages on the CPU, as ``triton.compile``
 runs them (an IR source skips its own stage), median of ``--repeat`` runs after a warm-up.
 
+Then two more tables (``--no-startup``, ``--no-scaling`` leave them out):
+
+- start-up: the wall time of ``tileopt --help`` and of a run without passes over
+  ``examples/kernels/softmax.ttir`` (parse, verify, print);
+- scaling: one TTGIR file of 1, 10, 100 and 200 kernels (the corpus's sm90 kernels with
+  ``ttg.num-warps = 4``, printed without aliases and renamed, one after another in one
+  module): parse+verify, print, and ``--canonicalize --cse`` in this process (CPU time),
+  and the ``tileopt`` command on the file without passes and with ``--canonicalize --cse``
+  (wall time), each also per kernel, so that growth faster than linear shows.
+
     python benchmarks/compile_time.py [--triton-python VENV/bin/python] [--kernel add] \\
-        [--target cuda-sm90] [--repeat 5] [--all]
+        [--target cuda-sm90] [--repeat 5] [--all] [--no-startup] [--no-scaling]
 """
 
 from __future__ import annotations
@@ -21,8 +34,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -31,7 +48,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tileopt.driver.pass_manager import PassManager  # noqa: E402
-from tileopt.ir import TileoptError, make_context, parse_module  # noqa: E402
+from tileopt.ir import TileoptError, make_context, parse_module, print_module  # noqa: E402
 from tileopt.pipelines import resolve_pass_pipeline, slice_stages  # noqa: E402
 from tileopt.target import translate  # noqa: E402
 
@@ -108,6 +125,121 @@ def time_lowering(corpus: Path, target: str, kernel: str) -> tuple[float | None,
     return None, last
 
 
+def tileopt_command() -> list[str]:
+    """How to run the ``tileopt`` command of this interpreter's installation."""
+    script = shutil.which("tileopt", path=str(Path(sys.executable).parent))
+    if script:
+        return [script]
+    return [sys.executable, "-c", "from tileopt.cli import tileopt_main; tileopt_main()"]
+
+
+def time_command(args: list[str], repeat: int) -> float | None:
+    """Best time of ``tileopt ARGS`` over ``repeat`` runs (None if it fails): wall time, or
+    with ``--cpu`` the command's CPU time (user + system), which a busy shared machine does
+    not inflate."""
+    best = None
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(tileopt_command() + args, capture_output=True, cwd=REPO)
+        seconds = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode != 0:
+            return None
+        if COMMAND_CPU_TIME:
+            seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        best = seconds if best is None else min(best, seconds)
+    return best
+
+
+# --cpu: commands are timed in CPU seconds instead of wall seconds.
+COMMAND_CPU_TIME = False
+
+
+def time_cli(corpus: Path, target: str, kernel: str, repeat: int) -> float | None:
+    """The one command from ``.ttir`` to PTX, start-up included."""
+    pipeline_name, _, _ = TARGETS[target]
+    with tempfile.TemporaryDirectory() as tmp:
+        return time_command([str(corpus / target / f"{kernel}.ttir"),
+                             f"--pass-pipeline={pipeline_name}", "--emit=ptx", "-o",
+                             str(Path(tmp) / f"{kernel}.ptx")], repeat)
+
+
+def many_kernels(corpus: Path, count: int) -> str:
+    """One TTGIR module of ``count`` kernels: the sm90 corpus kernels that share
+    ``ttg.num-warps = 4`` in turn, printed without aliases, each function renamed."""
+    bodies, header = [], None
+    for path in sorted((corpus / "cuda-sm90").glob("*.ttgir")):
+        module = parse_module(path.read_text(), str(path))
+        if module.attributes["ttg.num-warps"].value.data != 4:
+            continue
+        head, _, body = print_module(module, local_scope=True).partition("{\n")
+        header = header or head
+        bodies.append(body.rstrip().removesuffix("}").rstrip("\n"))
+    parts = [re.sub(r"@([\w$.]+)", lambda m, i=i: f"@{m.group(1)}_{i}",
+                    bodies[i % len(bodies)], count=1) for i in range(count)]
+    return header + "{\n" + "\n".join(parts) + "\n}\n"
+
+
+def _cpu(fn) -> tuple[float, object]:
+    start = time.process_time()
+    result = fn()
+    return time.process_time() - start, result
+
+
+SCALING_SIZES = (1, 10, 100, 200)
+
+
+def scaling_table(corpus: Path, repeat: int) -> list[dict]:
+    """Per file size: in-process CPU seconds and command wall seconds (see the docstring)."""
+    rows = []
+    canonicalize_cse = resolve_pass_pipeline("builtin.module(canonicalize, cse)")
+    with tempfile.TemporaryDirectory() as tmp:
+        for count in SCALING_SIZES:
+            text = many_kernels(corpus, count)
+            path = Path(tmp) / f"kernels{count}.ttgir"
+            path.write_text(text)
+            parse_s, module = _cpu(lambda: parse_module(text, str(path)))
+            print_s, _ = _cpu(lambda: print_module(module))
+            ctx = make_context()
+            module = parse_module(text, str(path), ctx)
+            passes_s, _ = _cpu(lambda: _run_pipeline(canonicalize_cse, module, ctx, str(path)))
+            rows.append({
+                "kernels": count, "bytes": len(text), "lines": text.count("\n"),
+                "parse": parse_s, "print": print_s, "canonicalize_cse": passes_s,
+                "cli": time_command([str(path), "-o", os.devnull], repeat),
+                "cli_canonicalize_cse": time_command(
+                    [str(path), "--canonicalize", "--cse", "-o", os.devnull], repeat),
+            })
+    return rows
+
+
+def print_scaling(rows: list[dict]) -> None:
+    head = (f"{'kernels':>7} {'KiB':>6} {'lines':>6} | in-process CPU ms: {'parse':>7} "
+            f"{'print':>6} {'canon+cse':>9} {'per kernel':>10} | command ms:      "
+            f"{'no pass':>7} {'canon+cse':>9} {'per kernel':>10}")
+    print(head)
+    print("-" * len(head))
+    for row in rows:
+        inproc = row["parse"] + row["print"] + row["canonicalize_cse"]
+        cli = row["cli_canonicalize_cse"]
+        print(f"{row['kernels']:7d} {row['bytes'] / 1024:6.0f} {row['lines']:6d} | "
+              f"{'':18} {_ms(row['parse'])[1:]} {_ms(row['print'])[2:]} "
+              f"{_ms(row['canonicalize_cse'])[-9:]:>9} {_ms(inproc / row['kernels'])[-10:]:>10} | "
+              f"{'':16} {_ms(row['cli'])[1:]} {_ms(cli)[-9:]:>9} "
+              f"{_ms(cli / row['kernels'] if cli else None)[-10:]:>10}")
+    print("\nper kernel: in-process parse+print+canonicalize,cse, and the command with "
+          "--canonicalize --cse, divided by the kernels in the file; command: wall time, or "
+          "CPU time with --cpu")
+
+
+def startup_table(repeat: int) -> dict[str, float | None]:
+    example = str(REPO / "examples" / "kernels" / "softmax.ttir")
+    return {"tileopt --help": time_command(["--help"], repeat),
+            "tileopt examples/kernels/softmax.ttir (no pass)":
+                time_command([example, "-o", os.devnull], repeat)}
+
+
 def _short(err: Exception) -> str:
     text = err.format() if isinstance(err, TileoptError) else f"{type(err).__name__}: {err}"
     return text.splitlines()[0][:120]
@@ -180,8 +312,16 @@ def main() -> int:
     parser.add_argument("--target", action="append", choices=list(TARGETS))
     parser.add_argument("--repeat", type=int, default=5, help="Triton runs per kernel (median)")
     parser.add_argument("--all", action="store_true", help="the dot kernels too")
+    parser.add_argument("--cli-repeat", type=int, default=3,
+                        help="runs of each command timed (best)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time the commands in CPU seconds (user + system), not wall")
+    parser.add_argument("--no-startup", action="store_true", help="no start-up table")
+    parser.add_argument("--no-scaling", action="store_true", help="no scaling table")
     parser.add_argument("--json", help="also write the numbers to this file")
     args = parser.parse_args()
+    global COMMAND_CPU_TIME
+    COMMAND_CPU_TIME = args.cpu
     corpus = Path(args.corpus)
     if not (corpus / "README.md").exists():
         print(f"corpus not found at {corpus}", file=sys.stderr)
@@ -196,7 +336,7 @@ def main() -> int:
         triton = time_triton(args.triton_python, corpus, cases, args.repeat)
 
     head = (f"{'target':10} {'kernel':14} | tileopt ms: {'parse':>6} {'ttir':>7} {'ttgir':>7} "
-            f"{'llir':>7} {'ptx':>7} {'total':>8} {'.ttgir':>8} | Triton ms: {'ttgir':>6} "
+            f"{'llir':>7} {'ptx':>7} {'total':>8} {'.ttgir':>8} {'CLI':>6} | Triton ms: {'ttgir':>6} "
             f"{'llir':>6} {'ptx':>6} {'total':>6} | {'ratio':>6}  notes")
     print(head)
     print("-" * len(head))
@@ -204,6 +344,7 @@ def main() -> int:
     for target, kernel in cases:
         ours = time_tileopt(corpus, target, kernel)
         lowering, route = time_lowering(corpus, target, kernel)
+        cli = time_cli(corpus, target, kernel, args.cli_repeat)
         stage_times = [ours.get(s) for s in ("parse", *STAGES, "ptx")]
         total = sum(stage_times) if all(isinstance(t, float) for t in stage_times) else None
         theirs = triton.get(f"{target}/{kernel}", {})
@@ -225,15 +366,30 @@ def main() -> int:
             notes.append(f"Triton: {theirs['error']}")
         print(f"{target:10} {kernel:14} |             {_ms(ours.get('parse'))[2:]} "
               f"{_ms(ours.get('ttir'))[1:]} {_ms(ours.get('ttgir'))[1:]} {_ms(ours.get('llir'))[1:]} "
-              f"{_ms(ours.get('ptx'))[1:]} {_ms(total)} {_ms(lowering)} |            "
+              f"{_ms(ours.get('ptx'))[1:]} {_ms(total)} {_ms(lowering)} {_ms(cli)[2:]} |            "
               f"{_ms(t_times[0])[2:]} {_ms(t_times[1])[2:]} {_ms(t_times[2])[2:]} {_ms(t_total)[2:]} "
               f"| {ratio_text}  {'; '.join(notes)}", flush=True)
         records.append({"target": target, "kernel": kernel, "tileopt": ours,
-                        "tileopt_from_ttgir": lowering, "ttgir_route": route, "triton": theirs})
+                        "tileopt_from_ttgir": lowering, "ttgir_route": route, "cli": cli,
+                        "triton": theirs})
     print("\nratio = tileopt total / Triton total (.ttir to PTX); tileopt in-process with "
-          "verification after each pass, as the tileopt command runs it")
+          "verification after each pass, as the tileopt command runs it; CLI = the wall "
+          "time (CPU time with --cpu) of `tileopt K.ttir --pass-pipeline=P --emit=ptx -o K.ptx`")
+    results: dict[str, object] = {"kernels": records}
+    if not args.no_startup:
+        startup = startup_table(args.cli_repeat)
+        clock = "CPU" if args.cpu else "wall"
+        print(f"\n{f'start-up ({clock}, best of {args.cli_repeat})':50} ms")
+        for name, seconds in startup.items():
+            print(f"{name:50} {_ms(seconds)}")
+        results["startup"] = startup
+    if not args.no_scaling:
+        print()
+        rows = scaling_table(corpus, args.cli_repeat)
+        print_scaling(rows)
+        results["scaling"] = rows
     if args.json:
-        Path(args.json).write_text(json.dumps(records, indent=1, default=str))
+        Path(args.json).write_text(json.dumps(results, indent=1, default=str))
     return 0
 
 

@@ -9,3 +9,21 @@ def version_line() -> str:
         return f"tileopt {version('tileopt')}"
     except PackageNotFoundError:  # run from a source tree that was never installed
         return "tileopt (version unknown: not installed)"
+
+
+def lazy_names(package: str, names: dict[str, str]):
+    """A package's ``__getattr__`` (PEP 562) that imports the module ``names[name]`` holds
+    ``name`` in when ``name`` is first used: a package's front door that costs nothing
+    until one of its names is needed (the tools answer ``--help`` without xDSL)."""
+
+    def __getattr__(name: str):
+        if name not in names:
+            raise AttributeError(f"module '{package}' has no attribute '{name}'")
+        import importlib
+        import sys
+
+        value = getattr(importlib.import_module(names[name]), name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    return __getattr__

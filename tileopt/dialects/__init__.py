@@ -6,4 +6,9 @@ imported here, with the package, so that any use of the tt ops -- tileopt's cont
 Context of one's own with ``TT`` loaded -- sees them, as loading a dialect does in MLIR.
 """
 
-import tileopt.dialects.tt_canonicalize  # noqa: F401  (attaches tt's patterns)
+from tileopt.dialects import lazy_formats
+
+# Before any of tileopt's ops is defined: their assembly formats compile on first use.
+lazy_formats.install()
+
+import tileopt.dialects.tt_canonicalize  # noqa: E402,F401  (attaches tt's patterns)

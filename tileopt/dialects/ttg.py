@@ -724,8 +724,13 @@ def find_layout_problem(module: ModuleOp) -> tuple[Operation, str] | None:
     if problem is not None:
         return module, problem
     checked: dict[Attribute, str | None] = {}
+    # Types seen, by identity: a type object recurs on many ops, and hashing one is slow.
+    seen: set[int] = set()
     for op in module.walk():
         for ty in _op_types(op):
+            if id(ty) in seen:
+                continue
+            seen.add(id(ty))
             if (rank_problem := _rank_mismatch(ty)) is not None:
                 return op, rank_problem
             for layout in layouts_in_type(ty):

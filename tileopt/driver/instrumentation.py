@@ -123,8 +123,9 @@ class Timer(Instrumentation):
             self._rows(pipeline.steps, 1, rows)
             if "Verifier" in self.phases:
                 rows.append((self.phases["Verifier"], "  (verify after each pass)"))
-        if "Output" in self.phases:
-            rows.append((self.phases["Output"], "Output"))
+        for phase in ("Translate", "Output"):
+            if phase in self.phases:
+                rows.append((self.phases[phase], phase))
         accounted = sum(seconds for seconds, name in rows if not name.startswith(" "))
         rows.append((max(total - accounted, 0.0), "Rest"))
         rows.append((total, "Total"))

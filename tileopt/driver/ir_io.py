@@ -21,6 +21,14 @@ def verify(module: ModuleOp, filename: str) -> None:
     ir.verify_module(module, filename)
 
 
+def incremental_verifier():
+    """A verifier for after each pass that re-checks only the ops a pass changed (and
+    those whose checks read them): ``tileopt.ir.verify.IncrementalVerifier``."""
+    from tileopt.ir.verify import IncrementalVerifier
+
+    return IncrementalVerifier()
+
+
 @dataclass(frozen=True)
 class PrintOptions:
     """How the IR is printed: ``--mlir-print-debuginfo``, ``--mlir-print-local-scope``,

@@ -18,7 +18,7 @@ from tileopt.driver import ir_io
 from tileopt.driver.pass_manager import PassManager
 from tileopt.ir import TileoptError, make_context
 from tileopt.passes.diagnostics import Diagnostic
-from tileopt.passes.registry import get_pass, load_builtin_passes, load_entry_point_plugins
+from tileopt.passes.registry import is_indexed_or_registered
 from tileopt.passes.options import OptionTextError, split_option_text
 from tileopt.pipelines import slice_stages
 from tileopt.pipelines.loader import (NAME, instantiate, load_definition,
@@ -42,11 +42,9 @@ def load_pipeline(spec: str, params: Mapping[str, object] | None = None) -> Pipe
     Of ``params``, only those the pipeline declares are set; values written in ``spec``'s
     own ``{...}`` win over them (and must be declared).
     """
-    load_builtin_passes()
-    load_entry_point_plugins()
     name, _, braced = spec.partition("{")
     name = name.strip()
-    if not looks_like_pipeline(name) and (get_pass(name) is not None
+    if not looks_like_pipeline(name) and (is_indexed_or_registered(name)
                                           or not NAME.fullmatch(name)):
         raise TileoptError(f"'{spec}' is not a YAML pipeline (a name such as nvidia-sm90, "
                            "or a .yaml file)")

@@ -10,25 +10,26 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
 
-from tileopt.driver import ir_io
 from tileopt.driver.argv import (Flag, ParsedArgs, answered_help_or_version, format_help,
                                  parse_argv)
-from tileopt.driver.input import SPLIT_MARKER, InputChunk, read_input, split_input
-from tileopt.driver.instrumentation import IRPrinter, Timer
-from tileopt.driver.listing import list_passes_text, list_pipelines_text
 from tileopt.driver.output import quiet_broken_pipe, write_output, write_stdout
-from tileopt.driver.pass_manager import InternalPassError, PassManager
-from tileopt.driver.report import debug_enabled, report_failure
-from tileopt.driver.reproducer import CrashReproducer, split_reproducer
+from tileopt.driver.report import InternalPassError, debug_enabled, report_failure
 from tileopt.driver.time_limit import RunTimedOut, parse_timeout, time_limit
-from tileopt.driver.verify_diagnostics import DiagnosticChecker
-from tileopt.ir import TileoptError, make_context
-from tileopt.passes.registry import (get_pass, load_builtin_passes, load_entry_point_plugins,
-                                     load_plugin_file)
+from tileopt.ir import TileoptError
 from tileopt.passes import registry
-from tileopt.pipelines import resolve_pass_pipeline, slice_stages
-from tileopt.pipelines.model import OptionInput, Pipeline, Where, make_step
+from tileopt.passes.registry import get_pass, load_plugin_file
+
+if TYPE_CHECKING:
+    from tileopt.driver.input import InputChunk
+    from tileopt.driver.instrumentation import IRPrinter, Timer
+    from tileopt.driver.ir_io import PrintOptions
+    from tileopt.driver.verify_diagnostics import DiagnosticChecker
+    from tileopt.pipelines.model import Pipeline
+
+# What a run over IR needs (xDSL, the dialects, pipelines) is imported in _run, after the
+# flags are read: --help, --version and argument errors answer without it.
 
 FLAGS = [
     Flag("o", "value", "output file (default: stdout); written only if the run succeeds",
@@ -40,6 +41,11 @@ FLAGS = [
          metavar="STAGE"),
     Flag("start-at", "value", "run a YAML pipeline from the start of this stage",
          metavar="STAGE"),
+    Flag("emit", "value", "after the pipeline, translate its result (the LLVM dialect) "
+         "in this process, as tileopt-translate --emit=KIND does: llvm-ir, ptx, cubin, "
+         "amdgcn or hsaco", metavar="KIND"),
+    Flag("arch", "value", "the GPU --emit compiles for, e.g. sm_90a or gfx942 (default: the "
+         "YAML pipeline's target, else the module's ttg.target)", metavar="ARCH"),
     Flag("split-input-file", "bool", "split the input at '// -----' lines, run each part on "
          "its own and join the outputs with '// -----'"),
     Flag("verify-diagnostics", "bool", "check the diagnostics against expected-error/"
@@ -93,10 +99,10 @@ def run_opt(argv: list[str]) -> int:
                     load_plugin_file(argv[arg_index + 1])
                 elif arg.startswith(prefix + "="):
                     load_plugin_file(arg[len(prefix) + 1:])
-        load_builtin_passes()
-        load_entry_point_plugins()
-        args = parse_argv(argv, FLAGS, is_pass=lambda name: get_pass(name) is not None,
-                          pass_names=lambda: registry.all_passes())
+        # Pass flags are told from typos by name: a pass's module is imported when the
+        # pipeline is built, and only for the passes it runs.
+        args = parse_argv(argv, FLAGS, is_pass=registry.is_builtin_or_registered,
+                          pass_names=registry.pass_names)
         with time_limit(parse_timeout(args.timeout)):
             return _run(args)
     except RunTimedOut as err:
@@ -112,13 +118,14 @@ def run_opt(argv: list[str]) -> int:
 def _run(args: ParsedArgs) -> int:
     if answered_help_or_version(args, usage):
         return 0
-    if args.list_passes:
-        sys.stdout.write(list_passes_text())
-        return 0
-    if args.list_pipelines:
-        sys.stdout.write(list_pipelines_text())
+    if args.list_passes or args.list_pipelines:
+        from tileopt.driver.listing import list_passes_text, list_pipelines_text
+
+        sys.stdout.write(list_passes_text() if args.list_passes else list_pipelines_text())
         return 0
     if args.show_dialects:
+        from tileopt.ir import make_context
+
         names = sorted(make_context().registered_dialect_names)
         sys.stdout.write("Available Dialects: " + ", ".join(names) + "\n")
         return 0
@@ -128,6 +135,13 @@ def _run(args: ParsedArgs) -> int:
     if len(args.positionals) > 1:
         raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
     path = args.positionals[0] if args.positionals else "-"
+    _check_emit_flags(args)
+    from tileopt.driver.input import SPLIT_MARKER, read_input, split_input
+    from tileopt.driver.instrumentation import Timer
+    from tileopt.driver.reproducer import CrashReproducer, split_reproducer
+    from tileopt.driver.verify_diagnostics import DiagnosticChecker
+    from tileopt.pipelines import resolve_pass_pipeline
+
     verify_each = args.verify_each
     if args.run_reproducer:
         # The pipeline is in the input: read it first.
@@ -162,7 +176,7 @@ def _run(args: ParsedArgs) -> int:
     # As mlir-opt: every part is processed even when an earlier one failed; on stdout each
     # part's output appears as soon as it is done (so it interleaves with its errors), while
     # an -o file is written once, at the end, only if every part succeeded.
-    streaming = args.o in (None, "-") and checker is None
+    streaming = args.o in (None, "-") and checker is None and args.emit is None
     outputs: list[str] = []
     failed = False
     for chunk in split_input(text, args.split_input_file):
@@ -191,7 +205,7 @@ def _run(args: ParsedArgs) -> int:
         checker.report(sys.stderr)
     start = time.perf_counter()
     if ok and not streaming:
-        write_output(f"{SPLIT_MARKER}\n".join(outputs), args.o)
+        write_output(outputs[0] if args.emit else f"{SPLIT_MARKER}\n".join(outputs), args.o)
     if timer is not None:
         timer.add_phase("Output", time.perf_counter() - start)
         sys.stderr.write(timer.report(pipeline))
@@ -200,8 +214,13 @@ def _run(args: ParsedArgs) -> int:
 
 def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: ParsedArgs,
                instrumentations: list, timer: Timer | None,
-               checker: DiagnosticChecker | None, verify_each: bool) -> str:
-    """Parse, verify, run the pipeline over, and print one part of the input."""
+               checker: DiagnosticChecker | None, verify_each: bool) -> str | bytes:
+    """Parse, verify, run the pipeline over, and print one part of the input (or, with
+    ``--emit``, translate it)."""
+    from tileopt.driver import ir_io
+    from tileopt.driver.pass_manager import PassManager
+    from tileopt.ir import make_context
+
     start = time.perf_counter()
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     module = ir_io.parse(chunk.padded_text(), filename, ctx)
@@ -216,10 +235,32 @@ def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: Parse
         if timer is not None:
             timer.add_phase("Pipeline", time.perf_counter() - start)
     start = time.perf_counter()
+    if args.emit is not None:
+        from tileopt.driver.translate import emit_code
+
+        result = emit_code(module, args.emit, args.arch or pipeline.target, filename)
+        if timer is not None:
+            timer.add_phase("Translate", time.perf_counter() - start)
+        return result
     text = ir_io.render(module, _print_options(args))
     if timer is not None:
         timer.add_phase("Output", time.perf_counter() - start)
     return text
+
+
+def _check_emit_flags(args: ParsedArgs) -> None:
+    """``--emit`` makes code of one module; refuse what it cannot mean before any work."""
+    if args.emit is None:
+        if args.arch is not None:
+            raise TileoptError("--arch is for --emit: give --emit=KIND too")
+        return
+    from tileopt.driver.translate import check_emit  # the back ends, only when emitting
+
+    check_emit(args.emit, args.o)
+    for flag in ("split-input-file", "verify-diagnostics"):
+        if args.values[flag.replace("-", "_")]:
+            raise TileoptError(f"--emit cannot be combined with --{flag}: it makes code of "
+                               "one module")
 
 
 def _ir_printer(args: ParsedArgs) -> IRPrinter | None:
@@ -228,6 +269,8 @@ def _ir_printer(args: ParsedArgs) -> IRPrinter | None:
     if not (before or after or args.mlir_print_ir_before_all or args.mlir_print_ir_after_all
             or args.mlir_print_ir_after_change or args.mlir_print_ir_after_failure):
         return None
+    from tileopt.driver.instrumentation import IRPrinter
+
     return IRPrinter(before=before, after=after, before_all=args.mlir_print_ir_before_all,
                      after_all=args.mlir_print_ir_after_all,
                      only_if_changed=args.mlir_print_ir_after_change,
@@ -235,7 +278,9 @@ def _ir_printer(args: ParsedArgs) -> IRPrinter | None:
                      print_options=_print_options(args))
 
 
-def _print_options(args: ParsedArgs) -> ir_io.PrintOptions:
+def _print_options(args: ParsedArgs) -> PrintOptions:
+    from tileopt.driver import ir_io
+
     return ir_io.PrintOptions(args.mlir_print_debuginfo, args.mlir_print_local_scope,
                               args.mlir_print_op_generic)
 
@@ -245,13 +290,16 @@ def _pass_names(values: list[str], flag: str) -> set[str]:
     for value in values:
         for name in filter(None, (part.strip() for part in value.split(","))):
             if get_pass(name) is None:
-                from tileopt.pipelines.model import unknown_pass_error
+                from tileopt.pipelines.model import Where, unknown_pass_error
                 raise unknown_pass_error(name, Where("<command line>"))
             names.add(name)
     return names
 
 
 def _build_pipeline(args: ParsedArgs) -> Pipeline:
+    from tileopt.pipelines import resolve_pass_pipeline
+    from tileopt.pipelines.model import Pipeline
+
     if args.pass_pipeline is not None and args.pass_flags:
         flags = " ".join(f"--{name}" for name, _ in args.pass_flags)
         raise TileoptError(f"--pass-pipeline cannot be combined with pass flags ({flags})")
@@ -263,6 +311,8 @@ def _build_pipeline(args: ParsedArgs) -> Pipeline:
 
 
 def _sliced(pipeline: Pipeline, args: ParsedArgs) -> Pipeline:
+    from tileopt.pipelines import slice_stages
+
     if args.stop_after is not None or args.start_at is not None:
         pipeline = slice_stages(pipeline, args.start_at, args.stop_after)
     return pipeline
@@ -271,6 +321,7 @@ def _sliced(pipeline: Pipeline, args: ParsedArgs) -> Pipeline:
 def _flag_step(name: str, value: str | None):
     """``--pass`` or ``--pass="a=1 b=2"`` (or LLVM's ``-pass=a=1``)."""
     from tileopt.passes.options import OptionTextError, split_option_text
+    from tileopt.pipelines.model import OptionInput, Where, make_step
 
     where = Where("<command line>")
     if value is None:

@@ -15,20 +15,12 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 
 from tileopt.driver import ir_io
+from tileopt.driver.report import InternalPassError
 from tileopt.ir.locations import error_at_op
 from tileopt.ir import TileoptError
 from tileopt.passes.base import PassFailure
 from tileopt.passes.diagnostics import Handler, diagnostic_handler
 from tileopt.pipelines.model import NestStep, PassStep, Pipeline, Step
-
-
-class InternalPassError(Exception):
-    """A Python exception escaped from a pass: a bug in tileopt (or a plugin)."""
-
-    def __init__(self, pass_name: str, error: BaseException):
-        super().__init__(f"internal error in pass '{pass_name}': {type(error).__name__}: {error}")
-        self.pass_name = pass_name
-        self.error = error
 
 
 class Instrumentation:
@@ -54,6 +46,9 @@ class PassManager:
     def run(self, ctx: Context, module: ModuleOp) -> None:
         for inst in self.instrumentations:
             inst.before_pipeline(module)
+        self._verifier = ir_io.incremental_verifier()
+        if self.verify_each:
+            self._verifier.start(module)
         with diagnostic_handler(self.diagnostics, self.filename):
             self._run_steps(self.pipeline.steps, ctx, module, module)
 
@@ -94,7 +89,7 @@ class PassManager:
             # invalid IR has failed, and only --mlir-print-ir-after-failure shows its IR.
             start = time.perf_counter()
             try:
-                ir_io.verify(module, self.filename)
+                self._verifier.verify(module, self.filename)
             except TileoptError as err:
                 err.message = f"invalid IR after pass '{step.name}': {err.message}"
                 self._failed(step, op, module)

@@ -7,8 +7,16 @@ import os
 import sys
 import traceback
 
-from tileopt.driver.pass_manager import InternalPassError
 from tileopt.ir import TileoptError
+
+
+class InternalPassError(Exception):
+    """A Python exception escaped from a pass: a bug in tileopt (or a plugin)."""
+
+    def __init__(self, pass_name: str, error: BaseException):
+        super().__init__(f"internal error in pass '{pass_name}': {type(error).__name__}: {error}")
+        self.pass_name = pass_name
+        self.error = error
 
 
 def debug_enabled(flag: bool = False) -> bool:

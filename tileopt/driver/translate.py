@@ -42,12 +42,7 @@ def run_translate(argv: list[str]) -> int:
             emit = "llvm-ir"
         if emit is None:
             raise TileoptError("nothing to do: give --emit=" + "|".join(EMITS) + " or --mlir-to-llvmir")
-        if emit not in EMITS:
-            raise TileoptError(f"unknown --emit kind '{emit}' (expected one of: {', '.join(EMITS)})")
-        if emit in ("hsaco", "cubin") and args.o in (None, "-") and sys.stdout is not None \
-                and sys.stdout.isatty():
-            raise TileoptError(f"refusing to write binary {emit} to a terminal: use -o FILE or "
-                               "a pipe")
+        check_emit(emit, args.o)
         if len(args.positionals) > 1:
             raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
         text, filename = read_input(args.positionals[0] if args.positionals else "-")
@@ -63,8 +58,7 @@ def run_translate(argv: list[str]) -> int:
                                    "--emit nor --print-resource-usage")
             # Each part keeps its line numbers: it is padded to where it starts.
             result = (SPLIT_MARKER + "\n").join(
-                translate("\n" * (chunk.first_line - 1) + chunk.text, emit=emit, arch=args.arch,
-                          filename=filename)
+                emit_code("\n" * (chunk.first_line - 1) + chunk.text, emit, args.arch, filename)
                 for chunk in split_input(text, True))
             write_output(result, args.o)
             return 0
@@ -73,7 +67,7 @@ def run_translate(argv: list[str]) -> int:
             # The LDS Triton's launcher adds (ttg.shared) is in the MLIR, not the object.
             source = parse_llvm_dialect(text, filename)
             dynamic_lds = launch_lds(source)
-        result = translate(source, emit=emit, arch=args.arch, filename=filename)
+        result = emit_code(source, emit, args.arch, filename)
         write_output(result, args.o)
         if args.print_resource_usage:
             sys.stderr.write(resource_usage_of(result, dynamic_lds, filename))
@@ -82,6 +76,22 @@ def run_translate(argv: list[str]) -> int:
         return quiet_broken_pipe()
     except Exception as err:
         return report_failure(err, debug)
+
+
+def check_emit(emit: str, output: str | None) -> None:
+    """Refuse an unknown ``--emit`` kind, and binary output to a terminal, before any work."""
+    if emit not in EMITS:
+        raise TileoptError(f"unknown --emit kind '{emit}' (expected one of: {', '.join(EMITS)})")
+    if emit in ("hsaco", "cubin") and output in (None, "-") and sys.stdout is not None \
+            and sys.stdout.isatty():
+        raise TileoptError(f"refusing to write binary {emit} to a terminal: use -o FILE or "
+                           "a pipe")
+
+
+def emit_code(module_or_text, emit: str, arch: str | None, filename: str) -> str | bytes:
+    """The one code path of both commands from the LLVM dialect (a module in memory, or
+    text) to ``emit``: ``tileopt --emit`` hands over its module without printing it."""
+    return translate(module_or_text, emit=emit, arch=arch, filename=filename)
 
 
 def usage() -> str:

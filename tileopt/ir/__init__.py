@@ -15,11 +15,21 @@ Also here: ``verify_module(module, filename)`` (``TileoptError`` at the failing 
 ``source_position(op)`` (where a parsed op was in its file).
 """
 
+from tileopt import lazy_names
 from tileopt.ir.diagnostics import TileoptError
-from tileopt.ir.context import make_context
-from tileopt.ir.parse import parse_module, source_position, split_input_file
-from tileopt.ir.printing import print_module
-from tileopt.ir.verify import verify_module
+
+# The rest is imported on first use (PEP 562): ``TileoptError`` alone, which every tool's
+# argument checking needs, must not cost the import of xDSL and the dialects.
+_LAZY = {
+    "make_context": "tileopt.ir.context",
+    "parse_module": "tileopt.ir.parse",
+    "source_position": "tileopt.ir.parse",
+    "split_input_file": "tileopt.ir.parse",
+    "print_module": "tileopt.ir.printing",
+    "verify_module": "tileopt.ir.verify",
+}
+
+__getattr__ = lazy_names(__name__, _LAZY)
 
 __all__ = ["TileoptError", "make_context", "parse_module", "print_module",
            "source_position", "split_input_file", "verify_module"]

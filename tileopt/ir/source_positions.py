@@ -12,7 +12,10 @@ import re
 import weakref
 from dataclasses import dataclass
 
-from xdsl.ir import Operation
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: reading input needs no xDSL
+    from xdsl.ir import Operation
 
 
 @dataclass

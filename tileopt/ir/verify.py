@@ -13,12 +13,13 @@ block and into nested regions), and the module-level rules of the TritonGPU dial
 
 from __future__ import annotations
 
+import sys
+
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException
 
-from tileopt.dialects.ttg import find_layout_problem
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.locations import file_position, from_ancestors
 from tileopt.ir.source_positions import source_position
@@ -208,8 +209,17 @@ def _yield_problem(op: Operation) -> str | None:
 
 def verify_module(module: Operation, filename: str | None = None) -> None:
     """Verify every op of ``module``; raise ``TileoptError`` at the first failing op."""
+    _verify_ops(module, None, filename)
+
+
+def _verify_ops(module: Operation, only: set[Operation] | None,
+                filename: str | None) -> None:
+    """Verify the ops of ``module`` (those in ``only``, if given) in walk order, so that the
+    first failure is the one a whole-module verification reports."""
     order = _BlockOrder()
     for op in module.walk():
+        if only is not None and op not in only:
+            continue
         message = _structure_error(op) or _check_dominance(op, order)
         if message is None:
             try:
@@ -228,8 +238,74 @@ def verify_module(module: Operation, filename: str | None = None) -> None:
             raise _op_error(problem[0], problem[1], filename)
 
 
+def _signature(op: Operation) -> tuple:
+    """Everything about ``op`` that its verification reads, apart from its nested ops:
+    where it is (block, neighbours, parent op), its operands and their types, its result
+    types, attributes, properties, regions' blocks with their argument types, successors.
+    Attributes and types are immutable values, SSA values and blocks compare by identity;
+    holding them keeps their identity from being reused."""
+    block = op.parent
+    region = None if block is None else block.parent
+    # ``_operands`` is xDSL 0.74's tuple behind ``op.operands`` (iterating that view is a
+    # Python-level loop per op, on every op after every pass).
+    operands = op._operands  # noqa: SLF001
+    return (block, region, None if region is None else region.parent, op.prev_op,
+            op.next_op, operands, tuple(v.type for v in operands),
+            tuple(r.type for r in op.results), tuple(op.attributes.items()),
+            tuple(op.properties.items()),
+            tuple(tuple((b, tuple(a.type for a in b.args)) for b in r.blocks)
+                  for r in op.regions) if op.regions else (),
+            tuple(op.successors) if op._successors else ())  # noqa: SLF001
+
+
+class IncrementalVerifier:
+    """Verification after each pass that re-checks only what the pass may have changed,
+    with the same verdict and the same first error as :func:`verify_module`.
+
+    It remembers each op's :func:`_signature` from the last check. An op that is new or
+    whose signature changed is re-verified, with every op around it whose verification
+    reads it: its ancestors (region, terminator, isolation and symbol checks), and the
+    users of its results and of removed ops' results (types, dominance). The module-level
+    rules run when anything changed. The IR it starts from (:meth:`start`) must have been
+    verified, as ``parse_module`` does.
+    """
+
+    def __init__(self) -> None:
+        self._signatures: dict[Operation, tuple] = {}
+
+    def start(self, module: Operation) -> None:
+        self._signatures = {op: _signature(op) for op in module.walk()}
+
+    def verify(self, module: Operation, filename: str | None = None) -> None:
+        before = self._signatures
+        now: dict[Operation, tuple] = {}
+        changed: list[Operation] = []
+        for op in module.walk():
+            signature = now[op] = _signature(op)
+            if before.get(op) != signature:
+                changed.append(op)
+        removed = [op for op in before if op not in now]
+        self._signatures = now
+        if not changed and not removed:
+            return
+        recheck: set[Operation] = set(changed)
+        for op in changed:
+            parent = op.parent_op()
+            while parent is not None:
+                recheck.add(parent)
+                parent = parent.parent_op()
+        for op in changed + removed:
+            for result in op.results:
+                recheck.update(use.operation for use in result.uses)
+        _verify_ops(module, recheck, filename)
+
+
 def _module_level_problem(module: ModuleOp) -> tuple[Operation, str] | None:
     """Rules that span the module, like MLIR's ``verifyOperationAttribute``: TritonGPU's
     layouts must distribute exactly the module's ``ttg.num-warps`` warps and
     ``ttg.threads-per-warp`` lanes (checked by the ttg dialect)."""
+    if "tileopt.dialects.ttg_attrs" not in sys.modules:
+        return None  # the layouts' module was never imported: the IR holds none
+    from tileopt.dialects.ttg import find_layout_problem
+
     return find_layout_problem(module)

@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from tileopt.ir.diagnostics import did_you_mean
-from tileopt.passes.registry import get_pass, load_plugin_file
+from tileopt.passes.registry import get_pass, is_indexed_or_registered, load_plugin_file
 from tileopt.pipelines.model import (OptionInput, PassStep, Pipeline, Where, make_step,
                                      unknown_option_error, unknown_pass_error)
 from tileopt.pipelines.yaml_file import YamlFile
@@ -487,8 +487,11 @@ def instantiate(definition: Definition, overrides: list[tuple[str, str, Where]])
             options = [OptionInput(key, _substitute(value, values), key_where, value_where)
                        for key, value, key_where, value_where in entry.options]
             steps.append(make_step(entry.name, options, entry.where, stage))
+    target = definition.target
+    gpu = f"{target['backend']}:{target['arch']}" if "backend" in target and "arch" in target \
+        else None
     return Pipeline(steps, name=definition.name, stages=list(definition.stages),
-                    missing=missing)
+                    missing=missing, target=gpu)
 
 
 def _substitute(value: object, values: dict[str, object]) -> object:
@@ -534,6 +537,8 @@ def looks_like_pipeline(name: str) -> bool:
     """
     if name.endswith((".yaml", ".yml")):
         return True
-    if not NAME.fullmatch(name) or get_pass(name) is not None:
+    # (Whether it is a pass is asked of the index: a full look-up would import every pass
+    # module to learn that ``nvidia-sm90`` is not one.)
+    if not NAME.fullmatch(name) or is_indexed_or_registered(name):
         return False
     return find_pipeline(name) is not None

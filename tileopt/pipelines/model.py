@@ -74,6 +74,9 @@ class Pipeline:
     stages: list[str] = field(default_factory=list)
     # YAML pipelines: stage -> passes it lists as ``!missing`` (not in tileopt yet, skipped).
     missing: dict[str, list[str]] = field(default_factory=dict)
+    # YAML pipelines with a target: the GPU as Triton names it (``cuda:90``, ``hip:gfx942``),
+    # what ``tileopt --emit`` compiles for unless ``--arch`` is given.
+    target: str | None = None
 
     def text(self) -> str:
         """MLIR pipeline text: ``builtin.module(canonicalize, tt.func(cse))``."""

@@ -114,3 +114,41 @@ def test_entry_point_plugins(monkeypatch):
     monkeypatch.setattr(registry, "_entry_points_loaded", False)
     registry.load_entry_point_plugins()
     assert get_pass("unit-test-entry-point-pass") is not None
+
+
+def test_pass_index_matches_the_registrations():
+    # tileopt/passes/index.py lets a run import only the passes it uses; it must name the
+    # module of every built-in pass and no other (regenerate: python -m tileopt.passes.registry).
+    from tileopt.passes.index import PASS_MODULES
+
+    assert PASS_MODULES == registry.builtin_pass_modules()
+
+
+def test_a_pass_flag_imports_only_its_module():
+    # In a fresh interpreter: parsing a command line with a pass flag and building its
+    # pipeline imports that pass's module, not every pass module.
+    import subprocess
+
+    code = ("import sys; from tileopt.driver.opt import _build_pipeline; "
+            "from tileopt.driver.argv import parse_argv; from tileopt.driver.opt import FLAGS; "
+            "from tileopt.passes import registry; "
+            "args = parse_argv(['--cse'], FLAGS, registry.is_builtin_or_registered, "
+            "registry.pass_names); _build_pipeline(args); "
+            "print(sorted(m for m in sys.modules if m.startswith(('tileopt.transforms.', "
+            "'tileopt.conversion.'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert "tileopt.transforms.common.cse" in out
+    assert "tileopt.conversion." not in out and "tileopt.transforms.ttgir." not in out
+
+
+def test_a_pass_missing_from_the_index_is_still_found(monkeypatch):
+    # A pass file added without regenerating the index: found by importing every module.
+    from tileopt.passes import index
+
+    monkeypatch.setattr(index, "PASS_MODULES", {})
+    monkeypatch.setattr(registry, "_passes", {})
+    monkeypatch.setattr(registry, "_builtin_loaded", False)
+    for name in [m for m in sys.modules if m.startswith("tileopt.transforms.common.cse")]:
+        monkeypatch.delitem(sys.modules, name)
+    assert get_pass("cse") is not None and get_pass("cse").name == "cse"

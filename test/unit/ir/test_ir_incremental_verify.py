@@ -1,0 +1,145 @@
+"""Verification after each pass re-checks only what a pass changed
+(``tileopt.ir.verify.IncrementalVerifier``): a pass that breaks the IR must still be
+caught, with the error a whole-module verification gives, and named by the pass manager."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr, i64
+
+from tileopt.driver.pass_manager import PassManager
+from tileopt.ir import TileoptError, parse_module, verify_module
+from tileopt.ir.verify import IncrementalVerifier
+from tileopt.passes.base import Pass
+from tileopt.pipelines.model import PassStep, Pipeline
+
+TEXT = """\
+func.func @f(%a: i32, %c: i1) -> i32 {
+  %one = arith.constant 1 : i32
+  %x = arith.addi %a, %one : i32
+  %y = scf.if %c -> (i32) {
+    %z = arith.muli %x, %x : i32
+    scf.yield %z : i32
+  } else {
+    scf.yield %x : i32
+  }
+  %r = arith.subi %y, %x : i32
+  func.return %r : i32
+}
+"""
+
+
+def ops(module, name):
+    return [op for op in module.walk() if op.name == name]
+
+
+def retype_constant(module):
+    # The constant now makes an i64: its users' operand types no longer match.
+    const = ops(module, "arith.constant")[0]
+    const.results[0]._type = i64
+    const.properties["value"] = IntegerAttr(1, i64)
+
+
+def move_def_after_use(module):
+    add = ops(module, "arith.addi")[0]
+    add.detach()
+    block = ops(module, "func.func")[0].body.block
+    block.insert_op_before(add, block.last_op)
+
+
+def detach_used_def(module):
+    ops(module, "arith.addi")[0].detach()
+
+
+def drop_terminator(module):
+    # The scf.if's then-block loses its yield: the check belongs to ops around it.
+    ops(module, "scf.yield")[0].detach()
+
+
+def wrong_yield(module):
+    yield_op = ops(module, "scf.yield")[1]
+    new = arith.ConstantOp(IntegerAttr(2, i64))
+    yield_op.parent.insert_op_before(new, yield_op)
+    yield_op.operands = [new.result]
+
+
+def change_nested_operand(module):
+    # A use deep inside the if's region switches to a value that is not in scope.
+    other = parse_module("func.func @g(%b: i32) -> i32 {\n  func.return %b : i32\n}\n",
+                         "<other>")
+    outside = ops(other, "func.func")[0].body.block.args[0]
+    ops(module, "arith.muli")[0].operands = [outside, outside]
+
+
+BREAKAGES: dict[str, Callable] = {
+    "retype-constant": retype_constant,
+    "move-def-after-use": move_def_after_use,
+    "detach-used-def": detach_used_def,
+    "drop-terminator": drop_terminator,
+    "wrong-yield": wrong_yield,
+    "change-nested-operand": change_nested_operand,
+}
+
+
+def full_error(breakage) -> str:
+    module = parse_module(TEXT, "in.mlir")
+    breakage(module)
+    with pytest.raises(TileoptError) as err:
+        verify_module(module, "in.mlir")
+    return err.value.format()
+
+
+@pytest.mark.parametrize("name", BREAKAGES)
+def test_incremental_verification_reports_what_a_full_one_does(name):
+    module = parse_module(TEXT, "in.mlir")
+    verifier = IncrementalVerifier()
+    verifier.start(module)
+    verifier.verify(module, "in.mlir")  # nothing changed: nothing to report
+    BREAKAGES[name](module)
+    with pytest.raises(TileoptError) as err:
+        verifier.verify(module, "in.mlir")
+    assert err.value.format() == full_error(BREAKAGES[name])
+
+
+def test_a_valid_change_passes_and_is_remembered():
+    module = parse_module(TEXT, "in.mlir")
+    verifier = IncrementalVerifier()
+    verifier.start(module)
+    sub = ops(module, "arith.subi")[0]
+    sub.operands = [sub.operands[1], sub.operands[0]]
+    verifier.verify(module, "in.mlir")
+    verifier.verify(module, "in.mlir")
+
+
+class _Breaker(Pass):
+    """Breaks the IR (a test pass)."""
+
+    name = "test-incremental-breaker"
+    anchor = None
+    breakage = None
+
+    def apply(self, ctx, op):
+        type(self).breakage(op)
+
+
+class _Nothing(Pass):
+    """Changes nothing (a test pass)."""
+
+    name = "test-incremental-nothing"
+    anchor = None
+
+    def apply(self, ctx, op):
+        pass
+
+
+@pytest.mark.parametrize("name", BREAKAGES)
+def test_the_pass_manager_names_the_pass_that_broke_the_ir(name, monkeypatch):
+    monkeypatch.setattr(_Breaker, "breakage", staticmethod(BREAKAGES[name]))
+    module = parse_module(TEXT, "in.mlir")
+    pipeline = Pipeline([PassStep(_Nothing()), PassStep(_Breaker()), PassStep(_Nothing())])
+    with pytest.raises(TileoptError) as err:
+        PassManager(pipeline, "in.mlir").run(None, module)
+    assert "invalid IR after pass 'test-incremental-breaker'" in err.value.format()
