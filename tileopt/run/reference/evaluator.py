@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, FloatAttr, IntegerA
                                    ModuleOp, TensorType)
 from xdsl.ir import Block, Operation
 
-from tileopt.dialects.tt_types import (PROPAGATE_NAN, RMW_OP, ROUNDING_MODE, PointerType,
+from tileopt.dialects.tt_types import (INPUT_PRECISION, PROPAGATE_NAN, InputPrecision, RMW_OP, ROUNDING_MODE, PointerType,
                                        PropagateNan, RMWOp, RoundingMode)
 from tileopt.ir import TileoptError, source_position
 from tileopt.run.reference import numbers as N
@@ -450,8 +450,20 @@ def _scan(ev, op, vals, env):
 
 @handles("tt.dot")
 def _dot(ev, op, vals, env):
-    a, b, c = (np.asarray(v, np.float64) for v in vals)
-    return N.fit(np.matmul(a, b) + c, _rty(op))
+    """Exact products and sum in float64, rounded once to the accumulator's type; tf32
+    operands are f32 with the 13 low mantissa bits ignored, as the tensor cores read them."""
+    a, b, c = (np.asarray(v) for v in vals)
+    precision = _prop(op, "inputPrecision")
+    if precision is not None and INPUT_PRECISION.value_of(precision) == InputPrecision.TF32:
+        a, b = (_tf32(x) if x.dtype == np.float32 else x for x in (a, b))
+    elif precision is not None and INPUT_PRECISION.value_of(precision) != InputPrecision.IEEE:
+        raise N.Unsupported(f"tt.dot with inputPrecision {INPUT_PRECISION.value_of(precision)}")
+    acc = np.matmul(a.astype(np.float64), b.astype(np.float64)) + c.astype(np.float64)
+    return N.fit(acc, _rty(op))
+
+
+def _tf32(x: np.ndarray) -> np.ndarray:
+    return (x.view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
 
 
 # -- control flow --------------------------------------------------------------------------

@@ -260,3 +260,10 @@ BINARY = {
     **MATH_BINARY,
 }
 UNARY = {"arith.negf": np.negative, "tt.precise_sqrt": np.sqrt, **MATH_UNARY}
+
+
+def np_dtype_or_none(ty):
+    try:
+        return np_dtype(ty)
+    except (Unsupported, AttributeError):
+        return None
