@@ -9,6 +9,21 @@ import pytest
 from tileopt.ir import TileoptError
 from tileopt.run.cli import run_cli
 from tileopt.run.reference import run_reference
+from tileopt.testing.run_cases import CASES, DOT, NON_DOT
+
+def _loads_x(signature: str, ty: str) -> str:
+    """A kernel's opening: %v = the four elements of %x (of type ``ty``), %r = 0..3."""
+    return f"""
+tt.func public @{signature} {{
+  %r = tt.make_range {{end = 4 : i32, start = 0 : i32}} : tensor<4xi32>
+  %xp = tt.splat %x : !tt.ptr<{ty}> -> tensor<4x!tt.ptr<{ty}>>
+  %xa = tt.addptr %xp, %r : tensor<4x!tt.ptr<{ty}>>, tensor<4xi32>
+  %v = tt.load %xa : tensor<4x!tt.ptr<{ty}>>
+"""
+
+
+_RETURN = "  tt.return\n}\n"
+
 
 MASKED_LOAD = """
 tt.func public @masked(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %n: i32) {
@@ -47,12 +62,8 @@ def test_an_access_past_the_buffer_is_an_error_at_its_op():
         run_reference(MASKED_LOAD, [np.zeros(6, np.float32), np.zeros(6, np.float32), 6], (2,))
 
 
-ARGMAX = """
-tt.func public @argmax(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %idx: !tt.ptr<i32>) {
-  %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
-  %xp = tt.splat %x : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>
-  %xa = tt.addptr %xp, %r : tensor<4x!tt.ptr<f32>>, tensor<4xi32>
-  %v = tt.load %xa : tensor<4x!tt.ptr<f32>>
+ARGMAX = _loads_x("argmax(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %idx: !tt.ptr<i32>)",
+                  "f32") + """\
   %m:2 = "tt.reduce"(%v, %r) <{axis = 0 : i32}> ({
   ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
     %gt = arith.cmpf ogt, %a, %b : f32
@@ -66,9 +77,7 @@ tt.func public @argmax(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %idx: !tt.ptr<i32>)
   }) : (tensor<4xf32>, tensor<4xi32>) -> (f32, i32)
   tt.store %out, %m#0 : !tt.ptr<f32>
   tt.store %idx, %m#1 : !tt.ptr<i32>
-  tt.return
-}
-"""
+""" + _RETURN
 
 
 @pytest.mark.parametrize("x, value, index", [
@@ -82,12 +91,7 @@ def test_argmax_reduce_with_two_operands(x, value, index):
     assert res.outputs[1][0] == value and res.outputs[2][0] == index
 
 
-SCAN = """
-tt.func public @scan(%x: !tt.ptr<i32>, %y: !tt.ptr<i32>, %z: !tt.ptr<i32>) {
-  %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
-  %xp = tt.splat %x : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-  %xa = tt.addptr %xp, %r : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-  %v = tt.load %xa : tensor<4x!tt.ptr<i32>>
+SCAN = _loads_x("scan(%x: !tt.ptr<i32>, %y: !tt.ptr<i32>, %z: !tt.ptr<i32>)", "i32") + """\
   %s = "tt.scan"(%v) <{axis = 0 : i32, reverse = false}> ({
   ^bb0(%a: i32, %b: i32):
     %c = arith.addi %a, %b : i32
@@ -104,9 +108,7 @@ tt.func public @scan(%x: !tt.ptr<i32>, %y: !tt.ptr<i32>, %z: !tt.ptr<i32>) {
   %zp = tt.splat %z : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
   %za = tt.addptr %zp, %r : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
   tt.store %za, %t : tensor<4x!tt.ptr<i32>>
-  tt.return
-}
-"""
+""" + _RETURN
 
 
 def test_inclusive_scans_forward_and_reverse():
@@ -205,3 +207,13 @@ def test_cli_reference_flag(tmp_path, capsys):
                   "--grid", "2", str(tmp_path / "x.npy"), str(tmp_path / "y.npy"), "6"])
     assert rc == 1
     assert "error: --reference evaluates the .ttir as it is" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kernel", NON_DOT + DOT)
+def test_corpus_ttir_against_the_float64_references(corpus, kernel):
+    """A cross-check of the evaluator itself: Triton's .ttir of the 14 corpus kernels,
+    evaluated, against run_cases' float64 numpy references (not tileopt's lowering)."""
+    case = CASES[kernel](np.random.default_rng(0))
+    path = corpus / "cuda-sm90" / f"{kernel}.ttir"
+    res = run_reference(path.read_text(), case.args, case.grid, filename=path.name)
+    case.check(res.outputs)
