@@ -198,7 +198,7 @@ def compare(case: KernelCase, types: list, got: dict, want: dict) -> None:
         scale = max(1.0, float(np.abs(wv[finite]).max(initial=0)))
         stored = float(np.finfo(np.float16).eps) if N.np_dtype(ty) == np.float16 else \
             2.0 ** -7 if N.is_bf16(ty) else 0.0
-        tol = ulps(case) * 2.0 ** -23 * scale + stored * np.maximum(np.abs(wv), 1)
+        tol = ulps(case) * 2.0 ** -23 * scale + stored * np.abs(wv)
         same_special = (np.isnan(gv) == np.isnan(wv)) & ((gv == wv) | finite)
         close = np.where(finite, np.abs(gv - wv) <= tol, same_special)
         bad = np.flatnonzero(~close)
