@@ -158,13 +158,13 @@ def _constant(ev, op, vals, env):
         data = np.broadcast_to(data, N.shape(ty)) if attr.is_splat() or data.size == 1 \
             else data.reshape(N.shape(ty))
         return N.fit(np.array(data), ty)
+    if isinstance(attr, IntegerAttr) and isinstance(attr.value.data, int):
+        bits = N.width(ty)
+        if bits == 1:
+            return np.asarray(bool(attr.value.data & 1))
+        return N.fit(np.asarray(attr.value.data & ((1 << bits) - 1), np.uint64), ty)
     if isinstance(attr, (IntegerAttr, FloatAttr)):
-        v = attr.value.data
-        if N.width(ty) == 1:
-            return np.asarray(bool(v & 1) if isinstance(v, int) else v)
-        return N.fit(np.asarray(v if not isinstance(v, int) else
-                                np.array(v & ((1 << N.width(ty)) - 1), np.uint64)), ty) \
-            if isinstance(v, int) and v < 0 else N.fit(np.asarray(v), ty)
+        return N.fit(np.asarray(attr.value.data), ty)
     raise N.Unsupported(f"the constant {attr}")
 
 
