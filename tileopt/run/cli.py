@@ -23,6 +23,7 @@ from tileopt.driver.input import read_input
 from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.ir import TileoptError
 from tileopt.run.launch import compile_source, run_kernel
+from tileopt.run.reference import run_reference
 
 # (name, metavar, help) of the flags that take a value
 _VALUED = (
@@ -38,6 +39,9 @@ _VALUED = (
      "the IR as tileopt-translate --emit=llvm-ir prints it)"),
 )
 FLAGS = [Flag(name, "value", text, metavar=metavar) for name, metavar, text in _VALUED] + [
+    Flag("reference", "bool", "evaluate the .ttir itself with the tile-level numpy reference "
+         "(tileopt.run.reference) instead of compiling it: same arguments and outputs, to "
+         "compare with a compiled run"),
     Flag("no-checks", "bool", "skip the race and uninitialised-shared-memory checks (faster; "
          "bounds are always checked)"),
     Flag("debug", "bool", "show Python tracebacks (also: TILEOPT_DEBUG=1)"),
@@ -111,6 +115,16 @@ def run_cli(argv: list[str]) -> int:
         grid = _grid(args.grid)
         kernel_args = [_kernel_arg(i, a) for i, a in enumerate(rest)]
         text, filename = read_input(path)
+        if args.reference:
+            if args.pass_pipeline or args.arch or args.opt_level or args.save_llvm_ir:
+                raise TileoptError("--reference evaluates the .ttir as it is: it takes no "
+                                   "--pass-pipeline, --arch, --opt-level or --save-llvm-ir")
+            ref = run_reference(text, kernel_args, grid, filename=filename, kernel=args.kernel,
+                                arg_names=rest)
+            gx, gy, gz = ref.grid
+            print(f"{ref.kernel}: grid {gx}x{gy}x{gz}, TTIR reference, {ref.seconds:.3f} s")
+            _write_outputs(ref.outputs, args.out)
+            return 0
         compiled = compile_source(text, filename, args.pass_pipeline, _opt_level(args.opt_level),
                                   arch=args.arch)
         if args.save_llvm_ir:
@@ -134,19 +148,23 @@ def _summary(result, out_dir: str | None, checks: bool) -> None:
     blocks = gx * gy * gz
     print(f"{result.kernel}: grid {gx}x{gy}x{gz}, {result.threads} threads per block, "
           f"{blocks * result.threads} threads, {result.seconds:.3f} s")
+    _write_outputs(result.outputs, out_dir)
+    if not checks:
+        print("checks: bounds only (--no-checks)")
+    elif not result.reports:
+        print("checks: no invalid access, shared-memory race or uninitialised shared read")
+
+
+def _write_outputs(outputs: dict, out_dir: str | None) -> None:
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
-    for pos, array in result.outputs.items():
+    for pos, array in outputs.items():
         where = ""
         if out_dir:
             dest = os.path.join(out_dir, f"arg{pos}.npy")
             np.save(dest, array)
             where = f" -> {dest}"
         print(f"  arg{pos}: {array.dtype}{list(array.shape)}{where}")
-    if not checks:
-        print("checks: bounds only (--no-checks)")
-    elif not result.reports:
-        print("checks: no invalid access, shared-memory race or uninitialised shared read")
 
 
 @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
