@@ -34,10 +34,9 @@ from tileopt.analysis.axis_info import element_bit_width
 from tileopt.dialects.amdgpu import InThreadTransposeOp
 from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.dialects.ttg import ConvertLayoutOp
+from tileopt.dialects import ttg_attrs
 from tileopt.dialects.ttg_attrs import (
-    AMDMfmaEncodingAttr,
     AMDRotatingSharedEncodingAttr,
-    AMDWmmaEncodingAttr,
     BlockedEncodingAttr,
     DotOperandEncodingAttr,
     LinearEncodingAttr,
@@ -155,7 +154,8 @@ def match(local_load: Operation) -> tuple[SharedNetwork, list[Operation], int] |
     dot = _tensor(local_load.results[0]).encoding
     if not isinstance(dot, DotOperandEncodingAttr):
         return None
-    if not isinstance(dot.parent, (AMDMfmaEncodingAttr, AMDWmmaEncodingAttr)):
+    if not isinstance(dot.parent, (ttg_attrs.AMDMfmaEncodingAttr,
+                                   ttg_attrs.AMDWmmaEncodingAttr)):
         return None
     op_idx = dot.to_encoding().op_idx
     k_dim = 1 if op_idx == 0 else 0
@@ -277,10 +277,10 @@ def change_shared_encoding(value: SSAValue, encoding: Attribute) -> None:
         ty.shape, ty.elementType, encoding, ty.memorySpace, ty.mutableMemory, ty.allocShape))
 
 
-def rewrite(local_load: Operation) -> bool:
+def rewrite(local_load: Operation) -> None:
     found = match(local_load)
     if found is None:
-        return False
+        return
     network, loads, op_idx = found
     ty = _tensor(loads[0].results[0])
     layout = transposable_layout(ty, op_idx)
@@ -290,9 +290,9 @@ def rewrite(local_load: Operation) -> bool:
     for store in network.stores:
         transpose_before_store(store, layout, transposed)
     shared = rotating_shared(_tensor(local_load.results[0]))
+    # A value met along several paths is retyped once.
     for value in dict.fromkeys(network.values):
         change_shared_encoding(value, shared)
-    return True
 
 
 @register_pass
