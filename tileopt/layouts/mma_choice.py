@@ -137,10 +137,13 @@ def dot_operand_swizzle(dot: DotOperand, shape: Sequence[int], order: Sequence[i
         banks = 64 if gfx950 else 32
         inner = shape[order[0]]
         per_phase = max(1, banks * 32 // element_bits // inner)
-        max_phase = max(min(16 // per_phase, inner // kw), 1)
+        # RDNA3's kWidth of 16 holds each of 8 elements twice (the two half-waves read
+        # the same K values): the reads are 8 wide (Triton 3.6's gfx1100 buffers).
+        vec = kw // 2 if not is_mfma and parent.version == 1 else kw
+        max_phase = max(min(16 // per_phase, inner // vec), 1)
         if is_mfma and parent.instr_shape[0] == 4:
             max_phase = 4
-        return kw, per_phase, max_phase
+        return vec, per_phase, max_phase
     if not isinstance(parent, NvidiaMma) or parent.version_major not in (2, 3):
         return 1, 1, 1
     rank = len(order)

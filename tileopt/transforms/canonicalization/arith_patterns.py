@@ -1203,3 +1203,14 @@ for _op in {*xarith.Arith.operations, *tarith.arith_dialect().operations}:
     if _op.name in FOLDERS:
         add_canonicalization_patterns(
             _op, ArithCanonicalization(FOLDERS[_op.name], PATTERNS.get(_op.name, ())))
+
+
+class ArithFolding(RewritePattern):
+    """Only the folders and trait folds of ``arith`` ops, none of their canonicalization
+    patterns: what MLIR's greedy driver does given the arith *dialect's* (empty) pattern
+    list, as Triton's AMD pipeliner does."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        folder = FOLDERS.get(op.name)
+        if folder is not None and not _apply(op, folder(op), rewriter):
+            _apply(op, fold_traits(op), rewriter)

@@ -73,8 +73,9 @@ def _nested_operands(op: Operation) -> list[SSAValue]:
     return values
 
 
-def _worth_pipelining(load: Operation, axis_info: AxisInfoAnalysis) -> bool:
-    if load.name == "tt.load" and async_copy_bits(load, axis_info) < 32:
+def _worth_pipelining(load: Operation, axis_info: AxisInfoAnalysis,
+                      filter_small: bool = True) -> bool:
+    if filter_small and load.name == "tt.load" and async_copy_bits(load, axis_info) < 32:
         return False  # cp.async copies 4, 8 or 16 bytes
     if load.name != "tt.load":
         return True  # TMA loads write shared memory themselves
@@ -94,28 +95,40 @@ def _worth_pipelining(load: Operation, axis_info: AxisInfoAnalysis) -> bool:
 def indirection_levels(loop: scf.ForOp, without_dot: bool,
                        axis_info: AxisInfoAnalysis) -> dict[Operation, int]:
     """Each pipelinable load feeding a dot of ``loop``, with its indirection level."""
-    levels: dict[Operation, int] = {}
+    return {op: level for op, (level, _) in
+            loads_to_indirection_level(loop, without_dot, axis_info).items()}
+
+
+def loads_to_indirection_level(loop: scf.ForOp, without_dot: bool,
+                               axis_info: AxisInfoAnalysis, filter_small: bool = True
+                               ) -> dict[Operation, tuple[int, Operation]]:
+    """Each pipelinable load feeding a dot of ``loop``: its indirection level and its
+    final user (the dot, or the load whose operand it computes). ``filter_small``: loads
+    under 32 bits per copy are not pipelinable (AMD targets that lack small async copies
+    still pipeline them through registers)."""
+    levels: dict[Operation, tuple[int, Operation]] = {}
     excluded: set[Operation] = set()
     seen: set[Operation] = set()
 
-    def visit(op: Operation, distance: int) -> None:
+    def visit(op: Operation, final_user: Operation, distance: int) -> None:
         if op in seen or op in excluded:
             return
         seen.add(op)
         if op.name in _LOADS:
-            if not _worth_pipelining(op, axis_info):
+            if not _worth_pipelining(op, axis_info, filter_small):
                 return
-            if op in levels and levels[op] != distance:
+            if op in levels and levels[op][0] != distance:
                 del levels[op]  # two levels: no way to pick one
                 excluded.add(op)
                 return
-            levels.setdefault(op, distance)
+            levels.setdefault(op, (distance, final_user))
+            final_user = op
             distance += 1
         for value in _nested_operands(op):
             if op.name in _DOTS and value is op.operands[2]:
                 continue  # only A and B are worth pipelining
             if isinstance(value, OpResult) and value.owner.parent_block() is op.parent_block():
-                visit(value.owner, distance)
+                visit(value.owner, final_user, distance)
 
     seen_dot = False
     for op in _body_ops(loop):
@@ -123,11 +136,11 @@ def indirection_levels(loop: scf.ForOp, without_dot: bool,
             continue
         seen_dot = True
         seen.clear()
-        visit(op, 0)
+        visit(op, op, 0)
     if without_dot and not seen_dot:
         for op in _body_ops(loop):
             if op.name not in _LOADS:
-                visit(op, 0)
+                visit(op, op, 0)
     return levels
 
 

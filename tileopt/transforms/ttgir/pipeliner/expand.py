@@ -22,6 +22,7 @@ effects run unguarded).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -52,6 +53,7 @@ from tileopt.transforms.ttgir.pipeliner.schedule import (
     body_ops,
     defined_inside,
 )
+from tileopt.transforms.canonicalization.arith_patterns import ArithFolding
 from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
 from tileopt.transforms.utils.loop_hoisting import is_memory_effect_free
 
@@ -178,9 +180,27 @@ class LiveRange:
     last_use_stage: int
 
 
+PredicateFn = Callable[[Operation, SSAValue], Operation]
+"""Guards an op of the prologue or the peeled epilogue by a predicate; returns the op
+that replaces it (MLIR's ``predicateFn``)."""
+AnnotateFn = Callable[[Operation, str, int], None]
+"""Called on each op the prologue (``"prologue"``) or epilogue (``"epilogue"``) emits,
+after its predication, with the prologue/epilogue iteration (MLIR's ``annotateFn``)."""
+
+
 class LoopExpander:
-    def __init__(self, loop: scf.ForOp, schedule: CoarseSchedule):
+    """``peel_epilogue``: the loop stops ``max_stage`` iterations early and the stages of
+    its last iterations run after it, each guarded by ``total_iterations >= i`` where the
+    bounds are dynamic (no op of the loop is predicated then); else the loop runs every
+    iteration with its late stages predicated."""
+
+    def __init__(self, loop: scf.ForOp, schedule: CoarseSchedule,
+                 peel_epilogue: bool = False, predicate: PredicateFn = wrap_in_mask,
+                 annotate: AnnotateFn | None = None):
         self.loop = loop
+        self.peel_epilogue = peel_epilogue
+        self.predicate = predicate
+        self.annotate = annotate
         ordered = schedule.ops_in_order(loop)
         self.order = [op for op, _, _ in ordered]
         self.stages = {op: stage for op, stage, _ in ordered}
@@ -195,7 +215,8 @@ class LoopExpander:
         return all(op in self.stages for op in body_ops(self.loop))
 
     def set_version(self, key: SSAValue, value: SSAValue, index: int) -> None:
-        slots = self.versions.setdefault(key, [None] * (self.max_stage + 1))
+        # One slot past the last stage: the loop's results for values of stage 0.
+        slots = self.versions.setdefault(key, [None] * (self.max_stage + 2))
         slots[index] = value
 
     def _add(self, op: Operation) -> SSAValue:
@@ -231,7 +252,9 @@ class LoopExpander:
                 clone = self._clone_for_prologue(op, version)
                 pred = predicates[version]
                 if pred is not None:
-                    clone = wrap_in_mask(clone, pred)
+                    clone = self.predicate(clone, pred)
+                if self.annotate is not None:
+                    self.annotate(clone, "prologue", i)
                 for index, result in enumerate(op.results):
                     source = clone.results[index]
                     for position, value in enumerate(yielded):
@@ -306,14 +329,18 @@ class LoopExpander:
                 inits.append(self.versions[value][self.max_stage - live.last_use_stage + k])
                 arg_of[(value, span - k)] = len(inits) - 1
         block = Block(arg_types=[self.block.args[0].type, *(v.type for v in inits)])
-        kernel = scf.ForOp(self.lb, self.ub, self.step, inits, Region(block))
+        ub = self.ub
+        if self.peel_epilogue:  # the epilogue runs the last max_stage iterations
+            self.point = InsertPoint.before(self.loop)
+            ub = self._add(arith.SubiOp(ub, self._add(arith.MuliOp(
+                self.step, self._const(self.max_stage, self.step)))))
+        kernel = scf.ForOp(self.lb, ub, self.step, inits, Region(block))
         kernel.attributes.update(self.loop.attributes)
         Rewriter.insert_op(kernel, InsertPoint.before(self.loop))
         return kernel, arg_of
 
     def create_kernel(self, kernel: scf.ForOp, ranges: dict[SSAValue, LiveRange],
                       arg_of: dict[tuple[SSAValue, int], int]) -> None:
-        self.versions.clear()
         new_block = kernel.body.block
         new_iv = new_block.args[0]
         new_args = new_block.args[1:]
@@ -322,7 +349,7 @@ class LoopExpander:
             mapping[old] = new
         self.point = InsertPoint.at_end(new_block)
         predicates: list[SSAValue | None] = [None] * (self.max_stage + 1)
-        for i in range(self.max_stage):
+        for i in range(0 if self.peel_epilogue else self.max_stage):
             scaled = self._add(arith.MuliOp(self.step, self._const(self.max_stage - i,
                                                                    self.step)))
             bound = self._add(arith.SubiOp(self.ub, scaled))
@@ -369,7 +396,7 @@ class LoopExpander:
         yields: list[SSAValue] = []
         for position, value in enumerate(self.terminator.operands):
             source = mapping.get(value, value)
-            if self.loop.results[position].uses:
+            if self.loop.results[position].uses and not self.peel_epilogue:
                 definition, _ = self.definition(value)
                 stage = self.stages.get(definition) if definition is not None else None
                 if stage is not None and stage < self.max_stage:
@@ -384,13 +411,90 @@ class LoopExpander:
             yields.append(mapping.get(value, value))
         self._add(scf.YieldOp(*yields))
 
+    # -- the peeled epilogue -----------------------------------------------------------
+
+    def map_kernel_results(self, kernel: scf.ForOp, ranges: dict[SSAValue, LiveRange],
+                           arg_of: dict[tuple[SSAValue, int], int]) -> None:
+        """The loop's results as the versions the epilogue reads."""
+        for position, value in enumerate(self.terminator.operands):
+            definition = value.op if isinstance(value, OpResult) else None
+            if definition is not None and definition in self.stages:
+                self.set_version(self.block.args[position + 1], kernel.results[position],
+                                 self.max_stage - self.stages[definition] + 1)
+        for value, live in ranges.items():
+            span = live.last_use_stage - live.def_stage
+            first = self.max_stage - live.last_use_stage + 1
+            for n in range(span):
+                self.set_version(value, kernel.results[arg_of[(value, span - n)]], first + n)
+
+    def emit_epilogue(self, kernel: scf.ForOp) -> list[SSAValue]:
+        """Stages ``i..max_stage`` of the last iterations, for ``i = 1..max_stage``; the
+        values that replace the loop's results."""
+        self.point = InsertPoint.after(kernel)
+        returns = list(kernel.results[:len(self.loop.results)])
+        zero, one = self._const(0, self.lb), self._const(1, self.lb)
+        minus_one = self._const(-1, self.lb)
+        # total = (ub - lb + step + (step < 0 ? 1 : -1)) / step
+        negative = self._add(tensor_arith.CmpiOp(self.step, zero, "slt"))
+        decrement = self._add(tensor_arith.SelectOp(negative, one, minus_one))
+        span = self._add(arith.SubiOp(self.ub, self.lb))
+        span = self._add(arith.AddiOp(self._add(arith.AddiOp(span, self.step)), decrement))
+        total = self._add(arith.DivSIOp(span, self.step))
+        # Start at zero where the loop ran fewer than max_stage times (as the prologue).
+        start = self._add(arith.SubiOp(total, self._const(self.max_stage, self.lb)))
+        start = self._add(arith.MaxSIOp(zero, start))
+        predicates: list[SSAValue | None] = [None] * (self.max_stage + 1)
+        for i in range(1, self.max_stage + 1):
+            iv = self._add(arith.AddiOp(self.lb, self._add(arith.MuliOp(self.step, start))))
+            self.set_version(self.block.args[0], iv, i)
+            start = self._add(arith.AddiOp(start, one))
+            if self.dynamic:
+                predicates[i] = self._add(tensor_arith.CmpiOp(
+                    total, self._const(i, self.lb), "sge"))
+        yielded = list(self.terminator.operands)
+        for i in range(1, self.max_stage + 1):
+            carried: dict[int, tuple[SSAValue, int]] = {}
+            for op in self.order:
+                if self.stages[op] < i:
+                    continue
+                version = self.max_stage - self.stages[op] + i
+                clone = self._clone_for_prologue(op, version)
+                if self.annotate is not None:
+                    self.annotate(clone, "epilogue", i - 1)
+                if predicates[version] is not None:
+                    clone = self.predicate(clone, predicates[version])
+                for index, result in enumerate(op.results):
+                    self.set_version(result, clone.results[index], version)
+                    for position, value in enumerate(yielded):
+                        if value is not result:
+                            continue
+                        returns[position] = clone.results[index]
+                        arg = self.block.args[position + 1]
+                        carried[position] = (arg, version)
+                        if version + 1 <= self.max_stage:
+                            self.set_version(arg, clone.results[index], version + 1)
+            if not self.dynamic:
+                continue
+            for position, (arg, version) in sorted(carried.items()):
+                pred = predicates[version]
+                chosen = self._add(tensor_arith.SelectOp(pred, returns[position],
+                                                         self.versions[arg][version]))
+                returns[position] = chosen
+                if version + 1 <= self.max_stage:
+                    self.set_version(arg, chosen, version + 1)
+        return returns
+
     def run(self) -> scf.ForOp:
         self.emit_prologue()
         ranges = self.cross_stage_values()
         kernel, arg_of = self.create_kernel_loop(ranges)
         self.create_kernel(kernel, ranges, arg_of)
         count = len(self.loop.results)
-        for old, new in zip(self.loop.results, kernel.results[:count]):
+        results = list(kernel.results[:count])
+        if self.peel_epilogue:
+            self.map_kernel_results(kernel, ranges, arg_of)
+            results = self.emit_epilogue(kernel)
+        for old, new in zip(self.loop.results, results):
             old.replace_all_uses_with(new)
         Rewriter.erase_op(self.loop)
         return kernel
@@ -414,9 +518,13 @@ class ArithCanonicalization(RewritePattern):
                 return
 
 
-def resolve_masks(ctx: Context, module: Operation) -> None:
-    """Simplify the arithmetic, then predicate every masked op in its mask's place."""
-    apply_patterns_greedily(ctx, module, [ArithCanonicalization()])
+def resolve_masks(ctx: Context, module: Operation, arith_patterns: bool = True) -> None:
+    """Simplify the arithmetic, then predicate every masked op in its mask's place.
+    Without ``arith_patterns`` the simplification only folds and removes dead ops (the
+    arith dialect's own canonicalization patterns, which Triton's AMD pipeliner asks
+    for, are empty: no op's patterns run)."""
+    simplify = ArithCanonicalization() if arith_patterns else ArithFolding()
+    apply_patterns_greedily(ctx, module, [simplify])
     for mask in [op for op in module.walk() if isinstance(op, MaskOp)]:
         body = mask.body.block
         terminator = body.last_op

@@ -242,21 +242,29 @@ def pick_async_loads(loop: scf.ForOp, schedule: CoarseSchedule,
     return picked
 
 
-def _buffer_view_type(alloc_type: MemDescType) -> MemDescType:
+def buffer_view_type(alloc_type: MemDescType) -> MemDescType:
+    """The type of one buffer of a multi-buffered allocation."""
     shape = list(alloc_type.get_shape())[1:]
     return MemDescType.get(shape, alloc_type.get_element_type(), alloc_type.encoding,
                            alloc_type.memorySpace, True)
 
 
-def create_alloc(loop: scf.ForOp, load: AsyncLoad) -> SSAValue:
-    ty = load.load.results[0].type
-    assert isinstance(ty, TensorType)
-    alloc_type = MemDescType.get([load.buffers, *ty.get_shape()], ty.element_type,
-                                 load.encoding, SharedMemorySpaceAttr(), True)
+def create_multi_buffer(loop: scf.ForOp, ty: TensorType, encoding: Attribute,
+                        buffers: int) -> SSAValue:
+    """``buffers`` buffers of ``ty`` in shared memory, allocated before ``loop`` and
+    freed after it (Triton's ``createAlloc``)."""
+    alloc_type = MemDescType.get([buffers, *ty.get_shape()], ty.element_type, encoding,
+                                 SharedMemorySpaceAttr(), True)
     alloc = LocalAllocOp(alloc_type)
     Rewriter.insert_op(alloc, InsertPoint.before(loop))
     Rewriter.insert_op(LocalDeallocOp(alloc.result), InsertPoint.after(loop))
     return alloc.result
+
+
+def create_alloc(loop: scf.ForOp, load: AsyncLoad) -> SSAValue:
+    ty = load.load.results[0].type
+    assert isinstance(ty, TensorType)
+    return create_multi_buffer(loop, ty, load.encoding, load.buffers)
 
 
 def create_async_copy(loop: scf.ForOp, load: AsyncLoad, insert: SSAValue,
@@ -268,7 +276,7 @@ def create_async_copy(loop: scf.ForOp, load: AsyncLoad, insert: SSAValue,
     ptr, mask, other = op.ptr, op.mask, op.other
     alloc = load.alloc
     assert alloc is not None
-    view_type = _buffer_view_type(alloc.type)
+    view_type = buffer_view_type(alloc.type)
     view = builder.add(MemDescIndexOp(alloc, insert, view_type)).results[0]
     copy = AsyncCopyGlobalToLocalOp.build(
         operands=[ptr, view, [mask] if mask is not None else [],

@@ -147,13 +147,16 @@ class CoarseSchedule:
         loop.attributes[MAX_STAGE_ATTR] = _i32(max_stage)
 
     @classmethod
-    def deserialize(cls, loop: scf.ForOp) -> CoarseSchedule | None:
-        """The schedule written on ``loop``; None where it has none."""
+    def deserialize(cls, loop: scf.ForOp, partial: bool = False) -> CoarseSchedule | None:
+        """The schedule written on ``loop``; None where it has none. ``partial``: ops
+        with neither attribute are not scheduled yet (AMD's schedule-loops places only
+        the loads and the dot), else every op must have both."""
         max_stage = loop.attributes.get(MAX_STAGE_ATTR)
         if not isinstance(max_stage, IntegerAttr):
             return None
         schedule = cls(max_stage.value.data + 1)
-        places = {op: stage_cluster(op) for op in body_ops(loop)}
+        places = {op: stage_cluster(op) for op in body_ops(loop) if not partial
+                  or STAGE_ATTR in op.attributes or CLUSTER_ATTR in op.attributes}
         clusters = [schedule.new_at_back()
                     for _ in range(max((c for _, c in places.values()), default=-1) + 1)]
         for op, (stage, cluster) in places.items():

@@ -1,0 +1,307 @@
+"""``tritonamdgpu-in-thread-transpose``: dot operands whose global load is not contiguous
+along K are transposed in registers before they are written to LDS (Triton 3.6's
+``InThreadTranspose.cpp``).
+
+For each ``local_load`` into a dot operand of an MFMA/WMMA dot:
+
+- the shared-memory ops reachable from it (``local_alloc``, ``local_store``,
+  ``memdesc_index``, ``local_load``, ``local_dealloc``, through ``scf.for`` iter args and
+  results) are collected; any other user (an async copy) stops the rewrite;
+- every tensor written to LDS must be a ``#ttg.blocked`` value whose fastest dim is not K
+  and that comes from ``tt.load`` ops of one type (rank 2) holding at least two K elements
+  per thread once lanes and warps are placed;
+- the loads then hold ``min(that, 64 / element bits)`` K elements per thread
+  (``ds_write_b64``): a new blocked layout, the load's operands converted to it and its
+  result converted back;
+- each tensor written to LDS is converted to that layout and goes through
+  ``amdg.in_thread_transpose`` into a ``#ttg.linear`` layout whose register bases walk K
+  first;
+- the buffers become ``#ttg.amd_rotating_shared`` with the swizzle the dot operand wants
+  for a K-contiguous buffer.
+"""
+
+from __future__ import annotations
+
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tileopt.analysis.axis_info import element_bit_width
+from tileopt.dialects.amdgpu import InThreadTransposeOp
+from tileopt.dialects.layout_of import linear_layout_of
+from tileopt.dialects.ttg import ConvertLayoutOp
+from tileopt.dialects import ttg_attrs
+from tileopt.dialects.ttg_attrs import (
+    AMDRotatingSharedEncodingAttr,
+    BlockedEncodingAttr,
+    DotOperandEncodingAttr,
+    LinearEncodingAttr,
+    SwizzledSharedEncodingAttr,
+)
+from tileopt.dialects.ttg_types import MemDescType
+from tileopt.layouts.mma_choice import dot_operand_swizzle
+from tileopt.layouts.tiling import identity_standard_nd, standard_out_dim_names
+from tileopt.passes import Pass, register_pass
+from tileopt.transforms.utils.blocked_layouts import blocked_for_shape
+
+_STORES = ("ttg.local_alloc", "ttg.local_store")
+_READS = ("ttg.local_load", "ttg.local_dealloc")
+DS_WRITE_BITS = 64  # the widest LDS write the transposed values are meant for
+
+
+class NoMatch(Exception):
+    """The operand's def-use network is not one this pass rewrites."""
+
+
+def _tensor(value: SSAValue) -> TensorType:
+    assert isinstance(value.type, TensorType)
+    return value.type
+
+
+def value_sources(value: SSAValue) -> list[SSAValue]:
+    """``value`` and, through ``scf.for`` iter args, the values it may come from."""
+    found = [value]
+    if isinstance(value, BlockArgument):
+        loop = value.block.parent_op()
+        if not isinstance(loop, scf.ForOp) or value.index == 0:
+            raise NoMatch()
+        terminator = loop.body.block.last_op
+        assert terminator is not None
+        found += value_sources(terminator.operands[value.index - 1])
+        found += value_sources(loop.iter_args[value.index - 1])
+    return found
+
+
+def value_users(value: SSAValue, carried: list[SSAValue]) -> list[Operation]:
+    """The ops using ``value``, through yields and loop inits (the values passed through
+    go to ``carried``)."""
+    users: list[Operation] = []
+    for use in list(value.uses):
+        user = use.operation
+        if user.name == "tt.return":
+            raise NoMatch()
+        if isinstance(user, scf.YieldOp):
+            parent = user.parent_op()
+            if not isinstance(parent, scf.ForOp):
+                raise NoMatch()
+            for next_value in (parent.results[use.index], parent.body.block.args[use.index + 1]):
+                carried.append(next_value)
+                users += value_users(next_value, carried)
+        elif isinstance(user, scf.ForOp):
+            arg = user.body.block.args[use.index - 2]  # after lb, ub, step
+            carried.append(arg)
+            users += value_users(arg, carried)
+        elif user.name.startswith("scf."):
+            raise NoMatch()
+        else:
+            users.append(user)
+    return users
+
+
+class SharedNetwork:
+    """The shared-memory ops around one ``local_load`` (Triton's ``findReachableSMemOps``)."""
+
+    def __init__(self, root: Operation):
+        self.stores: list[Operation] = []
+        self.values: list[SSAValue] = []
+        seen: set[Operation] = set()
+        step = [root]
+        while step:
+            following: list[Operation] = []
+            for op in step:
+                if op in seen:
+                    continue
+                seen.add(op)
+                if op.name == "ttg.local_alloc":
+                    self.stores.append(op)
+                    output, operand = op.results[0], None
+                elif op.name == "ttg.local_store":
+                    self.stores.append(op)
+                    output, operand = None, op.operands[1]
+                elif op.name == "ttg.memdesc_index":
+                    output, operand = op.results[0], op.operands[0]
+                elif op.name in _READS:
+                    output, operand = None, op.operands[0]
+                else:  # async copies write LDS directly: nothing to transpose
+                    raise NoMatch()
+                if operand is not None:
+                    for source in value_sources(operand):
+                        self.values.append(source)
+                        if isinstance(source, OpResult) and source.op.name in (
+                                "ttg.local_alloc", "ttg.memdesc_index"):
+                            following.append(source.op)
+                if output is not None:
+                    following += value_users(output, self.values)
+            step = following
+
+
+def max_size_per_thread(ty: TensorType, dim: int) -> int:
+    """How many elements of ``dim`` one thread could hold with the lanes and warps kept."""
+    layout = ty.encoding
+    if not isinstance(layout, BlockedEncodingAttr):
+        return 0
+    enc = layout.to_encoding()
+    shape = list(ty.get_shape())
+    return max(1, shape[dim] // (enc.threads_per_warp[dim] * enc.warps_per_cta[dim]))
+
+
+def match(local_load: Operation) -> tuple[SharedNetwork, list[Operation], int] | None:
+    """The network, its global loads and the operand index, where the rewrite applies."""
+    dot = _tensor(local_load.results[0]).encoding
+    if not isinstance(dot, DotOperandEncodingAttr):
+        return None
+    if not isinstance(dot.parent, (ttg_attrs.AMDMfmaEncodingAttr,
+                                   ttg_attrs.AMDWmmaEncodingAttr)):
+        return None
+    op_idx = dot.to_encoding().op_idx
+    k_dim = 1 if op_idx == 0 else 0
+    try:
+        network = SharedNetwork(local_load)
+        loads: list[Operation] = []
+        for store in network.stores:
+            if not store.operands:
+                continue  # an alloc without a value
+            data = store.operands[0]
+            layout = _tensor(data).encoding
+            if not isinstance(layout, BlockedEncodingAttr):
+                return None
+            if layout.to_encoding().order[0] == k_dim:
+                return None  # already contiguous along K
+            for source in value_sources(data):
+                if isinstance(source, OpResult) and source.op.name == "tt.load" \
+                        and source.op not in loads:
+                    loads.append(source.op)
+    except NoMatch:
+        return None
+    if not network.stores or not loads:
+        return None
+    ty = _tensor(loads[0].results[0])
+    if len(ty.get_shape()) != 2 or max_size_per_thread(ty, k_dim) < 2:
+        return None
+    if any(load.results[0].type != ty for load in loads):
+        return None
+    return network, loads, op_idx
+
+
+def transposable_layout(ty: TensorType, op_idx: int) -> BlockedEncodingAttr:
+    """The load layout with K elements per thread for one ``ds_write_b64``."""
+    k_dim = 1 if op_idx == 0 else 0
+    layout = ty.encoding
+    assert isinstance(layout, BlockedEncodingAttr)
+    enc = layout.to_encoding()
+    size = list(enc.size_per_thread)
+    size[k_dim] = min(max_size_per_thread(ty, k_dim),
+                      DS_WRITE_BITS // element_bit_width(ty.element_type))
+    return blocked_for_shape(list(ty.get_shape()), size, list(enc.order),
+                             prod(enc.warps_per_cta), prod(enc.threads_per_warp))
+
+
+def transposed_layout(ty: TensorType, layout: BlockedEncodingAttr) -> LinearEncodingAttr:
+    """``layout`` with each thread's tile walked in the order of its two fastest dims
+    swapped (what ``amdg.in_thread_transpose`` produces)."""
+    enc = layout.to_encoding()
+    shape = list(ty.get_shape())
+    ll = linear_layout_of(_with_encoding(ty, layout))
+    order = list(enc.order)
+    order[-2], order[-1] = order[-1], order[-2]
+    tile = identity_standard_nd("register", list(enc.size_per_thread), order)
+    names = standard_out_dim_names(len(shape))
+    bases = ll.bases
+    for i, basis in enumerate(tile.get_bases("register")):
+        by_name = dict(zip(tile.out_dims, basis))
+        bases["register"][i] = [by_name.get(name, 0) for name in names]
+    return LinearEncodingAttr.get(bases["register"], bases["lane"], bases["warp"],
+                                  bases.get("block", []))
+
+
+def rotating_shared(operand: TensorType) -> AMDRotatingSharedEncodingAttr:
+    dot = operand.encoding
+    assert isinstance(dot, DotOperandEncodingAttr)
+    order = [1, 0] if dot.to_encoding().op_idx == 0 else [0, 1]
+    vec, per_phase, max_phase = dot_operand_swizzle(
+        dot.to_encoding(), list(operand.get_shape()), order,
+        element_bit_width(operand.element_type))
+    return AMDRotatingSharedEncodingAttr.get(vec, per_phase, max_phase, order)
+
+
+def _with_encoding(ty: TensorType, encoding: Attribute) -> TensorType:
+    return TensorType(ty.element_type, ty.get_shape(), encoding)
+
+
+def refine_load(load: Operation, layout: BlockedEncodingAttr) -> None:
+    """The load in ``layout``: its tensor operands converted to it, its result back."""
+    point = InsertPoint.before(load)
+    operands = []
+    for operand in load.operands:
+        if isinstance(operand.type, TensorType):
+            convert = ConvertLayoutOp(operand, _with_encoding(operand.type, layout))
+            Rewriter.insert_op(convert, point)
+            operand = convert.results[0]
+        operands.append(operand)
+    new = load.clone()
+    new.operands = operands
+    Rewriter.insert_op(new, point)
+    result = Rewriter.replace_value_with_new_type(
+        new.results[0], _with_encoding(_tensor(load.results[0]), layout))
+    back = ConvertLayoutOp(result, load.results[0].type)
+    Rewriter.insert_op(back, point)
+    load.results[0].replace_all_uses_with(back.results[0])
+    Rewriter.erase_op(load)
+
+
+def transpose_before_store(store: Operation, layout: BlockedEncodingAttr,
+                           transposed: LinearEncodingAttr) -> None:
+    if not store.operands:
+        return
+    data = store.operands[0]
+    point = InsertPoint.before(store)
+    convert = ConvertLayoutOp(data, _with_encoding(_tensor(data), layout))
+    Rewriter.insert_op(convert, point)
+    transpose = InThreadTransposeOp.build(operands=[convert.results[0]],
+                                          result_types=[_with_encoding(_tensor(data),
+                                                                       transposed)])
+    Rewriter.insert_op(transpose, point)
+    store.operands = [transpose.results[0], *store.operands[1:]]
+
+
+def change_shared_encoding(value: SSAValue, encoding: Attribute) -> None:
+    ty = value.type
+    if not isinstance(ty, MemDescType) or not isinstance(ty.encoding,
+                                                         SwizzledSharedEncodingAttr):
+        return
+    Rewriter.replace_value_with_new_type(value, MemDescType(
+        ty.shape, ty.elementType, encoding, ty.memorySpace, ty.mutableMemory, ty.allocShape))
+
+
+def rewrite(local_load: Operation) -> None:
+    found = match(local_load)
+    if found is None:
+        return
+    network, loads, op_idx = found
+    ty = _tensor(loads[0].results[0])
+    layout = transposable_layout(ty, op_idx)
+    for load in loads:
+        refine_load(load, layout)
+    transposed = transposed_layout(ty, layout)
+    for store in network.stores:
+        transpose_before_store(store, layout, transposed)
+    shared = rotating_shared(_tensor(local_load.results[0]))
+    # A value met along several paths is retyped once.
+    for value in dict.fromkeys(network.values):
+        change_shared_encoding(value, shared)
+
+
+@register_pass
+class InThreadTranspose(Pass):
+    """Transpose K-strided dot operands in registers before they are written to LDS."""
+
+    name = "tritonamdgpu-in-thread-transpose"
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        for local_load in [o for o in op.walk() if o.name == "ttg.local_load"]:
+            if local_load.parent is not None:
+                rewrite(local_load)
