@@ -73,15 +73,16 @@ class MatrixInstruction:
 
 
 class MatrixEmitter(ABC):
-    """The matrix instructions of one accumulator encoding (NVIDIA ``mma.sync``; AMD
-    MFMA/WMMA later): which instruction a dot uses and how it is emitted. The tiling over
+    """The matrix instructions of one accumulator encoding (NVIDIA ``mma.sync``, AMD
+    MFMA/WMMA): which instruction a dot uses and how it is emitted. The tiling over
     a thread's registers is shared (``dot.py``)."""
 
     @abstractmethod
     def instruction(self, a_type: Attribute, b_type: Attribute, c_type: Attribute,
-                    input_precision: str) -> MatrixInstruction:
-        """The instruction for operands of these element types (LLVM types) and the
-        dot's ``inputPrecision`` name; raises ``ValueError`` (the message is shown)
+                    input_precision: str, k_width: int = 0) -> MatrixInstruction:
+        """The instruction for operands of these element types (LLVM types), the
+        dot's ``inputPrecision`` name and the operands' ``kWidth`` (K elements a lane
+        holds in a row; 0: not given); raises ``ValueError`` (the message is shown)
         when there is none."""
 
     @abstractmethod

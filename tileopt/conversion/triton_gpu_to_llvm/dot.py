@@ -192,7 +192,8 @@ def _dot(fl: FunctionLowering, op: Operation) -> None:
             if emitter is None:
                 raise ValueError(f"the target has no matrix instruction for {c_type}")
             instruction = emitter.instruction(a_elem, b_elem, c_elem,
-                                              str(op.input_precision))
+                                              str(op.input_precision),
+                                              getattr(encoding_of(a_type), "k_width", 0))
             multiply = lambda x, y, acc: emitter.emit(fl.b, instruction, x, y, acc)  # noqa: E731
         tiling = tile_dot(*layouts, instruction)
     except ValueError as err:

@@ -1,0 +1,200 @@
+"""MFMA (CDNA3) and WMMA (RDNA3): the AMD matrix emitters of ``#amd_mfma``/``#amd_wmma`` dots.
+
+Fragments, from AMD's CDNA3 ISA ("Dependent arithmetic / matrix fused multiply add") and the
+RDNA3 ISA ("Wave matrix multiply accumulate"), written as linear layouts for the shared
+tiling of ``tt.dot`` (``triton_gpu_to_llvm/dot.py``):
+
+- MFMA ``D x D x K`` (one block, D = 32 or 16, waves of 64): each lane holds ``kpl``
+  consecutive K elements of one row of A and one column of B: lane ``l`` has
+  ``A[l % D][kpl * (l // D) + i]`` and ``B[kpl * (l // D) + i][l % D]``; accumulator item
+  ``v`` is ``D[v % 4 + 4 * (l // D) + 4 * (64 / D) * (v // 4)][l % D]``.
+- WMMA ``16x16x16`` (waves of 32): lane ``l`` holds row ``l % 16`` of A and column
+  ``l % 16`` of B, all 16 K elements, lanes 16-31 the same as lanes 0-15; f32 accumulator
+  item ``v`` is ``D[2v + l // 16][l % 16]``.
+
+A dot operand with ``kWidth`` a multiple ``r`` of ``kpl`` holds ``kWidth`` consecutive K
+per lane: the tile is then ``r`` instructions deep, the j-th taking elements
+``j*kpl .. (j+1)*kpl - 1`` of every lane (a permutation of K that A and B share, so the sum
+is the same). A transposed accumulator (``isTransposed``/``isTranspose``, what Triton's AMD
+passes pick) holds ``D^T``: the instruction runs as ``B^T x A^T``, i.e. with the A and B
+registers swapped (their fragments are mirror images) and the accumulator fragment
+transposed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    IntegerType,
+    VectorType,
+    i16,
+    i32,
+)
+from xdsl.ir import Attribute, SSAValue
+
+from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.target_hooks import MatrixEmitter, MatrixInstruction
+from tileopt.dialects.rocdl_llvm import MATRIX_OPS
+from tileopt.layouts.encodings import AmdMfma, AmdWmma
+from tileopt.layouts.linear_layout import LinearLayout
+
+_MATRIX = {cls.name: cls for cls in MATRIX_OPS}
+
+
+def _bits(count: int, step: tuple[int, int]) -> list[tuple[int, int]]:
+    """Bases of ``count`` (a power of two) steps of ``step``, doubling."""
+    out, size = [], 1
+    while size < count:
+        out.append((step[0] * size, step[1] * size))
+        size *= 2
+    return out
+
+
+def _layout(registers, lanes, shape) -> LinearLayout:
+    return LinearLayout({"register": registers, "lane": lanes},
+                        [("dim0", shape[0]), ("dim1", shape[1])])
+
+
+def _swap(bases):
+    return [(c, r) for r, c in bases]
+
+
+@dataclass(frozen=True)
+class AmdMatrixInstruction(MatrixInstruction):
+    """``repeat`` issues of the intrinsic ``name`` on ``kpl`` elements per lane each."""
+
+    name: str = ""
+    kpl: int = 1
+    repeat: int = 1
+    operand: Attribute | None = None   # element type the intrinsic takes (i16 for bf16)
+    wmma: bool = False
+    transposed: bool = False
+
+
+# MFMA per (A element kind, non-K size): (intrinsic, K elements per lane).
+_MFMA = {
+    ("f16", 32): ("f32.32x32x8f16", 4), ("f16", 16): ("f32.16x16x16f16", 4),
+    ("bf16", 32): ("f32.32x32x8bf16.1k", 4), ("bf16", 16): ("f32.16x16x16bf16.1k", 4),
+    ("xf32", 32): ("f32.32x32x4.xf32", 2), ("xf32", 16): ("f32.16x16x8.xf32", 2),
+    ("f32", 32): ("f32.32x32x2f32", 1), ("f32", 16): ("f32.16x16x4f32", 1),
+    ("i8", 32): ("i32.32x32x16.i8", 8), ("i8", 16): ("i32.16x16x32.i8", 8),
+}
+_WMMA = {"f16": "f32.16x16x16.f16", "bf16": "f32.16x16x16.bf16"}
+
+
+def _kind(a: Attribute, b: Attribute, c: Attribute, precision: str, what: str) -> str:
+    if a != b:
+        raise ValueError(f"{what} needs A and B of one type, got {a} and {b}")
+    if isinstance(a, Float16Type) and isinstance(c, Float32Type):
+        return "f16"
+    if isinstance(a, BFloat16Type) and isinstance(c, Float32Type):
+        return "bf16"
+    if isinstance(a, Float32Type) and isinstance(c, Float32Type):
+        return "xf32" if precision == "tf32" else "f32"
+    if a == IntegerType(8) and c == i32:
+        return "i8"
+    raise ValueError(f"no {what} for {a} x {b} -> {c}")
+
+
+def mfma_instruction(encoding: AmdMfma, a: Attribute, b: Attribute, c: Attribute,
+                     precision: str, k_width: int) -> AmdMatrixInstruction:
+    """The MFMA of a CDNA3 dot (f16, bf16, f32 with or without xf32, i8)."""
+    size = encoding.instr_shape[0]
+    if tuple(encoding.instr_shape[:2]) not in ((32, 32), (16, 16)):
+        raise ValueError(f"MFMA instrShape {list(encoding.instr_shape)} is not lowered "
+                         "(32x32 and 16x16 are)")
+    kind = _kind(a, b, c, precision, "MFMA")
+    if kind == "xf32" and encoding.version != 3:
+        kind = "f32"
+    name, kpl = _MFMA[(kind, size)]
+    groups = 64 // size
+    if encoding.instr_shape[2] not in (0, kpl * groups):
+        raise ValueError(f"instrShape {list(encoding.instr_shape)} does not fit "
+                         f"mfma.{name} (K = {kpl * groups})")
+    k_width = k_width or kpl
+    if k_width % kpl:
+        raise ValueError(f"kWidth {k_width} is not a multiple of mfma.{name}'s {kpl} "
+                         "elements per lane")
+    k = k_width * groups
+    rows = _bits(size, (1, 0))
+    a_frag = _layout(_bits(k_width, (0, 1)), rows + _bits(groups, (0, k_width)), (size, k))
+    b_frag = _layout(_swap(a_frag.get_bases("register")), _swap(a_frag.get_bases("lane")),
+                     (k, size))
+    c_regs = [(1, 0), (2, 0)] + _bits(size // (4 * groups), (4 * groups, 0))
+    c_lanes = _bits(size, (0, 1)) + _bits(groups, (4, 0))
+    if encoding.is_transposed:
+        c_regs, c_lanes = _swap(c_regs), _swap(c_lanes)
+    operand = i16 if kind == "bf16" else a
+    return AmdMatrixInstruction(size, size, k, a_frag, b_frag,
+                                _layout(c_regs, c_lanes, (size, size)), name=name, kpl=kpl,
+                                repeat=k_width // kpl, operand=operand,
+                                transposed=encoding.is_transposed)
+
+
+def wmma_instruction(encoding: AmdWmma, a: Attribute, b: Attribute, c: Attribute,
+                     precision: str, k_width: int) -> AmdMatrixInstruction:
+    """The WMMA of an RDNA3 (version 1) dot: f16 or bf16 into f32."""
+    if encoding.version != 1:
+        raise ValueError(f"amd_wmma version {encoding.version} is not lowered (1 is)")
+    kind = _kind(a, b, c, precision, "WMMA")
+    if kind not in _WMMA:
+        raise ValueError(f"no WMMA for {a} -> {c} on RDNA3 (f16 and bf16 into f32)")
+    if k_width not in (0, 16):
+        raise ValueError(f"a WMMA operand holds all 16 K per lane, not kWidth {k_width}")
+    rows = _bits(16, (1, 0))
+    a_frag = _layout(_bits(16, (0, 1)), rows + [(0, 0)], (16, 16))
+    b_frag = _layout(_bits(16, (1, 0)), _bits(16, (0, 1)) + [(0, 0)], (16, 16))
+    c_regs, c_lanes = _bits(8, (2, 0)), _bits(16, (0, 1)) + [(1, 0)]
+    if encoding.is_transposed:
+        c_regs, c_lanes = _swap(c_regs), _swap(c_lanes)
+    return AmdMatrixInstruction(16, 16, 16, a_frag, b_frag,
+                                _layout(c_regs, c_lanes, (16, 16)), name=_WMMA[kind], kpl=16,
+                                operand=i16 if kind == "bf16" else a, wmma=True,
+                                transposed=encoding.is_transposed)
+
+
+class AmdMatrixEmitter(MatrixEmitter):
+    """``rocdl.mfma.*`` for ``#amd_mfma`` and ``rocdl.wmma.*`` for ``#amd_wmma`` results."""
+
+    def __init__(self, encoding: AmdMfma | AmdWmma):
+        self.encoding = encoding
+
+    def instruction(self, a_type: Attribute, b_type: Attribute, c_type: Attribute,
+                    input_precision: str, k_width: int = 0) -> MatrixInstruction:
+        pick = wmma_instruction if isinstance(self.encoding, AmdWmma) else mfma_instruction
+        return pick(self.encoding, a_type, b_type, c_type, input_precision, k_width)
+
+    def emit(self, b: LLVMBuilder, instruction: MatrixInstruction, a: Sequence[SSAValue],
+             b_values: Sequence[SSAValue], c: Sequence[SSAValue]) -> list[SSAValue]:
+        assert isinstance(instruction, AmdMatrixInstruction)
+        ins = instruction
+        if ins.transposed:
+            a, b_values = b_values, a
+        acc = b.pack_vector(list(c))
+        op = _MATRIX[("rocdl.wmma." if ins.wmma else "rocdl.mfma.") + ins.name]
+        for j in range(ins.repeat):
+            window = slice(j * ins.kpl, (j + 1) * ins.kpl)
+            x, y = (self._operand(b, ins, values[window]) for values in (a, b_values))
+            extra = [] if ins.wmma else [b.i32(0)] * 3   # cbsz, abid, blgp: no broadcast
+            acc = b.emit(op.create(operands=[x, y, acc, *extra], result_types=[acc.type]))
+        return b.unpack_vector(acc)
+
+    @staticmethod
+    def _operand(b: LLVMBuilder, ins: AmdMatrixInstruction,
+                 values: Sequence[SSAValue]) -> SSAValue:
+        if len(values) == 1:
+            return values[0]
+        vector = b.pack_vector(list(values))
+        if ins.operand == IntegerType(8):   # i8: 8 per lane packed in an i64
+            return b.bitcast(vector, IntegerType(64))
+        if ins.operand is not None and ins.operand != values[0].type:
+            return b.bitcast(vector, VectorType(ins.operand, [len(values)]))
+        return vector
+
+
+__all__ = ["AmdMatrixEmitter", "AmdMatrixInstruction", "mfma_instruction", "wmma_instruction"]
