@@ -1,0 +1,38 @@
+"""Issue 11, the lowering part: Triton's final TTGIR of the three dot kernels (corpus
+``.ttgir``) through tileopt's AMD lowering alone (from the ``llir`` stage), run by
+tileopt-run against float64 numpy: MFMA 32x32x8 f16 on gfx942 and WMMA 16x16x16 f16 on
+gfx1100, operands read from LDS, two blocks along M and N with ragged tails, and a K loop
+of two steps (prologue and epilogue only) or five (the pipelined loop's steady state), the
+last one ragged. The same cases as Triton's own ``.llir`` passes (test_run_amd_corpus.py)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tileopt.run.launch import Compiled, compile_source, run_kernel
+from tileopt.testing.run_cases import CASES, DOT, compile_options
+
+PIPELINES = {"hip-gfx942": "amd-cdna3", "hip-gfx1100": "amd-rdna3"}
+
+
+@lru_cache(maxsize=None)
+def _compiled(corpus: Path, target: str, kernel: str) -> Compiled:
+    path = corpus / target / f"{kernel}.ttgir"
+    return compile_source(path.read_text(), path.name,
+                          PIPELINES[target] + compile_options(path.with_suffix(".json")),
+                          start_at="llir")
+
+
+@pytest.mark.parametrize("k_steps", [1, 4])
+@pytest.mark.parametrize("target", PIPELINES)
+@pytest.mark.parametrize("kernel", DOT)
+def test_dot_ttgir_lowering_matches_reference(corpus, target, kernel, k_steps):
+    compiled = _compiled(corpus, target, kernel)
+    case = CASES[kernel](np.random.default_rng(0), k_steps=k_steps)
+    result = run_kernel(compiled, case.args, case.grid)
+    assert result.reports == []
+    case.check(result.outputs)
