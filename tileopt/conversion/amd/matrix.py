@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
     Float16Type,
     Float32Type,
     IntegerType,
@@ -38,7 +40,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, SSAValue
 
 from tileopt.conversion.llvm_builder import LLVMBuilder
-from tileopt.conversion.target_hooks import MatrixEmitter, MatrixInstruction
+from tileopt.conversion.target_hooks import DotOperands, MatrixEmitter, MatrixInstruction
 from tileopt.dialects.rocdl_llvm import MATRIX_OPS
 from tileopt.layouts.encodings import AmdMfma, AmdWmma
 from tileopt.layouts.linear_layout import LinearLayout
@@ -83,8 +85,17 @@ _MFMA = {
     ("xf32", 32): ("f32.32x32x4.xf32", 2), ("xf32", 16): ("f32.16x16x8.xf32", 2),
     ("f32", 32): ("f32.32x32x2f32", 1), ("f32", 16): ("f32.16x16x4f32", 1),
     ("i8", 32): ("i32.32x32x16.i8", 8), ("i8", 16): ("i32.16x16x32.i8", 8),
+    ("f8", 32): ("f32.32x32x16.{}.{}", 8), ("f8", 16): ("f32.16x16x32.{}.{}", 8),
 }
+# gfx942's fp8 formats (the FNUZ ones) by the intrinsic's name for them.
+_FP8 = {Float8E4M3FNUZType: "fp8", Float8E5M2FNUZType: "bf8"}
 _WMMA = {"f16": "f32.16x16x16.f16", "bf16": "f32.16x16x16.bf16"}
+
+
+def _fp8(operands: DotOperands) -> tuple[str, str] | None:
+    """The intrinsic's names of A's and B's fp8 formats, None unless both are fp8."""
+    kinds = [_FP8.get(type(t)) for t in (operands.a_element, operands.b_element)]
+    return None if None in kinds else (kinds[0], kinds[1])
 
 
 def _kind(a: Attribute, b: Attribute, c: Attribute, precision: str, what: str) -> str:
@@ -102,21 +113,28 @@ def _kind(a: Attribute, b: Attribute, c: Attribute, precision: str, what: str) -
 
 
 def mfma_instruction(encoding: AmdMfma, a: Attribute, b: Attribute, c: Attribute,
-                     precision: str, k_width: int) -> AmdMatrixInstruction:
-    """The MFMA of a CDNA3 dot (f16, bf16, f32 with or without xf32, i8)."""
+                     precision: str, operands: DotOperands) -> AmdMatrixInstruction:
+    """The MFMA of a CDNA3 dot (f16, bf16, f32 with or without xf32, i8, fp8/bf8)."""
     size = encoding.instr_shape[0]
     if tuple(encoding.instr_shape[:2]) not in ((32, 32), (16, 16)):
         raise ValueError(f"MFMA instrShape {list(encoding.instr_shape)} is not lowered "
                          "(32x32 and 16x16 are)")
-    kind = _kind(a, b, c, precision, "MFMA")
+    fp8 = _fp8(operands)
+    if fp8 is not None and isinstance(c, Float32Type):
+        kind = "f8"
+    else:
+        kind = _kind(a, b, c, precision, "MFMA")
     if kind == "xf32" and encoding.version != 3:
         kind = "f32"
     name, kpl = _MFMA[(kind, size)]
+    if fp8 is not None:
+        # The intrinsic names its first operand's format first: B's when transposed.
+        name = name.format(*(reversed(fp8) if encoding.is_transposed else fp8))
     groups = 64 // size
     if encoding.instr_shape[2] not in (0, kpl * groups):
         raise ValueError(f"instrShape {list(encoding.instr_shape)} does not fit "
                          f"mfma.{name} (K = {kpl * groups})")
-    k_width = k_width or kpl
+    k_width = operands.k_width or kpl
     if k_width % kpl:
         raise ValueError(f"kWidth {k_width} is not a multiple of mfma.{name}'s {kpl} "
                          "elements per lane")
@@ -129,7 +147,7 @@ def mfma_instruction(encoding: AmdMfma, a: Attribute, b: Attribute, c: Attribute
     c_lanes = _bits(size, (0, 1)) + _bits(groups, (4, 0))
     if encoding.is_transposed:
         c_regs, c_lanes = _swap(c_regs), _swap(c_lanes)
-    operand = i16 if kind == "bf16" else a
+    operand = i16 if kind == "bf16" else IntegerType(64) if kpl == 8 else a
     return AmdMatrixInstruction(size, size, k, a_frag, b_frag,
                                 _layout(c_regs, c_lanes, (size, size)), name=name, kpl=kpl,
                                 repeat=k_width // kpl, operand=operand,
@@ -137,15 +155,16 @@ def mfma_instruction(encoding: AmdMfma, a: Attribute, b: Attribute, c: Attribute
 
 
 def wmma_instruction(encoding: AmdWmma, a: Attribute, b: Attribute, c: Attribute,
-                     precision: str, k_width: int) -> AmdMatrixInstruction:
+                     precision: str, operands: DotOperands) -> AmdMatrixInstruction:
     """The WMMA of an RDNA3 (version 1) dot: f16 or bf16 into f32."""
     if encoding.version != 1:
         raise ValueError(f"amd_wmma version {encoding.version} is not lowered (1 is)")
     kind = _kind(a, b, c, precision, "WMMA")
     if kind not in _WMMA:
         raise ValueError(f"no WMMA for {a} -> {c} on RDNA3 (f16 and bf16 into f32)")
-    if k_width not in (0, 16):
-        raise ValueError(f"a WMMA operand holds all 16 K per lane, not kWidth {k_width}")
+    if operands.k_width not in (0, 16):
+        raise ValueError(f"a WMMA operand holds all 16 K per lane, not kWidth "
+                         f"{operands.k_width}")
     rows = _bits(16, (1, 0))
     a_frag = _layout(_bits(16, (0, 1)), rows + [(0, 0)], (16, 16))
     b_frag = _layout(_bits(16, (1, 0)), _bits(16, (0, 1)) + [(0, 0)], (16, 16))
@@ -165,9 +184,11 @@ class AmdMatrixEmitter(MatrixEmitter):
         self.encoding = encoding
 
     def instruction(self, a_type: Attribute, b_type: Attribute, c_type: Attribute,
-                    input_precision: str, k_width: int = 0) -> MatrixInstruction:
+                    input_precision: str,
+                    operands: DotOperands | None = None) -> MatrixInstruction:
         pick = wmma_instruction if isinstance(self.encoding, AmdWmma) else mfma_instruction
-        return pick(self.encoding, a_type, b_type, c_type, input_precision, k_width)
+        return pick(self.encoding, a_type, b_type, c_type, input_precision,
+                    operands or DotOperands())
 
     def emit(self, b: LLVMBuilder, instruction: MatrixInstruction, a: Sequence[SSAValue],
              b_values: Sequence[SSAValue], c: Sequence[SSAValue]) -> list[SSAValue]:
@@ -190,8 +211,8 @@ class AmdMatrixEmitter(MatrixEmitter):
         if len(values) == 1:
             return values[0]
         vector = b.pack_vector(list(values))
-        if ins.operand == IntegerType(8):   # i8: 8 per lane packed in an i64
-            return b.bitcast(vector, IntegerType(64))
+        if ins.operand == IntegerType(64):   # 8 bytes a lane (i8, fp8) packed in an i64
+            return b.bitcast(vector, ins.operand)
         if ins.operand is not None and ins.operand != values[0].type:
             return b.bitcast(vector, VectorType(ins.operand, [len(values)]))
         return vector
