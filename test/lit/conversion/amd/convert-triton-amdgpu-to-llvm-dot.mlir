@@ -131,3 +131,148 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Operand A from LDS on gfx942, through amdg.in_thread_transpose and ttg.local_store into
+// buffer 0 of a 2x32x8 f16 allocation (1024 bytes) in #swizzled_shared vec 4, maxPhase 2:
+// element (r, c) at byte 16r + 2(c ^ 4(r & 1)).
+// - The #blocked source gives lane l row l >> 1, columns 4(l & 1) + 0..3 in registers 0..3;
+//   the #linear result holds columns 0, 2, 1, 3 in registers 0..3, so the transpose renames
+//   registers 1 and 2 and the store puts the loads back in column order: one 8-byte
+//   vector at 16(l >> 1) + 8((l & 1) ^ ((l >> 1) & 1)) = (l << 3) ^ ((l & 2) << 2).
+// - local_load into the dot operand (MFMA 32x32x8, kWidth 4): lane l reads row l & 31,
+//   K 4(l >> 5) + 0..3: one 8-byte ds_read at 16(l & 31) ^ 8(((l & 32) >> 5) ^ (l & 1)).
+//   (COL is l & 1 of the global load's column, the lane's first l & 1.)
+// - The transposed MFMA takes B (%y) first, the loaded A second; s.setprio and
+//   sched.barrier go through where they stand.
+// CHECK-LABEL: llvm.func @mfma_from_lds
+// CHECK-DAG:     %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG:     %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG:     %[[C3:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-DAG:     %[[C4:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-DAG:     %[[C31:.*]] = llvm.mlir.constant(31 : i32) : i32
+// CHECK-DAG:     %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK-DAG:     %[[C63:.*]] = llvm.mlir.constant(63 : i32) : i32
+// CHECK-DAG:     %[[TID:.*]] = rocdl.workitem.id.x : i32
+// CHECK-DAG:     %[[L:.*]] = llvm.and %[[TID]], %[[C63]] : i32
+// CHECK-DAG:     %[[COL:.*]] = llvm.and %[[L]], %[[C1]] : i32
+// CHECK-DAG:     %[[S1:.*]] = llvm.and %[[L]], %[[C2]] : i32
+// CHECK-DAG:     %[[S2:.*]] = llvm.shl %[[S1]], %[[C2]] : i32
+// CHECK-DAG:     %[[S3:.*]] = llvm.shl %[[L]], %[[C3]] : i32
+// CHECK-DAG:     %[[ST:.*]] = llvm.xor %[[S2]], %[[S3]] : i32
+// CHECK-DAG:     %[[R1:.*]] = llvm.and %[[L]], %[[C32]] : i32
+// CHECK-DAG:     %[[R2:.*]] = llvm.lshr %[[R1]], %[[C2]] : i32
+// CHECK-DAG:     %[[R3:.*]] = llvm.and %[[L]], %[[C1]] : i32
+// CHECK-DAG:     %[[R4:.*]] = llvm.shl %[[R3]], %[[C3]] : i32
+// CHECK-DAG:     %[[R5:.*]] = llvm.xor %[[R2]], %[[R4]] : i32
+// CHECK-DAG:     %[[R6:.*]] = llvm.and %[[L]], %[[C31]] : i32
+// CHECK-DAG:     %[[R7:.*]] = llvm.shl %[[R6]], %[[C4]] : i32
+// CHECK-DAG:     %[[LD:.*]] = llvm.xor %[[R5]], %[[R7]] : i32
+// CHECK:         %[[G0:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f16
+// CHECK-NEXT:    %[[G1:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f16
+// CHECK-NEXT:    %[[G2:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f16
+// CHECK-NEXT:    %[[G3:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f16
+// CHECK-NEXT:    %[[SP:.*]] = llvm.getelementptr %{{.*}}[%[[ST]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT:    llvm.mlir.undef : vector<4xf16>
+// CHECK-NEXT:    %[[V0:.*]] = llvm.insertelement %[[G0]], %{{.*}}[%{{.*}} : i32]
+// CHECK-NEXT:    %[[V1:.*]] = llvm.insertelement %[[G1]], %[[V0]]
+// CHECK-NEXT:    %[[V2:.*]] = llvm.insertelement %[[G2]], %[[V1]]
+// CHECK-NEXT:    %[[V3:.*]] = llvm.insertelement %[[G3]], %[[V2]]
+// CHECK-NEXT:    llvm.store %[[V3]], %[[SP]] {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
+// CHECK-NEXT:    rocdl.barrier
+// CHECK-NEXT:    %[[LP:.*]] = llvm.getelementptr %{{.*}}[%[[LD]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT:    %[[A:.*]] = llvm.load %[[LP]] {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xf16>
+// CHECK-COUNT-3: llvm.extractelement %[[A]]
+// CHECK-NEXT:    %[[E3:.*]] = llvm.extractelement %[[A]]
+// CHECK-NOT:     llvm.load
+// CHECK:         rocdl.s.setprio 1
+// CHECK:         llvm.insertelement %y
+// CHECK:         %[[AV:.*]] = llvm.insertelement %[[E3]], %{{.*}} : vector<4xf16>
+// CHECK-NEXT:    %[[D:.*]] = rocdl.mfma.f32.32x32x8f16 %{{.*}}, %[[AV]], %{{.*}}
+// CHECK-COUNT-16: llvm.extractelement %[[D]]
+// CHECK-NEXT:    rocdl.s.setprio 0
+// CHECK-NEXT:    rocdl.sched.barrier 0
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#linear = #ttg.linear<{register = [[0, 2], [0, 1]], lane = [[0, 4], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [], block = []}>
+#mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 1], instrShape = [32, 32, 8], isTransposed = true}>
+#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 2, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @mfma_from_lds(%ap: !tt.ptr<f16>, %y: f16, %z: f32, %out: !tt.ptr<f32>) {
+    %c0 = arith.constant 0 : i32
+    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %re = tt.expand_dims %r {axis = 0 : i32} : tensor<8xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x8xi32, #blocked>
+    %rb = tt.broadcast %re : tensor<1x8xi32, #blocked> -> tensor<32x8xi32, #blocked>
+    %aps = tt.splat %ap : !tt.ptr<f16> -> tensor<32x8x!tt.ptr<f16>, #blocked>
+    %pa = tt.addptr %aps, %rb : tensor<32x8x!tt.ptr<f16>, #blocked>, tensor<32x8xi32, #blocked>
+    %a = tt.load %pa : tensor<32x8x!tt.ptr<f16>, #blocked>
+    %b = tt.splat %y : f16 -> tensor<8x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
+    %c = tt.splat %z : f32 -> tensor<32x32xf32, #mma>
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<2x32x8xf16, #shared, #smem, mutable>
+    %view = ttg.memdesc_index %buf[%c0] : !ttg.memdesc<2x32x8xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x8xf16, #shared, #smem, mutable>
+    %t = amdg.in_thread_transpose %a : tensor<32x8xf16, #blocked> -> tensor<32x8xf16, #linear>
+    ttg.local_store %t, %view : tensor<32x8xf16, #linear> -> !ttg.memdesc<32x8xf16, #shared, #smem, mutable>
+    %ad = ttg.local_load %view : !ttg.memdesc<32x8xf16, #shared, #smem, mutable> -> tensor<32x8xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
+    rocdl.s.setprio 1
+    %d = tt.dot %ad, %b, %c : tensor<32x8xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<8x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<32x32xf32, #mma>
+    rocdl.s.setprio 0
+    rocdl.sched.barrier 0
+    ttg.local_dealloc %buf : !ttg.memdesc<2x32x8xf16, #shared, #smem, mutable>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<32x32x!tt.ptr<f32>, #mma>
+    tt.store %p, %d : tensor<32x32x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// Operand A of a WMMA from LDS (gfx1100): a 16x16 f16 buffer (512 bytes) in
+// #swizzled_shared vec 8, maxPhase 2: element (r, c) at byte 32r + 2(c ^ 8(r & 1)). Lane
+// l reads all of row l & 15 (lanes 16-31 the same rows): two 16-byte reads, at
+// 32(l & 15) ^ 16(l & 1) and 16 bytes xor that; their 16 halves, in order, are the
+// WMMA's second operand (transposed: B first).
+// CHECK-LABEL: llvm.func @wmma_from_lds
+// CHECK-DAG:     %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG:     %[[C4:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-DAG:     %[[C5:.*]] = llvm.mlir.constant(5 : i32) : i32
+// CHECK-DAG:     %[[C15:.*]] = llvm.mlir.constant(15 : i32) : i32
+// CHECK-DAG:     %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK-DAG:     %[[C31:.*]] = llvm.mlir.constant(31 : i32) : i32
+// CHECK-DAG:     %[[TID:.*]] = rocdl.workitem.id.x : i32
+// CHECK-DAG:     %[[L:.*]] = llvm.and %[[TID]], %[[C31]] : i32
+// CHECK-DAG:     %[[R1:.*]] = llvm.and %[[L]], %[[C1]] : i32
+// CHECK-DAG:     %[[R2:.*]] = llvm.shl %[[R1]], %[[C4]] : i32
+// CHECK-DAG:     %[[R3:.*]] = llvm.and %[[L]], %[[C15]] : i32
+// CHECK-DAG:     %[[R4:.*]] = llvm.shl %[[R3]], %[[C5]] : i32
+// CHECK-DAG:     %[[LD:.*]] = llvm.xor %[[R2]], %[[R4]] : i32
+// CHECK:         llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK-NEXT:    rocdl.barrier
+// CHECK-NEXT:    %[[P0:.*]] = llvm.getelementptr %{{.*}}[%[[LD]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT:    %[[LO:.*]] = llvm.load %[[P0]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK-COUNT-8: llvm.extractelement %[[LO]]
+// CHECK-NEXT:    %[[O1:.*]] = llvm.xor %[[LD]], %[[C16]] : i32
+// CHECK-NEXT:    %[[P1:.*]] = llvm.getelementptr %{{.*}}[%[[O1]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT:    %[[HI:.*]] = llvm.load %[[P1]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK-COUNT-7: llvm.extractelement %[[HI]]
+// CHECK-NEXT:    %[[H7:.*]] = llvm.extractelement %[[HI]]
+// CHECK-NOT:     llvm.load
+// CHECK:         %[[AV:.*]] = llvm.insertelement %[[H7]], %{{.*}} : vector<16xf16>
+// CHECK-NEXT:    rocdl.wmma.f32.16x16x16.f16 %{{.*}}, %[[AV]], %{{.*}}
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#mma = #ttg.amd_wmma<{version = 1, isTranspose = true, warpsPerCTA = [1, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 2, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx1100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wmma_from_lds(%x: f16, %y: f16, %z: f32, %out: !tt.ptr<f32>) {
+    %a = tt.splat %x : f16 -> tensor<16x16xf16, #blocked>
+    %buf = ttg.local_alloc %a : (tensor<16x16xf16, #blocked>) -> !ttg.memdesc<16x16xf16, #shared, #smem>
+    %ad = ttg.local_load %buf : !ttg.memdesc<16x16xf16, #shared, #smem> -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 16}>>
+    %b = tt.splat %y : f16 -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 16}>>
+    %c = tt.splat %z : f32 -> tensor<16x16xf32, #mma>
+    %d = tt.dot %ad, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 16}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 16}>> -> tensor<16x16xf32, #mma>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>, #mma>
+    tt.store %p, %d : tensor<16x16x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
