@@ -276,3 +276,40 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// The FMA dot (a #blocked result: no matrix core), operands from LDS. Each lane of the
+// 8x8 lanes holds a 2x2 block of the 16x16 result, so 2 rows of A and 2 columns of B at
+// each of the 4 K: A is stored M-fastest (order [0, 1]) and B N-fastest, so each K is one
+// 8-byte read of A and one of B; then 2 x 2 x 4 = 16 fmuladds, K outermost: the first K
+// step starts from the zero accumulator.
+// CHECK-LABEL: llvm.func @fma_dot
+// CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK-NOT:     llvm.load
+// CHECK:         %[[D0:.*]] = llvm.intr.fmuladd(%{{.*}}, %{{.*}}, %[[ZERO:.*]]) : (f32, f32, f32) -> f32
+// CHECK-NEXT:    llvm.intr.fmuladd(%{{.*}}, %{{.*}}, %[[ZERO]])
+// CHECK-NEXT:    llvm.intr.fmuladd(%{{.*}}, %{{.*}}, %[[ZERO]])
+// CHECK-NEXT:    llvm.intr.fmuladd(%{{.*}}, %{{.*}}, %[[ZERO]])
+// CHECK-NEXT:    llvm.intr.fmuladd(%{{.*}}, %{{.*}}, %[[D0]])
+// CHECK-COUNT-11: llvm.intr.fmuladd
+// CHECK-NOT:     llvm.intr.fmuladd
+#blocked = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [8, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @fma_dot(%x: f32, %y: f32, %out: !tt.ptr<f32>) {
+    %a = tt.splat %x : f32 -> tensor<16x4xf32, #blocked>
+    %b = tt.splat %y : f32 -> tensor<4x16xf32, #blocked>
+    %sa = ttg.local_alloc %a : (tensor<16x4xf32, #blocked>) -> !ttg.memdesc<16x4xf32, #shared, #smem>
+    %sb = ttg.local_alloc %b : (tensor<4x16xf32, #blocked>) -> !ttg.memdesc<4x16xf32, #shared1, #smem>
+    %ad = ttg.local_load %sa : !ttg.memdesc<16x4xf32, #shared, #smem> -> tensor<16x4xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %bd = ttg.local_load %sb : !ttg.memdesc<4x16xf32, #shared1, #smem> -> tensor<4x16xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %c = arith.constant dense<0.000000e+00> : tensor<16x16xf32, #blocked>
+    %d = tt.dot %ad, %bd, %c : tensor<16x4xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<4x16xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<16x16xf32, #blocked>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>, #blocked>
+    tt.store %p, %d : tensor<16x16x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
