@@ -36,3 +36,28 @@ def test_dot_ttgir_lowering_matches_reference(corpus, target, kernel, k_steps):
     result = run_kernel(compiled, case.args, case.grid)
     assert result.reports == []
     case.check(result.outputs)
+
+
+def _bf16(x: np.ndarray) -> np.ndarray:
+    """bf16 bit patterns (uint16) as float64."""
+    return (x.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
+@pytest.mark.parametrize("target", PIPELINES)
+def test_bf16_dot_ttgir_matches_reference(corpus, target):
+    """matmul_small's TTGIR with every f16 made bf16: the bf16 MFMA (32x32x8bf16_1k, operands
+    as i16 vectors) and WMMA (16x16x16.bf16), C rounded to bf16 (half an ulp: 2^-8)."""
+    path = corpus / target / "matmul_small.ttgir"
+    compiled = compile_source(path.read_text().replace("f16", "bf16"), path.name,
+                              PIPELINES[target] + compile_options(path.with_suffix(".json")),
+                              start_at="llir")
+    rng = np.random.default_rng(0)
+    m, n, k = 64 + 16, 64 + 16, 32 * 4 + 16
+    a, b = ((rng.standard_normal(s).astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+            for s in ((m, k), (k, n)))
+    c = np.full((m, n + 16), 0x7FC0, np.uint16)   # NaN: the padding column must stay so
+    result = run_kernel(compiled, [a, b, c, m, n, k, k, n, n + 16], (4,))
+    assert result.reports == []
+    want, got = _bf16(a) @ _bf16(b), _bf16(result.outputs[2])
+    assert np.all(np.abs(got[:, :n] - want) <= 2 ** -8 * np.maximum(1, np.abs(want)))
+    assert np.isnan(got[:, n:]).all()
