@@ -57,7 +57,6 @@ from tileopt.conversion.target_hooks import (
 )
 from tileopt.conversion.type_converter import bit_width
 from tileopt.dialects import llvm_ext
-from tileopt.layouts.encodings import AmdMfma, AmdWmma
 from tileopt.dialects.rocdl_llvm import (
     BARRIER_OPS,
     FUNCTIONAL_OPS,
@@ -66,6 +65,7 @@ from tileopt.dialects.rocdl_llvm import (
     ReadfirstlaneOp,
     UpdateDppOp,
 )
+from tileopt.layouts.encodings import AmdMfma, AmdWmma
 
 LOG2E = 1.4426950408889634
 _AXES = ("x", "y", "z")
