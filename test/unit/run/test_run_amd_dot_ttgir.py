@@ -61,3 +61,37 @@ def test_bf16_dot_ttgir_matches_reference(corpus, target):
     want, got = _bf16(a) @ _bf16(b), _bf16(result.outputs[2])
     assert np.all(np.abs(got[:, :n] - want) <= 2 ** -8 * np.maximum(1, np.abs(want)))
     assert np.isnan(got[:, n:]).all()
+
+
+# matmul_small's TTGIR with its layouts changed in place (every use of #mma follows): the
+# variants Triton's AMD passes also pick, each checked to reach its instruction.
+VARIANTS = {
+    "not transposed": ("hip-gfx942", [("isTransposed = true", "isTransposed = false")],
+                       "mfma.f32.32x32x8f16"),
+    "wmma not transposed": ("hip-gfx1100", [("isTranspose = true", "isTranspose = false")],
+                            "wmma.f32.16x16x16.f16"),
+    "kpack 2": ("hip-gfx942", [("kWidth = 4", "kWidth = 8")], "mfma.f32.32x32x8f16"),
+    "16x16x16": ("hip-gfx942", [("instrShape = [32, 32, 8]", "instrShape = [16, 16, 16]")],
+                 "mfma.f32.16x16x16f16"),
+    "16x16x16 kpack 2": ("hip-gfx942", [("instrShape = [32, 32, 8]",
+                                         "instrShape = [16, 16, 16]"),
+                                        ("kWidth = 4", "kWidth = 8")], "mfma.f32.16x16x16f16"),
+}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_layout_variants_match_reference(corpus, variant):
+    target, edits, intrinsic = VARIANTS[variant]
+    path = corpus / target / "matmul_small.ttgir"
+    text = path.read_text()
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    compiled = compile_source(text, path.name,
+                              PIPELINES[target] + compile_options(path.with_suffix(".json")),
+                              start_at="llir")
+    assert f"@llvm.amdgcn.{intrinsic}" in compiled.llvm_ir
+    case = CASES["matmul_small"](np.random.default_rng(0), k_steps=4)
+    result = run_kernel(compiled, case.args, case.grid)
+    assert result.reports == []
+    case.check(result.outputs)
