@@ -9,8 +9,10 @@ tiling of ``tt.dot`` (``triton_gpu_to_llvm/dot.py``):
   ``A[l % D][kpl * (l // D) + i]`` and ``B[kpl * (l // D) + i][l % D]``; accumulator item
   ``v`` is ``D[v % 4 + 4 * (l // D) + 4 * (64 / D) * (v // 4)][l % D]``.
 - WMMA ``16x16x16`` (waves of 32): lane ``l`` holds row ``l % 16`` of A and column
-  ``l % 16`` of B, all 16 K elements, lanes 16-31 the same as lanes 0-15; f32 accumulator
-  item ``v`` is ``D[2v + l // 16][l % 16]``.
+  ``l % 16`` of B, all 16 K elements, lanes 16-31 the same as lanes 0-15; accumulator
+  item ``v`` is ``D[2v + l // 16][l % 16]``: an f32 or i32 accumulator has 8 registers;
+  an f16/bf16 one 16 halves of which (``opsel`` 0) the even ones are the 8 items; i8
+  operands travel 4 to a 32-bit word, signed.
 
 A dot operand with ``kWidth`` a multiple ``r`` of ``kpl`` holds ``kWidth`` consecutive K
 per lane: the tile is then ``r`` instructions deep, the j-th taking elements
@@ -41,6 +43,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from tileopt.conversion.llvm_builder import LLVMBuilder
 from tileopt.conversion.target_hooks import DotOperands, MatrixEmitter, MatrixInstruction
+from tileopt.conversion.type_converter import bit_width
 from tileopt.dialects.rocdl_llvm import MATRIX_OPS
 from tileopt.layouts.encodings import AmdMfma, AmdWmma
 from tileopt.layouts.linear_layout import LinearLayout
@@ -89,7 +92,10 @@ _MFMA = {
 }
 # gfx942's fp8 formats (the FNUZ ones) by the intrinsic's name for them.
 _FP8 = {Float8E4M3FNUZType: "fp8", Float8E5M2FNUZType: "bf8"}
-_WMMA = {"f16": "f32.16x16x16.f16", "bf16": "f32.16x16x16.bf16"}
+# WMMA per (A element kind, accumulator): the intrinsic.
+_WMMA = {("f16", "f32"): "f32.16x16x16.f16", ("bf16", "f32"): "f32.16x16x16.bf16",
+         ("f16", "f16"): "f16.16x16x16.f16", ("bf16", "bf16"): "bf16.16x16x16.bf16",
+         ("i8", "i32"): "i32.16x16x16.iu8"}
 
 
 def _fp8(operands: DotOperands) -> tuple[str, str] | None:
@@ -98,12 +104,14 @@ def _fp8(operands: DotOperands) -> tuple[str, str] | None:
     return None if None in kinds else (kinds[0], kinds[1])
 
 
-def _kind(a: Attribute, b: Attribute, c: Attribute, precision: str, what: str) -> str:
+def _kind(a: Attribute, b: Attribute, c: Attribute, precision: str, what: str,
+          same_acc: bool = False) -> str:
+    """The operands' kind; ``same_acc``: an accumulator of the operands' type is allowed."""
     if a != b:
         raise ValueError(f"{what} needs A and B of one type, got {a} and {b}")
-    if isinstance(a, Float16Type) and isinstance(c, Float32Type):
+    if isinstance(a, Float16Type) and (isinstance(c, Float32Type) or same_acc and c == a):
         return "f16"
-    if isinstance(a, BFloat16Type) and isinstance(c, Float32Type):
+    if isinstance(a, BFloat16Type) and (isinstance(c, Float32Type) or same_acc and c == a):
         return "bf16"
     if isinstance(a, Float32Type) and isinstance(c, Float32Type):
         return "xf32" if precision == "tf32" else "f32"
@@ -156,12 +164,15 @@ def mfma_instruction(encoding: AmdMfma, a: Attribute, b: Attribute, c: Attribute
 
 def wmma_instruction(encoding: AmdWmma, a: Attribute, b: Attribute, c: Attribute,
                      precision: str, operands: DotOperands) -> AmdMatrixInstruction:
-    """The WMMA of an RDNA3 (version 1) dot: f16 or bf16 into f32."""
+    """The WMMA of an RDNA3 (version 1) dot: f16 or bf16 into f32 or their own type, i8
+    into i32."""
     if encoding.version != 1:
         raise ValueError(f"amd_wmma version {encoding.version} is not lowered (1 is)")
-    kind = _kind(a, b, c, precision, "WMMA")
-    if kind not in _WMMA:
-        raise ValueError(f"no WMMA for {a} -> {c} on RDNA3 (f16 and bf16 into f32)")
+    kind = _kind(a, b, c, precision, "WMMA", same_acc=True)
+    acc = "f32" if isinstance(c, Float32Type) else "i32" if c == i32 else kind
+    if (kind, acc) not in _WMMA:
+        raise ValueError(f"no WMMA for {a} -> {c} on RDNA3 (f16 and bf16 into f32 or "
+                         "themselves, i8 into i32)")
     if operands.k_width not in (0, 16):
         raise ValueError(f"a WMMA operand holds all 16 K per lane, not kWidth "
                          f"{operands.k_width}")
@@ -172,8 +183,9 @@ def wmma_instruction(encoding: AmdWmma, a: Attribute, b: Attribute, c: Attribute
     if encoding.is_transposed:
         c_regs, c_lanes = _swap(c_regs), _swap(c_lanes)
     return AmdMatrixInstruction(16, 16, 16, a_frag, b_frag,
-                                _layout(c_regs, c_lanes, (16, 16)), name=_WMMA[kind], kpl=16,
-                                operand=i16 if kind == "bf16" else a, wmma=True,
+                                _layout(c_regs, c_lanes, (16, 16)), name=_WMMA[(kind, acc)],
+                                kpl=16, operand=i16 if kind == "bf16" else
+                                VectorType(i32, [4]) if kind == "i8" else a, wmma=True,
                                 transposed=encoding.is_transposed)
 
 
@@ -196,14 +208,34 @@ class AmdMatrixEmitter(MatrixEmitter):
         ins = instruction
         if ins.transposed:
             a, b_values = b_values, a
-        acc = b.pack_vector(list(c))
+        halves = ins.wmma and bit_width(c[0].type) == 16   # f16/bf16 WMMA accumulator
+        acc = self._accumulator(b, c, halves)
         op = _MATRIX[("rocdl.wmma." if ins.wmma else "rocdl.mfma.") + ins.name]
         for j in range(ins.repeat):
             window = slice(j * ins.kpl, (j + 1) * ins.kpl)
             x, y = (self._operand(b, ins, values[window]) for values in (a, b_values))
-            extra = [] if ins.wmma else [b.i32(0)] * 3   # cbsz, abid, blgp: no broadcast
-            acc = b.emit(op.create(operands=[x, y, acc, *extra], result_types=[acc.type]))
-        return b.unpack_vector(acc)
+            if not ins.wmma:
+                operands = [x, y, acc, *[b.i32(0)] * 3]   # cbsz, abid, blgp: no broadcast
+            elif ins.name.endswith("iu8"):
+                operands = [b.i1(True), x, b.i1(True), y, acc, b.i1(False)]  # signed, no clamp
+            elif halves:
+                operands = [x, y, acc, b.i1(False)]       # opsel 0: the even halves
+            else:
+                operands = [x, y, acc]
+            acc = b.emit(op.create(operands=operands, result_types=[acc.type]))
+        if not halves:
+            return b.unpack_vector(acc)
+        out = [b.extract_element(acc, 2 * i) for i in range(len(c))]
+        return [v if v.type == c[0].type else b.bitcast(v, c[0].type) for v in out]
+
+    @staticmethod
+    def _accumulator(b: LLVMBuilder, c: Sequence[SSAValue], halves: bool) -> SSAValue:
+        if not halves:
+            return b.pack_vector(list(c))
+        # 16-bit items sit in the low halves of 8 words: i16 lanes (bf16 travels as i16).
+        words = [b.bitcast(v, i16) if v.type != Float16Type() else v for v in c]
+        zero = b.constant(words[0].type, 0)
+        return b.pack_vector([w for item in words for w in (item, zero)])
 
     @staticmethod
     def _operand(b: LLVMBuilder, ins: AmdMatrixInstruction,
@@ -211,8 +243,8 @@ class AmdMatrixEmitter(MatrixEmitter):
         if len(values) == 1:
             return values[0]
         vector = b.pack_vector(list(values))
-        if ins.operand == IntegerType(64):   # 8 bytes a lane (i8, fp8) packed in an i64
-            return b.bitcast(vector, ins.operand)
+        if isinstance(ins.operand, VectorType) or ins.operand == IntegerType(64):
+            return b.bitcast(vector, ins.operand)   # bytes (i8, fp8) packed into words
         if ins.operand is not None and ins.operand != values[0].type:
             return b.bitcast(vector, VectorType(ins.operand, [len(values)]))
         return vector

@@ -27,7 +27,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     %b = tt.splat %x : f32 -> tensor<16x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 16}>>
     %c = tt.splat %z : f32 -> tensor<16x16xf32, #mma>
     // RDNA3 has no f32 WMMA (accelerate-matmul keeps such dots on the FMA path).
-    // CHECK: dot-errors.mlir:[[# @LINE + 1]]:5: error: cannot lower tt.dot: no WMMA for f32 -> f32 on RDNA3 (f16 and bf16 into f32)
+    // CHECK: dot-errors.mlir:[[# @LINE + 1]]:5: error: cannot lower tt.dot: no WMMA for f32 -> f32 on RDNA3 (f16 and bf16 into f32 or themselves, i8 into i32)
     %d = tt.dot %a, %b, %c : tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 16}>> * tensor<16x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 16}>> -> tensor<16x16xf32, #mma>
     %p = tt.splat %out : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>, #mma>
     tt.store %p, %d : tensor<16x16x!tt.ptr<f32>, #mma>

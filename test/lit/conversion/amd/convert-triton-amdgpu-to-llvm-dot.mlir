@@ -313,3 +313,58 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// WMMA into f16 (not transposed: A first): the 8 accumulator items live in the low halves
+// of 8 words (opsel 0), i.e. at the even indices of the 16-half vector, zero between.
+// CHECK-LABEL: llvm.func @wmma_f16_acc
+// CHECK-DAG:     %[[HZ:.*]] = llvm.mlir.constant(0.000000e+00 : f16) : f16
+// CHECK-DAG:     %[[I0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG:     %[[I1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG:     %[[I2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG:     %[[OPSEL:.*]] = llvm.mlir.constant(false) : i1
+// CHECK:         %[[C0:.*]] = llvm.insertelement %z, %{{.*}}[%[[I0]] : i32] : vector<16xf16>
+// CHECK-NEXT:    %[[C1:.*]] = llvm.insertelement %[[HZ]], %[[C0]][%[[I1]] : i32] : vector<16xf16>
+// CHECK-NEXT:    llvm.insertelement %z, %[[C1]][%[[I2]] : i32] : vector<16xf16>
+// CHECK-COUNT-15: llvm.insertelement %x,
+// CHECK-NEXT:    %[[A:.*]] = llvm.insertelement %x,
+// CHECK:         %[[D:.*]] = rocdl.wmma.f16.16x16x16.f16 %[[A]], %{{.*}}, %{{.*}}, %[[OPSEL]] : (vector<16xf16>, vector<16xf16>, vector<16xf16>, i1) -> vector<16xf16>
+// CHECK-NEXT:    llvm.extractelement %[[D]][%[[I0]] : i32] : vector<16xf16>
+// CHECK-NEXT:    llvm.extractelement %[[D]][%[[I2]] : i32] : vector<16xf16>
+// CHECK-COUNT-6: llvm.extractelement %[[D]]
+// CHECK-NOT:     llvm.extractelement %[[D]]
+#mma = #ttg.amd_wmma<{version = 1, isTranspose = false, warpsPerCTA = [1, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx1100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wmma_f16_acc(%x: f16, %y: f16, %z: f16, %out: !tt.ptr<f16>) {
+    %a = tt.splat %x : f16 -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 16}>>
+    %b = tt.splat %y : f16 -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 16}>>
+    %c = tt.splat %z : f16 -> tensor<16x16xf16, #mma>
+    %d = tt.dot %a, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 16}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 16}>> -> tensor<16x16xf16, #mma>
+    %p = tt.splat %out : !tt.ptr<f16> -> tensor<16x16x!tt.ptr<f16>, #mma>
+    tt.store %p, %d : tensor<16x16x!tt.ptr<f16>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// WMMA i8 into i32: 16 bytes a lane as 4 words, both operands signed, no clamp.
+// CHECK-LABEL: llvm.func @wmma_i8
+// CHECK-DAG:     %[[T:.*]] = llvm.mlir.constant(true) : i1
+// CHECK-DAG:     %[[F:.*]] = llvm.mlir.constant(false) : i1
+// CHECK:         %[[A:.*]] = llvm.bitcast %{{.*}} : vector<16xi8> to vector<4xi32>
+// CHECK:         %[[B:.*]] = llvm.bitcast %{{.*}} : vector<16xi8> to vector<4xi32>
+// CHECK-NEXT:    rocdl.wmma.i32.16x16x16.iu8 %[[T]], %[[A]], %[[T]], %[[B]], %{{.*}}, %[[F]] : (i1, vector<4xi32>, i1, vector<4xi32>, vector<8xi32>, i1) -> vector<8xi32>
+#mma = #ttg.amd_wmma<{version = 1, isTranspose = false, warpsPerCTA = [1, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx1100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wmma_i8(%x: i8, %y: i8, %z: i32, %out: !tt.ptr<i32>) {
+    %a = tt.splat %x : i8 -> tensor<16x16xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 16}>>
+    %b = tt.splat %y : i8 -> tensor<16x16xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 16}>>
+    %c = tt.splat %z : i32 -> tensor<16x16xi32, #mma>
+    %d = tt.dot %a, %b, %c : tensor<16x16xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 16}>> * tensor<16x16xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 16}>> -> tensor<16x16xi32, #mma>
+    %p = tt.splat %out : !tt.ptr<i32> -> tensor<16x16x!tt.ptr<i32>, #mma>
+    tt.store %p, %d : tensor<16x16x!tt.ptr<i32>, #mma>
+    tt.return
+  }
+}
