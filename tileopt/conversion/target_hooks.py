@@ -88,7 +88,8 @@ class MatrixEmitter(ABC):
 
     @abstractmethod
     def instruction(self, a_type: Attribute, b_type: Attribute, c_type: Attribute,
-                    input_precision: str, operands: DotOperands | None = None) -> MatrixInstruction:
+                    input_precision: str,
+                    operands: DotOperands | None = None) -> MatrixInstruction:
         """The instruction for operands of these element types (LLVM types), the
         dot's ``inputPrecision`` name and what else its operands say (``operands``);
         raises ``ValueError`` (the message is shown) when there is none."""
