@@ -1,9 +1,9 @@
 """Issue 11, the lowering part: Triton's own final TTGIR of the three dot kernels (the corpus
 ``.ttgir``: MFMA on gfx942, WMMA on gfx1100, operands from LDS) through tileopt's AMD
 lowering alone (``tileopt K.ttgir --pass-pipeline='amd-cdna3{...}' --start-at=llir``), then
-``tileopt-translate``: the code object carries Triton's metadata (LDS, arguments, wave and
-work-group size), uses scratch only where Triton's does, and issues Triton's number of
-matrix instructions.
+``tileopt-translate``: the hsaco links, the code object carries Triton's metadata (LDS,
+arguments, wave and work-group size), uses scratch only where Triton's does, and issues
+Triton's number of matrix instructions.
 
 Triton's LLVM (not its lowering) peeled the first iteration of the single-buffer loop of
 ``matmul_small`` (its ``.llir`` has ``exitcond.peel``): there Triton's static count is ours
@@ -15,7 +15,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_corpus_amdgpu import amdgcn_target, metadata
+from test_corpus_amdgpu import (
+    EM_AMDGPU,
+    ET_DYN,
+    _lld_available,
+    amdgcn_target,
+    elf_header,
+    metadata,
+)
 
 from tileopt.driver.pass_manager import PassManager
 from tileopt.ir import make_context, parse_module, print_module
@@ -63,3 +70,6 @@ def test_dot_ttgir_lowers_like_tritons(corpus, target, kernel):
         assert triton_n == ours_n + per_dot * dots_per_iteration(ttgir)
     else:
         assert ours_n == triton_n
+    if _lld_available():   # the hsaco links
+        header = elf_header(translate(llvm_dialect, emit="hsaco", arch=arch))
+        assert (header["type"], header["machine"]) == (ET_DYN, EM_AMDGPU)
