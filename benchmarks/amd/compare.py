@@ -9,7 +9,10 @@ code are compared:
               ``triton`` the LLVM version is the cause, not a lowering;
 - ``tileopt``: the kernel's ``.ttir`` through ``tileopt --pass-pipeline=amd-cdna3|amd-rdna3``
               (num-warps, num-ctas, num-stages from the ``.json``) and ``tileopt-translate``,
-              in-process. Until the AMD lowering exists this row says ``no lowering: ...``.
+              in-process. Until the AMD lowering exists this row says ``no lowering: ...``;
+- ``ttgir``:  dot kernels only: Triton's own final ``.ttgir`` through the same pipeline from
+              its ``llir`` stage (``--start-at=llir``), so the lowering of the dot kernels is
+              measured apart from tileopt's TritonGPU passes.
 
 Each version gives VGPRs (on gfx942 VGPRs and AGPRs together, the unified file), SGPRs,
 AGPRs, LDS bytes (static + the launcher's dynamic LDS), scratch bytes, occupancy (waves per
@@ -38,7 +41,7 @@ sys.path.insert(0, str(REPO))
 
 from tileopt.driver.pass_manager import PassManager  # noqa: E402
 from tileopt.ir import make_context, parse_module  # noqa: E402
-from tileopt.pipelines import resolve_pass_pipeline  # noqa: E402
+from tileopt.pipelines import resolve_pass_pipeline, slice_stages  # noqa: E402
 from tileopt.target import llvm_ir_to_amdgcn, llvm_ir_to_hsaco, translate  # noqa: E402
 from tileopt.target.amdgpu_occupancy import Occupancy, occupancy  # noqa: E402
 from tileopt.target.hsaco_metadata import (  # noqa: E402
@@ -53,7 +56,7 @@ TARGETS = {"hip-gfx942": ("gfx942", "amd-cdna3"), "hip-gfx1100": ("gfx1100", "am
 KERNELS = ("add", "add_nodiv", "axpy_f16", "gelu", "softmax", "layernorm_fwd", "sum_rows",
            "sum_cols", "cumsum", "transpose", "atomic_hist")
 DOT_KERNELS = ("matmul", "matmul_small", "block_ptr_matmul")  # issue 11's
-SIDES = ("triton", "llir", "tileopt")
+SIDES = ("triton", "llir", "tileopt", "ttgir")
 VGPR_MARGIN = 1.10
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 
@@ -179,16 +182,20 @@ def pipeline_text(corpus: Path, target: str, kernel: str) -> str:
             f"num-ctas={meta['num_ctas']} num-stages={meta['num_stages']}}}")
 
 
-def tileopt_figures(corpus: Path, target: str, kernel: str) -> Figures | str:
-    """The ``.ttir`` through tileopt's AMD pipeline and back end; the first line of the
-    error as ``no lowering: ...`` where that fails."""
+def tileopt_figures(corpus: Path, target: str, kernel: str,
+                    stage: str = "ttir") -> Figures | str:
+    """The ``.ttir`` (``stage`` ``ttgir``: Triton's ``.ttgir`` from the ``llir`` stage on)
+    through tileopt's AMD pipeline and back end; the first line of the error as
+    ``no lowering: ...`` where that fails."""
     arch = TARGETS[target][0]
-    source = corpus / target / f"{kernel}.ttir"
+    source = corpus / target / f"{kernel}.{stage}"
     try:
         ctx = make_context()
         module = parse_module(source.read_text(), str(source), ctx)
-        PassManager(resolve_pass_pipeline(pipeline_text(corpus, target, kernel)),
-                    str(source)).run(ctx, module)
+        pipeline = resolve_pass_pipeline(pipeline_text(corpus, target, kernel))
+        if stage == "ttgir":
+            pipeline = slice_stages(pipeline, "llir", None)
+        PassManager(pipeline, str(source)).run(ctx, module)
         amdgcn = translate(module, emit="amdgcn", arch=arch, filename=str(source))
         hsaco = translate(module, emit="hsaco", arch=arch, filename=str(source))
         return figures(amdgcn, arch, launch_lds(module), hsaco)
@@ -231,7 +238,7 @@ class Row:
 
     def unmet(self, side: str) -> str:
         """Against Triton's code; Triton's own row can miss only LDS and scratch."""
-        figures_ = self.sides[side]
+        figures_ = self.sides.get(side, "")
         if isinstance(figures_, str):
             return ""
         return "; ".join(unmet_targets(figures_, self.sides["triton"], self.expected_lds,
@@ -240,10 +247,13 @@ class Row:
 
 def compare_row(corpus: Path, target: str, kernel: str) -> Row:
     """The three versions of one kernel on one target."""
-    return Row(target, kernel, kernel in DOT_KERNELS, _meta(corpus, target, kernel)["shared"],
-               {"triton": triton_figures(corpus, target, kernel),
-                "llir": llir_figures(corpus, target, kernel),
-                "tileopt": tileopt_figures(corpus, target, kernel)})
+    is_dot = kernel in DOT_KERNELS
+    sides = {"triton": triton_figures(corpus, target, kernel),
+             "llir": llir_figures(corpus, target, kernel),
+             "tileopt": tileopt_figures(corpus, target, kernel)}
+    if is_dot:
+        sides["ttgir"] = tileopt_figures(corpus, target, kernel, "ttgir")
+    return Row(target, kernel, is_dot, _meta(corpus, target, kernel)["shared"], sides)
 
 
 COLUMNS = ("target", "kernel", "version", "VGPR", "SGPR", "AGPR", "LDS", "scratch", "waves",
@@ -263,7 +273,7 @@ def cells(row: Row, side: str) -> list[str]:
 
 
 def text_table(rows: list[Row]) -> str:
-    lines = [[*COLUMNS]] + [cells(row, side) for row in rows for side in SIDES]
+    lines = [[*COLUMNS]] + [cells(row, side) for row in rows for side in row.sides]
     widths = [max(len(line[i]) for line in lines if len(line[i]) < 60) for i in
               range(len(COLUMNS))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip()
@@ -274,18 +284,18 @@ def markdown(rows: list[Row]) -> str:
     out = ["# AMD: tileopt beside Triton 3.6", "",
            "Written by `python benchmarks/amd/compare.py --markdown` (see its docstring). "
            "`triton`: the corpus `.amdgcn`; `llir`: Triton's `.llir` through tileopt's back "
-           "end (llvmlite's LLVM); `tileopt`: the `.ttir` through tileopt's AMD pipeline. "
+           "end (llvmlite's LLVM); `tileopt`: the `.ttir` through tileopt's AMD pipeline; "
+           "`ttgir` (dot kernels): Triton's `.ttgir` through tileopt's lowering alone. "
            "VGPR counts AGPRs too on gfx942 (unified file); LDS is static + the launcher's "
            "dynamic LDS; waves: occupancy in waves per SIMD for the kernel's workgroup; "
            "memory: `g`lobal/buffer or `ds` (LDS), `lo`ad/`st`ore/`at`omic, bits per lane. "
            "(11) marks issue 11's dot kernels.", "",
            "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     out += ["| " + " | ".join(c.replace("|", "\\|") for c in cells(row, side)) + " |"
-            for row in rows for side in SIDES]
+            for row in rows for side in row.sides]
     out += ["", "## Memory instructions by mnemonic", ""]
     for row in rows:
-        for side in SIDES:
-            fig = row.sides[side]
+        for side, fig in row.sides.items():
             if not isinstance(fig, str):
                 out.append(f"- {row.target} {row.kernel} {side}: {fig.memory_mnemonics or '-'}")
     return "\n".join(out) + "\n"
@@ -307,8 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         for kernel in args.kernel or KERNELS + DOT_KERNELS:
             row = compare_row(corpus, target, kernel)
             rows.append(row)
-            for side in SIDES:
-                fig = row.sides[side]
+            for side, fig in row.sides.items():
                 detail = fig if isinstance(fig, str) else fig.memory_mnemonics
                 print(f"{target} {kernel} {side}: {detail}", flush=True)
     print()

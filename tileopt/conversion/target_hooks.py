@@ -72,17 +72,27 @@ class MatrixInstruction:
     c: LinearLayout
 
 
+@dataclass(frozen=True)
+class DotOperands:
+    """What the LLVM element types of a dot's operands do not tell."""
+
+    k_width: int = 0                  # the dot_op's kWidth: K elements a lane holds in a row
+    a_element: Attribute | None = None  # A's and B's TritonGPU element types: the fp8
+    b_element: Attribute | None = None  # kinds, which all lower to i8
+
+
 class MatrixEmitter(ABC):
-    """The matrix instructions of one accumulator encoding (NVIDIA ``mma.sync``; AMD
-    MFMA/WMMA later): which instruction a dot uses and how it is emitted. The tiling over
+    """The matrix instructions of one accumulator encoding (NVIDIA ``mma.sync``, AMD
+    MFMA/WMMA): which instruction a dot uses and how it is emitted. The tiling over
     a thread's registers is shared (``dot.py``)."""
 
     @abstractmethod
     def instruction(self, a_type: Attribute, b_type: Attribute, c_type: Attribute,
-                    input_precision: str) -> MatrixInstruction:
-        """The instruction for operands of these element types (LLVM types) and the
-        dot's ``inputPrecision`` name; raises ``ValueError`` (the message is shown)
-        when there is none."""
+                    input_precision: str,
+                    operands: DotOperands | None = None) -> MatrixInstruction:
+        """The instruction for operands of these element types (LLVM types), the
+        dot's ``inputPrecision`` name and what else its operands say (``operands``);
+        raises ``ValueError`` (the message is shown) when there is none."""
 
     @abstractmethod
     def emit(self, b: LLVMBuilder, instruction: MatrixInstruction, a: Sequence[SSAValue],

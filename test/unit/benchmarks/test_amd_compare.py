@@ -97,5 +97,20 @@ def test_row_of_one_kernel(corpus):
     # A row with code names the targets it misses (or "all met"); one without, none.
     assert bool(row.unmet("tileopt")) == isinstance(ours, Figures)
     table = text_table([row])
-    assert len(table.splitlines()) == 1 + len(SIDES)
-    assert markdown([row]).count("| hip-gfx942 | add |") == len(SIDES)
+    assert "ttgir" not in row.sides   # the lowering-alone row is the dot kernels'
+    assert len(table.splitlines()) == 1 + len(SIDES) - 1
+    assert markdown([row]).count("| hip-gfx942 | add |") == len(SIDES) - 1
+
+
+@pytest.mark.skipif("ld.lld" not in external_tools(), reason="no ld.lld (pip install ziglang)")
+def test_dot_row_measures_the_lowering_of_tritons_ttgir(corpus):
+    """A dot kernel's ``ttgir`` row: Triton's .ttgir through tileopt's lowering alone, with
+    the LDS of the .json and Triton's MFMA count per dot (4 on matmul_small: a 64x64 tile
+    over 2x2 waves of 32x32x8, BLOCK_K 32)."""
+    row = compare_row(corpus, "hip-gfx942", "matmul_small")
+    ours = row.sides["ttgir"]
+    assert row.is_dot and isinstance(ours, Figures)
+    assert ours.lds == row.expected_lds == 8192
+    ttgir = (corpus / "hip-gfx942" / "matmul_small.ttgir").read_text()
+    assert ours.matrix == 4 * ttgir.count("tt.dot ")
+    assert text_table([row]).count("matmul_small (11)") == len(SIDES)

@@ -15,8 +15,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
-# Registers the lowering of the amdg buffer operations.
-from tileopt.conversion.amd import buffer_ops  # noqa: F401
+# Registers the lowering of the amdg buffer operations, in_thread_transpose and the hints.
+from tileopt.conversion.amd import buffer_ops, register_ops  # noqa: F401
 from tileopt.conversion.amd.hooks import AmdHooks
 from tileopt.conversion.amd.isa import AmdIsa
 from tileopt.conversion.triton_gpu_to_llvm.module_lowering import ModuleLowering

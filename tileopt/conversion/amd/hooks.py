@@ -44,11 +44,13 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, SSAValue
 
 from tileopt.conversion.amd.isa import AmdIsa, DppControl
+from tileopt.conversion.amd.matrix import AmdMatrixEmitter
 from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
 from tileopt.conversion.math_expansions import erf_f32, generic_f32_primitives
 from tileopt.conversion.shared_layouts import SharedMemoryBanks
 from tileopt.conversion.target_hooks import (
     CachePolicy,
+    MatrixEmitter,
     MemoryAccess,
     ModuleSymbols,
     TargetHooks,
@@ -63,6 +65,7 @@ from tileopt.dialects.rocdl_llvm import (
     ReadfirstlaneOp,
     UpdateDppOp,
 )
+from tileopt.layouts.encodings import AmdMfma, AmdWmma
 
 LOG2E = 1.4426950408889634
 _AXES = ("x", "y", "z")
@@ -437,6 +440,15 @@ class AmdHooks(TargetHooks):
     def extra_kernel_arguments(self) -> list[Attribute]:
         # Triton 3.6 kernels take a global-scratch and a profile-scratch pointer last.
         return [ptr_type(1), ptr_type(1)]
+
+    # -------------------------------------------------------------- matrix units
+
+    def matrix_emitter(self, encoding: object) -> MatrixEmitter | None:
+        # MFMA on CDNA (wave 64), WMMA on RDNA (wave 32): matrix.py.
+        if isinstance(encoding, AmdMfma) and self.warp_size == 64 or \
+                isinstance(encoding, AmdWmma) and self.warp_size == 32:
+            return AmdMatrixEmitter(encoding)
+        return None
 
 
 __all__ = ["AmdHooks", "SYNC_SCOPES", "ORDERINGS", "rocdl"]

@@ -114,7 +114,7 @@ class MmaV2Emitter(MatrixEmitter):
     """``mma.sync.aligned`` for ``#nvidia_mma`` v2 accumulators."""
 
     def instruction(self, a_type: Attribute, b_type: Attribute, c_type: Attribute,
-                    input_precision: str) -> MatrixInstruction:
+                    input_precision: str, operands=None) -> MatrixInstruction:
         return instruction_for(a_type, b_type, c_type, input_precision)
 
     def emit(self, b: LLVMBuilder, instruction: MatrixInstruction, a: Sequence[SSAValue],

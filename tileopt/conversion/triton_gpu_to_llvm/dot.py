@@ -33,7 +33,7 @@ from xdsl.ir import Operation, SSAValue
 
 from tileopt.conversion.indexing import register_coordinates
 from tileopt.conversion.llvm_builder import LLVMBuilder
-from tileopt.conversion.target_hooks import MatrixInstruction
+from tileopt.conversion.target_hooks import DotOperands, MatrixInstruction
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
 from tileopt.dialects.layout_of import encoding_of
 from tileopt.layouts.encodings import Blocked
@@ -192,7 +192,9 @@ def _dot(fl: FunctionLowering, op: Operation) -> None:
             if emitter is None:
                 raise ValueError(f"the target has no matrix instruction for {c_type}")
             instruction = emitter.instruction(a_elem, b_elem, c_elem,
-                                              str(op.input_precision))
+                                              str(op.input_precision), DotOperands(
+                                                  getattr(encoding_of(a_type), "k_width", 0),
+                                                  a_type.element_type, b_type.element_type))
             multiply = lambda x, y, acc: emitter.emit(fl.b, instruction, x, y, acc)  # noqa: E731
         tiling = tile_dot(*layouts, instruction)
     except ValueError as err:

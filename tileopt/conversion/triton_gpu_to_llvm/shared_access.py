@@ -183,9 +183,13 @@ def access_of_view(fl: FunctionLowering, layout: LinearLayout, view: SharedView,
 
 def store_registers(fl: FunctionLowering, access: Access, registers: list[int],
                     values: list[SSAValue], storage: Attribute) -> None:
-    """Store ``values[r]`` for each ``r`` in ``registers`` (those holding distinct elements)."""
+    """Store ``values[r]`` for each ``r`` in ``registers`` (those holding distinct elements).
+
+    Stores that share an xor go one after another (as Triton orders them): LLVM's AMDGPU
+    back end pairs ``base + c`` and ``base + c'`` into one ``ds_write2`` only when no other
+    store, which it cannot tell apart, lies between them."""
     address, constants = access.addresses(fl)
-    for r in registers:
+    for r in sorted(registers, key=lambda r: constants[r] & address.thread_bits):
         if not access.side.starts(r):
             continue
         group = [to_storage(fl.b, values[g], storage) for g in access.side.group(r)]

@@ -144,8 +144,9 @@ class SharedView:
         static = self.static_offsets(fl)
         if static is not None:
             return inverse.apply(dict(zip(inverse.in_dims, static)))[OFFSET]
-        [value] = apply_layout(fl.b, inverse, dict(zip(inverse.in_dims, self.offsets)))
-        return value
+        # The inverse also yields the block (CTA) coordinate: only the offset is wanted.
+        values = apply_layout(fl.b, inverse, dict(zip(inverse.in_dims, self.offsets)))
+        return values[list(inverse.out_dims).index(OFFSET)]
 
     def offset_xor_bits(self) -> int:
         """Element-offset bits :meth:`offset_xor` may set when the offsets are unknown:
