@@ -32,8 +32,8 @@ TARGETS = tuple(PIPELINES)
 KERNELS = ("add", "add_nodiv", "axpy_f16", "gelu", "softmax", "layernorm_fwd", "sum_rows",
            "sum_cols", "cumsum", "transpose", "atomic_hist")
 DOT_KERNELS = ("matmul", "matmul_small", "block_ptr_matmul")
-DOT_TARGETS = ("cuda-sm80", "cuda-sm90")
-"""Targets whose pipelines take the dot kernels through the stage (AMD: issue 11)."""
+DOT_TARGETS = ("cuda-sm80", "cuda-sm90", "hip-gfx942", "hip-gfx1100")
+"""Targets whose pipelines take the dot kernels through the stage: all four."""
 STAGE = "ttgir"
 
 

@@ -20,18 +20,21 @@ PIPELINES = {"hip-gfx942": "amd-cdna3", "hip-gfx1100": "amd-rdna3"}
 
 
 @lru_cache(maxsize=None)
-def _compiled(corpus: Path, target: str, kernel: str) -> Compiled:
-    path = corpus / target / f"{kernel}.ttgir"
+def _compiled(corpus: Path, target: str, kernel: str, source: str = "ttgir") -> Compiled:
+    """The kernel from Triton's ``.ttgir`` (the lowering alone) or from its ``.ttir``
+    (tileopt's whole AMD pipeline, the stream pipeliner included)."""
+    path = corpus / target / f"{kernel}.{source}"
     return compile_source(path.read_text(), path.name,
                           PIPELINES[target] + compile_options(path.with_suffix(".json")),
-                          start_at="llir")
+                          start_at="llir" if source == "ttgir" else None)
 
 
+@pytest.mark.parametrize("source", ("ttgir", "ttir"))
 @pytest.mark.parametrize("k_steps", [1, 4])
 @pytest.mark.parametrize("target", PIPELINES)
 @pytest.mark.parametrize("kernel", DOT)
-def test_dot_ttgir_lowering_matches_reference(corpus, target, kernel, k_steps):
-    compiled = _compiled(corpus, target, kernel)
+def test_dot_kernel_matches_reference(corpus, target, kernel, k_steps, source):
+    compiled = _compiled(corpus, target, kernel, source)
     case = CASES[kernel](np.random.default_rng(0), k_steps=k_steps)
     result = run_kernel(compiled, case.args, case.grid)
     assert result.reports == []

@@ -1,6 +1,7 @@
 """Issue 11, the lowering part: Triton's own final TTGIR of the three dot kernels (the corpus
 ``.ttgir``: MFMA on gfx942, WMMA on gfx1100, operands from LDS) through tileopt's AMD
-lowering alone (``tileopt K.ttgir --pass-pipeline='amd-cdna3{...}' --start-at=llir``), then
+lowering alone (``tileopt K.ttgir --pass-pipeline='amd-cdna3{...}' --start-at=llir``), and
+the ``.ttir`` through the whole pipeline, then
 ``tileopt-translate``: the hsaco links, the code object carries Triton's metadata (LDS,
 arguments, wave and work-group size), uses scratch only where Triton's does, and issues
 Triton's number of matrix instructions.
@@ -29,10 +30,13 @@ def dots_per_iteration(ttgir: str) -> int:
     return body.count("tt.dot ")
 
 
+@pytest.mark.parametrize("source", ("ttgir", "ttir"))
 @pytest.mark.parametrize("target", tuple(PIPELINES))
 @pytest.mark.parametrize("kernel", DOT)
-def test_dot_ttgir_lowers_like_tritons(corpus, target, kernel):
-    llvm_dialect = lower(corpus, target, kernel, "ttgir")
+def test_dot_kernel_lowers_like_tritons(corpus, target, kernel, source):
+    """From Triton's ``.ttgir`` (the lowering alone) and from the ``.ttir`` (tileopt's whole
+    AMD pipeline: its ttgir stage gives Triton's ``.ttgir``, test_ttgir_stage.py)."""
+    llvm_dialect = lower(corpus, target, kernel, source)
     assert re.search(r"rocdl\.(mfma|wmma)\.", llvm_dialect)
     triton = (corpus / target / f"{kernel}.amdgcn").read_text()
     # Scratch only where Triton spills too (gfx1100 matmul needs more than 256 VGPRs).
