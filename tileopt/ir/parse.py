@@ -199,7 +199,7 @@ class TileoptParser(Parser):
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         try:
-            return super().parse_module(allow_implicit_module)
+            module = super().parse_module(allow_implicit_module)
         except ParseError as err:
             if err.msg.startswith("values used but not defined") and \
                     self.forward_ssa_references:
@@ -207,6 +207,8 @@ class TileoptParser(Parser):
                 raise ParseError(self._first_uses.get(name, err.span),
                                  f"use of undeclared SSA value name '%{name}'") from None
             raise
+        _stable_name_hints(module)
+        return module
 
     def parse_optional_region(self, arguments=None):
         try:
@@ -497,6 +499,32 @@ class TileoptParser(Parser):
         values = [element.to_type(self, element_type) for element in elements]
         # One element and no brackets is a splat: from_list repeats its bytes.
         return DenseIntOrFPElementsAttr.from_list(type, values)
+
+def _stable_name_hints(module: ModuleOp) -> None:
+    """Name hints that ``clone`` keeps as they are.
+
+    xDSL's name setter drops a ``_N`` suffix, so it maps Triton's ``%_0_1`` to ``_0``,
+    and a clone maps that to ``""``, which the next clone rejects as invalid (the
+    frontend output of ``tl.rand`` names values so). The suffix is dropped here until
+    none is left, and a name that ends up empty is no name.
+    """
+    def stable(value) -> None:
+        name = value._name
+        while name:
+            shorter = value.extract_valid_name(name)
+            if shorter == name:
+                break
+            name = shorter
+        value._name = name or None
+
+    for op in module.walk():
+        for region in op.regions:
+            for block in region.blocks:
+                for value in (block, *block.args):
+                    stable(value)
+        for result in op.results:
+            stable(result)
+
 
 def _decode(text: str | bytes, filename: str, first_line: int) -> str:
     if isinstance(text, str):
