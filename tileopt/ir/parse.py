@@ -28,6 +28,8 @@ from xdsl.dialects.builtin import (
     CallSiteLoc,
     ComplexType,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
+    FloatData,
     FileLineColLoc,
     FusedLoc,
     IndexType,
@@ -58,7 +60,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind, StringLiteral
 from tileopt.ir.aliases import AliasDefinition, LazyAliasTable, find_alias_definitions
 from tileopt.ir.context import make_context
 from tileopt.ir.diagnostics import TileoptError
-from tileopt.ir.floats import bits_to_float, float_format
+from tileopt.ir.floats import bits_to_float, float_format, float_to_bits
 from tileopt.ir.lexer import FastMLIRLexer
 from tileopt.ir.source_positions import OP_SOURCES, SourceText, byte_line_col, source_position
 from tileopt.ir.verify import verify_module
@@ -68,7 +70,7 @@ class _HexFloatElement(Parser._TensorLiteralElement):
     """A hexadecimal literal in a dense float literal: a bit pattern, as in MLIR."""
 
     def bits(self, parser, type, fmt: tuple[int, int]) -> bytes:
-        width = fmt[0] + fmt[1] + 1
+        width = fmt.width
         if self.value >> width:
             parser.raise_error(f"hexadecimal float constant out of range for type {type}",
                                at_position=self.span)
@@ -250,7 +252,15 @@ class TileoptParser(Parser):
     def parse_optional_builtin_int_or_float_attr(self):
         start = self._current_token.span
         try:
-            return super().parse_optional_builtin_int_or_float_attr()
+            attr = super().parse_optional_builtin_int_or_float_attr()
+            if isinstance(attr, FloatAttr) and start.text[:2] in ("0x", "0X"):
+                # a bit pattern: xDSL unpacks it with the type's own packing, and
+                # FloatAttr() narrows again, both losing the f8 types' NaN patterns
+                fmt = float_format(attr.type)
+                if fmt is not None:
+                    value = bits_to_float(int(start.text, 16), fmt)
+                    return FloatAttr.new((FloatData(value), attr.type))
+            return attr
         except VerifyException as err:
             raise ParseError(start, str(err).splitlines()[0]) from None
         except ParseError as err:
@@ -491,7 +501,8 @@ class TileoptParser(Parser):
         if fmt is not None:
             data = b"".join(
                 e.bits(self, element_type, fmt) if isinstance(e, _HexFloatElement)
-                else element_type.pack((e.to_type(self, element_type),))
+                else float_to_bits(e.to_type(self, element_type), fmt).to_bytes(
+                    fmt.width // 8, "little")
                 for e in elements)
             if not literal_shape:
                 data *= count
