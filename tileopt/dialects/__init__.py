@@ -7,3 +7,4 @@ Context of one's own with ``TT`` loaded -- sees them, as loading a dialect does 
 """
 
 import tileopt.dialects.tt_canonicalize  # noqa: F401  (attaches tt's patterns)
+import tileopt.dialects.ttg_canonicalize  # noqa: F401  (attaches ttg's patterns)
