@@ -18,8 +18,10 @@ changed. Each RUN line ends up as one of:
   pass or option tileopt does not have (its name is shown: found by running the line's
   tileopt invocations alone, after the line failed).
 
-FileCheck is the ``filecheck`` of this Python environment (tileopt's test extra; a
-Python clone of LLVM's) unless ``--filecheck`` names another, e.g. LLVM's own binary.
+FileCheck is ``--filecheck``, else a ``FileCheck`` on the PATH, else the ``filecheck`` of
+this Python environment (tileopt's test extra, a Python clone of LLVM's that lacks some
+of its options). LLVM's ``split-file`` (some files start with it) is this script's own
+``--split-file``. The RUN lines of one file run in order and share ``%t``, as in lit.
 The test files are read where they are; none is copied.
 """
 
@@ -41,10 +43,11 @@ from pathlib import Path
 
 RUN = re.compile(r"^\s*//\s*RUN:(.*)$")
 REQUIRES = re.compile(r"^\s*//\s*REQUIRES:(.*)$")
-KNOWN_TOOLS = {"triton-opt", "FileCheck", "not", "cat", "count"}
+KNOWN_TOOLS = {"triton-opt", "FileCheck", "not", "cat", "count", "split-file"}
 # How tileopt names what it lacks (tileopt/driver/argv.py, passes/options.py, pipelines).
 UNSUPPORTED = (
-    re.compile(r"unknown command line argument '([^']+)'"),
+    re.compile(r"unknown command line argument '(-*[^'=]+)"),
+    re.compile(r"('[^']+' is not a valid value for boolean flag '[^']+')"),
     re.compile(r"(pass '[^']+' has no option '[^']+')"),
     re.compile(r"unknown pass '([^']+)'"),
     re.compile(r"(option '[^']+' of pass '[^']+'.*)"),
@@ -106,17 +109,37 @@ def tools_of(command: str) -> list[str]:
 
 def substitute(run: RunLine, tileopt: str, filecheck: str, temp: Path) -> str:
     command = run.command
-    command = re.sub(r"(?<![\w.\-/])triton-opt(?![\w.\-])", shlex.quote(tileopt), command)
-    command = re.sub(r"(?<![\w.\-/])FileCheck(?![\w.\-])", shlex.quote(filecheck), command)
+    split_file = f"{shlex.quote(sys.executable)} {shlex.quote(__file__)} --split-file"
+    for word, program in (("triton-opt", shlex.quote(tileopt)),
+                          ("FileCheck", shlex.quote(filecheck)), ("split-file", split_file)):
+        command = re.sub(rf"(?<![\w.\-/]){word}(?![\w.\-])", program, command)
     command = command.replace("%s", shlex.quote(str(run.file)))
     command = command.replace("%S", shlex.quote(str(run.file.parent)))
-    command = command.replace("%t", shlex.quote(str(temp / f"run{run.number}.tmp")))
-    return command
+    return command.replace("%t", shlex.quote(str(temp / "t")))
+
+
+def split_file(source: Path, directory: Path) -> None:
+    """LLVM's ``split-file``: the parts after ``//--- NAME`` lines become files of the
+    directory, each with the lines before it blanked so that line numbers stay."""
+    directory.mkdir(parents=True, exist_ok=True)
+    lines = source.read_text().splitlines(keepends=True)
+    name, start = None, 0
+    for number, text in enumerate(lines + ["//--- "]):
+        match = re.match(r"^//--- (\S*)", text)
+        if match:
+            if name:
+                (directory / name).write_text("\n" * start + "".join(lines[start:number]))
+            name, start = match.group(1), number + 1
 
 
 def first_error(text: str) -> str:
-    for line in text.splitlines():
+    """The first ``error:`` line; for FileCheck's "expected string not found", with the
+    check line it quotes after it."""
+    lines = text.splitlines()
+    for n, line in enumerate(lines):
         if "error:" in line:
+            if "not found in input" in line and n + 1 < len(lines):
+                line = f"{line.strip()}  [{lines[n + 1].strip()}]"
             return line.strip()[:300]
     lines = [line for line in text.splitlines() if line.strip()]
     return (lines[-1].strip()[:300] if lines else "exit status != 0, no message")
@@ -140,32 +163,38 @@ def missing_feature(run: RunLine, tileopt: str, temp: Path) -> str | None:
     return None
 
 
+def run_file(path: Path, commands: list[RunLine], requires: list[str], tileopt: str,
+             filecheck: str, timeout: float) -> list[Outcome]:
+    """The file's RUN lines in order, sharing one ``%t``."""
+    with tempfile.TemporaryDirectory(prefix="triton-lit-") as temp_name:
+        return [run_one(run, requires, tileopt, filecheck, timeout, Path(temp_name))
+                for run in commands]
+
+
 def run_one(run: RunLine, requires: list[str], tileopt: str, filecheck: str,
-            timeout: float) -> Outcome:
+            timeout: float, temp: Path) -> Outcome:
     start = time.perf_counter()
     unknown = [t for t in tools_of(run.command) if t not in KNOWN_TOOLS]
     if requires:
         return Outcome(run, "unsupported", f"REQUIRES: {', '.join(requires)}", 0.0)
     if unknown:
         return Outcome(run, "unsupported", f"tool {unknown[0]}", 0.0)
-    with tempfile.TemporaryDirectory(prefix="triton-lit-") as temp_name:
-        temp = Path(temp_name)
-        command = substitute(run, tileopt, filecheck, temp)
-        env = dict(os.environ, FILECHECK_OPTS="--enable-var-scope")
-        try:
-            result = subprocess.run(["bash", "-o", "pipefail", "-c", NOT_FUNCTION + command],
-                                    capture_output=True, text=True, timeout=timeout,
-                                    cwd=run.file.parent, env=env, stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired:
-            return Outcome(run, "fail", f"timed out after {timeout:.0f} s",
-                           time.perf_counter() - start)
-        if result.returncode == 0:
-            return Outcome(run, "pass", "", time.perf_counter() - start)
-        missing = missing_feature(run, tileopt, temp)
-        seconds = time.perf_counter() - start
-        if missing:
-            return Outcome(run, "unsupported", missing, seconds)
-        return Outcome(run, "fail", first_error(result.stderr + result.stdout), seconds)
+    command = substitute(run, tileopt, filecheck, temp)
+    env = dict(os.environ, FILECHECK_OPTS="--enable-var-scope")
+    try:
+        result = subprocess.run(["bash", "-o", "pipefail", "-c", NOT_FUNCTION + command],
+                                capture_output=True, text=True, timeout=timeout,
+                                cwd=run.file.parent, env=env, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return Outcome(run, "fail", f"timed out after {timeout:.0f} s",
+                       time.perf_counter() - start)
+    if result.returncode == 0:
+        return Outcome(run, "pass", "", time.perf_counter() - start)
+    missing = missing_feature(run, tileopt, temp)
+    seconds = time.perf_counter() - start
+    if missing:
+        return Outcome(run, "unsupported", missing, seconds)
+    return Outcome(run, "fail", first_error(result.stderr + result.stdout), seconds)
 
 
 def find_tileopt() -> str:
@@ -174,6 +203,8 @@ def find_tileopt() -> str:
 
 
 def find_filecheck() -> str:
+    if shutil.which("FileCheck"):
+        return shutil.which("FileCheck")
     beside = Path(sys.executable).parent / "filecheck"
     return str(beside) if beside.exists() else shutil.which("filecheck") or "filecheck"
 
@@ -188,13 +219,16 @@ def markdown(outcomes: list[Outcome], root: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None and sys.argv[1:2] == ["--split-file"]:
+        split_file(Path(sys.argv[2]), Path(sys.argv[3]))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("test_dir", type=Path, help="Triton's test/ directory (or a part)")
     parser.add_argument("-k", default="", help="only files whose path contains this")
     parser.add_argument("--filecheck", default=None, help="FileCheck program to use")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per RUN line")
     parser.add_argument("--markdown", type=Path, default=None, help="write the table here")
-    parser.add_argument("-j", type=int, default=1, help="RUN lines at once")
+    parser.add_argument("-j", type=int, default=1, help="files at once")
     args = parser.parse_args(argv)
     root = args.test_dir.resolve()
     files = [root] if root.is_file() else sorted(root.rglob("*.mlir"))
@@ -206,10 +240,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.k not in str(path.relative_to(root)) or "Inputs" in path.parts:
             continue
         commands, requires = run_lines(path)
-        jobs += [(run, requires) for run in commands]
+        if commands:
+            jobs.append((path, commands, requires))
     with ThreadPoolExecutor(max_workers=max(args.j, 1)) as pool:
-        outcomes = list(pool.map(
-            lambda job: run_one(job[0], job[1], tileopt, filecheck, args.timeout), jobs))
+        outcomes = [o for per_file in pool.map(
+            lambda job: run_file(*job, tileopt, filecheck, args.timeout), jobs)
+            for o in per_file]
     for o in outcomes:
         where = f"{o.run.file.relative_to(root)}:{o.run.line} RUN {o.run.number}"
         print(f"{o.status.upper():12} {where}" + (f"  {o.detail}" if o.detail else ""))
