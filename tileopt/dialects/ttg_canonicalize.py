@@ -48,11 +48,10 @@ def fold_memdesc_trans(op: ttg.MemDescTransOp) -> FoldResult:
 class MemDescTransOfTrans(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ttg.MemDescTransOp, rewriter: PatternRewriter) -> None:
-        inner = op.src.owner
-        if not isinstance(inner, ttg.MemDescTransOp):
+        if not isinstance(inner := op.src.owner, ttg.MemDescTransOp):
             return
-        inner_order, outer_order = inner.order.get_values(), op.order.get_values()
-        composed = [inner_order[i] for i in outer_order]
+        # result[i] = src[outer[i]] = m[inner[outer[i]]]
+        composed = [inner.order.get_values()[i] for i in op.order.get_values()]
         new = ttg.MemDescTransOp.create(
             operands=[inner.src], result_types=[op.result.type],
             properties={**op.properties, "order": DenseArrayBase.from_list(i32, composed)},
