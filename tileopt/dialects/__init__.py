@@ -12,3 +12,4 @@ from tileopt.dialects import lazy_formats
 lazy_formats.install()
 
 import tileopt.dialects.tt_canonicalize  # noqa: E402,F401  (attaches tt's patterns)
+import tileopt.dialects.ttg_canonicalize  # noqa: E402,F401  (attaches ttg's patterns)

@@ -116,7 +116,10 @@ class _Comparison(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> _Comparison:
         at = parser.pos
-        predicate = parser.parse_identifier(" (comparison predicate)")
+        # MLIR's enum parser also takes the keyword as a string ("slt"), as older Triton
+        # tests write it
+        predicate = parser.parse_optional_str_literal() or \
+            parser.parse_identifier(" (comparison predicate)")
         if predicate not in cls.PREDICATE_NAMES:
             parser.raise_error(f"unknown comparison predicate '{predicate}'", at)
         parser.parse_punctuation(",")

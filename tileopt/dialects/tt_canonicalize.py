@@ -14,8 +14,9 @@ patterns
   broadcast(splat(x))                -> splat(x)
   broadcast(broadcast(x))            -> broadcast(x)
   expand_dims(splat(x))              -> splat(x)
-  expand_dims(broadcast(x))          -> broadcast(expand_dims(x))   (x without a layout; the
-                                        layout of the new expand_dims is the ttg dialect's to infer)
+  expand_dims(broadcast(x))          -> broadcast(expand_dims(x))   (with a layout, the new
+                                        expand_dims's is the one the layout's dialect infers,
+                                        ``infer_expand_dims_encoding``; none: no rewrite)
   reshape(reshape(x))                -> reshape(x)   (unless efficient_layout)
   reshape(splat(x))                  -> splat(x)     (unless efficient_layout)
   trans(trans(x))                    -> trans(x) with the composed order (a fold in Triton that
@@ -236,13 +237,25 @@ class ExpandDimsOfSplatOrBroadcast(RewritePattern):
             # expand_dims(broadcast(x)) -> broadcast(expand_dims(x)), so that
             # broadcast(expand_dims(broadcast)) collapses to broadcast(expand_dims).
             inner = source.src.type
-            if not isinstance(inner, TensorType) or encoding_of(inner) is not None:
-                return  # the new layout would need the ttg dialect's inference
+            if not isinstance(inner, TensorType):
+                return
             axis = op.axis.value.data
             shape = list(inner.get_shape())
             shape.insert(axis, 1)
-            expand = tt.ExpandDimsOp(source.src, axis, TensorType(inner.element_type, shape))
-            rewriter.replace(op, [expand, tt.BroadcastOp(expand.result, op.result.type)])
+            encoding = encoding_of(inner)
+            new_type = TensorType(inner.element_type, shape)
+            if encoding is not None:
+                # the layout's dialect infers the new layout (MLIR's
+                # DialectInferLayoutInterface); none inferred: no rewrite
+                infer = getattr(encoding, "infer_expand_dims_encoding", None)
+                layout = infer(axis) if infer is not None else None
+                if layout is None:
+                    return
+                new_type = TensorType(inner.element_type, shape, layout)
+            expand = tt.ExpandDimsOp(source.src, axis, new_type)
+            broadcast = tt.BroadcastOp(expand.result, op.result.type)
+            broadcast.location = source.location
+            rewriter.replace(op, [expand, broadcast])
 
 
 class ReshapeOfReshapeOrSplat(RewritePattern):

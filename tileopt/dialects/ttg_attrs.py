@@ -254,6 +254,13 @@ class LayoutAttr(ParametrizedAttribute):
         """The layout as its :mod:`tileopt.layouts` dataclass (the linear-layout math)."""
         raise LayoutError(f"layout '#{self.name}' has no linear-layout conversion here")
 
+    def infer_expand_dims_encoding(self, axis: int) -> Attribute | None:
+        """The layout of ``tt.expand_dims`` at ``axis`` of a tensor in this layout, None
+        where there is none (TritonGPU's ``inferExpandDimsOpEncoding``, which the ``tt``
+        dialect asks through the encoding, never naming ``ttg``): only a slice along
+        ``axis`` expands, to its parent."""
+        return None
+
 
 class TritonGPULayoutAttr(LayoutAttr):
     """Base of the ``#ttg.<layout><{...}>`` encodings: dictionary syntax, checks, as_dict."""
@@ -510,6 +517,9 @@ class SliceEncodingAttr(TritonGPULayoutAttr):
 
     def to_encoding(self) -> Slice:
         return Slice(self.dim.data, _parent_encoding(self.parent))
+
+    def infer_expand_dims_encoding(self, axis: int) -> Attribute | None:
+        return self.parent if self.dim.data == axis else None
 
     def check(self) -> str | None:
         if not is_distributed_layout(self.parent):

@@ -28,6 +28,8 @@ from xdsl.dialects.builtin import (
     CallSiteLoc,
     ComplexType,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
+    FloatData,
     FileLineColLoc,
     FusedLoc,
     IndexType,
@@ -58,7 +60,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind, StringLiteral
 from tileopt.ir.aliases import AliasDefinition, LazyAliasTable, find_alias_definitions
 from tileopt.ir.context import make_context
 from tileopt.ir.diagnostics import TileoptError
-from tileopt.ir.floats import bits_to_float, float_format
+from tileopt.ir.floats import bits_to_float, float_format, float_to_bits
 from tileopt.ir.lexer import FastMLIRLexer
 from tileopt.ir.source_positions import OP_SOURCES, SourceText, byte_line_col, source_position
 from tileopt.ir.verify import verify_module
@@ -68,7 +70,7 @@ class _HexFloatElement(Parser._TensorLiteralElement):
     """A hexadecimal literal in a dense float literal: a bit pattern, as in MLIR."""
 
     def bits(self, parser, type, fmt: tuple[int, int]) -> bytes:
-        width = fmt[0] + fmt[1] + 1
+        width = fmt.width
         if self.value >> width:
             parser.raise_error(f"hexadecimal float constant out of range for type {type}",
                                at_position=self.span)
@@ -199,14 +201,23 @@ class TileoptParser(Parser):
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         try:
-            return super().parse_module(allow_implicit_module)
+            module = super().parse_module(allow_implicit_module)
         except ParseError as err:
+            if err.msg == "Could not parse entire input!" and \
+                    self._current_token.kind == MLIRTokenKind.EOF:
+                # only alias definitions (a `// -----` part of Triton's tests): MLIR
+                # reads an empty module
+                module = ModuleOp([])
+                _stable_name_hints(module)
+                return module
             if err.msg.startswith("values used but not defined") and \
                     self.forward_ssa_references:
                 name = next(iter(self.forward_ssa_references))
                 raise ParseError(self._first_uses.get(name, err.span),
                                  f"use of undeclared SSA value name '%{name}'") from None
             raise
+        _stable_name_hints(module)
+        return module
 
     def parse_optional_region(self, arguments=None):
         try:
@@ -248,7 +259,15 @@ class TileoptParser(Parser):
     def parse_optional_builtin_int_or_float_attr(self):
         start = self._current_token.span
         try:
-            return super().parse_optional_builtin_int_or_float_attr()
+            attr = super().parse_optional_builtin_int_or_float_attr()
+            if isinstance(attr, FloatAttr) and start.text[:2] in ("0x", "0X"):
+                # a bit pattern: xDSL unpacks it with the type's own packing, and
+                # FloatAttr() narrows again, both losing the f8 types' NaN patterns
+                fmt = float_format(attr.type)
+                if fmt is not None:
+                    value = bits_to_float(int(start.text, 16), fmt)
+                    return FloatAttr.new((FloatData(value), attr.type))
+            return attr
         except VerifyException as err:
             raise ParseError(start, str(err).splitlines()[0]) from None
         except ParseError as err:
@@ -489,7 +508,8 @@ class TileoptParser(Parser):
         if fmt is not None:
             data = b"".join(
                 e.bits(self, element_type, fmt) if isinstance(e, _HexFloatElement)
-                else element_type.pack((e.to_type(self, element_type),))
+                else float_to_bits(e.to_type(self, element_type), fmt).to_bytes(
+                    fmt.width // 8, "little")
                 for e in elements)
             if not literal_shape:
                 data *= count
@@ -497,6 +517,32 @@ class TileoptParser(Parser):
         values = [element.to_type(self, element_type) for element in elements]
         # One element and no brackets is a splat: from_list repeats its bytes.
         return DenseIntOrFPElementsAttr.from_list(type, values)
+
+def _stable_name_hints(module: ModuleOp) -> None:
+    """Name hints that ``clone`` keeps as they are.
+
+    xDSL's name setter drops a ``_N`` suffix, so it maps Triton's ``%_0_1`` to ``_0``,
+    and a clone maps that to ``""``, which the next clone rejects as invalid (the
+    frontend output of ``tl.rand`` names values so). The suffix is dropped here until
+    none is left, and a name that ends up empty is no name.
+    """
+    def stable(value) -> None:
+        name = value._name
+        while name:
+            shorter = value.extract_valid_name(name)
+            if shorter == name:
+                break
+            name = shorter
+        value._name = name or None
+
+    for op in module.walk():
+        for region in op.regions:
+            for block in region.blocks:
+                for value in (block, *block.args):
+                    stable(value)
+        for result in op.results:
+            stable(result)
+
 
 def _decode(text: str | bytes, filename: str, first_line: int) -> str:
     if isinstance(text, str):

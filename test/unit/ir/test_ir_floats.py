@@ -5,16 +5,19 @@ from __future__ import annotations
 import math
 import random
 import struct
+from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import bf16, f16, f32, f64
 
-from tileopt.ir.floats import bits_to_float, float_to_bits, format_float, format_float_bits
+from tileopt.ir.floats import (bits_to_float, float_format, float_to_bits, format_float,
+                               format_float_bits)
 
-F16 = (5, 10)
-BF16 = (8, 7)
-F32 = (8, 23)
-F64 = (11, 52)
+F16 = float_format(f16)
+BF16 = float_format(bf16)
+F32 = float_format(f32)
+F64 = float_format(f64)
+MLIR_TEXT = Path(__file__).resolve().parent / "data" / "mlir_float_text.txt"
 
 
 def _f32(value: float) -> float:
@@ -94,7 +97,7 @@ def test_every_printed_value_reads_back_to_the_same_bits():
 
     rng = random.Random(7)
     for fmt in (F16, BF16, F32):
-        width = 1 + sum(fmt)
+        width = fmt.width
         for _ in range(500):
             bits = rng.getrandbits(width)
             text = format_float_bits(bits, fmt)
@@ -105,3 +108,26 @@ def test_every_printed_value_reads_back_to_the_same_bits():
             if text.startswith("-") and read == 0:
                 read = 1 << (width - 1)
             assert read == bits, (hex(bits), text)
+
+
+def _mlir_float_text() -> list[tuple[str, int, str]]:
+    rows = [line.split() for line in MLIR_TEXT.read_text().splitlines()]
+    return [(name, int(bits, 16), text) for name, bits, text in rows]
+
+
+def test_format_like_mlir_for_every_float_type():
+    """tileopt's text for each bit pattern of ``data/mlir_float_text.txt`` (MLIR's own
+    output, made by ``data/make_mlir_float_text.py``): f32, f16, bf16, f64 and the f8
+    types. APFloat truncates to a few digits more than it keeps before it rounds, so
+    f32 0.01 is ``0.00999999977``, not ``1.000000e-02`` (issue 12)."""
+    from tileopt.ir import make_context, parse_module
+
+    ctx = make_context()
+    wrong = []
+    for name, bits, text in _mlir_float_text():
+        type_ = parse_module(f"%c = arith.constant 0.0 : {name}", ctx=ctx).body.block \
+            .first_op.results[0].type
+        got = format_float_bits(bits, float_format(type_))
+        if got != text:
+            wrong.append(f"{name} 0x{bits:X}: MLIR {text}, tileopt {got}")
+    assert not wrong, "\n".join(wrong[:20])

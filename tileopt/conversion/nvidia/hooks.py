@@ -455,8 +455,10 @@ class NvidiaHooks(TargetHooks):
         read = "l" if bits == 64 else "h" if bits == 16 else "r"
         as_int = (lambda v: v) if isinstance(ty, IntegerType) else \
             (lambda v: b.bitcast(v, _int(bits)))
-        ordering = self._sem_scope(sem, scope)
-        asm = f"atom.global{ordering}.cas.b{bits} $0, [ $1 + 0 ], $2, $3;"
+        # Triton writes the semantics before the scope here (atom.global.acquire.gpu.cas),
+        # after it for the other atomics (atom.global.gpu.acq_rel.add)
+        scope_part, sem_part = self._sem_scope(sem, scope).split(".")[1:]
+        asm = f"atom.global.{sem_part}.{scope_part}.cas.b{bits} $0, [ $1 + 0 ], $2, $3;"
         operands = [ptr, as_int(cmp), as_int(value)]
         constraints = ["=" + read, "l", read, read]
         if pred is not None:

@@ -33,6 +33,7 @@ from tileopt.dialects.ttg_attrs import (
     AMDMfmaEncodingAttr,
     AMDWmmaEncodingAttr,
     BlockedEncodingAttr,
+    LayoutAttr,
     NvidiaMmaEncodingAttr,
     SliceEncodingAttr,
 )
@@ -145,9 +146,9 @@ def infer_dst_encoding(op: Operation, layout: Attribute) -> Attribute | None:
     if name == "tt.reduce":
         return SliceEncodingAttr.get(_int_prop(op, "axis"), layout)
     if name == "tt.expand_dims":
-        if isinstance(layout, SliceEncodingAttr) and layout.dim.data == _int_prop(op, "axis"):
-            return layout.parent
-        return None
+        if not isinstance(layout, LayoutAttr):
+            return None
+        return layout.infer_expand_dims_encoding(_int_prop(op, "axis"))
     if name == "tt.trans":
         return transposed_layout(layout, _trans_order(op))
     if name == "tt.gather":

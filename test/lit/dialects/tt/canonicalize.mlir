@@ -94,3 +94,21 @@ tt.func @bitcast_stays(%x: i32) -> tensor<16xi32> {
   %i = tt.bitcast %f : tensor<16xf32> -> tensor<16xi32>
   tt.return %i : tensor<16xi32>
 }
+
+// -----
+
+// expand_dims(broadcast(x)) -> broadcast(expand_dims(x)) also with layouts (Triton's
+// test/Triton/canonicalize.mlir @fn): the new expand_dims gets the layout the encoding's
+// dialect infers, a slice along the axis expanding to its parent (issue 12).
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [0, 1]}>
+// CHECK-LABEL: tt.func @expand_dims_of_broadcast_layout
+// CHECK-NEXT:    %[[E:.*]] = tt.expand_dims %arg0 {axis = 1 : i32} : tensor<1xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<1x1xf32, #blocked>
+// CHECK-NEXT:    %[[B:.*]] = tt.broadcast %[[E]] : tensor<1x1xf32, #blocked> -> tensor<32x1xf32, #blocked>
+// CHECK-NEXT:    tt.return %[[B]]
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32} {
+tt.func @expand_dims_of_broadcast_layout(%arg0: tensor<1xf32, #ttg.slice<{dim = 1, parent = #blocked}>>) -> tensor<32x1xf32, #blocked> {
+  %a = tt.broadcast %arg0 : tensor<1xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+  %b = tt.expand_dims %a {axis = 1 : i32} : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<32x1xf32, #blocked>
+  tt.return %b : tensor<32x1xf32, #blocked>
+}
+}

@@ -70,3 +70,24 @@ tt.func private @recursive(%x: i32) -> i32 {
   %r = tt.call @recursive(%x) : (i32) -> i32
   tt.return %r : i32
 }
+
+// -----
+
+// Values named as Triton's frontend names tl.rand's Philox helpers (`%_0`, `%_0_1`): a
+// helper inlined twice clones them twice (xDSL kept `%_0_1` as `_0` and a clone of that
+// as an invalid empty name: issue 12).
+// CHECK-LABEL: tt.func public @twice
+// CHECK-NOT:     tt.call
+// CHECK:         arith.addi %arg0, %{{.*}} : i32
+// CHECK:         arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK-NOT:   @add_zero
+tt.func private @add_zero(%x: i32) -> i32 {
+  %_0 = arith.constant 0 : i32
+  %_0_1 = arith.addi %x, %_0 : i32
+  tt.return %_0_1 : i32
+}
+tt.func public @twice(%arg0: i32) -> i32 {
+  %r = tt.call @add_zero(%arg0) : (i32) -> i32
+  %s = tt.call @add_zero(%r) : (i32) -> i32
+  tt.return %s : i32
+}
