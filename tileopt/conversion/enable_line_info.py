@@ -77,7 +77,9 @@ def _first_free_distinct(root: Operation) -> int:
 
 
 def _raw_values(attr: Attribute):
-    for value in getattr(attr, "values", ()).data if hasattr(attr, "values") else ():
+    """Every bare value inside a debug-info attribute, nested ones included."""
+    values = getattr(attr, "values", None)
+    for value in values.data if values is not None else ():
         if isinstance(value, DIRawValueAttr):
             yield value.data
         else:

@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (ArrayAttr, CallSiteLoc, FileLineColLoc, Fused
 from xdsl.ir import Attribute
 
 from tileopt.dialects.llvm_ext import DI_ATTRS, DIFileAttr, DIRawValueAttr
+from tileopt.ir.locations import search_location
 
 PRODUCER = "tileopt"
 UNKNOWN_FILE = "<unknown>"
@@ -54,30 +55,25 @@ def di_file(path: str) -> DIFileAttr:
 
 
 def leaf_file_location(loc: Attribute | None) -> FileLineColLoc:
-    """The ``file:line:col`` a location stands for (a call site's callee, a fusion's
-    first part); ``<unknown>:0:0`` where there is none (Triton's ``extractFileLoc``)."""
-    if isinstance(loc, FileLineColLoc):
-        return loc
-    if isinstance(loc, NameLoc):
-        return leaf_file_location(loc.location)
-    if isinstance(loc, FusedLoc) and loc.locations.data:
-        return leaf_file_location(loc.locations.data[0])
-    if isinstance(loc, CallSiteLoc):
-        return leaf_file_location(loc.callee)
-    return FileLineColLoc(StringAttr(UNKNOWN_FILE), IntAttr(0), IntAttr(0))
+    """The ``file:line:col`` a location stands for: a call site's callee, a fusion's first
+    part only (unlike ``locations.file_location``, which searches them all), else
+    ``<unknown>:0:0`` (Triton's ``extractFileLoc``)."""
+    while not isinstance(loc, FileLineColLoc):
+        if isinstance(loc, NameLoc):
+            loc = loc.location
+        elif isinstance(loc, CallSiteLoc):
+            loc = loc.callee
+        elif isinstance(loc, FusedLoc) and loc.locations.data:
+            loc = loc.locations.data[0]
+        else:
+            return FileLineColLoc(StringAttr(UNKNOWN_FILE), IntAttr(0), IntAttr(0))
+    return loc
 
 
 def subprogram_of(loc: Attribute | None) -> Attribute | None:
     """The ``#llvm.di_subprogram`` a function's location is fused with, if any."""
-    if isinstance(loc, FusedLoc):
-        if getattr(loc.metadata, "name", None) == "llvm.di_subprogram":
-            return loc.metadata
-        for inner in loc.locations.data:
-            if (found := subprogram_of(inner)) is not None:
-                return found
-    if isinstance(loc, NameLoc):
-        return subprogram_of(loc.location)
-    return None
+    return search_location(loc, lambda l: l.metadata if isinstance(l, FusedLoc) and getattr(
+        l.metadata, "name", None) == "llvm.di_subprogram" else None)
 
 
 def distinct(number: int) -> DIRawValueAttr:
@@ -111,10 +107,5 @@ def lexical_block_file(subprogram: Attribute, path: str) -> Attribute:
     return di_attr("lexical_block_file", scope=subprogram, file=di_file(path), discriminator=0)
 
 
-def field_int(attr: Attribute, key: str) -> int:
-    value = attr.get(key)
-    return int(value.data) if isinstance(value, DIRawValueAttr) else 0
-
-
-__all__ = ["PRODUCER", "di_attr", "di_file", "distinct", "field_int", "function_subprogram",
+__all__ = ["PRODUCER", "di_attr", "di_file", "distinct", "function_subprogram",
            "leaf_file_location", "lexical_block_file", "subprogram_of"]
