@@ -643,6 +643,7 @@ class FunctionAllocation:
         self.alias_buffers: dict[SSAValue, list[Buffer]] = {}
         self.ranges: dict[Buffer, tuple[int, int]] = {}
         self.shared_memory_size = 0
+        self.op_ids: dict[Operation, int] = {}
         self._scratch_size = scratch_size or (lambda op: scratch_bytes(op, target))
         self._collect(callee_size)
         self._resolve_liveness()
@@ -667,6 +668,12 @@ class FunctionAllocation:
         if buffer is None and len(op.results) == 1:
             buffer = self.value_buffer.get(op.results[0])
         return buffer.offset if buffer is not None else None
+
+    def live_buffers(self, op: Operation) -> list[Buffer]:
+        """The buffers whose lifetime holds ``op`` (its own scratch included; Triton's
+        ``getLiveBuffers``)."""
+        where = self.op_ids[op]
+        return [b for b, (start, end) in self.ranges.items() if start <= where < end]
 
     # -- building
 
@@ -697,7 +704,7 @@ class FunctionAllocation:
                 self.alias_buffers[value] = sorted(buffers, key=lambda b: b.id)
 
     def _resolve_liveness(self) -> None:
-        op_id: dict[Operation, int] = {}
+        op_id = self.op_ids = {}
         for op in _post_order(self.func):
             op_id[op] = len(op_id)
         liveness = Liveness(self.func)
@@ -835,6 +842,8 @@ class ModuleAllocation:
     # allocator passes its own (``conversion/shared_memory.py``).
     scratch_size: Callable[[Operation], int] | None = None
     functions: dict[Operation, FunctionAllocation] = field(init=False)
+    roots: list[Operation] = field(init=False)
+    """The kernels: functions nobody calls (all of them where every one is called)."""
     shared_memory_size: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -866,8 +875,8 @@ class ModuleAllocation:
 
         for func in funcs:
             visit(func)
-        roots = [f for f in funcs if f not in called] or funcs
-        self.shared_memory_size = max((self.functions[f].shared_memory_size for f in roots),
+        self.roots = [f for f in funcs if f not in called] or funcs
+        self.shared_memory_size = max((self.functions[f].shared_memory_size for f in self.roots),
                                       default=0)
 
     def function(self, func: Operation) -> FunctionAllocation:

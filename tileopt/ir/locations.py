@@ -5,27 +5,39 @@ info all use it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.source_positions import source_position
 
+T = TypeVar("T")
+
+
+def search_location(loc: Attribute | None, pick: Callable[[Attribute], T | None]) -> T | None:
+    """What ``pick`` finds first in ``loc``, else in what it wraps: a name's location, each
+    part of a fusion, a call site's callee."""
+    if loc is None:
+        return None
+    if (found := pick(loc)) is not None:
+        return found
+    if isinstance(loc, NameLoc):
+        return search_location(loc.location, pick)
+    if isinstance(loc, FusedLoc):
+        return next((f for inner in loc.locations.data
+                     if (f := search_location(inner, pick)) is not None), None)
+    if isinstance(loc, CallSiteLoc):
+        return search_location(loc.callee, pick)
+    return None
+
 
 def file_location(loc: Attribute | None) -> FileLineColLoc | None:
     """The first ``file:line:col`` inside a location, looking through names, fusions and
     call sites (the callee's position, as MLIR reports it)."""
-    if isinstance(loc, FileLineColLoc):
-        return loc
-    if isinstance(loc, NameLoc):
-        return file_location(loc.location)
-    if isinstance(loc, FusedLoc):
-        for inner in loc.locations.data:
-            if (found := file_location(inner)) is not None:
-                return found
-    if isinstance(loc, CallSiteLoc):
-        return file_location(loc.callee)
-    return None
+    return search_location(loc, lambda l: l if isinstance(l, FileLineColLoc) else None)
 
 
 def value_location(value: SSAValue) -> Attribute | None:

@@ -7,19 +7,22 @@ translation produce: one compile unit, a subprogram per function defined at its 
 ``DILocation(line, col, scope: subprogram)`` per op, and for ``callsite(callee at caller)``
 locations (code inlined from ``triton/language/*.py``) a chain of ``inlinedAt`` locations
 whose scopes are ``DILexicalBlockFile``s of the subprogram, one per source file.
+
+Where ``enable-line-info`` ran, a function's location carries its ``#llvm.di_subprogram``
+(and inlined code's leaves their lexical block files) around the plain locations: the
+subprogram and its compile unit are read from the attribute, everything else from the
+plain locations inside, so each is emitted once and the same as without the pass.
 """
 
 from __future__ import annotations
-
-import posixpath
 
 from llvmlite import ir
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from xdsl.ir import Attribute
 
+from tileopt.dialects.llvm_ext import DIFileAttr, DIRawValueAttr
+from tileopt.ir.debug_scope import di_file, function_subprogram, subprogram_of
 from tileopt.ir.locations import file_location
-
-PRODUCER = "tileopt"
 
 
 class DebugInfoBuilder:
@@ -27,27 +30,27 @@ class DebugInfoBuilder:
 
     def __init__(self, module: ir.Module):
         self.module = module
-        self._files: dict[str, ir.DIValue] = {}
-        self._lexical_blocks: dict[tuple[int, str], ir.DIValue] = {}
+        self._files: dict[DIFileAttr, ir.DIValue] = {}
+        self._lexical_blocks: dict[tuple[int, DIFileAttr], ir.DIValue] = {}
         self._compile_unit: ir.DIValue | None = None
         self._subroutine_type: ir.DIValue | None = None
 
-    def _file(self, filename: str) -> ir.DIValue:
-        if filename not in self._files:
-            directory, base = posixpath.split(filename)
-            self._files[filename] = self.module.add_debug_info(
-                "DIFile", {"filename": base or filename, "directory": directory or "."})
-        return self._files[filename]
+    def _file(self, file: DIFileAttr) -> ir.DIValue:
+        if file not in self._files:
+            self._files[file] = self.module.add_debug_info(
+                "DIFile", {"filename": file.file_name.data, "directory": file.directory.data})
+        return self._files[file]
 
-    def _unit(self, filename: str) -> ir.DIValue:
+    def _unit(self, unit: Attribute) -> ir.DIValue:
+        """The module's one compile unit (the first function's: Triton's have one kernel)."""
         if self._compile_unit is None:
             self._compile_unit = self.module.add_debug_info("DICompileUnit", {
-                "language": ir.DIToken("DW_LANG_C"),
-                "file": self._file(filename),
-                "producer": PRODUCER,
-                "isOptimized": True,
+                "language": ir.DIToken(_raw(unit, "sourceLanguage")),
+                "file": self._file(unit.get("file")),
+                "producer": unit.get("producer").data,
+                "isOptimized": _raw(unit, "isOptimized") == "true",
                 "runtimeVersion": 0,
-                "emissionKind": ir.DIToken("LineTablesOnly"),
+                "emissionKind": ir.DIToken(_raw(unit, "emissionKind")),
             }, is_distinct=True)
             self.module.add_named_metadata("llvm.dbg.cu", self._compile_unit)
             self.module.add_named_metadata(
@@ -57,30 +60,32 @@ class DebugInfoBuilder:
         return self._compile_unit
 
     def subprogram(self, name: str, loc: Attribute | None) -> ir.DIValue | None:
-        """A ``distinct !DISubprogram`` for a function defined at ``loc`` (None if unknown)."""
+        """A ``distinct !DISubprogram`` for a function defined at ``loc`` (None if unknown):
+        the one ``enable-line-info`` fused with ``loc``, else the same built here."""
         where = file_location(loc)
         if where is None:
-            return None
-        unit = self._unit(where.filename.data)
-        file = self._file(where.filename.data)
-        line = where.line.data
+            return None  # nothing to point at, whatever enable-line-info said ("<unknown>")
+        subprogram = subprogram_of(loc) or function_subprogram(name, where, definition=True)
+        unit = self._unit(subprogram.get("compileUnit"))
+        file = self._file(subprogram.get("file"))
+        flags = str(subprogram.get("subprogramFlags").data).split("|")
         return self.module.add_debug_info("DISubprogram", {
-            "name": name,
-            "linkageName": name,
+            "name": subprogram.get("name").data,
+            "linkageName": subprogram.get("linkageName").data,
             "scope": file,
             "file": file,
-            "line": line,
+            "line": int(_raw(subprogram, "line")),
             "type": self._subroutine_type,
-            "scopeLine": line,
-            "spFlags": ir.DIToken("DISPFlagDefinition | DISPFlagOptimized"),
+            "scopeLine": int(_raw(subprogram, "scopeLine")),
+            "spFlags": ir.DIToken(" | ".join(f"DISPFlag{flag}" for flag in flags)),
             "unit": unit,
         }, is_distinct=True)
 
     def _lexical_block(self, subprogram: ir.DIValue, filename: str) -> ir.DIValue:
-        key = (id(subprogram), filename)
+        key = (id(subprogram), di_file(filename))
         if key not in self._lexical_blocks:
             self._lexical_blocks[key] = self.module.add_debug_info("DILexicalBlockFile", {
-                "scope": subprogram, "file": self._file(filename), "discriminator": 0,
+                "scope": subprogram, "file": self._file(key[1]), "discriminator": 0,
             }, is_distinct=True)
         return self._lexical_blocks[key]
 
@@ -121,3 +126,8 @@ class DebugInfoBuilder:
         if inlined_at is not None:
             operands["inlinedAt"] = inlined_at
         return self.module.add_debug_info("DILocation", operands)
+
+
+def _raw(attr: Attribute, key: str) -> str:
+    value = attr.get(key)
+    return value.data if isinstance(value, DIRawValueAttr) else str(value)

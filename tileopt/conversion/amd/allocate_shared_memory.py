@@ -16,6 +16,8 @@ from tileopt.analysis.allocation import SharedMemoryTarget
 from tileopt.conversion.allocate_shared_memory import allocate
 from tileopt.passes import Pass, register_pass
 
+AMD_SHARED_MEMORY = SharedMemoryTarget("amd")
+
 
 @register_pass
 class AllocateAMDGPUSharedMemory(Pass):
@@ -24,4 +26,4 @@ class AllocateAMDGPUSharedMemory(Pass):
     name = "allocate-amdgpu-shared-memory"
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        allocate(op, SharedMemoryTarget("amd"))
+        allocate(op, AMD_SHARED_MEMORY)

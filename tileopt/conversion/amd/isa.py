@@ -54,6 +54,7 @@ class AmdIsa:
     has_dpp: bool
     has_dpp_row_broadcast: bool    # row_bcast15/31 (CDNA); RDNA uses permlanex16
     buffer_resource_flags: int     # the fourth dword of a raw buffer resource
+    lds_bytes: int                 # LDS one workgroup may allocate (Triton's getSharedMemorySize)
 
     @staticmethod
     def of(arch: str) -> AmdIsa:
@@ -65,10 +66,11 @@ class AmdIsa:
         raise TileoptError(f"unknown AMD architecture '{arch}' (tileopt lowers {known})")
 
 
-# arch prefix -> (family, wave size, DPP, DPP row broadcasts, buffer resource flags)
+# arch prefix -> (family, wave size, DPP, DPP row broadcasts, buffer resource flags, LDS
+# per workgroup: 64 KiB on CDNA3, and on RDNA3 although its WGP holds 128 KiB)
 _FAMILIES = {
-    "gfx94": ("CDNA3", 64, True, True, 0x00027000),
-    "gfx11": ("RDNA3", 32, True, False, 0x31014000),
+    "gfx94": ("CDNA3", 64, True, True, 0x00027000, 64 * 1024),
+    "gfx11": ("RDNA3", 32, True, False, 0x31014000, 64 * 1024),
 }
 _EXAMPLES = ("gfx942", "gfx1100")
 
