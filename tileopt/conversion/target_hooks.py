@@ -22,9 +22,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, Signedness, i32
 from xdsl.ir import Attribute, SSAValue
 
-from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
 from tileopt.conversion.shared_layouts import SharedMemoryBanks
 from tileopt.layouts.linear_layout import LinearLayout
 
@@ -285,13 +286,19 @@ class TargetHooks(ABC):
 
     # -------------------------------------------------------------- functions
 
-    @abstractmethod
     def kernel_attributes(self, num_warps: int, threads_per_warp: int) -> dict[str, Attribute]:
-        """Attributes of a kernel ``llvm.func`` (launch bounds, calling convention marker)."""
+        """Attributes of a kernel ``llvm.func``. Triton 3.6's NVIDIA and AMD lowerings both
+        mark a kernel ``nvvm.kernel`` with ``nvvm.reqntid`` = its threads; the translation
+        makes it a ``ptx_kernel`` or an ``amdgpu_kernel`` with the vendor's attributes."""
+        return {
+            "nvvm.kernel": IntegerAttr(1, IntegerType(1, Signedness.UNSIGNED)),
+            "nvvm.reqntid": DenseArrayBase.from_list(i32, [num_warps * threads_per_warp]),
+        }
 
     def extra_kernel_arguments(self) -> list[Attribute]:
-        """Parameters appended to every kernel's signature (Triton's scratch pointers)."""
-        return []
+        """Parameters appended to every kernel's signature: Triton 3.6 kernels take a
+        global-scratch and a profile-scratch pointer last, on both vendors."""
+        return [ptr_type(1), ptr_type(1)]
 
     # -------------------------------------------------------------- matrix units
 

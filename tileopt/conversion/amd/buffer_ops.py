@@ -13,6 +13,8 @@ alignment, the base pointer's alignment, the mask's.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from xdsl.dialects.builtin import VectorType, i16, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -67,6 +69,23 @@ def _groups(fl: FunctionLowering, op: Operation, offsets: SSAValue, mask: SSAVal
     return unique, canonical, vec
 
 
+@dataclass
+class _BufferOperands:
+    """What every buffer op reads: the element type in memory, the resource of its base
+    pointer, and its per-register offsets and mask bits (None: unmasked)."""
+
+    storage: Attribute
+    rsrc: SSAValue
+    offsets: list[SSAValue]
+    masks: list[SSAValue] | None
+
+
+def _operands(fl: FunctionLowering, op: Operation) -> _BufferOperands:
+    return _BufferOperands(storage=pointee_storage_type(op.ptr.type),
+                           rsrc=_resource(fl, op, op.ptr), offsets=fl.get(op.offsets),
+                           masks=fl.get(op.mask) if op.mask is not None else None)
+
+
 def _byte_offset(b: LLVMBuilder, offset: SSAValue, storage: Attribute,
                  pred: SSAValue | None) -> SSAValue:
     scaled = b.mul(offset, b.i32(bit_width(storage) // 8))
@@ -82,10 +101,8 @@ def _access_type(storage: Attribute, count: int) -> Attribute:
 @lowers("amdg.buffer_load")
 def _buffer_load(fl: FunctionLowering, op: Operation) -> None:
     b = fl.b
-    storage = pointee_storage_type(op.ptr.type)
-    rsrc = _resource(fl, op, op.ptr)
-    offsets = fl.get(op.offsets)
-    masks = fl.get(op.mask) if op.mask is not None else None
+    access = _operands(fl, op)
+    storage, rsrc, offsets, masks = access.storage, access.rsrc, access.offsets, access.masks
     others = fl.get(op.other) if op.other is not None else None
     unique, canonical, vec = _groups(fl, op, op.offsets, op.mask, storage, op.ptr)
     loaded: dict[int, SSAValue] = {}
@@ -108,11 +125,9 @@ def _buffer_load(fl: FunctionLowering, op: Operation) -> None:
 @lowers("amdg.buffer_store")
 def _buffer_store(fl: FunctionLowering, op: Operation) -> None:
     b = fl.b
-    storage = pointee_storage_type(op.ptr.type)
-    rsrc = _resource(fl, op, op.ptr)
-    offsets = fl.get(op.offsets)
+    access = _operands(fl, op)
+    storage, rsrc, offsets, masks = access.storage, access.rsrc, access.offsets, access.masks
     values = fl.get(op.value)
-    masks = fl.get(op.mask) if op.mask is not None else None
     unique, _, vec = _groups(fl, op, op.offsets, op.mask, storage, op.ptr)
     thread_pred = redundant_thread_predicate(fl, fl.layouts.of(op.offsets.type))
     for start in range(0, len(unique), vec):
@@ -129,16 +144,14 @@ def _buffer_atomic_rmw(fl: FunctionLowering, op: Operation) -> None:
     """One ``raw.ptr.buffer.atomic.<op>`` per element (no vector atomics), between the
     fences its memory semantics ask for at its scope."""
     b = fl.b
-    storage = pointee_storage_type(op.ptr.type)
     kind = RMW_OP.value_of(op.atomic_rmw_op).value
     if kind not in _BUFFER_RMW:
         raise fl.error(op, f"no buffer atomic for '{kind}'")
     sem = ORDERINGS[MEM_SEMANTIC.value_of(op.sem).value]
     scope = SYNC_SCOPES.get(MEM_SYNC_SCOPE.value_of(op.scope).value, "agent")
-    rsrc = _resource(fl, op, op.ptr)
-    offsets = fl.get(op.offsets)
+    access = _operands(fl, op)
+    storage, rsrc, offsets, masks = access.storage, access.rsrc, access.offsets, access.masks
     values = fl.get(op.value)
-    masks = fl.get(op.mask) if op.mask is not None else None
     layout = fl.layouts.of(op.offsets.type)
     unique, canonical = unique_registers(layout)
     thread_pred = redundant_thread_predicate(fl, layout)

@@ -30,12 +30,10 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     BoolAttr,
-    DenseArrayBase,
     Float32Type,
     Float64Type,
     IntegerAttr,
     IntegerType,
-    Signedness,
     VectorType,
     i1,
     i32,
@@ -426,20 +424,6 @@ class AmdHooks(TargetHooks):
         self.printf(b, symbols, f"{file}:{line}: {function}: Assertion `{message}` failed.\n",
                     [])
         b.call_intrinsic("llvm.trap", [], None)
-
-    # -------------------------------------------------------------- functions
-
-    def kernel_attributes(self, num_warps: int, threads_per_warp: int) -> dict[str, Attribute]:
-        # Triton's AMD lowering marks kernels as its NVIDIA one does; the translation
-        # makes them amdgpu_kernel functions with AMD's attributes.
-        return {
-            "nvvm.kernel": IntegerAttr(1, IntegerType(1, Signedness.UNSIGNED)),
-            "nvvm.reqntid": DenseArrayBase.from_list(i32, [num_warps * threads_per_warp]),
-        }
-
-    def extra_kernel_arguments(self) -> list[Attribute]:
-        # Triton 3.6 kernels take a global-scratch and a profile-scratch pointer last.
-        return [ptr_type(1), ptr_type(1)]
 
     # -------------------------------------------------------------- matrix units
 

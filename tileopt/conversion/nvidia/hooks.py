@@ -20,14 +20,12 @@ from collections.abc import Sequence
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
-    DenseArrayBase,
     Float16Type,
     Float32Type,
     Float64Type,
     BFloat16Type,
     IntegerAttr,
     IntegerType,
-    Signedness,
     VectorType,
     i1,
     i8,
@@ -36,7 +34,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 
-from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
+from tileopt.conversion.llvm_builder import LLVMBuilder
 from tileopt.conversion.nvidia.libdevice import INLINE as LIBDEVICE_INLINE
 from tileopt.conversion.nvidia.libdevice import erff
 from tileopt.conversion.nvidia.mma import MmaV2Emitter
@@ -605,18 +603,6 @@ class NvidiaHooks(TargetHooks):
                         [_GENERIC_PTR, _GENERIC_PTR, i32, _GENERIC_PTR, i64], None)
         b.insert(llvm.CallOp("__assertfail", message_ptr, file_ptr, b.i32(line), function_ptr,
                              b.i64(1)))
-
-    # -------------------------------------------------------------- functions
-
-    def kernel_attributes(self, num_warps: int, threads_per_warp: int) -> dict[str, Attribute]:
-        return {
-            "nvvm.kernel": IntegerAttr(1, IntegerType(1, Signedness.UNSIGNED)),
-            "nvvm.reqntid": DenseArrayBase.from_list(i32, [num_warps * threads_per_warp]),
-        }
-
-    def extra_kernel_arguments(self) -> list[Attribute]:
-        # Triton 3.6 kernels take a global-scratch and a profile-scratch pointer last.
-        return [ptr_type(1), ptr_type(1)]
 
     # -------------------------------------------------------------- matrix units
 
