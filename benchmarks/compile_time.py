@@ -1,9 +1,10 @@
-"""Compile time: tileopt from ``.ttir`` to PTX per kernel, beside Triton 3.6's own; start-up;
-and how the cost grows with the size of a file.
+"""Compile time: tileopt from ``.ttir`` to PTX (NVIDIA) or AMDGCN (AMD) per kernel, beside
+Triton 3.6's own; start-up; and how the cost grows with the size of a file.
 
-tileopt runs in this process, stage by stage as the ``nvidia-sm80``/``nvidia-sm90`` YAML
-pipeline splits them (parse the ``.ttir``, then its ``ttir``, ``ttgir`` and ``llir``
-stages, then the LLVM dialect -> LLVM IR -> PTX). A stage that fails, or a pipeline that
+tileopt runs in this process, stage by stage as the target's YAML pipeline splits them
+(``nvidia-sm80``, ``nvidia-sm90``, ``amd-cdna3``, ``amd-rdna3``, with the kernel's options
+from its ``.json``: parse the ``.ttir``, then its ``ttir``, ``ttgir`` and ``llir`` stages,
+then the LLVM dialect -> LLVM IR -> PTX or AMDGCN, the ``code`` column). A stage that fails, or a pipeline that
 does not reach the LLVM dialect yet, shows ``n/a`` from there on. While that is so, the
 ``from .ttgir`` column times the lowering alone from Triton's ``.ttgir`` (the pipeline's
 ``llir`` stage, else the passes in ``LOWERING``) to PTX. The ``CLI`` column is the wall time
@@ -12,7 +13,7 @@ of the one command a user runs, start-up included:
 
 Triton is timed in a separate interpreter that has ``triton==3.6.0`` (``--triton-python``;
 Triton is never imported by tileopt): ``IRSource`` of the same ``.ttir``, then its
-``make_ttgir``, ``make_llir`` and ``make_ptx`` stages on the CPU, as ``triton.compile``
+``make_ttgir``, ``make_llir`` and ``make_ptx``/``make_amdgcn`` stages on the CPU, as ``triton.compile``
 runs them (an IR source skips its own stage), median of ``--repeat`` runs after a warm-up.
 
 Then two more tables (``--no-startup``, ``--no-scaling`` leave them out):
@@ -42,6 +43,7 @@ import sys
 import tempfile
 import textwrap
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -55,7 +57,25 @@ from tileopt.target import translate  # noqa: E402
 NON_DOT = ["add", "add_nodiv", "axpy_f16", "gelu", "softmax", "layernorm_fwd", "sum_rows",
            "sum_cols", "cumsum", "transpose", "atomic_hist"]
 DOT = ["matmul", "matmul_small", "block_ptr_matmul"]
-TARGETS = {"cuda-sm80": ("nvidia-sm80", "sm_80", 80), "cuda-sm90": ("nvidia-sm90", "sm_90a", 90)}
+@dataclass(frozen=True)
+class Target:
+    """A corpus target as both compilers see it: tileopt's YAML pipeline and ``--arch``,
+    Triton's ``GPUTarget(backend, arch, warp_size)``, and the code both end with."""
+
+    pipeline: str
+    arch: str
+    backend: str
+    triton_arch: int | str
+    warp_size: int
+    code: str  # ptx | amdgcn
+
+
+TARGETS = {
+    "cuda-sm80": Target("nvidia-sm80", "sm_80", "cuda", 80, 32, "ptx"),
+    "cuda-sm90": Target("nvidia-sm90", "sm_90a", "cuda", 90, 32, "ptx"),
+    "hip-gfx942": Target("amd-cdna3", "gfx942", "hip", "gfx942", 64, "amdgcn"),
+    "hip-gfx1100": Target("amd-rdna3", "gfx1100", "hip", "gfx1100", 32, "amdgcn"),
+}
 STAGES = ("ttir", "ttgir", "llir")
 LOWERING = ("builtin.module(convert-scf-to-cf, allocate-shared-memory-nv{{compute-capability={cc}}}, "
             "convert-triton-gpu-to-llvm, canonicalize, cse)")
@@ -71,14 +91,14 @@ def _has_llvm_function(module) -> bool:
 
 def time_tileopt(corpus: Path, target: str, kernel: str) -> dict[str, object]:
     """Seconds per stage (None after the first failure) and the reason it stopped."""
-    pipeline_name, arch, _ = TARGETS[target]
+    spec = TARGETS[target]
     path = corpus / target / f"{kernel}.ttir"
     times: dict[str, object] = {}
     start = time.perf_counter()
     ctx = make_context()
     module = parse_module(path.read_text(), str(path), ctx)
     times["parse"] = time.perf_counter() - start
-    pipeline = resolve_pass_pipeline(pipeline_name)
+    pipeline = resolve_pass_pipeline(spec.pipeline + _options(corpus, target, kernel))
     for stage in STAGES:
         part = slice_stages(pipeline, stage, stage)
         start = time.perf_counter()
@@ -93,20 +113,30 @@ def time_tileopt(corpus: Path, target: str, kernel: str) -> dict[str, object]:
         return times
     start = time.perf_counter()
     try:
-        translate(module, "ptx", arch, str(path))
+        translate(module, spec.code, spec.arch, str(path))
     except Exception as err:  # noqa: BLE001
-        times["stopped"] = f"ptx: {_short(err)}"
+        times["stopped"] = f"{spec.code}: {_short(err)}"
         return times
-    times["ptx"] = time.perf_counter() - start
+    times["code"] = time.perf_counter() - start
     return times
 
 
+def _options(corpus: Path, target: str, kernel: str) -> str:
+    """``{num-warps=.. num-ctas=.. num-stages=..}``: what Triton compiled the kernel with."""
+    meta = json.loads((corpus / target / f"{kernel}.json").read_text())
+    return (f"{{num-warps={meta['num_warps']} num-ctas={meta['num_ctas']} "
+            f"num-stages={meta['num_stages']}}}")
+
+
 def time_lowering(corpus: Path, target: str, kernel: str) -> tuple[float | None, str]:
-    """Seconds from Triton's ``.ttgir`` to PTX (parse, lowering, translation)."""
-    pipeline_name, arch, cc = TARGETS[target]
+    """Seconds from Triton's ``.ttgir`` to PTX/AMDGCN (parse, lowering, translation)."""
+    spec = TARGETS[target]
     path = corpus / target / f"{kernel}.ttgir"
-    candidates = [("llir stage", slice_stages(resolve_pass_pipeline(pipeline_name), "llir", "llir")),
-                  ("passes", resolve_pass_pipeline(LOWERING.format(cc=cc)))]
+    pipeline = resolve_pass_pipeline(spec.pipeline + _options(corpus, target, kernel))
+    candidates = [("llir stage", slice_stages(pipeline, "llir", "llir"))]
+    if spec.backend == "cuda":
+        candidates.append(("passes",
+                           resolve_pass_pipeline(LOWERING.format(cc=spec.triton_arch))))
     last = "no route"
     for route, pipeline in candidates:
         start = time.perf_counter()
@@ -117,7 +147,7 @@ def time_lowering(corpus: Path, target: str, kernel: str) -> tuple[float | None,
             if not _has_llvm_function(module):
                 last = f"{route}: no LLVM dialect"
                 continue
-            translate(module, "ptx", arch, str(path))
+            translate(module, spec.code, spec.arch, str(path))
         except Exception as err:  # noqa: BLE001
             last = f"{route}: {_short(err)}"
             continue
@@ -157,12 +187,13 @@ COMMAND_CPU_TIME = False
 
 
 def time_cli(corpus: Path, target: str, kernel: str, repeat: int) -> float | None:
-    """The one command from ``.ttir`` to PTX, start-up included."""
-    pipeline_name, _, _ = TARGETS[target]
+    """The one command from ``.ttir`` to PTX/AMDGCN, start-up included."""
+    spec = TARGETS[target]
     with tempfile.TemporaryDirectory() as tmp:
         return time_command([str(corpus / target / f"{kernel}.ttir"),
-                             f"--pass-pipeline={pipeline_name}", "--emit=ptx", "-o",
-                             str(Path(tmp) / f"{kernel}.ptx")], repeat)
+                             f"--pass-pipeline={spec.pipeline}{_options(corpus, target, kernel)}",
+                             f"--emit={spec.code}", "-o",
+                             str(Path(tmp) / f"{kernel}.{spec.code}")], repeat)
 
 
 def many_kernels(corpus: Path, count: int) -> str:
@@ -254,9 +285,9 @@ TRITON_SCRIPT = textwrap.dedent("""
     request = json.loads(sys.argv[1])
     out = {}
     for job in request["jobs"]:
-        target = GPUTarget("cuda", job["cc"], 32)
+        target = GPUTarget(job["backend"], job["arch"], job["warp_size"])
         backend = make_backend(target)
-        samples = {"ttgir": [], "llir": [], "ptx": []}
+        samples = {"ttgir": [], "llir": [], job["code"]: []}
         error = None
         for run in range(request["repeat"] + 1):
             try:
@@ -269,7 +300,7 @@ TRITON_SCRIPT = textwrap.dedent("""
                 backend.add_stages(stages, options, src.language)
                 module = src.make_ir(target, options, backend.get_codegen_implementation(options),
                                      backend.get_module_map(), context)
-                for ext in ("ttgir", "llir", "ptx"):
+                for ext in ("ttgir", "llir", job["code"]):
                     start = time.perf_counter()
                     module = stages[ext](module, metadata)
                     if run:  # the first run warms up
@@ -278,7 +309,8 @@ TRITON_SCRIPT = textwrap.dedent("""
                 error = f"{type(err).__name__}: {err}"[:200]
                 break
         out[job["key"]] = {"error": error} if error else {
-            ext: statistics.median(v) for ext, v in samples.items()}
+            ("code" if ext == job["code"] else ext): statistics.median(v)
+            for ext, v in samples.items()}
     print(json.dumps(out))
 """)
 
@@ -287,9 +319,11 @@ def time_triton(python: str, corpus: Path, cases: list[tuple[str, str]], repeat:
     jobs = []
     for target, kernel in cases:
         meta = json.loads((corpus / target / f"{kernel}.json").read_text())
+        spec = TARGETS[target]
         jobs.append({"key": f"{target}/{kernel}", "ttir": str(corpus / target / f"{kernel}.ttir"),
-                     "cc": TARGETS[target][2], "num_warps": meta["num_warps"],
-                     "num_stages": meta["num_stages"]})
+                     "backend": spec.backend, "arch": spec.triton_arch,
+                     "warp_size": spec.warp_size, "code": spec.code,
+                     "num_warps": meta["num_warps"], "num_stages": meta["num_stages"]})
     result = subprocess.run([python, "-c", TRITON_SCRIPT, json.dumps({"jobs": jobs, "repeat": repeat})],
                             capture_output=True, text=True, timeout=3600)
     if result.returncode != 0:
@@ -336,8 +370,8 @@ def main() -> int:
         triton = time_triton(args.triton_python, corpus, cases, args.repeat)
 
     head = (f"{'target':10} {'kernel':14} | tileopt ms: {'parse':>6} {'ttir':>7} {'ttgir':>7} "
-            f"{'llir':>7} {'ptx':>7} {'total':>8} {'.ttgir':>8} {'CLI':>6} | Triton ms: {'ttgir':>6} "
-            f"{'llir':>6} {'ptx':>6} {'total':>6} | {'ratio':>6}  notes")
+            f"{'llir':>7} {'code':>7} {'total':>8} {'.ttgir':>8} {'CLI':>6} | Triton ms: {'ttgir':>6} "
+            f"{'llir':>6} {'code':>6} {'total':>6} | {'ratio':>6}  notes")
     print(head)
     print("-" * len(head))
     records = []
@@ -345,10 +379,10 @@ def main() -> int:
         ours = time_tileopt(corpus, target, kernel)
         lowering, route = time_lowering(corpus, target, kernel)
         cli = time_cli(corpus, target, kernel, args.cli_repeat)
-        stage_times = [ours.get(s) for s in ("parse", *STAGES, "ptx")]
+        stage_times = [ours.get(s) for s in ("parse", *STAGES, "code")]
         total = sum(stage_times) if all(isinstance(t, float) for t in stage_times) else None
         theirs = triton.get(f"{target}/{kernel}", {})
-        t_times = [theirs.get(s) for s in ("ttgir", "llir", "ptx")]
+        t_times = [theirs.get(s) for s in ("ttgir", "llir", "code")]
         t_total = sum(t_times) if all(isinstance(t, float) for t in t_times) else None
         ratio = total / t_total if total and t_total else None
         ratio_text = f"{ratio:6.1f}" if ratio else f"{'n/a':>6}"
@@ -358,23 +392,24 @@ def main() -> int:
         if lowering is not None and total is None:
             notes.append(f".ttgir via {route}")
             if t_total:
-                t_low = theirs["llir"] + theirs["ptx"]
-                notes.append(f"lowering ratio vs Triton llir+ptx {lowering / t_low:.1f}")
+                t_low = theirs["llir"] + theirs["code"]
+                notes.append(f"lowering ratio vs Triton llir+code {lowering / t_low:.1f}")
         elif lowering is None:
             notes.append(f".ttgir: {route}")
         if theirs.get("error"):
             notes.append(f"Triton: {theirs['error']}")
         print(f"{target:10} {kernel:14} |             {_ms(ours.get('parse'))[2:]} "
               f"{_ms(ours.get('ttir'))[1:]} {_ms(ours.get('ttgir'))[1:]} {_ms(ours.get('llir'))[1:]} "
-              f"{_ms(ours.get('ptx'))[1:]} {_ms(total)} {_ms(lowering)} {_ms(cli)[2:]} |            "
+              f"{_ms(ours.get('code'))[1:]} {_ms(total)} {_ms(lowering)} {_ms(cli)[2:]} |            "
               f"{_ms(t_times[0])[2:]} {_ms(t_times[1])[2:]} {_ms(t_times[2])[2:]} {_ms(t_total)[2:]} "
               f"| {ratio_text}  {'; '.join(notes)}", flush=True)
         records.append({"target": target, "kernel": kernel, "tileopt": ours,
                         "tileopt_from_ttgir": lowering, "ttgir_route": route, "cli": cli,
                         "triton": theirs})
-    print("\nratio = tileopt total / Triton total (.ttir to PTX); tileopt in-process with "
-          "verification after each pass, as the tileopt command runs it; CLI = the wall "
-          "time (CPU time with --cpu) of `tileopt K.ttir --pass-pipeline=P --emit=ptx -o K.ptx`")
+    print("\nratio = tileopt total / Triton total (.ttir to PTX or AMDGCN, `code`); tileopt "
+          "in-process with verification after each pass, as the tileopt command runs it; CLI = "
+          "the wall time (CPU time with --cpu) of `tileopt K.ttir --pass-pipeline=P{options} "
+          "--emit=ptx|amdgcn -o K.ptx`")
     results: dict[str, object] = {"kernels": records}
     if not args.no_startup:
         startup = startup_table(args.cli_repeat)
