@@ -13,6 +13,9 @@ read -r -a pins < <(python3 -c 'import tomllib; print(" ".join(tomllib.load(open
 python3 -m pip download -q --only-binary=:all: --python-version 3.12 --implementation cp \
   --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 \
   --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -d .whl "${pins[@]}"
+# The GPU machine's Python has numpy (PyTorch needs it): its wheel would push the call past
+# 64 MiB, so it stays here.
+rm -f .whl/numpy-*.whl
 python3 - <<'PY'
 import glob, os, zipfile
 [path] = glob.glob(".whl/xdsl-*.whl")
