@@ -110,6 +110,9 @@ class ModuleSymbols(Protocol):
     def string(self, b: LLVMBuilder, prefix: str, text: str) -> SSAValue:
         """A pointer to a NUL-terminated module-level copy of ``text`` (one per text)."""
 
+    def text_of(self, value: SSAValue) -> str | None:
+        """The text behind a pointer ``string`` made (None for any other value)."""
+
 
 class TargetHooks(ABC):
     """The vendor-specific pieces of the lowering; see the module docstring."""

@@ -25,6 +25,7 @@ The ``amdg`` buffer operations have their own patterns beside this file
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import llvm
@@ -95,6 +96,32 @@ def rocdl(b: LLVMBuilder, name: str, operands: Sequence[SSAValue],
                              result_types=[result] if result is not None else [])
     b.insert(op)
     return op.results[0] if op.results else None
+
+
+_CONVERSION = re.compile(r"%(%|[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|z)?[a-zA-Z])")
+
+
+def _inline_strings(format: str, args: Sequence[SSAValue],
+                    symbols: ModuleSymbols) -> tuple[str, list[SSAValue]]:
+    """``format`` with each ``%s`` whose argument is a known module string replaced by that
+    string (its ``%`` doubled), and the remaining arguments."""
+    remaining = list(args)
+    kept: list[SSAValue] = []
+    pieces: list[str] = []
+    last = 0
+    for match in _CONVERSION.finditer(format):
+        if match.group(1) == "%":
+            continue
+        arg = remaining.pop(0) if remaining else None
+        text = symbols.text_of(arg) if arg is not None and match.group(1) == "s" else None
+        if text is None:
+            if arg is not None:
+                kept.append(arg)
+            continue
+        pieces.append(format[last:match.start()] + text.replace("%", "%%"))
+        last = match.end()
+    pieces.append(format[last:])
+    return "".join(pieces), kept + remaining
 
 
 class AmdHooks(TargetHooks):
@@ -387,17 +414,18 @@ class AmdHooks(TargetHooks):
     def printf(self, b: LLVMBuilder, symbols: ModuleSymbols, format: str,
                args: Sequence[SSAValue]) -> None:
         """ROCm's device printf protocol: begin a message, append the format string, then
-        the arguments (as 64-bit words) in groups of at most seven."""
+        the arguments (as 64-bit words) in groups of at most seven. The protocol passes a
+        string argument's characters, not its address, so a ``%s`` of a module string (the
+        print's prefix) is written into the format instead."""
+        format, args = _inline_strings(format, args, symbols)
         symbols.declare("__ockl_printf_begin", [i64], i64)
-        symbols.declare("__ockl_printf_append_string_n", [ptr_type(0), i64, i32], i64)
+        symbols.declare("__ockl_printf_append_string_n", [i64, ptr_type(0), i64, i32], i64)
         symbols.declare("__ockl_printf_append_args", [i64, i32, *[i64] * 7, i32], i64)
         message = b.emit(llvm.CallOp("__ockl_printf_begin", b.i64(0), return_type=i64))
+        # Module strings are generic pointers (address space 0), as ockl takes them.
         text = symbols.string(b, "printfFormat_", format)
-        generic = b.emit(llvm.AddrSpaceCastOp.create(operands=[text],
-                                                     result_types=[ptr_type(0)])) \
-            if text.type != ptr_type(0) else text
         last = b.i32(0 if args else 1)
-        message = b.emit(llvm.CallOp("__ockl_printf_append_string_n", message, generic,
+        message = b.emit(llvm.CallOp("__ockl_printf_append_string_n", message, text,
                                      b.i64(len(format.encode()) + 1), last,
                                      return_type=i64))
         words = [self._printf_word(b, a) for a in args]

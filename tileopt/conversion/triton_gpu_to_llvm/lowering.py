@@ -258,6 +258,7 @@ class ModuleState:
         self._strings: dict[str, str] = {}          # text -> global name
         self._module_ops: list[Operation] = []      # globals and declarations to add
         self._declared: set[str] = set()
+        self._string_texts: dict[SSAValue, str] = {}
 
     def flat_types(self, ty: Attribute) -> list[Attribute]:
         """The LLVM types of a value of ``ty``: one per register a thread holds, or a
@@ -283,8 +284,14 @@ class ModuleState:
         """A pointer to a NUL-terminated module-level copy of ``text``, made in ``b``'s
         prologue (once per function)."""
         name = self.add_string(prefix, text + "\x00")
-        return b.prologue_value(f"string:{name}",
-                                lambda pb: pb.address_of(name, llvm.LLVMPointerType()))
+        value = b.prologue_value(f"string:{name}",
+                                 lambda pb: pb.address_of(name, llvm.LLVMPointerType()))
+        self._string_texts[value] = text
+        return value
+
+    def text_of(self, value: SSAValue) -> str | None:
+        """The text behind a pointer :meth:`string` made, else None."""
+        return self._string_texts.get(value)
 
     def declare(self, name: str, inputs: list[Attribute], output: Attribute | None) -> None:
         """Declare an external function (``vprintf``...) once."""

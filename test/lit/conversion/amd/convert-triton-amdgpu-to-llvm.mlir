@@ -255,3 +255,31 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return %e, %s, %f : tensor<64xf32, #blocked>, tensor<64xf32, #blocked>, tensor<64xf32, #blocked>
   }
 }
+
+// -----
+
+// tt.print through ROCm's printf protocol: begin, the format (the print's prefix written
+// into it: the protocol carries a string's characters, not its address), then the
+// arguments as 64-bit words in one group (three program ids and the value; the three
+// unused slots are 0, the last flag is 1). A failed tt.assert prints Triton's message and
+// traps, on the failing path only.
+// CHECK-DAG:   llvm.mlir.global internal constant @[[FMT:printfFormat_[0-9]+]]("pid (%u, %u, %u) idx () x: %i\0A\00")
+// CHECK-DAG:   llvm.func @__ockl_printf_append_string_n(i64, !llvm.ptr<0>, i64, i32) -> i64
+// CHECK-LABEL: llvm.func @print_assert
+// CHECK:         %[[M:.*]] = llvm.call @__ockl_printf_begin(%{{.*}}) : (i64) -> i64
+// CHECK-NEXT:    %[[M2:.*]] = llvm.call @__ockl_printf_append_string_n(%[[M]], %{{.*}}, %{{.*}}, %{{.*}}) : (i64, !llvm.ptr, i64, i32) -> i64
+// CHECK:         %[[X:.*]] = llvm.zext %x : i32 to i64
+// CHECK-NEXT:    llvm.call @__ockl_printf_append_args(%[[M2]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[X]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK:         llvm.cond_br %{{.*}}, ^[[FAIL:.*]], ^[[OK:.*]]
+// CHECK:       ^[[FAIL]]:
+// CHECK:         llvm.call @__ockl_printf_append_string_n
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.trap"() : () -> ()
+// CHECK-NEXT:    llvm.br ^[[OK]]
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @print_assert(%x: i32, %c: i1) {
+    tt.print " x: " {hex = false, isSigned = array<i32: 1>} : %x : i32
+    tt.assert %c, "x must hold" : i1
+    tt.return
+  }
+}
