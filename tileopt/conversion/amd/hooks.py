@@ -157,12 +157,15 @@ class AmdHooks(TargetHooks):
     # -------------------------------------------------------------- exchange
 
     @staticmethod
-    def _in_words(b: LLVMBuilder, value: SSAValue,
-                  move: Callable[[SSAValue], SSAValue]) -> SSAValue:
+    def _in_words(b: LLVMBuilder, value: SSAValue, move: Callable[[SSAValue], SSAValue],
+                  keep_f32: bool = False) -> SSAValue:
         """Apply ``move`` (which exchanges 32-bit registers) to a value of any scalar type:
         narrower values travel sign-extended in one register, 64-bit ones in two,
-        pointers as 64-bit integers."""
+        pointers as 64-bit integers; ``keep_f32``: an f32 is moved as it is (the DPP and
+        readlane intrinsics take f32, as Triton emits them)."""
         ty = value.type
+        if keep_f32 and isinstance(ty, Float32Type):
+            return move(value)
         if isinstance(ty, llvm.LLVMPointerType):
             as_int = b.cast("ptrtoint", value, i64)
             moved = AmdHooks._in_words(b, as_int, move)
@@ -232,46 +235,26 @@ class AmdHooks(TargetHooks):
         the rows' totals then meet in the wave's last lane, which every lane reads."""
         if bit_width(value.type) > 32 or not self.isa.has_dpp:
             return None
-        f32 = isinstance(value.type, Float32Type)
 
-        def as_word(v: SSAValue) -> SSAValue:
-            if f32 or v.type == i32:
-                return v
-            bits = bit_width(v.type)
-            as_int = v if isinstance(v.type, IntegerType) else b.bitcast(v, _int(bits))
-            return b.int_cast(as_int, i32, signed=True) if bits < 32 else as_int
+        def moved(acc: SSAValue, move: Callable[[SSAValue], SSAValue]) -> SSAValue:
+            return self._in_words(b, acc, move, keep_f32=True)
 
-        def from_word(w: SSAValue) -> SSAValue:
-            if w.type == value.type:
-                return w
-            bits = bit_width(value.type)
-            narrowed = b.int_cast(w, _int(bits)) if bits < 32 else w
-            return narrowed if isinstance(value.type, IntegerType) else \
-                b.bitcast(narrowed, value.type)
+        def dpp(control: int, row_mask: int = 0xF) -> Callable[[SSAValue], SSAValue]:
+            return lambda w: self.dpp(b, w, w, control, row_mask=row_mask, bound_ctrl=True)
 
         acc = value
         for shift in (8, 4, 2, 1):
-            word = as_word(acc)
-            moved = self.dpp(b, word, word, DppControl.row_shr(shift), bound_ctrl=True)
-            acc = combine(acc, from_word(moved))
+            acc = combine(acc, moved(acc, dpp(DppControl.row_shr(shift))))
         if self.isa.has_dpp_row_broadcast:
-            word = as_word(acc)
-            moved = self.dpp(b, word, word, DppControl.ROW_BCAST15, row_mask=0xA,
-                             bound_ctrl=True)
-            acc = combine(acc, from_word(moved))
-            word = as_word(acc)
-            moved = self.dpp(b, word, word, DppControl.ROW_BCAST31, bound_ctrl=True)
-            acc = combine(acc, from_word(moved))
+            acc = combine(acc, moved(acc, dpp(DppControl.ROW_BCAST15, row_mask=0xA)))
+            acc = combine(acc, moved(acc, dpp(DppControl.ROW_BCAST31)))
         else:
             # Wave 32: lanes 0-15 read lane 31 and lanes 16-31 read lane 15.
-            word = as_word(acc)
-            moved = b.emit(PermlaneX16Op.create(
-                operands=[word, word, b.i32(-1), b.i32(-1)], result_types=[word.type],
-                properties={"fi": BoolAttr(True, i1), "boundControl": BoolAttr(False, i1)}))
-            acc = combine(acc, from_word(moved))
-        word = as_word(acc)
-        last = rocdl(b, "rocdl.readlane", [word, b.i32(self.warp_size - 1)], word.type)
-        return from_word(last)
+            acc = combine(acc, moved(acc, lambda w: b.emit(PermlaneX16Op.create(
+                operands=[w, w, b.i32(-1), b.i32(-1)], result_types=[w.type],
+                properties={"fi": BoolAttr(True, i1), "boundControl": BoolAttr(False, i1)}))))
+        return moved(acc, lambda w: rocdl(b, "rocdl.readlane", [w, b.i32(self.warp_size - 1)],
+                                          w.type))
 
     def barrier(self, b: LLVMBuilder) -> None:
         rocdl(b, "rocdl.barrier", [], None)

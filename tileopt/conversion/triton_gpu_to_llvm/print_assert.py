@@ -89,15 +89,10 @@ def _assert(fl: FunctionLowering, op: Operation) -> None:
     for cond in conditions:
         bad = b.icmp("eq", cond, b.i1(False))
         failed = bad if failed is None else b.or_(failed, bad)
-    fail_block = fl.new_block()
-    continue_block = fl.new_block()
-    b.cond_br(failed, fail_block, [], continue_block, [])
-    fl.place(fail_block)
     file, line = _source_position(op)
     func_name = fl.func.properties["sym_name"].data
-    fl.hooks.assert_fail(b, fl.module, op.message.data, file, line, func_name)
-    b.br(continue_block)
-    fl.place(continue_block)
+    with b.guarded(failed):
+        fl.hooks.assert_fail(b, fl.module, op.message.data, file, line, func_name)
 
 
 def _source_position(op: Operation) -> tuple[str, int]:
