@@ -17,8 +17,8 @@ Printed (and written to DIR/report.txt; everything in DIR/summary.json): kernels
 by tileopt / total by kind, those Triton compiled instead with the first line of why, the
 loss and tensor differences tileopt vs Triton and Triton vs Triton, and per-kernel GPU time
 tileopt beside Triton with the geomean. DIR/kernels.jsonl has one line per kernel compile
-of the tileopt phase, DIR/<phase>.log each phase's output, DIR/failed_inputs.tar.gz the
-input tileopt failed on, per kernel.
+of the tileopt phase, DIR/<phase>.log each phase's output, DIR/kernels.tar.xz every
+phase's Triton cache (Triton's stages, tileopt's PTX) and the input tileopt failed on.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def main() -> int:
     parser.add_argument("--phases", default=",".join(PHASES))
     parser.add_argument("--pipeline", default="nvidia-sm90")
     parser.add_argument("--steps", type=int, default=3)
-    parser.add_argument("--profile-steps", type=int, default=5)
+    parser.add_argument("--profile-steps", type=int, default=10)
     parser.add_argument("--device", default="cuda", help="cpu: check the harness (no GPU)")
     parser.add_argument("--backend", default="inductor",
                         help="torch.compile backend (aot_eager: check the harness)")
@@ -78,7 +78,7 @@ def main() -> int:
 def run_parent(args) -> int:
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    for stale in ["kernels.jsonl", "failed_inputs.tar.gz"] + [f"{p}.log" for p in PHASES]:
+    for stale in ["kernels.jsonl", "kernels.tar.xz"] + [f"{p}.log" for p in PHASES]:
         (out / stale).unlink(missing_ok=True)  # this run's files only (logs are appended)
     work = Path(tempfile.mkdtemp(prefix="inductor-bench-"))
     models = [m for m in args.models.split(",") if m] or None
@@ -108,7 +108,7 @@ def run_parent(args) -> int:
     text = report.format_summary(summary)
     (out / "report.txt").write_text(text)
     print(text, flush=True)
-    pack_failed_inputs(work / "failed", out / "failed_inputs.tar.gz")
+    pack_kernels(work, out / "kernels.tar.xz")
     shutil.rmtree(work, ignore_errors=True)
     return 0
 
@@ -197,12 +197,30 @@ def compare_tensors(path_a: str, path_b: str) -> dict:
             "total": len(set(a) & set(b)), "missing": sorted(set(a) ^ set(b))}
 
 
-def pack_failed_inputs(folder: Path, archive: Path) -> None:
-    if not folder.is_dir() or not any(folder.iterdir()):
+# What each phase compiled, kept for study on the CPU: Triton's stages and tileopt's PTX of
+# one kernel side by side (a slow or differently-rounding kernel is found from its name).
+KEPT_SUFFIXES = (".ttir", ".ttgir", ".llir", ".ptx", ".json", ".source")
+
+
+def pack_kernels(work: Path, archive: Path) -> None:
+    """One archive (the GPU machine returns few files): ``failed_inputs/`` (the text tileopt
+    was given for each kernel it failed on) and ``<phase>/<hash>/<file>`` of every phase's
+    Triton cache."""
+    members = []
+    failed = work / "failed"
+    if failed.is_dir():
+        members += [(path, f"failed_inputs/{path.name}") for path in sorted(failed.iterdir())]
+    for phase in PHASES:
+        cache = work / phase / "triton-cache"
+        if cache.is_dir():
+            members += [(path, f"{phase}/{path.relative_to(cache)}")
+                        for path in sorted(cache.rglob("*"))
+                        if path.is_file() and path.name.endswith(KEPT_SUFFIXES)]
+    if not members:
         return
-    with tarfile.open(archive, "w:gz") as tar:
-        for path in sorted(folder.iterdir()):
-            tar.add(path, arcname=f"failed_inputs/{path.name}")
+    with tarfile.open(archive, "w:xz") as tar:
+        for path, name in members:
+            tar.add(path, arcname=name)
 
 
 # The worker: one phase, every model in turn --------------------------------------------
