@@ -211,10 +211,11 @@ def pack_kernels(work: Path, archive: Path) -> None:
     if failed.is_dir():
         members += [(path, f"failed_inputs/{path.name}") for path in sorted(failed.iterdir())]
     for phase in PHASES:
-        cache = work / phase / "triton-cache"
-        if cache.is_dir():
-            members += [(path, f"{phase}/{path.relative_to(cache)}")
-                        for path in sorted(cache.rglob("*"))
+        # Inductor points Triton's cache into its own (inductor-cache/triton/...): a Triton
+        # cache entry is any folder holding a .ttir.
+        for folder in sorted({ttir.parent for ttir in (work / phase).rglob("*.ttir")}):
+            members += [(path, f"{phase}/{folder.name}/{path.name}")
+                        for path in sorted(folder.iterdir())
                         if path.is_file() and path.name.endswith(KEPT_SUFFIXES)]
     if not members:
         return
