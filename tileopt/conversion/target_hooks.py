@@ -201,6 +201,19 @@ class TargetHooks(ABC):
         """``tt.atomic_rmw`` on one element; the old value (undefined where not ``pred``),
         or None when ``returns`` is False (a reduction that gives nothing back)."""
 
+    def vector_atomic_width(self, kind: str, element_type: Attribute) -> int:
+        """Most elements one atomic instruction may update at consecutive addresses
+        (1: none; the lowering also keeps to the pointer's contiguity and the mask's
+        alignment)."""
+        return 1
+
+    def atomic_rmw_vector(self, b: LLVMBuilder, kind: str, ptr: SSAValue,
+                          values: Sequence[SSAValue], pred: SSAValue | None, sem: str,
+                          scope: str) -> list[SSAValue]:
+        """``atomic_rmw`` of ``len(values)`` consecutive elements in one instruction (only
+        called up to :meth:`vector_atomic_width`); the old values."""
+        raise NotImplementedError(f"{type(self).__name__} has no vector atomics")
+
     @abstractmethod
     def atomic_cas(self, b: LLVMBuilder, ptr: SSAValue, cmp: SSAValue, value: SSAValue,
                    pred: SSAValue | None, sem: str, scope: str) -> SSAValue:

@@ -266,7 +266,7 @@ class AsmCall:
         space, vec, typ, rest = self._mods(pi)
         rest = [m for m in rest if m != "noftz"]
         ops = [m for m in rest if m in self._RMW]
-        if len(ops) != 1 or len(rest) != 1 or vec != 1:
+        if len(ops) != 1 or len(rest) != 1 or (vec != 1 and ops[0] != "add"):
             raise self.error(pi, "unsupported atomic form")
         op = ops[0]
         if typ == "bf16":
@@ -278,19 +278,24 @@ class AsmCall:
         rows = np.nonzero(on)[0]
         addr = self._address(pi, addr_op, space)[rows]
         lanes = self.ex.idx[rows]
-        b = self._read(vals[0], bits)[rows]
-        c = self._read(vals[1], bits)[rows] if len(vals) > 1 else None
         if space == "shared":
             raise self.error(pi, "shared-memory atomics are not supported yet")
         bd = V.bits_dtype(nbytes)
         vd = {"u": bd, "b": bd, "s": np.dtype(bd.str.replace("u", "i")),
               "f": {2: np.float16, 4: np.float32, 8: np.float64}[nbytes]}[typ[0]]
-        got = atomics.apply(self.ex.mem, addr, lanes, op, vd, b.astype(bd).view(vd),
-                            None if c is None else c.astype(bd).view(vd))
-        old = np.zeros(len(on), np.uint64)
-        old[rows] = got.view(bd).astype(np.uint64)
-        if returns:
-            self._write(pi.operands[0], old, on, bits)
+        # .vN (sm_90 float adds): element k at addr + k * size, each its own atomic
+        sources = vals[0][1] if vec > 1 else [vals[0]]
+        dests = (pi.operands[0][1] if vec > 1 else [pi.operands[0]]) if returns else []
+        c = self._read(vals[1], bits)[rows] if vec == 1 and len(vals) > 1 else None
+        for k, source in enumerate(sources):
+            b = self._read(source, bits)[rows]
+            got = atomics.apply(self.ex.mem, addr + k * nbytes, lanes, op, vd,
+                                b.astype(bd).view(vd),
+                                None if c is None else c.astype(bd).view(vd))
+            if dests:
+                old = np.zeros(len(on), np.uint64)
+                old[rows] = got.view(bd).astype(np.uint64)
+                self._write(dests[k], old, on, bits)
 
     # -------------------------------------------------------------- async copies, tensor cores
     def _rows(self, on):

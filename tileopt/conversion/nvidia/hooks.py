@@ -446,6 +446,36 @@ class NvidiaHooks(TargetHooks):
         old = b.inline_asm(f"{mov}\n\t{asm}", ",".join(constraints), operands, _int(bits))
         return old if isinstance(ty, IntegerType) else b.bitcast(old, ty)
 
+    def vector_atomic_width(self, kind: str, element_type: Attribute) -> int:
+        # sm_90 adds float adds of up to 128 bits (.v2/.v4 f32, .v8 f16/bf16), which
+        # Triton uses for every tensor fadd it can
+        if self.compute_capability >= 90 and kind == "fadd" and \
+                isinstance(element_type, (Float16Type, BFloat16Type, Float32Type)):
+            return 128 // bit_width(element_type)
+        return 1
+
+    def atomic_rmw_vector(self, b: LLVMBuilder, kind: str, ptr: SSAValue,
+                          values: Sequence[SSAValue], pred: SSAValue | None, sem: str,
+                          scope: str) -> list[SSAValue]:
+        ty = values[0].type
+        bits = bit_width(ty)
+        count = len(values)
+        # Triton's spelling: the scope before the semantics, .noftz before the vector
+        name = "bf16" if isinstance(ty, BFloat16Type) else f"f{bits}"
+        op = f"add{'.noftz' if bits == 16 else ''}.v{count}.{name}"
+        read = "h" if bits == 16 else "r"
+        dests = "{ " + _asm_operand_list(range(count)) + " }"
+        sources = "{ " + _asm_operand_list(range(count + 1, 2 * count + 1)) + " }"
+        asm = f"atom.global{self._sem_scope(sem, scope)}.{op} {dests}, [ ${count} + 0 ], {sources};"
+        operands = [ptr] + [b.bitcast(v, _int(bits)) for v in values]
+        constraints = ["=" + read] * count + ["l"] + [read] * count
+        if pred is not None:
+            asm = f"@${2 * count + 1} {asm}"
+            operands.append(pred)
+            constraints.append("b")
+        result = b.inline_asm(asm, ",".join(constraints), operands, _words_type(bits, count))
+        return self._unpack_words(b, result, ty, bits, count)
+
     def atomic_cas(self, b: LLVMBuilder, ptr: SSAValue, cmp: SSAValue, value: SSAValue,
                    pred: SSAValue | None, sem: str, scope: str) -> SSAValue:
         ty = value.type

@@ -23,6 +23,7 @@ from tileopt.conversion.triton_gpu_to_llvm.load_store import (
     and_predicates,
     redundant_thread_predicate,
     unique_registers,
+    vector_width,
 )
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     FunctionLowering,
@@ -87,8 +88,20 @@ def _atomic_rmw(fl: FunctionLowering, op: Operation) -> None:
     masks = fl.get(op.mask) if op.mask is not None else None
     owner = redundant_thread_predicate(fl, layout)
     used = bool(op.results[0].uses)
-    use_red = not used and kind != "exch" and sem in ("relaxed", "release")
     olds: dict[int, SSAValue] = {}
+    vec = _vector_width(fl, op, kind, unique)
+    if vec > 1:
+        # One instruction per group of consecutive elements (it returns the old values,
+        # as Triton's does, used or not)
+        for start in range(0, len(unique), vec):
+            regs = unique[start:start + vec]
+            pred = and_predicates(b, owner, masks[regs[0]] if masks is not None else None)
+            olds.update(zip(regs, fl.hooks.atomic_rmw_vector(
+                b, kind, ptrs[regs[0]], [vals[r] for r in regs], pred, sem, scope)))
+        if used:
+            fl.set(op.results[0], share_results(fl, op, olds, layout, canonical, owner))
+        return
+    use_red = not used and kind != "exch" and sem in ("relaxed", "release")
     for r in unique:
         pred = and_predicates(b, owner, masks[r] if masks is not None else None)
         old = fl.hooks.atomic_rmw(b, kind, ptrs[r], vals[r], pred, sem, scope,
@@ -98,6 +111,18 @@ def _atomic_rmw(fl: FunctionLowering, op: Operation) -> None:
     if not used:
         return
     fl.set(op.results[0], share_results(fl, op, olds, layout, canonical, owner))
+
+
+def _vector_width(fl: FunctionLowering, op: Operation, kind: str, unique: list[int]) -> int:
+    """Elements per atomic instruction: what the target allows for this operation, within
+    the pointer's contiguity and the mask's alignment (Triton's getVectorSize)."""
+    if not isinstance(op.ptr.type, TensorType):
+        return 1
+    element_type = op.val.type.element_type
+    limit = fl.hooks.vector_atomic_width(kind, element_type)
+    if limit == 1:
+        return 1
+    return min(limit, vector_width(fl, op.ptr, op.mask, bit_width(element_type), unique))
 
 
 @lowers("tt.atomic_cas")

@@ -1,4 +1,5 @@
 // RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm | FileCheck %s
+// RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm=compute-capability=90 | FileCheck %s --check-prefix=SM90
 
 // One atom per element, predicated by the mask; the returned old values are used.
 // CHECK-LABEL: llvm.func @rmw_used
@@ -55,6 +56,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %c1 = arith.constant 1 : i32
     %old = tt.atomic_cas acquire, gpu, %lock, %c0, %c1 : (!tt.ptr<i32>, i32, i32) -> i32
     tt.store %out, %old : !tt.ptr<i32>
+    tt.return
+  }
+}
+
+// -----
+
+// A float add over consecutive elements of one thread: before sm_90 one `red` per element;
+// from sm_90 one vector atom per 128 bits (Triton's spelling; the old values come back
+// though unused): four f32, eight f16.
+// CHECK-LABEL: llvm.func @rmw_vector
+// CHECK-COUNT-8: "red.global.gpu.relaxed.add.f32 [ $0 + 0 ], $1;", "l,r"
+// CHECK-COUNT-8: "red.global.gpu.relaxed.add.noftz.f16 [ $0 + 0 ], $1;", "l,h"
+// CHECK-NOT:     atom.global
+// SM90-LABEL: llvm.func @rmw_vector
+// SM90-COUNT-2: "atom.global.gpu.relaxed.add.v4.f32 { $0, $1, $2, $3 }, [ $4 + 0 ], { $5, $6, $7, $8 };", "=r,=r,=r,=r,l,r,r,r,r"
+// SM90:         "atom.global.gpu.relaxed.add.noftz.v8.f16 { $0, $1, $2, $3, $4, $5, $6, $7 }, [ $8 + 0 ], { $9, $10, $11, $12, $13, $14, $15, $16 };", "=h,=h,=h,=h,=h,=h,=h,=h,l,h,h,h,h,h,h,h,h"
+// SM90-NOT:     red.global
+// SM90-NOT:     atom.global
+#blocked = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @rmw_vector(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %v = arith.constant dense<0.5> : tensor<1024xf32, #blocked>
+    %old = tt.atomic_rmw fadd, relaxed, gpu, %pp, %v : (tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xf32, #blocked>) -> tensor<1024xf32, #blocked>
+    %qs = tt.splat %q : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>, #blocked>
+    %qq = tt.addptr %qs, %r : tensor<1024x!tt.ptr<f16>, #blocked>, tensor<1024xi32, #blocked>
+    %h = arith.constant dense<0.5> : tensor<1024xf16, #blocked>
+    %old16 = tt.atomic_rmw fadd, relaxed, gpu, %qq, %h : (tensor<1024x!tt.ptr<f16>, #blocked>, tensor<1024xf16, #blocked>) -> tensor<1024xf16, #blocked>
     tt.return
   }
 }
