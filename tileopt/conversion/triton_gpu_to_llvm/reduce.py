@@ -7,12 +7,14 @@ The source layout says where the axis lives. Along it:
 2. lanes: for each lane bit whose basis moves along the axis, highest first, a butterfly
    shuffle (``shfl.sync.bfly``) and a combine; then every such lane holds the warp's
    partial result;
-3. warps: when warp bits move along the axis too, one lane per warp writes its partials
-   to shared memory at ``key * W + warp position`` (W warps along the axis), a barrier,
-   and every thread reads the W partials of each of its keys (one vector load) and
-   combines them in warp order. All threads thus end with the full result, with one
-   barrier (Triton's lowering reduces the partials with shuffles and uses a second
-   barrier to broadcast).
+3. warps: when warp bits move along the axis too, Triton's two rounds through shared
+   memory: one lane per warp writes its partials at ``key * W + warp position`` (W warps
+   along the axis); a barrier; thread ``t`` reads slot ``t`` (``t + T``, ... for more
+   slots than threads), a butterfly over W neighbouring lanes combines each key's W
+   partials, and the key's first lane writes the result back to slot ``key * W``; a
+   barrier; every thread reads its keys' results. Each key costs a thread log2(W)
+   combines at most, not W - 1, which matters for costly combiners (Welford's), and the
+   rounding is Triton's.
 
 Lane or warp bits that do not move along the axis either keep keys apart or repeat data
 (zero bases); repeated registers are combined once. The result layout is the slice of the
@@ -27,7 +29,7 @@ from xdsl.ir import Operation, SSAValue
 
 from tileopt.conversion.indexing import apply_bits, element_coordinates, linear_index, \
     register_coordinates
-from tileopt.conversion.triton_gpu_to_llvm.load_store import unique_registers
+from tileopt.conversion.triton_gpu_to_llvm.load_store import and_predicates, unique_registers
 from tileopt.conversion.shared_memory import scratch_rule
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     FunctionLowering,
@@ -35,7 +37,6 @@ from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     operand_arrays,
     operand_scratch,
 )
-from tileopt.conversion.type_converter import bit_width
 from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.layouts.linear_layout import LinearLayout
 
@@ -149,26 +150,36 @@ def across_warps(fl: FunctionLowering, op: Operation, layout: LinearLayout, axis
         for i, value in enumerate(acc):
             fl.hooks.store_shared(b, slot(index, i), [value], writer)
     fl.hooks.barrier(b)
+    _reduce_slots(fl, op, slot, types, partials_count(op, warp_bits), warps)
+    fl.hooks.barrier(b)
     for key in accs:
         first = b.mul(key_index[key], b.i32(warps))
-        partials = []
-        for i, ty in enumerate(types):
-            partials.append(_load_run(fl, slot(first, i), ty, warps))
-        acc = [p[0] for p in partials]
-        for w in range(1, warps):
-            acc = _combine(fl, op, acc, [p[w] for p in partials])
-        accs[key] = acc
+        accs[key] = [fl.hooks.load_shared(b, slot(first, i), ty, 1, None)[0]
+                     for i, ty in enumerate(types)]
 
 
-def _load_run(fl: FunctionLowering, ptr: SSAValue, ty, count: int) -> list[SSAValue]:
-    """``count`` consecutive elements from shared memory, in vectors of up to 128 bits."""
-    bits = bit_width(ty)
-    per_vector = max(1, min(count, 128 // bits))
-    values: list[SSAValue] = []
-    for start in range(0, count, per_vector):
-        at = fl.b.gep(ptr, fl.b.i32(start), ty)
-        values += fl.hooks.load_shared(fl.b, at, ty, per_vector, None)
-    return values
+def _reduce_slots(fl: FunctionLowering, op: Operation, slot, types: list, slots: int,
+                  warps: int) -> None:
+    """Combine each run of ``warps`` consecutive slots into its first: thread ``t`` takes
+    slots ``t``, ``t + T``, ... (T threads), and a butterfly over ``warps`` lanes, the
+    higher distance first, combines them as Triton's accumulatePartialReductions does."""
+    b = fl.b
+    threads = fl.num_warps * fl.warp_size
+    thread = fl.ids.thread
+    needed = b.icmp("ult", thread, b.i32(slots)) if slots < threads else None
+    first_of_run = b.icmp("eq", b.and_(fl.ids.lane, b.i32(warps - 1)), b.i32(0))
+    writer = and_predicates(b, needed, first_of_run)
+    for start in range(0, max(slots, threads) - threads + 1, threads):
+        index = b.add(thread, b.i32(start)) if start else thread
+        acc = [fl.hooks.load_shared(b, slot(index, i), ty, 1, needed)[0]
+               for i, ty in enumerate(types)]
+        distance = warps // 2
+        while distance:
+            other = [fl.hooks.shuffle_xor(b, v, distance) for v in acc]
+            acc = _combine(fl, op, acc, other)
+            distance //= 2
+        for i, value in enumerate(acc):
+            fl.hooks.store_shared(b, slot(index, i), [value], writer)
 
 
 @lowers("tt.reduce")

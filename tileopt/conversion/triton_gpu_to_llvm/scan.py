@@ -32,7 +32,7 @@ from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     operand_arrays,
     operand_scratch,
 )
-from tileopt.conversion.triton_gpu_to_llvm.reduce import _load_run
+from tileopt.conversion.type_converter import bit_width
 from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.layouts.linear_layout import LinearLayout
 
@@ -103,6 +103,18 @@ def _combine(fl: FunctionLowering, op: Operation, a: list[SSAValue], b: list[SSA
 
 def _select(fl: FunctionLowering, cond: SSAValue, a: list[SSAValue], b: list[SSAValue]):
     return [fl.b.select(cond, x, y) for x, y in zip(a, b)]
+
+
+
+def load_run(fl: FunctionLowering, ptr: SSAValue, ty, count: int) -> list[SSAValue]:
+    """``count`` consecutive elements from shared memory, in vectors of up to 128 bits."""
+    bits = bit_width(ty)
+    per_vector = max(1, min(count, 128 // bits))
+    values: list[SSAValue] = []
+    for start in range(0, count, per_vector):
+        at = fl.b.gep(ptr, fl.b.i32(start), ty)
+        values += fl.hooks.load_shared(fl.b, at, ty, per_vector, None)
+    return values
 
 
 @lowers("tt.scan")
@@ -234,7 +246,7 @@ def _blocks(fl: FunctionLowering, op: Operation, layout: LinearLayout, axis: int
     totals: dict[tuple[int, ...], list[list[SSAValue]]] = {}
     for key in key_index:
         first = b.mul(key_index[key], b.i32(blocks))
-        runs = [_load_run(fl, slot(first, i), t, blocks) for i, t in enumerate(types)]
+        runs = [load_run(fl, slot(first, i), t, blocks) for i, t in enumerate(types)]
         totals[key] = [[run[j] for run in runs] for j in range(blocks)]
     for (key, chunk), regs in groups.items():
         block_totals = totals[key]

@@ -2,11 +2,15 @@
 
 // 512 elements over 4 x 32 threads, 4 each: three adds in registers, a butterfly over the
 // five lane bits (16, 8, 4, 2, 1), then lane 0 of each warp writes its partial at slot
-// `warp`, one barrier, and every thread reads the 4 partials as one vector and adds them
-// in warp order. Only thread 0 stores the scalar.
+// `warp`; a barrier; threads 0-3 read one slot each (the others are not needed), a
+// butterfly over 4 lanes (2, 1) adds them, and lane 0 writes the sum back to slot 0; a
+// barrier; every thread reads slot 0. Only thread 0 stores the scalar.
 // CHECK-LABEL: llvm.func @sum_all
 // CHECK-DAG:     %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
 // CHECK-DAG:     %[[C8:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK-DAG:     %[[C4:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-DAG:     %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG:     %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-COUNT-3: llvm.fadd
 // CHECK:         nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[C16]], %{{.*}} : i32 -> i32
 // CHECK:         llvm.fadd
@@ -14,8 +18,18 @@
 // CHECK-COUNT-3: nvvm.shfl.sync bfly
 // CHECK:         "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b"
 // CHECK-NEXT:    nvvm.barrier0
-// CHECK-NEXT:    %[[P:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
-// CHECK-COUNT-3: llvm.fadd
+// CHECK-NEXT:    %[[NEEDED:.*]] = llvm.icmp "ult" %{{.*}}, %[[C4]] : i32
+// CHECK:         %[[FIRST:.*]] = llvm.icmp "eq"
+// CHECK-NEXT:    %[[WRITE:.*]] = llvm.and %[[NEEDED]], %[[FIRST]] : i1
+// CHECK:         "@$2 ld.shared.b32 $0, [ $1 + 0 ];", "=r,r,b" %{{.*}}, %[[NEEDED]]
+// CHECK:         nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[C2]], %{{.*}} : i32 -> i32
+// CHECK:         llvm.fadd
+// CHECK:         nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[C1]], %{{.*}} : i32 -> i32
+// CHECK:         llvm.fadd
+// CHECK:         "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %{{.*}}, %{{.*}}, %[[WRITE]]
+// CHECK-NEXT:    nvvm.barrier0
+// CHECK-NEXT:    llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT:     llvm.fadd
 // CHECK:         %[[T0:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i32
 // CHECK:         "@$2 st.global.b32 [ $1 + 0 ], { $0 };", "r,l,b" %{{.*}}, %out, %[[T0]]
 // CHECK-NOT:     nvvm.barrier0
