@@ -158,28 +158,28 @@ class Memory:
                 raise KernelFault(f"misaligned {what} ({align}-byte access) at byte offset "
                                   f"{int(off[k])} of {where} by {self.lanes.describe(lanes[k])}")
 
-    def _shared_index(self, addr, size, lanes, what, align) -> np.ndarray:
+    def _offsets(self, addr, size, lanes, what, align, space: str, limit: int,
+                 room: str) -> np.ndarray:
+        """Byte offsets into a space of ``limit`` bytes, bounds- and alignment-checked."""
         off = addr.astype(np.int64)
-        bad = (off < 0) | (off + size > self.shared_bytes)
+        bad = (off < 0) | (off + size > limit)
         if bad.any():
             k = int(np.argmax(bad))
-            raise KernelFault(f"out-of-bounds shared {what} of {size} bytes at byte offset "
-                              f"{int(off[k])} (the kernel has {self.shared_bytes} bytes of shared "
-                              f"memory) by {self.lanes.describe(lanes[k])}")
-        self._check_align(off, align, lanes, f"shared {what}", "shared memory")
+            raise KernelFault(f"out-of-bounds {space} {what} of {size} bytes at byte offset "
+                              f"{int(off[k])} ({room}) by {self.lanes.describe(lanes[k])}")
+        self._check_align(off, align, lanes, f"{space} {what}", f"{space} memory")
+        return off
+
+    def _shared_index(self, addr, size, lanes, what, align) -> np.ndarray:
+        off = self._offsets(addr, size, lanes, what, align, "shared", self.shared_bytes,
+                            f"the kernel has {self.shared_bytes} bytes of shared memory")
         base = self.lanes.local_block[lanes] * self.shared_bytes + off
         return base[:, None] + np.arange(size)
 
-    def _local_index(self, addr, size, lanes, what, align) -> np.ndarray:
-        off = addr.astype(np.int64)
+    def _local_index(self, addr, size, lanes, what, align):
         frame = self.local.shape[1]
-        bad = (off < 0) | (off + size > frame)
-        if bad.any():
-            k = int(np.argmax(bad))
-            raise KernelFault(f"out-of-bounds local {what} of {size} bytes at byte offset "
-                              f"{int(off[k])} (the thread's frame has {frame} bytes) by "
-                              f"{self.lanes.describe(lanes[k])}")
-        self._check_align(off, align, lanes, f"local {what}", "local memory")
+        off = self._offsets(addr, size, lanes, what, align, "local", frame,
+                            f"the thread's frame has {frame} bytes")
         return lanes[:, None], off[:, None] + np.arange(size)
 
     def split_generic(self, addr: np.ndarray) -> dict[str, np.ndarray]:

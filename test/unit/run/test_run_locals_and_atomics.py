@@ -181,19 +181,15 @@ def test_an_atomic_after_another_threads_store_needs_a_barrier():
 
 
 def test_shared_atomics_in_inline_ptx():
-    r = run("""
-  %s = getelementptr i32, ptr addrspace(3) @global_smem, i32 0
-  %first = icmp eq i32 %t, 0
-  br i1 %first, label %init, label %count
-init:
-  store i32 5, ptr addrspace(3) %s, align 4
-  br label %count
-count:
-""" + BARRIER + """
-  %old = call i32 asm sideeffect "atom.shared.add.u32 $0, [ $1 + 0 ], $2;", "=r,r,r"(ptr addrspace(3) %s, i32 1)
-""" + BARRIER + """
-  %v = load i32, ptr addrspace(3) %s, align 4""" + STORE_T, [np.zeros(128, np.int32)])
-    assert r.reports == [] and (r.outputs[0] == 5 + 128).all()
+    body = HISTOGRAM.format(barrier1=BARRIER, barrier2=BARRIER).replace(
+        "  %old = atomicrmw add ptr addrspace(3) %s, i32 %t monotonic, align 4",
+        '  %old = call i32 asm sideeffect "atom.shared.add.u32 $0, [ $1 + 0 ], $2;", '
+        '"=r,r,r"(ptr addrspace(3) %s, i32 %t)')
+    assert "atom.shared" in body
+    r = run(body, [np.zeros(128, np.int32)])
+    t = np.arange(128)
+    assert r.reports == []
+    assert (r.outputs[0] == np.array([t[t % 4 == b].sum() for b in range(4)])[t % 4]).all()
 
 
 def test_an_atomic_on_uninitialised_shared_memory_is_reported():
