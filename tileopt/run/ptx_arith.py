@@ -92,11 +92,13 @@ class PtxArith:
         d, *srcs = pi.operands
         if kind == "f":
             fn = R.float_operation("fma" if op == "mad" else op,
-                                           [m for m in pi.mods if m != f"f{bits}"]
-                                           + ["d" if bits == 64 else "f"])
+                                   [m for m in pi.mods if m != f"f{bits}"]
+                                   + ["d" if bits == 64 else "f"])
             if fn is None:
-                raise self.error(pi, f"unsupported PTX float form '.{'.'.join(pi.mods)}'")
+                raise self.error(pi, f"unsupported PTX form '{pi.opcode}.{'.'.join(pi.mods)}'")
             return self._float_out(d, fn(*[self._float_in(s, bits) for s in srcs]), on, bits)
+        if op == "fma":
+            raise self.error(pi, "fma needs a float type")
         wide = "wide" in pi.mods
         out_bits = 2 * bits if wide else bits
         mask = (1 << out_bits) - 1
@@ -116,7 +118,7 @@ class PtxArith:
             total = a - b - carry
         if "cc" in pi.mods:
             out = (total < 0) if op == "sub" else (total >> out_bits) & 1
-            self.cc = np.asarray(out, dtype=object).astype(np.uint64)
+            self.cc = np.where(on, np.asarray(out, dtype=object).astype(np.uint64), self._carry())
         self._write(d, np.asarray(total & mask, dtype=object).astype(np.uint64), on, out_bits)
 
     def i_add(self, pi, on):
@@ -143,16 +145,12 @@ class PtxArith:
     def i_madc(self, pi, on):
         self._arith(pi, on, "mad", carry_in=True)
 
-    def _unary_float(self, pi, on):
-        kind, bits = self._type(pi)
-        fn = R.float_operation(pi.opcode, [m for m in pi.mods if m != f"f{bits}"]
-                                       + ["d" if bits == 64 else "f"])
-        if kind != "f" or fn is None:
+    def _float_only(self, pi, on):
+        if self._type(pi)[0] != "f":
             raise self.error(pi, f"unsupported PTX form '{pi.opcode}.{'.'.join(pi.mods)}'")
-        d, *srcs = pi.operands
-        self._float_out(d, fn(*[self._float_in(s, bits) for s in srcs]), on, bits)
+        self._arith(pi, on, pi.opcode)
 
-    i_div = i_rcp = i_sqrt = i_rsqrt = i_ex2 = i_lg2 = i_sin = i_cos = i_tanh = _unary_float
+    i_div = i_rcp = i_sqrt = i_rsqrt = i_ex2 = i_lg2 = i_sin = i_cos = i_tanh = _float_only
 
     _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
             "gt": np.greater, "ge": np.greater_equal, "lo": np.less, "ls": np.less_equal,

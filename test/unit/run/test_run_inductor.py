@@ -77,6 +77,8 @@ def test_the_sample_covers_every_group_and_kind():
     assert {p.parent.name for p in KERNELS} == groups
     assert {kind_of(p.stem) for p in KERNELS} >= {"pointwise", "reduction", "persistent",
                                                    "template", "hand"}
+    # and libdevice's functions run from its bitcode
+    assert sum(bool(LIBDEVICE.search(p.read_text())) for p in KERNELS) >= 3
 
 
 @pytest.mark.parametrize("ttir", [_param(p) for p in KERNELS])
