@@ -516,17 +516,23 @@ def _read_instr(c: _Cursor) -> Instr:
         return Instr(op, result, rty, args, extra={"rmw": rmw, "scope": scope, "align": _align(c)},
                      line=line)
     if op == "alloca":
+        c.accept("inalloca")
         ty = c.type()
-        count = c.typed_value() if c.accept(",") and _is_type_start(c.peek()) else None
-        if count is not None and not isinstance(count, Const):
-            raise c.error("'alloca' of a varying number of elements is not supported")
-        count = 1 if count is None else int(count.value)
-        align = int(c.next()) if c.accept("align") or (c.accept(",") and c.accept("align")) else 1
-        space = 0
-        if c.accept(",") and c.accept("addrspace"):
-            c.expect("(")
-            space = int(c.next())
-            c.expect(")")
+        count, align, space = 1, 1, 0
+        while c.accept(","):  # [, <ty> <count>] [, align <n>] [, addrspace(<n>)]
+            if c.accept("align"):
+                align = int(c.next())
+            elif c.accept("addrspace"):
+                c.expect("(")
+                space = int(c.next())
+                c.expect(")")
+            elif _is_type_start(c.peek()):
+                n = c.typed_value()
+                if not isinstance(n, Const):
+                    raise c.error("'alloca' of a varying number of elements is not supported")
+                count = int(n.value)
+            else:
+                break
         return Instr(op, result, Type("ptr", 64, addrspace=space), [],
                      extra={"allocated": ty, "count": count, "align": align}, line=line)
     if op == "switch":
