@@ -155,9 +155,9 @@ def _reflect(sm: int):
             raise KernelFault("__nvvm_reflect needs a constant string argument")
         name = bytes(init.value or []).split(b"\0")[0].decode()
         flags = {"__CUDA_FTZ": "nvvm-reflect-ftz", "__CUDA_PREC_SQRT": "nvvm-reflect-prec-sqrt"}
-        value = sm * 10 if name == "__CUDA_ARCH" else \
-            ex.module.module_flag(flags[name]) or 0 if name in flags else 0
-        return np.int32(value)
+        if name == "__CUDA_ARCH":
+            return np.int32(sm * 10)
+        return np.int32(ex.module.module_flag(flags[name]) or 0 if name in flags else 0)
     return run
 
 

@@ -204,6 +204,24 @@ def float_operation(op: str, mods: list[str]):
     """The function (numpy arrays in, array out) of a float operation named as NVVM and
     PTX name them, ``op`` with modifiers (``rcp``, ``[approx, ftz, f32]``); None if it is
     not one. Without a rounding mode, ``add``/``sub``/``mul``/``fma`` round to nearest."""
+    if not set(mods) <= _KNOWN_MODIFIERS:
+        return None
+    fn = _float_function(op, mods)
+    if fn is None or "sat" not in mods:
+        return fn
+    return lambda *a: _saturate(fn(*a))
+
+
+_KNOWN_MODIFIERS = {"approx", "full", "ftz", "sat", "f", "d", "f32", "f64", *MODES}
+
+
+def _saturate(x):
+    """``.sat``: clamped to [0, 1], NaN to 0."""
+    x = np.asarray(x)
+    return np.where(np.isnan(x), 0, np.clip(x, 0, 1)).astype(x.dtype)
+
+
+def _float_function(op: str, mods: list[str]):
     flush = "ftz" in mods
     mode = next((m for m in mods if m in MODES), None)
     out = _float_type(mods)
@@ -221,8 +239,7 @@ def float_operation(op: str, mods: list[str]):
     if op in ("fmax", "fmin") and set(mods) <= {"ftz", "f", "d"}:
         return flushed(np.fmax if op == "fmax" else np.fmin, flush)
     if op == "saturate":
-        return flushed(lambda x: np.where(np.isnan(x), 0, np.clip(x, 0, 1)).astype(x.dtype),
-                       flush)
+        return flushed(_saturate, flush)
     if op in _ROUND:
         return flushed(_ROUND[op], flush)
     return None

@@ -202,6 +202,15 @@ def test_conversions_and_rounding_functions(call, ret, arg, x, want):
     assert list(got) == list(np.array(want, got.dtype))
 
 
+def test_saturating_forms_and_unknown_modifiers():
+    got = intrinsic("fma.rn.sat.f", "float", "float, float, float", np.array([2, -2], F),
+                    np.array([2, 2], F), np.array([0, 0], F))
+    assert list(got) == [1, 0]
+    with pytest.raises(TileoptError, match=r"call to '@llvm\.nvvm\.fma\.rn\.relu\.f' is not "
+                                           r"supported"):
+        intrinsic("fma.rn.relu.f", "float", "float, float, float", *[np.ones(1, F)] * 3)
+
+
 def test_double_words():
     d = np.array([1.5, -2.0 ** 70], np.float64)
     bits = d.view(np.uint64)
