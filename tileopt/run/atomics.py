@@ -1,4 +1,4 @@
-"""Atomic read-modify-writes on global memory, as every front end of tileopt-run runs them
+"""Atomic read-modify-writes on global and shared memory, as every front end of tileopt-run runs them
 (inline PTX ``atom``/``red``, LLVM's ``atomicrmw``/``cmpxchg``, AMD buffer atomics).
 
 They are applied one thread after another in the order of the rows given (thread order),
@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from tileopt.run.memory import KernelFault
+from tileopt.run.memory import OFFSET_MASK, KernelFault
 
 OPS = ("add", "sub", "exch", "cas", "min", "max", "and", "or", "xor", "inc", "dec")
 
 
 def apply(mem, addr: np.ndarray, lanes: np.ndarray, op: str, vd: np.dtype, x: np.ndarray,
-          y: np.ndarray | None = None) -> np.ndarray:
-    """``op`` on the ``vd`` values at ``addr`` (one per row) with operand ``x`` (``cas``:
-    compare ``x``, new value ``y``); the old values, in ``vd``. Signed or unsigned min/max
-    and the float forms follow ``vd``."""
+          y: np.ndarray | None = None, space: str = "global", where: str = "") -> np.ndarray:
+    """``op`` on the ``vd`` values at ``addr`` (one per row; ``space`` global or shared)
+    with operand ``x`` (``cas``: compare ``x``, new value ``y``); the old values, in
+    ``vd``. Signed or unsigned min/max and the float forms follow ``vd``."""
     vd = np.dtype(vd)
     if op not in OPS:
         raise KernelFault(f"atomic '{op}' is not supported by tileopt-run")
@@ -28,7 +28,20 @@ def apply(mem, addr: np.ndarray, lanes: np.ndarray, op: str, vd: np.dtype, x: np
     old = np.zeros(len(addr), vd)
     x = np.asarray(x, vd)
     y = None if y is None else np.asarray(y, vd)
-    for data, sub, off in mem.global_view(addr, nbytes, lanes, f"atomic {op}"):
+    if space == "generic":  # each part in the space it points to
+        old = np.zeros(len(addr), np.dtype(vd))
+        for part, rows in mem.split_generic(addr).items():
+            at = addr[rows] if part == "global" else addr[rows] & OFFSET_MASK
+            old[rows] = apply(mem, at, lanes[rows], op, vd, np.asarray(x)[rows],
+                              None if y is None else np.asarray(y)[rows], part, where)
+        return old
+    if space == "shared":
+        views = mem.shared_view(addr, nbytes, lanes, f"atomic {op}", where)
+    elif space == "global":
+        views = mem.global_view(addr, nbytes, lanes, f"atomic {op}")
+    else:
+        raise KernelFault(f"atomics on {space} memory are not supported")
+    for data, sub, off in views:
         view = data.view(np.uint8)
         for r, o in zip(sub, off):
             cell = view[o:o + nbytes].view(vd)

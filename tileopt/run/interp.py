@@ -21,7 +21,7 @@ import numpy as np
 from tileopt.run import atomics
 from tileopt.run import values as V
 from tileopt.run.llvm_text import Block, Const, ConstGEP, Function, InlineAsm, Instr, Module, Ref, Type
-from tileopt.run.memory import OFFSET_MASK, REGION_SHIFT, SHARED_REGION, KernelFault, Lanes, Memory
+from tileopt.run.memory import LOCAL_REGION, OFFSET_MASK, REGION_SHIFT, SHARED_REGION, KernelFault, Lanes, Memory
 
 
 class Target:
@@ -169,7 +169,11 @@ class Executor:
         ty, space = self.module.globals.get(ref.name, (None, None))
         if space == 3:
             return np.int64(0) if ref.type.addrspace == 3 else np.int64(SHARED_REGION << REGION_SHIFT)
-        raise KernelFault(f"global '@{ref.name}' is not supported (only the shared-memory base)")
+        region = self.mem.global_regions.get(ref.name)
+        if region is None:
+            raise KernelFault(f"global '@{ref.name}' is not supported (only the shared-memory "
+                              "base and globals with an initializer)")
+        return np.int64(region << REGION_SHIFT)
 
     def full(self, v, ty: Type | None = None) -> np.ndarray:
         """v broadcast to one row per thread (a (k,) constant to (n, k) for a vector type)."""
@@ -361,12 +365,15 @@ class Executor:
         a = np.asarray(self.value(ins.args[0]))
         return V.unsigned(a).astype(np.uint64).view(np.int64) if a.dtype.itemsize < 8 else a.astype(np.int64)
 
+    # address spaces whose pointers are offsets, and the tag of their generic pointers
+    _OFFSET_SPACES = {3: SHARED_REGION, 5: LOCAL_REGION}
+
     def op_addrspacecast(self, ins):
         a = np.asarray(self.value(ins.args[0])).astype(np.int64)
         src, dst = ins.args[0].type.addrspace, ins.type.addrspace
-        if src == 3 and dst == 0:
-            return a | (SHARED_REGION << REGION_SHIFT)
-        if src == 0 and dst == 3:
+        if src in self._OFFSET_SPACES and dst == 0:
+            return a | (self._OFFSET_SPACES[src] << REGION_SHIFT)
+        if src == 0 and dst in self._OFFSET_SPACES:
             return a & OFFSET_MASK
         return a
 
@@ -433,7 +440,15 @@ class Executor:
         if ptr_type.addrspace in (7, 8, 9):  # AMD buffer pointers: their intrinsics only
             raise KernelFault(f"load or store through a {ptr_type} is not supported "
                               "(buffer fat pointers)")
-        return {1: "global", 3: "shared", 0: "generic"}.get(ptr_type.addrspace, "global")
+        return {1: "global", 3: "shared", 5: "local", 0: "generic"}.get(ptr_type.addrspace,
+                                                                         "global")
+
+    def op_alloca(self, ins):
+        """A frame slot of every thread (static: its offset is fixed when first run)."""
+        size = V.size_of(ins.extra["allocated"]) * ins.extra["count"]
+        off = self.mem.alloca(id(ins), size, ins.extra["align"])
+        tag = 0 if ins.type.addrspace == 5 else LOCAL_REGION << REGION_SHIFT
+        return np.int64(tag | off)
 
     def op_load(self, ins):
         ptr = ins.args[0]
@@ -467,15 +482,14 @@ class Executor:
         ptr, *vals = ins.args
         if ins.extra["rmw"] not in self._RMW:
             raise KernelFault(f"atomicrmw {ins.extra['rmw']} is not supported by tileopt-run")
-        if self.space(ptr.type) != "global":
-            raise KernelFault("atomics on shared memory are not supported yet")
         op, unsigned = self._RMW[ins.extra["rmw"]]
         vd = V.dtype(vals[0].type)
         vd = np.dtype(f"u{vd.itemsize}") if unsigned else vd
         got = [np.asarray(self.full(self.value(v)))[self.idx].view(vd) if unsigned else
                np.asarray(self.full(self.value(v)))[self.idx] for v in vals]
         addr = self.full(self.value(ptr))[self.idx]
-        old = atomics.apply(self.mem, addr, self.idx, op, vd, *got)
+        old = atomics.apply(self.mem, addr, self.idx, op, vd, *got, space=self.space(ptr.type),
+                            where=self.where(ins))
         out = np.zeros(self.n, V.dtype(vals[0].type))
         out[self.idx] = old.view(out.dtype)
         if ins.op == "cmpxchg":
@@ -517,7 +531,7 @@ def block_barrier(ex: "Executor", ins, args):
 def _base_intrinsic(name: str) -> str:
     """llvm.maxnum.f32 -> llvm.maxnum (the type suffixes dropped)."""
     parts = name.split(".")
-    while len(parts) > 2 and (parts[-1][:1] in "ifv" and parts[-1][1:2].isdigit() or
+    while len(parts) > 2 and (parts[-1][:1] in "ifvp" and parts[-1][1:2].isdigit() or
                               parts[-1] in ("f16", "bf16", "f32", "f64")):
         parts.pop()
     return ".".join(parts)
@@ -566,7 +580,56 @@ def _sat(sub: bool):
     return run
 
 
+def _no_op(ex, ins, args):
+    """llvm.assume (a fact for the optimiser), llvm.lifetime.* (frame slots are kept)."""
+    return None
+
+
+def _bit_count(leading: bool):
+    """llvm.ctlz / llvm.cttz: zero bits above / below the highest / lowest set bit (the
+    width for 0; the poison flag is ignored)."""
+    def run(ex, ins, args):
+        a = V.unsigned(np.asarray(args[0]))
+        bits = a.dtype.itemsize * 8
+        wide = a.astype(np.uint64)
+        count = np.full(a.shape, bits, np.int64)
+        for k in (range(bits) if leading else range(bits - 1, -1, -1)):
+            count = np.where((wide >> np.uint64(k)) & np.uint64(1),
+                             bits - 1 - k if leading else k, count)
+        return count.astype(V.dtype(ins.type))
+    return run
+
+
+def _bitreverse(ex, ins, args):
+    a = V.unsigned(np.asarray(args[0]))
+    bits = a.dtype.itemsize * 8
+    wide, out = a.astype(np.uint64), np.zeros(a.shape, np.uint64)
+    for k in range(bits):
+        out |= ((wide >> np.uint64(k)) & np.uint64(1)) << np.uint64(bits - 1 - k)
+    return out.astype(a.dtype).view(V.dtype(ins.type))
+
+
+def _funnel(left: bool):
+    """llvm.fshl / llvm.fshr: the concatenation a:b shifted by c mod the width, then its
+    high (fshl) or low (fshr) half."""
+    def run(ex, ins, args):
+        a, b, c = (V.unsigned(np.asarray(x)).astype(np.uint64) for x in args)
+        bits = np.asarray(args[0]).dtype.itemsize * 8
+        mask = np.uint64((1 << bits) - 1)
+        s = c % np.uint64(bits)
+        # in two steps, so that a shift by the whole width never happens
+        if left:
+            r = ((a << s) & mask) | ((b >> np.uint64(1)) >> (np.uint64(bits - 1) - s))
+        else:
+            r = (b >> s) | (((a << np.uint64(1)) << (np.uint64(bits - 1) - s)) & mask)
+        return (r & mask).astype(V.unsigned(np.asarray(args[0])).dtype).view(V.dtype(ins.type))
+    return run
+
+
 _LLVM_INTRINSICS = {
+    "llvm.assume": _no_op, "llvm.lifetime.start": _no_op, "llvm.lifetime.end": _no_op,
+    "llvm.ctlz": _bit_count(True), "llvm.cttz": _bit_count(False),
+    "llvm.bitreverse": _bitreverse, "llvm.fshl": _funnel(True), "llvm.fshr": _funnel(False),
     "llvm.maxnum": _float_fn(np.fmax), "llvm.minnum": _float_fn(np.fmin),
     "llvm.maximum": _float_fn(np.maximum), "llvm.minimum": _float_fn(np.minimum),
     "llvm.fabs": _float_fn(np.abs), "llvm.copysign": _float_fn(np.copysign),

@@ -27,6 +27,7 @@ from tileopt.run.amdgpu import AmdgpuTarget
 from tileopt.run.nvidia import NvidiaTarget
 from tileopt.target import llvm_backend, looks_like_llvm_ir, translate
 from tileopt.target.gpu_target import GPUTarget, parse_arch, target_of_module
+from tileopt.target.nvptx import link_libdevice
 from tileopt.target.function_emitter import error_at
 
 # Threads run at once (all blocks of a chunk share each interpreter step).
@@ -73,6 +74,7 @@ def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | No
         cpu = re.search(r'"target-cpu"="([\w-]+)"', text)
         target = _agreed(parse_arch(cpu.group(1)) if cpu else None, arch, filename)
         shared = AMD_LDS_BYTES if target is not None and target.is_amd else DEFAULT_SHARED_BYTES
+        text = with_libdevice(text, target, filename)
         compiled = Compiled(text, _read(text, filename), shared, None, target)
         return optimized(compiled, opt_level, filename) if opt_level else compiled
     ctx = make_context()
@@ -89,12 +91,32 @@ def compile_source(text: str, filename: str = "<input>", pass_pipeline: str | No
     shared = _int_attr(module, "ttg.shared")
     warps = _int_attr(module, "ttg.num-warps")
     per_warp = _int_attr(module, "ttg.threads-per-warp") or 32
-    llvm_ir = translate(module, emit="llvm-ir", filename=filename)
+    target = _agreed(target_of_module(module), arch, filename)
+    llvm_ir = with_libdevice(translate(module, emit="llvm-ir", filename=filename), target,
+                             filename)
     compiled = Compiled(llvm_ir, _read(llvm_ir, f"<LLVM IR of {filename}>"),
                         DEFAULT_SHARED_BYTES if shared is None else shared,
-                        warps * per_warp if warps else None,
-                        _agreed(target_of_module(module), arch, filename))
+                        warps * per_warp if warps else None, target)
     return optimized(compiled, opt_level, filename) if opt_level else compiled
+
+
+# libdevice's functions are run from their bitcode: the module gets them as NVPTX code
+# generation does (linked, inlined, the unused dropped; not optimised, so that the rest of
+# the IR is as translated: __nvvm_reflect is answered by the interpreter).
+_CALLS_LIBDEVICE = re.compile(r"^declare [^@]*@__nv_", re.M)
+
+
+def with_libdevice(llvm_ir: str, target: GPUTarget | None, filename: str) -> str:
+    """``llvm_ir`` with the libdevice functions it calls linked in (NVIDIA only)."""
+    if not _CALLS_LIBDEVICE.search(llvm_ir) or (target is not None and not target.is_nvidia):
+        return llvm_ir
+    target = target or parse_arch("sm_90a")
+    module = llvm_backend.parse(llvm_ir, filename)
+    llvm_backend.prepare_for_target(module, target)
+    link_libdevice(module)
+    llvm_backend.inline_everything(module)
+    llvm_backend.optimize(module, llvm_backend.target_machine(target), 0, drop_unused=True)
+    return str(module)
 
 
 def _agreed(named: GPUTarget | None, arch: str | None, filename: str) -> GPUTarget | None:
@@ -146,7 +168,8 @@ def target_of(compiled: Compiled) -> Target:
     for line in compiled.llvm_ir.splitlines()[:8]:
         if line.startswith("target triple"):
             if "nvptx" in line:
-                return NvidiaTarget()
+                sm = compiled.target.capability if compiled.target is not None else None
+                return NvidiaTarget(sm or 90)
             if "amdgcn" in line:
                 if compiled.target is None or not compiled.target.is_amd:
                     raise TileoptError("an AMDGPU module runs with its architecture, which gives "
@@ -227,6 +250,18 @@ def _scalar(arg, ty, what):
     raise TileoptError(f"{what}: parameters of type {ty} are not supported")
 
 
+def _module_globals(module: Module, buffers: list[Buffer]) -> dict[str, int]:
+    """The module's globals with an initializer (outside shared memory), appended to
+    ``buffers`` as regions of their own: name -> region."""
+    regions = {}
+    for name, value in module.initializers.items():
+        ty, space = module.globals[name]
+        if space != 3:
+            buffers.append(Buffer(name, V.const_bytes(value.value, ty), is_global=True))
+            regions[name] = len(buffers)
+    return regions
+
+
 def run_kernel(source: str | Compiled, args: list, grid, *, kernel: str | None = None,
                pass_pipeline: str | None = None, filename: str = "<input>",
                arg_names: list[str] | None = None, checks: bool = True) -> RunResult:
@@ -243,6 +278,7 @@ def run_kernel(source: str | Compiled, args: list, grid, *, kernel: str | None =
     params, buffers = _params(func, args, names)
     target = target_of(compiled)
     mem = Memory(buffers, compiled.shared_bytes, checks)
+    mem.global_regions = _module_globals(compiled.module, buffers)
     total = grid[0] * grid[1] * grid[2]
     per_chunk = max(1, LANES_PER_CHUNK // threads)
     start = time.perf_counter()

@@ -113,6 +113,8 @@ class Function:
 class Module:
     functions: dict[str, Function] = field(default_factory=dict)
     globals: dict[str, tuple[Type, int]] = field(default_factory=dict)  # name -> (type, addrspace)
+    initializers: dict[str, "Const"] = field(default_factory=dict)     # name -> its value
+    types: dict[str, Type] = field(default_factory=dict)      # '%struct.x' -> its body
     attr_groups: dict[str, dict] = field(default_factory=dict)
     metadata: dict[str, str] = field(default_factory=dict)   # '!7' -> its text
 
@@ -135,6 +137,14 @@ class Module:
             scope = self.metadata.get(_field(scope, "scope") or "", "")
             if not scope:
                 return None
+        return None
+
+    def module_flag(self, name: str) -> int | None:
+        """The integer value of a module flag (``!{i32 4, !"name", i32 1}``)."""
+        for text in self.metadata.values():
+            m = re.fullmatch(rf'!\{{i32 \d+, !"{re.escape(name)}", i32 (-?\d+)\}}', text)
+            if m:
+                return int(m.group(1))
         return None
 
     def kernels(self) -> list[Function]:
@@ -234,6 +244,8 @@ class _Cursor:
             ty = Type("struct", fields=tuple(fields))
         elif tok in ("void", "label", "metadata"):
             ty = Type(tok)
+        elif tok in self.module.types:  # a named struct, as its body
+            ty = self.module.types[tok]
         else:
             raise self.error(f"unsupported type '{tok}'")
         return ty
@@ -251,6 +263,8 @@ class _Cursor:
             return Const(ty, None)
         if tok in ("true", "false"):
             return Const(ty, tok == "true")
+        if tok.startswith('c"'):  # an i8 array written as a string
+            return Const(ty, list(_unescape(tok).encode("latin-1")))
         if tok == "null":
             return Const(ty, 0)
         if tok == "splat":
@@ -501,7 +515,27 @@ def _read_instr(c: _Cursor) -> Instr:
         rty = args[1].type if op == "atomicrmw" else Type("struct", fields=(args[1].type, Type("int", 1)))
         return Instr(op, result, rty, args, extra={"rmw": rmw, "scope": scope, "align": _align(c)},
                      line=line)
-    if op in ("switch", "alloca"):
+    if op == "alloca":
+        c.accept("inalloca")
+        ty = c.type()
+        count, align, space = 1, 1, 0
+        while c.accept(","):  # [, <ty> <count>] [, align <n>] [, addrspace(<n>)]
+            if c.accept("align"):
+                align = int(c.next())
+            elif c.accept("addrspace"):
+                c.expect("(")
+                space = int(c.next())
+                c.expect(")")
+            elif _is_type_start(c.peek()):
+                n = c.typed_value()
+                if not isinstance(n, Const):
+                    raise c.error("'alloca' of a varying number of elements is not supported")
+                count = int(n.value)
+            else:
+                break
+        return Instr(op, result, Type("ptr", 64, addrspace=space), [],
+                     extra={"allocated": ty, "count": count, "align": align}, line=line)
+    if op == "switch":
         raise c.error(f"'{op}' is not supported by tileopt-run yet")
     raise c.error(f"unknown instruction '{op}'")
 
@@ -587,6 +621,11 @@ def read_module(text: str) -> Module:
             name, _, body = stripped[len("attributes "):].partition(" = ")
             module.attr_groups[name] = dict(re.findall(r'"([^"]+)"="([^"]*)"', body))
             continue
+        named = re.match(r"^(%[-a-zA-Z$._0-9]+|%\"[^\"]*\") = type ", stripped)
+        if named:
+            c = _Cursor(_tokens(stripped[named.end():], lineno), lineno, module)
+            module.types[named.group(1)] = c.type()
+            continue
         if stripped.startswith("@"):
             c = _Cursor(_tokens(stripped, lineno), lineno, module)
             name = c.next()[1:].strip('"')
@@ -599,7 +638,10 @@ def read_module(text: str) -> Module:
                     space = int(c.next())
                     c.expect(")")
             c.next()
-            module.globals[name] = (c.type(), space)
+            ty = c.type()
+            module.globals[name] = (ty, space)
+            if c.peek() not in (None, ","):
+                module.initializers[name] = c.value(ty)
             continue
         m = _FUNC_HEAD.match(stripped)
         if not m:

@@ -5,7 +5,10 @@ and up name the region (0 is null, argument i is i + 1) and whose low 40 bits ar
 offset into it, so address arithmetic works as on the GPU and every access can be checked
 against the buffer it started from. Shared memory is an array per block of the launch
 (addresses in ``addrspace(3)`` are byte offsets into it, 32 bits as in NVPTX's data layout);
-a generic pointer to shared memory carries the SHARED region tag.
+a generic pointer to shared memory carries the SHARED region tag. Local memory (``alloca``,
+``addrspace(5)``) is private to each thread: the same offset names a different byte in
+each thread, and a generic pointer to it carries the LOCAL tag. The module's own globals
+with an initializer (libdevice's tables) are regions after the arguments'.
 
 Checks:
 - bounds (as compute-sanitizer memcheck): an access outside its region, or through a null
@@ -32,7 +35,9 @@ from tileopt.ir import TileoptError
 REGION_SHIFT = 40
 OFFSET_MASK = (1 << REGION_SHIFT) - 1
 SHARED_REGION = (1 << 20) - 1
+LOCAL_REGION = SHARED_REGION - 1
 MAX_REPORTS = 20
+ATOMIC = -3        # the writer of shared bytes that atomics updated since the barrier
 
 
 class KernelFault(TileoptError):
@@ -43,6 +48,14 @@ class KernelFault(TileoptError):
 class Buffer:
     name: str
     data: np.ndarray           # uint8 view of the argument's bytes
+    is_global: bool = False    # a global of the module (named @name), not an argument
+
+    def describe(self, region: int, sized: bool = False) -> str:
+        """``argument 0 (x.npy)`` or ``global @name``; ``sized``: with its bytes."""
+        size = f"{self.data.size} bytes"
+        if self.is_global:
+            return f"global @{self.name}" + (f" ({size})" if sized else "")
+        return f"argument {region - 1} ({self.name}" + (f", {size})" if sized else ")")
 
 
 class Lanes:
@@ -71,6 +84,7 @@ class Memory:
         self.reports: list[str] = []
         self.report_count = 0
         self._seen: set[tuple] = set()
+        self.global_regions: dict[str, int] = {}   # the module's globals: name -> region
 
     # ---------------------------------------------------------------- per chunk
     def start_chunk(self, lanes: Lanes) -> None:
@@ -87,6 +101,18 @@ class Memory:
         self.in_flight = np.zeros(size, np.int32)   # operand of wgmmas not waited for
         self.copies = None                      # async_copy.copies_of(self) makes them
         self.wgmmas = None                      # async_copy.wgmmas_of(self)
+        self.local = np.zeros((lanes.count, 0), np.uint8)   # each thread's stack frame
+        self.frame: dict[int, int] = {}         # alloca (its id) -> offset in the frame
+
+    def alloca(self, key: int, size: int, align: int) -> int:
+        """The frame offset of an ``alloca`` (the same in every thread, as the stack of a
+        GPU thread); its bytes are added to every thread's frame when first executed."""
+        if key not in self.frame:
+            off = -(-self.local.shape[1] // align) * align
+            self.frame[key] = off
+            grow = off + size - self.local.shape[1]
+            self.local = np.pad(self.local, ((0, 0), (0, grow)))
+        return self.frame[key]
 
     def barrier(self, local_blocks: np.ndarray) -> None:
         self.epoch[local_blocks] += 1
@@ -119,9 +145,8 @@ class Memory:
                 k = int(np.argmax(bad))
                 raise KernelFault(
                     f"out-of-bounds {what} of {size} bytes at byte offset {int(off[k])} of "
-                    f"argument {r - 1} ({buf.name}, {buf.data.size} bytes) by "
-                    f"{self.lanes.describe(lanes[rows[k]])}")
-            self._check_align(off, align, lanes[rows], what, f"argument {r - 1} ({buf.name})")
+                    f"{buf.describe(r, sized=True)} by {self.lanes.describe(lanes[rows[k]])}")
+            self._check_align(off, align, lanes[rows], what, buf.describe(r))
             out.append((buf.data, rows, off))
         return out
 
@@ -133,22 +158,36 @@ class Memory:
                 raise KernelFault(f"misaligned {what} ({align}-byte access) at byte offset "
                                   f"{int(off[k])} of {where} by {self.lanes.describe(lanes[k])}")
 
-    def _shared_index(self, addr, size, lanes, what, align) -> np.ndarray:
+    def _offsets(self, addr, size, lanes, what, align, space: str, limit: int,
+                 room: str) -> np.ndarray:
+        """Byte offsets into a space of ``limit`` bytes, bounds- and alignment-checked."""
         off = addr.astype(np.int64)
-        bad = (off < 0) | (off + size > self.shared_bytes)
+        bad = (off < 0) | (off + size > limit)
         if bad.any():
             k = int(np.argmax(bad))
-            raise KernelFault(f"out-of-bounds shared {what} of {size} bytes at byte offset "
-                              f"{int(off[k])} (the kernel has {self.shared_bytes} bytes of shared "
-                              f"memory) by {self.lanes.describe(lanes[k])}")
-        self._check_align(off, align, lanes, f"shared {what}", "shared memory")
+            raise KernelFault(f"out-of-bounds {space} {what} of {size} bytes at byte offset "
+                              f"{int(off[k])} ({room}) by {self.lanes.describe(lanes[k])}")
+        self._check_align(off, align, lanes, f"{space} {what}", f"{space} memory")
+        return off
+
+    def _shared_index(self, addr, size, lanes, what, align) -> np.ndarray:
+        off = self._offsets(addr, size, lanes, what, align, "shared", self.shared_bytes,
+                            f"the kernel has {self.shared_bytes} bytes of shared memory")
         base = self.lanes.local_block[lanes] * self.shared_bytes + off
         return base[:, None] + np.arange(size)
 
-    def split_generic(self, addr: np.ndarray):
-        """Generic addresses: rows that point to shared memory, and the rest."""
-        shared = (addr >> REGION_SHIFT) == SHARED_REGION
-        return shared
+    def _local_index(self, addr, size, lanes, what, align):
+        frame = self.local.shape[1]
+        off = self._offsets(addr, size, lanes, what, align, "local", frame,
+                            f"the thread's frame has {frame} bytes")
+        return lanes[:, None], off[:, None] + np.arange(size)
+
+    def split_generic(self, addr: np.ndarray) -> dict[str, np.ndarray]:
+        """Generic addresses by the space they point to: rows of each (present) space."""
+        tag = addr >> REGION_SHIFT
+        shared, local = tag == SHARED_REGION, tag == LOCAL_REGION
+        parts = {"shared": shared, "local": local, "global": ~(shared | local)}
+        return {space: rows for space, rows in parts.items() if rows.any()}
 
     # ---------------------------------------------------------------- access
     def read(self, space: str, addr: np.ndarray, size: int, lanes: np.ndarray,
@@ -157,14 +196,12 @@ class Memory:
         if len(addr) == 0:
             return out
         if space == "generic":
-            shared = self.split_generic(addr)
-            if shared.any():
-                out[shared] = self.read("shared", addr[shared] & OFFSET_MASK, size, lanes[shared],
-                                        align, where)
-            rest = ~shared
-            if rest.any():
-                out[rest] = self.read("global", addr[rest], size, lanes[rest], align, where)
+            for part, rows in self.split_generic(addr).items():
+                at = addr[rows] if part == "global" else addr[rows] & OFFSET_MASK
+                out[rows] = self.read(part, at, size, lanes[rows], align, where)
             return out
+        if space == "local":
+            return self.local[self._local_index(addr, size, lanes, "load", align)]
         if space == "shared":
             fi = self._shared_index(addr, size, lanes, "load", align)
             if self.checks:
@@ -181,12 +218,12 @@ class Memory:
             return
         size = data.shape[1]
         if space == "generic":
-            shared = self.split_generic(addr)
-            if shared.any():
-                self.write("shared", addr[shared] & OFFSET_MASK, data[shared], lanes[shared],
-                           align, where)
-            if (~shared).any():
-                self.write("global", addr[~shared], data[~shared], lanes[~shared], align, where)
+            for part, rows in self.split_generic(addr).items():
+                at = addr[rows] if part == "global" else addr[rows] & OFFSET_MASK
+                self.write(part, at, data[rows], lanes[rows], align, where)
+            return
+        if space == "local":
+            self.local[self._local_index(addr, size, lanes, "store", align)] = data
             return
         if space == "shared":
             fi = self._shared_index(addr, size, lanes, "store", align)
@@ -202,6 +239,32 @@ class Memory:
 
     def global_view(self, addr: np.ndarray, size: int, lanes: np.ndarray, what: str):
         return self._global_region(addr, size, lanes, what, size)
+
+    def shared_view(self, addr: np.ndarray, size: int, lanes: np.ndarray, what: str,
+                    where: str = ""):
+        """An atomic's shared bytes, as ``global_view``: [(the block's memory, rows, byte
+        index)]. Atomics of one instruction or of several threads do not race with each
+        other; with a plain access of another thread since the barrier they do. The bytes
+        count as written by ``ATOMIC`` (a plain read of them before a barrier is a race)."""
+        fi = self._shared_index(addr, size, lanes, what, size)
+        if self.checks:
+            tid = self.lanes.tid[lanes][:, None]
+            cur = self.epoch[self.lanes.local_block[lanes]][:, None]
+            self._check_pending(fi, lanes, "writes", where)
+            uninit = ~self.init[fi]
+            if uninit.any():
+                byte, lane = self._who(fi, lanes, int(np.argmax(uninit)))
+                self.report(("uninit", where), f"atomic update of uninitialised shared memory "
+                            f"at byte offset {byte} by {self.lanes.describe(lane)} ({where})")
+            wt, rt = self.w_tid[fi], self.r_tid[fi]
+            self._race((self.w_epoch[fi] == cur) & (wt >= 0) & (wt != tid), fi, lanes,
+                       "updates", "written", wt, where)
+            self._race((self.r_epoch[fi] == cur) & ((rt == -2) | ((rt >= 0) & (rt != tid))),
+                       fi, lanes, "updates", "read", rt, where)
+            self.init[fi] = True
+            self.w_tid[fi] = ATOMIC
+            self.w_epoch[fi] = np.broadcast_to(cur, fi.shape)
+        return [(self.smem, np.arange(len(addr)), fi[:, 0])]
 
     # ---------------------------------------------------------------- shared checks
     def _who(self, fi, lanes, k):
@@ -221,8 +284,8 @@ class Memory:
             self.report(("uninit", where), f"read of uninitialised shared memory at byte offset "
                         f"{byte} by {self.lanes.describe(lane)} ({where})")
         wt = self.w_tid[fi]
-        self._race((self.w_epoch[fi] == cur) & (wt >= 0) & (wt != tid), fi, lanes, "reads",
-                   "written", wt, where)
+        self._race((self.w_epoch[fi] == cur) & ((wt >= 0) & (wt != tid) | (wt == ATOMIC)), fi,
+                   lanes, "reads", "written", wt, where)
         # note the readers: one thread id, or -2 for several
         flat = fi.ravel()
         t = np.broadcast_to(tid, fi.shape).ravel()
@@ -258,7 +321,8 @@ class Memory:
         tid = self.lanes.tid[lanes][:, None]
         cur = self.epoch[self.lanes.local_block[lanes]][:, None]
         wt = self.w_tid[fi]
-        self._race((self.w_epoch[fi] == cur) & (wt >= 0) & (wt != tid) & (self.smem[fi] != data),
+        self._race((self.w_epoch[fi] == cur) & ((wt >= 0) & (wt != tid) & (self.smem[fi] != data)
+                                                 | (wt == ATOMIC)),
                    fi, lanes, "writes", "written", wt, where)
         rt = self.r_tid[fi]
         self._race((self.r_epoch[fi] == cur) & ((rt == -2) | ((rt >= 0) & (rt != tid))),
@@ -271,7 +335,7 @@ class Memory:
             return
         k = int(np.argmax(hazard))
         byte, lane = self._who(fi, lanes, k)
-        them = "several threads" if int(other.flat[k]) == -2 else \
+        them = {-2: "several threads", ATOMIC: "atomics"}.get(int(other.flat[k])) or \
             self._thread_name(int(other.flat[k]))
         self.report(("race", where), f"shared-memory race: {self.lanes.describe(lane)} {verb} "
                     f"byte offset {byte}, {done} by {them} of the same block since the last "

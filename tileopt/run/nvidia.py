@@ -12,22 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from tileopt.run import ptx
+from tileopt.run import nvvm_math, ptx
 from tileopt.run import tensor_core as TC
 from tileopt.run.async_copy import copies_of, wgmmas_of
 from tileopt.run import values as V
 from tileopt.run.interp import Executor, Target, block_barrier
 from tileopt.run.memory import KernelFault
-
-F32_MIN_NORMAL = np.float32(1.1754944e-38)
-
-
-def _ftz(a):
-    a = np.asarray(a)
-    if a.dtype != np.float32:
-        return a
-    return np.where(np.abs(a) < F32_MIN_NORMAL, np.copysign(np.float32(0), a), a).astype(np.float32)
-
 
 def _sreg(name: str):
     def run(ex: Executor, ins, args):
@@ -103,33 +93,6 @@ def _shuffle(mode: str, with_pred: bool):
     return run
 
 
-def _math(name: str):
-    """nvvm.<op>[.approx|.full|.rn][.ftz].<f|f32|d> -> f64 computation rounded once."""
-    parts = name.split(".")
-    op, mods = parts[0], set(parts[1:])
-    ftz = "ftz" in mods
-    for m in mods - {"approx", "full", "rn", "ftz", "f", "f32", "d", "f64", "sat"}:
-        return None
-    fns = {"ex2": np.exp2, "lg2": np.log2, "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x),
-           "rcp": lambda x: 1 / x, "sin": np.sin, "cos": np.cos, "fabs": np.abs,
-           "div": np.divide, "fmax": np.fmax, "fmin": np.fmin,
-           "add": np.add, "mul": np.multiply}
-    if op not in fns and not (op == "fma" and "rn" in mods):
-        return None
-
-    def run(ex, ins, args):
-        out_t = np.float64 if ("d" in mods or "f64" in mods) else np.float32
-        a = [_ftz(x) if ftz else np.asarray(x) for x in args]
-        if op == "fma":  # rounded once, as fma.rn
-            r = V.fma(*a, out_t)
-        else:
-            r = np.asarray(fns[op](*[x.astype(np.float64) for x in a])).astype(out_t)
-        if "sat" in mods:
-            r = np.clip(r, 0, 1).astype(out_t)
-        return _ftz(r) if ftz else r
-    return run
-
-
 def _matrix(name: str):
     """llvm.nvvm.{ld,st}matrix.sync.aligned.m8n8.x<1|2|4>[.trans].b16[.p3]."""
     parts = name.split(".")
@@ -179,10 +142,34 @@ def _wgmma_commit(ex: Executor, ins, args):
     wgmmas_of(ex.mem).commit(ex.idx)
 
 
+def _reflect(sm: int):
+    """``__nvvm_reflect("name")``, libdevice's question about the compilation, answered
+    as LLVM's NVVMReflect pass does: ``__CUDA_FTZ`` and ``__CUDA_PREC_SQRT`` from the
+    module flags ``nvvm-reflect-ftz`` / ``nvvm-reflect-prec-sqrt`` (Triton and tileopt
+    set the first to 1), ``__CUDA_ARCH`` the SM version times 10, anything else 0."""
+    def run(ex: Executor, ins, args):
+        arg = ins.args[0]
+        init = ex.module.initializers.get(getattr(arg, "name", "")) \
+            if getattr(arg, "is_global", False) else None
+        if init is None:
+            raise KernelFault("__nvvm_reflect needs a constant string argument")
+        name = bytes(init.value or []).split(b"\0")[0].decode()
+        flags = {"__CUDA_FTZ": "nvvm-reflect-ftz", "__CUDA_PREC_SQRT": "nvvm-reflect-prec-sqrt"}
+        if name == "__CUDA_ARCH":
+            return np.int32(sm * 10)
+        return np.int32(ex.module.module_flag(flags[name]) or 0 if name in flags else 0)
+    return run
+
+
 class NvidiaTarget(Target):
     warp_size = 32
 
+    def __init__(self, sm: int = 90):
+        self.sm = sm  # __CUDA_ARCH for libdevice
+
     def intrinsic(self, name: str):
+        if name == "__nvvm_reflect":
+            return _reflect(self.sm)
         if not name.startswith("llvm.nvvm."):
             return None
         rest = name[len("llvm.nvvm."):]
@@ -202,7 +189,7 @@ class NvidiaTarget(Target):
         if rest.startswith("shfl.sync."):
             mode, suffix = rest.split(".")[2:4]
             return _shuffle(mode, suffix.endswith("p"))
-        return _math(rest)
+        return nvvm_math.intrinsic(rest)
 
     def inline_asm(self, ex: Executor, instr, args):
         return ptx.AsmCall(ex, instr, args).run()

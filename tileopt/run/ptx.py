@@ -2,9 +2,10 @@
 
 The asm text is split into instructions (``;``), each read as an optional predicate guard
 (``@$n`` / ``@!$n``), an opcode with its dot-separated modifiers, and operands (``$n``,
-``{ $a, $b }`` vectors, ``[ $n + imm ]`` addresses, immediates). Operands ``$n`` are the
-call's outputs then its inputs, in the order of the constraint string; each is a register
-of the constraint's width holding raw bits. Instructions run in order over the active
+``{ $a, $b }`` vectors, ``[ $n + imm ]`` addresses, immediates, registers the string
+declares with ``.reg``). Operands ``$n`` are the call's outputs then its inputs, in the
+order of the constraint string; each is a register of the constraint's width holding raw
+bits. Scope braces ``{ ... }`` around the statements are read through. Instructions run in order over the active
 threads, each only where its guard holds, so ``mov`` of a default then a guarded ``ld``
 gives the masked-load semantics without knowing the idiom. An instruction or modifier
 outside what is implemented is an error naming it.
@@ -22,6 +23,7 @@ from tileopt.run import tensor_core as TC
 from tileopt.run.async_copy import copies_of, wgmmas_of
 from tileopt.run import values as V
 from tileopt.run.memory import KernelFault
+from tileopt.run.ptx_arith import PtxArith
 
 @dataclass
 class PtxInstr:
@@ -41,8 +43,10 @@ def _operand(tok: str, text: str):
         if not m:
             raise KernelFault(f"unsupported PTX address '{tok}' in '{text}'")
         return ("addr", int(m.group(1)), _imm(m.group(2) or "0", text))
-    if tok.startswith("$"):
+    if re.fullmatch(r"\$\d+", tok):
         return ("reg", int(tok[1:]))
+    if re.fullmatch(r"[A-Za-z_%$][\w$]*", tok):
+        return ("name", tok)  # a register declared by .reg
     return ("imm", _imm(tok, text))
 
 
@@ -78,9 +82,15 @@ def _split_operands(s: str) -> list[str]:
 
 def parse(text: str) -> list[PtxInstr]:
     out = []
-    for stmt in re.sub(r"//[^\n]*", "", text).split(";"):
-        s = stmt.strip()
+    # "$$" is a literal "$" in LLVM's asm strings
+    for stmt in re.sub(r"//[^\n]*", "", text).replace("$$", "$").split(";"):
+        s = stmt.strip().lstrip("{}").strip()  # scope braces: one scope for the whole asm
         if not s:
+            continue
+        if s.startswith(".reg"):
+            _, kind, names = s.split(None, 2)
+            out.append(PtxInstr(None, "reg", [kind.lstrip(".")],
+                                [("name", n.strip()) for n in names.split(",")], s))
             continue
         guard = None
         m = re.match(r"@(!?)\$(\d+)\s+", s)
@@ -107,7 +117,7 @@ def _type_bits(t: str | None) -> int:
     return int(m.group(1))
 
 
-class AsmCall:
+class AsmCall(PtxArith):
     """One execution of an ``asm`` call over the active threads of the executor."""
 
     def __init__(self, ex, ins, args):
@@ -134,6 +144,31 @@ class AsmCall:
                 self.regs[int(c)] = self.regs[-1].copy()
         self.outs = outs
         self.program = parse(callee.text)
+        self.cc = None  # the carry flag of each thread (ptx_arith.py)
+        self._declare_registers(n)
+
+    def _declare_registers(self, n: int) -> None:
+        """Registers named by ``.reg`` get numbers after the ``$n``; names are resolved."""
+        named: dict[str, int] = {}
+        for pi in self.program:
+            if pi.opcode == "reg":
+                bits = 1 if pi.mods[0] == "pred" else _type_bits(pi.mods[0])
+                for _, name in pi.operands:
+                    named[name] = len(self.regs)
+                    self.regs.append(np.zeros(n, np.uint64))
+                    self.kinds.append({1: "b", 16: "h", 32: "r", 64: "l"}.get(bits, "r"))
+
+        def resolve(op, pi):
+            if op[0] == "name":
+                if op[1] not in named:
+                    raise self.error(pi, f"unknown register '{op[1]}'")
+                return ("reg", named[op[1]])
+            if op[0] == "vec":
+                return ("vec", [resolve(x, pi) for x in op[1]])
+            return op
+        for pi in self.program:
+            if pi.opcode != "reg":
+                pi.operands = [resolve(op, pi) for op in pi.operands]
 
     def _bits(self, ty, a, n):
         full = self.ex.full(a, ty)[self.ex.idx]
@@ -218,9 +253,27 @@ class AsmCall:
         return reg.view(np.int64) + op[2]
 
     # -------------------------------------------------------------- instructions
+    def i_reg(self, pi, on):
+        """A declaration (its registers were made before the run)."""
+
     def i_mov(self, pi, on):
+        """mov; with a {..} operand, a register split into or packed from its parts (the
+        first part the low bits)."""
         bits = _type_bits(pi.mods[-1])
-        self._write(pi.operands[0], self._read(pi.operands[1], bits), on, bits)
+        dst, src = pi.operands[:2]
+        if src[0] == "vec":
+            part = bits // len(src[1])
+            value = np.zeros(len(on), np.uint64)
+            for k, r in enumerate(src[1]):
+                value |= self._read(r, part) << np.uint64(k * part)
+            return self._write(dst, value, on, bits)
+        value = self._read(src, bits)
+        if dst[0] == "vec":
+            part = bits // len(dst[1])
+            for k, r in enumerate(dst[1]):
+                self._write(r, value >> np.uint64(k * part), on, part)
+            return
+        self._write(dst, value, on, bits)
 
     def _access(self, pi, on, addr_op, regs):
         """ld/st: (space, bits per word, registers, guarded rows, their addresses)."""
@@ -278,8 +331,6 @@ class AsmCall:
         rows = np.nonzero(on)[0]
         addr = self._address(pi, addr_op, space)[rows]
         lanes = self.ex.idx[rows]
-        if space == "shared":
-            raise self.error(pi, "shared-memory atomics are not supported yet")
         bd = V.bits_dtype(nbytes)
         vd = {"u": bd, "b": bd, "s": np.dtype(bd.str.replace("u", "i")),
               "f": {2: np.float16, 4: np.float32, 8: np.float64}[nbytes]}[typ[0]]
@@ -291,7 +342,8 @@ class AsmCall:
             b = self._read(source, bits)[rows]
             got = atomics.apply(self.ex.mem, addr + k * nbytes, lanes, op, vd,
                                 b.astype(bd).view(vd),
-                                None if c is None else c.astype(bd).view(vd))
+                                None if c is None else c.astype(bd).view(vd), space=space,
+                                where=self.ex.where(self.ins))
             if dests:
                 old = np.zeros(len(on), np.uint64)
                 old[rows] = got.view(bd).astype(np.uint64)

@@ -151,3 +151,13 @@ def fma(a, b, c, out: np.dtype) -> np.ndarray:
     halfway = (low == np.uint64(1 << (low_bits - 1))) & (err != 0)
     s = np.where(halfway, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
     return s.astype(out)
+
+
+def const_bytes(value, ty: Type) -> np.ndarray:
+    """An LLVM constant (a global's initializer) as its little-endian bytes."""
+    if ty.kind in ("array", "vec", "struct"):
+        parts = ty.fields if ty.kind == "struct" else [ty.elem] * ty.count
+        items = value if value is not None else [None] * len(parts)
+        chunks = [const_bytes(v, t) for v, t in zip(items, parts)]
+        return np.concatenate(chunks) if chunks else np.zeros(0, np.uint8)
+    return to_bytes(np.asarray(const_array(value, ty)).reshape(1), ty, 1).reshape(-1).copy()

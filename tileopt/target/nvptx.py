@@ -74,6 +74,15 @@ def _needs_libdevice(module) -> list[str]:
     return [f.name for f in module.functions if f.is_declaration and f.name.startswith("__nv_")]
 
 
+def link_libdevice(module) -> bool:
+    """Link libdevice into ``module`` (an llvmlite module) if it calls ``__nv_*``
+    functions (an error naming the library if none is found); whether it did."""
+    missing = _needs_libdevice(module)
+    if missing:
+        llvm_backend.link_bitcode(module, str(_libdevice_for(missing)))
+    return bool(missing)
+
+
 def _nvidia_target(arch: str | GPUTarget) -> GPUTarget:
     target = parse_arch(arch) if isinstance(arch, str) else arch
     if not target.is_nvidia:
@@ -93,17 +102,17 @@ def llvm_ir_to_ptx(llvm_ir: str, arch: str | GPUTarget = "sm_90a", opt_level: in
     target = _nvidia_target(arch)
     module = llvm_backend.parse(llvm_ir, filename)  # errors found here keep their location
     missing = _needs_libdevice(module)
-    libdevice = _libdevice_for(missing) if missing else None
+    if missing:
+        _libdevice_for(missing)  # its error here, not in the child process
     llvm_backend.set_fp_fusion(fp_fusion)
 
     def generate() -> bytes:
         machine = llvm_backend.target_machine(target)
         module = llvm_backend.parse(llvm_ir, filename)
         llvm_backend.prepare_for_target(module, target)
-        if libdevice is not None:
-            llvm_backend.link_bitcode(module, str(libdevice))
+        linked = link_libdevice(module)
         llvm_backend.inline_everything(module)
-        llvm_backend.optimize(module, machine, opt_level, drop_unused=libdevice is not None)
+        llvm_backend.optimize(module, machine, opt_level, drop_unused=linked)
         llvm_backend.verify(module, filename)
         return machine.emit_assembly(module).encode()
 

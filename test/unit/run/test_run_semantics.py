@@ -180,7 +180,11 @@ def test_predicated_vector_load_keeps_the_default_where_the_guard_is_off():
 
 
 def test_unsupported_ptx_is_named():
-    with pytest.raises(KernelFault, match="unsupported PTX instruction 'cvt'"):
+    with pytest.raises(KernelFault, match="unsupported PTX instruction 'prmt'"):
+        run("""
+  %v = call i32 asm sideeffect "prmt.b32 $0, $1, $1, 0;", "=r,r"(i32 0)
+  ret void""", [np.zeros(1, np.int32)])
+    with pytest.raises(KernelFault, match=r"unsupported cvt form '\.rn\.f16x2\.f32'"):
         run("""
   %v = call i32 asm sideeffect "cvt.rn.f16x2.f32 $0, $1, $1;", "=r,r"(i32 0)
   ret void""", [np.zeros(1, np.int32)])
