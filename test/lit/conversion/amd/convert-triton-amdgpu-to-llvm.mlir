@@ -326,3 +326,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// tt.extern_elementwise of ROCm's ocml (what Triton's tl.extra.libdevice calls on AMD):
+// one declaration per symbol and a call per element, as Triton 3.6 writes them (Triton's
+// declarations also carry libname/libpath attributes, which the LLVM IR does not keep);
+// the back end links ocml.bc (test/unit/target/test_rocm_device_libs.py).
+// CHECK-DAG:   llvm.func @__ocml_tanh_f32(f32) -> f32
+// CHECK-DAG:   llvm.func @__ocml_pow_f32(f32, f32) -> f32
+// CHECK-LABEL: llvm.func @ocml_calls
+// CHECK:         %[[X0:.+]] = llvm.extractelement %{{.+}} : vector<2xf32>
+// CHECK-NEXT:    %[[X1:.+]] = llvm.extractelement %{{.+}} : vector<2xf32>
+// CHECK-NEXT:    %[[T0:.+]] = llvm.call @__ocml_tanh_f32(%[[X0]]) : (f32) -> f32
+// CHECK-NEXT:    %[[T1:.+]] = llvm.call @__ocml_tanh_f32(%[[X1]]) : (f32) -> f32
+// CHECK-NEXT:    llvm.call @__ocml_pow_f32(%[[T0]], %[[X0]]) : (f32, f32) -> f32
+// CHECK-NEXT:    llvm.call @__ocml_pow_f32(%[[T1]], %[[X1]]) : (f32, f32) -> f32
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @ocml_calls(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %x = tt.load %pp : tensor<128x!tt.ptr<f32>, #blocked>
+    %t = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__ocml_tanh_f32"} : (tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked>
+    %w = tt.extern_elementwise %t, %x {libname = "", libpath = "", pure = true, symbol = "__ocml_pow_f32"} : (tensor<128xf32, #blocked>, tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked>
+    tt.store %pp, %w : tensor<128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
