@@ -14,12 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from tileopt.driver.ir_io import render
-from tileopt.driver.pass_manager import PassManager
-from tileopt.ir import TileoptError, make_context, parse_module
-from tileopt.pipelines import resolve_pass_pipeline
+from tileopt.ir import TileoptError
 from tileopt.target import parse_arch, rocm_device_libs, translate
 from tileopt.target.hsaco_metadata import metadata_of_amdgcn, read_hsaco
+from tileopt.testing.inductor_cases import lower_with_options
 
 INDUCTOR = Path(__file__).resolve().parents[2] / "inputs" / "inductor"
 
@@ -212,13 +210,8 @@ def test_inductor_asserting_kernels_reach_hsaco(name):
     ttir = INDUCTOR / f"{name}.ttir"
     assert "tt.assert" in ttir.read_text()
     meta = json.loads(ttir.with_suffix(".json").read_text())
-    pipeline = resolve_pass_pipeline(
-        f"amd-cdna3{{num-warps={meta['num_warps']} num-ctas={meta['num_ctas']} "
-        f"num-stages={meta['num_stages']}}}")
-    ctx = make_context()
-    module = parse_module(ttir.read_text(), str(ttir), ctx)
-    PassManager(pipeline, str(ttir)).run(ctx, module)
-    hsaco = translate(render(module, False), emit="hsaco", arch="gfx942", filename=str(ttir))
+    hsaco = translate(lower_with_options(ttir, "amd-cdna3"), emit="hsaco", arch="gfx942",
+                      filename=str(ttir))
     kernel, = [k for k in read_hsaco(hsaco) if k.name == meta["name"]]
     assert kernel.private_segment_size == 0 and kernel.vgpr_spill_count == 0
     assert kernel.vgpr_count <= ASSERT_KERNELS[name] * 1.1
