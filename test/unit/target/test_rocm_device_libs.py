@@ -30,9 +30,10 @@ def _need_libraries():
 
 def _kernel_calling(*calls: str, declarations: str) -> str:
     body = "\n".join(f"    {c}" for c in calls)
+    attributes = "nvvm.kernel = 1 : ui1, nvvm.reqntid = array<i32: 64>"
     return f"""module {{
 {declarations}
-  llvm.func @k(%p: !llvm.ptr<1>, %x: f32) attributes {{nvvm.kernel = 1 : ui1, nvvm.reqntid = array<i32: 64>}} {{
+  llvm.func @k(%p: !llvm.ptr<1>, %x: f32) attributes {{{attributes}}} {{
 {body}
     llvm.return
   }}
