@@ -4,7 +4,8 @@ As Triton 3.6's ``make_amdgcn``/``make_hsaco``: LLVM's AMDGPU back end for
 ``amdgcn-amd-amdhsa`` and the GPU's ``gfxNNNN`` CPU name makes a relocatable ELF object,
 which ``ld.lld -shared`` links into the hsaco that HIP loads. The code object version
 (5) comes from the module flag ``amdhsa_code_object_version`` (``module_to_llvm_ir`` adds
-it for AMD targets; Triton's ``.llir`` has it).
+it for AMD targets; Triton's ``.llir`` has it). Calls of ROCm's ``__ocml_*`` / ``__ockl_*``
+functions link ``ocml.bc`` / ``ockl.bc`` (``rocm_device_libs.py``).
 
 ``ld.lld`` is looked for as ``$TILEOPT_LLD``, on ``PATH``, in ``/opt/rocm/llvm/bin``, and
 finally as the ``ld.lld`` of the ``ziglang`` Python package (``pip install ziglang``).
@@ -21,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from tileopt.ir import TileoptError
-from tileopt.target import llvm_backend
+from tileopt.target import llvm_backend, rocm_device_libs
 from tileopt.target.gpu_target import GPUTarget, parse_arch
 
 _ROCM_LLD = Path("/opt/rocm/llvm/bin/ld.lld")
@@ -48,25 +49,18 @@ def _amd_target(arch: str | GPUTarget) -> GPUTarget:
     return target
 
 
-def _check_device_libraries(module) -> None:
-    missing = sorted(f.name for f in module.functions
-                     if f.is_declaration and f.name.startswith(("__ocml_", "__ockl_")))
-    if missing:
-        raise TileoptError(
-            f"the module calls ROCm device-library functions ({', '.join(missing[:4])}); "
-            "linking ocml/ockl bitcode is not supported yet")
-
-
 def _generate(llvm_ir: str, target: GPUTarget, opt_level: int, filename: str,
               as_object: bool) -> bytes:
     module = llvm_backend.parse(llvm_ir, filename)
-    _check_device_libraries(module)
+    # Found here, in the parent: a missing library is a clean error, not a child's failure.
+    libraries = rocm_device_libs.library_paths(module)
     kind = "object" if as_object else "assembly"
 
     def generate() -> bytes:
         machine = llvm_backend.target_machine(target)
         module = llvm_backend.parse(llvm_ir, filename)
         llvm_backend.prepare_for_target(module, target)
+        module = rocm_device_libs.link(module, machine, target, libraries)
         llvm_backend.inline_everything(module)
         llvm_backend.optimize(module, machine, opt_level)
         llvm_backend.verify(module, filename)

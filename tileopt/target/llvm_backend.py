@@ -175,6 +175,14 @@ def optimize(module: llvm.ModuleRef, machine: llvm.TargetMachine, opt_level: int
         manager.run(module, builder)
 
 
+def drop_unused(module: llvm.ModuleRef, machine: llvm.TargetMachine) -> None:
+    """Remove the internal functions and discardable globals nothing uses (after linking a
+    device library: only what the kernel calls stays)."""
+    manager = llvm.create_new_module_pass_manager()
+    manager.add_global_dead_code_eliminate_pass()
+    manager.run(module, llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options()))
+
+
 def link_bitcode(module: llvm.ModuleRef, path: str) -> list[str]:
     """Link a bitcode library into ``module``; its functions become internal so that the
     optimiser inlines the ones used and drops the rest. Returns the linked function names."""
@@ -185,14 +193,16 @@ def link_bitcode(module: llvm.ModuleRef, path: str) -> list[str]:
         raise TileoptError(f"cannot read the device library {path}: {err}") from None
     library.triple = module.triple
     library.data_layout = module.data_layout
-    defined = [f.name for f in library.functions if not f.is_declaration]
+    defined = {f.name for f in library.functions if not f.is_declaration}
     try:
         module.link_in(library)
     except RuntimeError as err:
         raise TileoptError(f"cannot link the device library {path}: {err}") from None
-    for name in defined:
-        module.get_function(name).linkage = "internal"
-    return defined
+    # The linker leaves out the library's linkonce functions that nothing calls.
+    linked = [f for f in module.functions if f.name in defined and not f.is_declaration]
+    for function in linked:
+        function.linkage = "internal"
+    return [f.name for f in linked]
 
 
 def run_isolated(work: Callable[[], bytes], what: str) -> bytes:

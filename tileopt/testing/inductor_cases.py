@@ -23,7 +23,10 @@ import numpy as np
 from xdsl.dialects.builtin import IntegerAttr
 
 from tileopt.dialects.tt_types import PointerType
+from tileopt.driver.ir_io import render
+from tileopt.driver.pass_manager import PassManager
 from tileopt.ir import make_context, parse_module
+from tileopt.pipelines import resolve_pass_pipeline
 from tileopt.run.reference import kernel_of, numbers as N, run_reference
 
 # Elements of each pointer argument before the reference run cuts it.
@@ -204,3 +207,16 @@ def compare(case: KernelCase, types: list, got: dict, want: dict) -> None:
         bad = np.flatnonzero(~close)
         assert bad.size == 0, f"{what}: {bad.size} of {w.size} differ beyond {ulps(case)} " \
             f"f32 ulps of {scale:g}, first at {bad[0]}: got {gv[bad[0]]!r}, want {wv[bad[0]]!r}"
+
+
+def lower_with_options(ttir: Path, pipeline: str) -> str:
+    """The LLVM-dialect text a pinned kernel becomes through the YAML pipeline ``pipeline``
+    (``nvidia-sm90``, ``amd-cdna3``) with the options Triton compiled it with (its ``.json``)."""
+    meta = json.loads(ttir.with_suffix(".json").read_text())
+    passes = resolve_pass_pipeline(
+        f"{pipeline}{{num-warps={meta['num_warps']} num-ctas={meta['num_ctas']} "
+        f"num-stages={meta['num_stages']}}}")
+    ctx = make_context()
+    module = parse_module(ttir.read_text(), str(ttir), ctx)
+    PassManager(passes, str(ttir)).run(ctx, module)
+    return render(module, False)

@@ -11,11 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tileopt.driver.ir_io import render
-from tileopt.driver.pass_manager import PassManager
-from tileopt.ir import make_context, parse_module
-from tileopt.pipelines import resolve_pass_pipeline
 from tileopt.target import translate
+from tileopt.testing.inductor_cases import lower_with_options
 
 INPUTS = Path(__file__).resolve().parents[2] / "inputs" / "inductor"
 KERNELS = sorted(p for p in INPUTS.rglob("*.ttir") if "tt.dot" not in p.read_text())
@@ -29,12 +26,6 @@ def test_the_pinned_set_is_there():
 def test_compiles_to_ptx(ttir: Path):
     meta = json.loads(ttir.with_suffix(".json").read_text())
     sm = "80" if meta.get("arch") == "sm80" else "90"
-    pipeline = resolve_pass_pipeline(
-        f"nvidia-sm{sm}{{num-warps={meta['num_warps']} num-ctas={meta['num_ctas']} "
-        f"num-stages={meta['num_stages']}}}")
-    ctx = make_context()
-    module = parse_module(ttir.read_text(), str(ttir), ctx)
-    PassManager(pipeline, str(ttir)).run(ctx, module)
-    ptx = translate(render(module, False), emit="ptx", arch="sm_80" if sm == "80" else "sm_90a",
-                    filename=str(ttir))
+    ptx = translate(lower_with_options(ttir, f"nvidia-sm{sm}"), emit="ptx",
+                    arch="sm_80" if sm == "80" else "sm_90a", filename=str(ttir))
     assert ".entry" in ptx

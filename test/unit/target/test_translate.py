@@ -218,21 +218,6 @@ def test_unknown_arch():
         parse_arch("pentium")
 
 
-# --------------------------------------------------------------------------- device libraries
-
-
-def test_rocm_device_library_calls_are_refused_clearly():
-    text = """module {
-  llvm.func @__ocml_erf_f32(f32) -> f32
-  llvm.func @k(%x: f32) attributes {nvvm.kernel} {
-    %y = llvm.call @__ocml_erf_f32(%x) : (f32) -> f32
-    llvm.return
-  }
-}"""
-    with pytest.raises(TileoptError, match=r"ROCm device-library functions \(__ocml_erf_f32\)"):
-        translate(text, "amdgcn", "gfx942")
-
-
 def test_fp_fusion_off_keeps_separate_rounding(corpus):
     """Triton's ``enable_fp_fusion=False``: adds are ``add.rn`` (never fused into an fma)."""
     llir = (corpus / "cuda-sm90" / "add.llir").read_text()

@@ -16,8 +16,9 @@ TritonAMDGPUToLLVM``), so the LLVM IR reads as Triton's ``.llir`` does:
 - atomics are LLVM ``atomicrmw``/``cmpxchg`` with AMD's sync scopes (``agent`` for
   Triton's ``gpu``, ``workgroup`` for ``cta``, the system scope for ``sys``);
 - ``tt.print`` goes through the ROCm device library's ``__ockl_printf_*`` functions (the
-  back end says when it cannot link them); a failed ``tt.assert`` prints Triton's message
-  and traps.
+  back end links ``ockl.bc``, ``target/rocm_device_libs.py``); a failed ``tt.assert`` prints
+  Triton's message on stderr (``__ockl_fprintf_stderr_begin``), waits at a barrier and
+  traps.
 
 The ``amdg`` buffer operations have their own patterns beside this file
 (``buffer_ops.py``).
@@ -395,16 +396,20 @@ class AmdHooks(TargetHooks):
     # -------------------------------------------------------------- printf and assert
 
     def printf(self, b: LLVMBuilder, symbols: ModuleSymbols, format: str,
-               args: Sequence[SSAValue]) -> None:
-        """ROCm's device printf protocol: begin a message, append the format string, then
-        the arguments (as 64-bit words) in groups of at most seven. The protocol passes a
-        string argument's characters, not its address, so a ``%s`` of a module string (the
-        print's prefix) is written into the format instead."""
+               args: Sequence[SSAValue], *, to_stderr: bool = False) -> None:
+        """ROCm's device printf protocol: begin a message (on stdout, or stderr as an
+        assertion's), append the format string, then the arguments (as 64-bit words) in
+        groups of at most seven. The protocol passes a string argument's characters, not its
+        address, so a ``%s`` of a module string (the print's prefix) is written into the
+        format instead. Only the ockl functions used are declared, as Triton does."""
         format, args = _inline_strings(format, args, symbols)
-        symbols.declare("__ockl_printf_begin", [i64], i64)
+        if to_stderr:
+            symbols.declare("__ockl_fprintf_stderr_begin", [], i64)
+            message = b.emit(llvm.CallOp("__ockl_fprintf_stderr_begin", return_type=i64))
+        else:
+            symbols.declare("__ockl_printf_begin", [i64], i64)
+            message = b.emit(llvm.CallOp("__ockl_printf_begin", b.i64(0), return_type=i64))
         symbols.declare("__ockl_printf_append_string_n", [i64, ptr_type(0), i64, i32], i64)
-        symbols.declare("__ockl_printf_append_args", [i64, i32, *[i64] * 7, i32], i64)
-        message = b.emit(llvm.CallOp("__ockl_printf_begin", b.i64(0), return_type=i64))
         # Module strings are generic pointers (address space 0), as ockl takes them.
         text = symbols.string(b, "printfFormat_", format)
         last = b.i32(0 if args else 1)
@@ -412,6 +417,8 @@ class AmdHooks(TargetHooks):
                                      b.i64(len(format.encode()) + 1), last,
                                      return_type=i64))
         words = [self._printf_word(b, a) for a in args]
+        if words:
+            symbols.declare("__ockl_printf_append_args", [i64, i32, *[i64] * 7, i32], i64)
         for start in range(0, len(words), 7):
             group = words[start:start + 7]
             padded = group + [b.i64(0)] * (7 - len(group))
@@ -432,8 +439,11 @@ class AmdHooks(TargetHooks):
 
     def assert_fail(self, b: LLVMBuilder, symbols: ModuleSymbols, message: str, file: str,
                     line: int, function: str) -> None:
-        self.printf(b, symbols, f"{file}:{line}: {function}: Assertion `{message}` failed.\n",
-                    [])
+        """As Triton's AMD ``assertFail``: the message on stderr, a barrier (every thread of
+        the block gets to report its failure), then a trap."""
+        self.printf(b, symbols, f"device assertion failed: '{message}', in {function} at "
+                    f"{file}:{line}\n", [], to_stderr=True)
+        self.barrier(b)
         b.call_intrinsic("llvm.trap", [], None)
 
     # -------------------------------------------------------------- matrix units

@@ -6,7 +6,7 @@ the value when several tensors are printed), through ``TargetHooks.printf`` with
 arguments promoted as C promotes variadic ones (floats to double, small integers to 32
 bits). An assertion whose condition is false in any element a thread holds calls
 ``TargetHooks.assert_fail`` with the message and the op's source location; the kernel
-then stops with an error.
+then stops with an error. After a tensor assertion every thread waits at a barrier.
 """
 
 from __future__ import annotations
@@ -93,6 +93,10 @@ def _assert(fl: FunctionLowering, op: Operation) -> None:
     func_name = fl.func.properties["sym_name"].data
     with b.guarded(failed):
         fl.hooks.assert_fail(b, fl.module, op.message.data, file, line, func_name)
+    if isinstance(op.condition.type, TensorType):
+        # As Triton: the next op may hold the tensor in another layout (other threads'
+        # elements), so every thread finishes the check first.
+        fl.hooks.barrier(b)
 
 
 def _source_position(op: Operation) -> tuple[str, int]:

@@ -261,25 +261,97 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // tt.print through ROCm's printf protocol: begin, the format (the print's prefix written
 // into it: the protocol carries a string's characters, not its address), then the
 // arguments as 64-bit words in one group (three program ids and the value; the three
-// unused slots are 0, the last flag is 1). A failed tt.assert prints Triton's message and
-// traps, on the failing path only.
+// unused slots are 0, the last flag is 1). A failed scalar tt.assert: below.
 // CHECK-DAG:   llvm.mlir.global internal constant @[[FMT:printfFormat_[0-9]+]]("pid (%u, %u, %u) idx () x: %i\0A\00")
+// CHECK-DAG:   llvm.func @__ockl_printf_begin(i64) -> i64
 // CHECK-DAG:   llvm.func @__ockl_printf_append_string_n(i64, !llvm.ptr<0>, i64, i32) -> i64
+// CHECK-DAG:   llvm.func @__ockl_printf_append_args(i64, i32, i64, i64, i64, i64, i64, i64, i64, i32) -> i64
 // CHECK-LABEL: llvm.func @print_assert
+// CHECK-SAME:    (%[[XARG:[^:]+]]: i32
 // CHECK:         %[[M:.*]] = llvm.call @__ockl_printf_begin(%{{.*}}) : (i64) -> i64
 // CHECK-NEXT:    %[[M2:.*]] = llvm.call @__ockl_printf_append_string_n(%[[M]], %{{.*}}, %{{.*}}, %{{.*}}) : (i64, !llvm.ptr, i64, i32) -> i64
-// CHECK:         %[[X:.*]] = llvm.zext %x : i32 to i64
+// CHECK:         %[[X:.*]] = llvm.zext %[[XARG]] : i32 to i64
 // CHECK-NEXT:    llvm.call @__ockl_printf_append_args(%[[M2]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[X]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK:         llvm.cond_br %{{.*}}, ^[[FAIL:.*]], ^[[OK:.*]]
 // CHECK:       ^[[FAIL]]:
+// CHECK-NEXT:    llvm.call @__ockl_fprintf_stderr_begin
 // CHECK:         llvm.call @__ockl_printf_append_string_n
+// CHECK-NEXT:    rocdl.barrier
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.trap"() : () -> ()
 // CHECK-NEXT:    llvm.br ^[[OK]]
+// CHECK:       ^[[OK]]:
+// CHECK-NEXT:    llvm.return
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
   tt.func public @print_assert(%x: i32, %c: i1) {
     tt.print " x: " {hex = false, isSigned = array<i32: 1>} : %x : i32
     tt.assert %c, "x must hold" : i1
+    tt.return
+  }
+}
+
+// -----
+
+// A failed tensor tt.assert, as Triton 3.6's convert-triton-amdgpu-to-llvm writes it (the
+// Inductor kernels' index checks): on the failing path, the message on stderr
+// (__ockl_fprintf_stderr_begin, no arguments appended), a barrier, a trap; after the
+// check, a barrier for every thread. Triton's message names the function "unknown",
+// tileopt names the kernel. Only the ockl functions called are declared.
+// CHECK-DAG:   llvm.mlir.global internal constant @[[MSG:printfFormat_[0-9]+]]("device assertion failed: 'index out of bounds: 0 <= tmp4 < 1000', in check at kernels.py:7\0A\00")
+// CHECK-DAG:   llvm.func @__ockl_fprintf_stderr_begin() -> i64
+// CHECK-DAG:   llvm.func @__ockl_printf_append_string_n(i64, !llvm.ptr<0>, i64, i32) -> i64
+// CHECK-LABEL: llvm.func @check
+// CHECK-NOT:     __ockl_printf_begin
+// CHECK-DAG:     %[[S:.*]] = llvm.mlir.addressof @[[MSG]] : !llvm.ptr
+// CHECK-DAG:     %[[N:.*]] = llvm.mlir.constant(92) : i64
+// CHECK:         %[[ANY:.*]] = llvm.or %{{.*}}, %{{.*}} : i1
+// CHECK:         llvm.cond_br %[[ANY]], ^[[FAIL:.*]], ^[[OK:.*]]
+// CHECK:       ^[[FAIL]]:
+// CHECK-NEXT:    %[[M:.*]] = llvm.call @__ockl_fprintf_stderr_begin() : () -> i64
+// CHECK-NEXT:    llvm.call @__ockl_printf_append_string_n(%[[M]], %[[S]], %[[N]], %{{.*}}) : (i64, !llvm.ptr, i64, i32) -> i64
+// CHECK-NEXT:    rocdl.barrier
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.trap"() : () -> ()
+// CHECK-NEXT:    llvm.br ^[[OK]]
+// CHECK:       ^[[OK]]:
+// CHECK-NEXT:    rocdl.barrier
+// CHECK-NEXT:    llvm.return
+// CHECK-NOT:     __ockl_printf_append_args
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @check(%n: i32) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<128xi32, #blocked>
+    %ok = arith.cmpi slt, %r, %ns : tensor<128xi32, #blocked>
+    tt.assert %ok, "index out of bounds: 0 <= tmp4 < 1000" : tensor<128xi1, #blocked> loc("kernels.py":7:4)
+    tt.return
+  }
+}
+
+// -----
+
+// tt.extern_elementwise of ROCm's ocml (what Triton's tl.extra.libdevice calls on AMD):
+// one declaration per symbol and a call per element, as Triton 3.6 writes them (Triton's
+// declarations also carry libname/libpath attributes, which the LLVM IR does not keep);
+// the back end links ocml.bc (test/unit/target/test_rocm_device_libs.py).
+// CHECK-DAG:   llvm.func @__ocml_tanh_f32(f32) -> f32
+// CHECK-DAG:   llvm.func @__ocml_pow_f32(f32, f32) -> f32
+// CHECK-LABEL: llvm.func @ocml_calls
+// CHECK:         %[[X0:.+]] = llvm.extractelement %{{.+}} : vector<2xf32>
+// CHECK-NEXT:    %[[X1:.+]] = llvm.extractelement %{{.+}} : vector<2xf32>
+// CHECK-NEXT:    %[[T0:.+]] = llvm.call @__ocml_tanh_f32(%[[X0]]) : (f32) -> f32
+// CHECK-NEXT:    %[[T1:.+]] = llvm.call @__ocml_tanh_f32(%[[X1]]) : (f32) -> f32
+// CHECK-NEXT:    llvm.call @__ocml_pow_f32(%[[T0]], %[[X0]]) : (f32, f32) -> f32
+// CHECK-NEXT:    llvm.call @__ocml_pow_f32(%[[T1]], %[[X1]]) : (f32, f32) -> f32
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @ocml_calls(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %x = tt.load %pp : tensor<128x!tt.ptr<f32>, #blocked>
+    %t = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__ocml_tanh_f32"} : (tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked>
+    %w = tt.extern_elementwise %t, %x {libname = "", libpath = "", pure = true, symbol = "__ocml_pow_f32"} : (tensor<128xf32, #blocked>, tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked>
+    tt.store %pp, %w : tensor<128x!tt.ptr<f32>, #blocked>
     tt.return
   }
 }

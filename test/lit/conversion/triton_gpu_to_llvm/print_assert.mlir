@@ -29,7 +29,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // -----
 
 // tt.assert: if any element a thread holds is false, __assertfail(message, file, line,
-// function, 1), with the op's source position.
+// function, 1), with the op's source position; then every thread waits at a barrier
+// (Triton 3.6's convert-triton-gpu-to-llvm output has nvvm.barrier0 there).
 // CHECK-DAG:   llvm.mlir.global internal constant @[[MSG:assertMessage_[0-9]+]]("out of range\00")
 // CHECK-DAG:   llvm.mlir.global internal constant @[[FILE:assertFile_[0-9]+]]("kernels.py\00")
 // CHECK-DAG:   llvm.func @__assertfail(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64)
@@ -43,6 +44,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK-NEXT:    llvm.call @__assertfail(%{{.*}}, %{{.*}}, %[[LINE]], %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64) -> ()
 // CHECK-NEXT:    llvm.br ^[[OK]]
 // CHECK:       ^[[OK]]:
+// CHECK-NEXT:    nvvm.barrier0
 // CHECK-NEXT:    llvm.return
 #blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
