@@ -5,8 +5,9 @@
 // last lane with DPP row_shr 8, 4, 2, 1 (0x118, 0x114, 0x112, 0x111, bound_ctrl so lanes
 // shifted in from outside the row read 0), row_bcast15 (0x142) on rows 1 and 3 (row mask
 // 0xa) and row_bcast31 (0x143) carry the row totals to lane 63, which every lane reads.
-// Then one lane per warp writes its partial to LDS, a barrier (fences around s_barrier),
-// and every thread adds the 4 partials.
+// Then one lane per warp writes its partial to LDS, a barrier (fences around s_barrier);
+// threads 0-3 read one partial each, a butterfly of DPP quad_perms ([2,3,0,1] = 78, then
+// [1,0,3,2] = 177) adds them, lane 0 writes the sum back; a barrier; every thread reads it.
 // CHECK-LABEL: llvm.func @sum_all
 // CHECK-SAME:    nvvm.kernel = 1 : ui1, nvvm.reqntid = array<i32: 256>
 // CHECK:         rocdl.workitem.id.x : i32
@@ -25,7 +26,14 @@
 // CHECK:         llvm.cond_br
 // CHECK:         llvm.store %[[W]], %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK:         rocdl.barrier
-// CHECK-NEXT:    llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK:         llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK:         rocdl.update.dpp %{{.*}} with 78, 15, 15, false : i32
+// CHECK:         llvm.fadd
+// CHECK:         rocdl.update.dpp %{{.*}} with 177, 15, 15, false : i32
+// CHECK:         llvm.fadd
+// CHECK:         llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK:         rocdl.barrier
+// CHECK-NEXT:    llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // LLIR-LABEL: define amdgpu_kernel void @sum_all
 // LLIR:         call float @llvm.amdgcn.update.dpp.f32(float %{{.*}}, float %{{.*}}, i32 280, i32 15, i32 15, i1 true)
 // LLIR:         call float @llvm.amdgcn.readlane.f32(float %{{.*}}, i32 63)

@@ -13,7 +13,9 @@
 // CHECK-LABEL: llvm.func @reduce_and_shuffle
 // CHECK:         llvm.store {{.*}} !llvm.ptr<3>
 // CHECK:         nvvm.barrier0
-// CHECK:         llvm.load {{.*}} !llvm.ptr<3> -> vector<4xf32>
+// CHECK-COUNT-2: "@$2 st.shared.b32 [ $0 + 0 ], $1;"
+// CHECK:         nvvm.barrier0
+// CHECK:         llvm.load {{.*}} !llvm.ptr<3> -> f32
 // CHECK:         nvvm.barrier0
 // CHECK-NEXT:    llvm.getelementptr
 // CHECK:         llvm.store {{.*}} !llvm.ptr<3>
