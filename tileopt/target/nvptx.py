@@ -105,6 +105,8 @@ def llvm_ir_to_ptx(llvm_ir: str, arch: str | GPUTarget = "sm_90a", opt_level: in
         llvm_backend.inline_everything(module)
         llvm_backend.optimize(module, machine, opt_level, drop_unused=libdevice is not None)
         llvm_backend.verify(module, filename)
+        if fp_fusion:
+            module = llvm_backend.with_contraction(module)
         return machine.emit_assembly(module).encode()
 
     ptx = llvm_backend.run_isolated(generate, f"PTX generation for {target.arch}").decode()
