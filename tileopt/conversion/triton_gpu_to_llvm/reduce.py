@@ -10,7 +10,10 @@ The source layout says where the axis lives. Along it:
 3. warps: when warp bits move along the axis too, one lane per warp writes its partials
    to shared memory at ``key * W + warp position`` (W warps along the axis), a barrier,
    and every thread reads the W partials of each of its keys (one vector load) and
-   combines them in warp order. All threads thus end with the full result, with one
+   combines them as Triton's butterfly over them leaves them in its first lane: the first
+   half with the second half, element by element, then again on the first half, until
+   one is left (``combine(p0, p2)``, ``combine(p1, p3)``, then those two, for W = 4).
+   All threads thus end with Triton's result, rounded as Triton rounds it, with one
    barrier (Triton's lowering reduces the partials with shuffles and uses a second
    barrier to broadcast).
 
@@ -154,10 +157,21 @@ def across_warps(fl: FunctionLowering, op: Operation, layout: LinearLayout, axis
         partials = []
         for i, ty in enumerate(types):
             partials.append(_load_run(fl, slot(first, i), ty, warps))
-        acc = [p[0] for p in partials]
-        for w in range(1, warps):
-            acc = _combine(fl, op, acc, [p[w] for p in partials])
-        accs[key] = acc
+        accs[key] = _halving_tree(fl, op, [[p[w] for p in partials] for w in range(warps)])
+
+
+def _halving_tree(fl: FunctionLowering, op: Operation,
+                  values: list[list[SSAValue]]) -> list[SSAValue]:
+    """What lane 0 of a butterfly over ``len(values)`` lanes holds at the end (lane ``l``
+    starting with ``values[l]``): the lanes below ``n`` combine their value with lane
+    ``l + n``'s, for ``n`` from half the count down to 1, the lower lane's value first
+    (it matters for a combine that is not symmetric, e.g. Welford's)."""
+    values = list(values)
+    n = len(values) // 2
+    while n:
+        values[:n] = [_combine(fl, op, values[lane], values[lane + n]) for lane in range(n)]
+        n //= 2
+    return values[0]
 
 
 def _load_run(fl: FunctionLowering, ptr: SSAValue, ty, count: int) -> list[SSAValue]:

@@ -3,10 +3,16 @@
 // 512 elements over 4 x 32 threads, 4 each: three adds in registers, a butterfly over the
 // five lane bits (16, 8, 4, 2, 1), then lane 0 of each warp writes its partial at slot
 // `warp`, one barrier, and every thread reads the 4 partials as one vector and adds them
-// in warp order. Only thread 0 stores the scalar.
+// as Triton 3.6's butterfly over them (shfl.bfly 2, then 1) leaves them in its lane 0:
+// (p0 + p2) + (p1 + p3) (its PTX for the Inductor kernel triton_red_fused_sum_1).
+// Only thread 0 stores the scalar.
 // CHECK-LABEL: llvm.func @sum_all
 // CHECK-DAG:     %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
 // CHECK-DAG:     %[[C8:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK-DAG:     %[[I0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG:     %[[I1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG:     %[[I2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG:     %[[I3:.*]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK-COUNT-3: llvm.fadd
 // CHECK:         nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[C16]], %{{.*}} : i32 -> i32
 // CHECK:         llvm.fadd
@@ -15,7 +21,13 @@
 // CHECK:         "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b"
 // CHECK-NEXT:    nvvm.barrier0
 // CHECK-NEXT:    %[[P:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
-// CHECK-COUNT-3: llvm.fadd
+// CHECK-DAG:     %[[P0:.*]] = llvm.extractelement %[[P]][%[[I0]] : i32]
+// CHECK-DAG:     %[[P1:.*]] = llvm.extractelement %[[P]][%[[I1]] : i32]
+// CHECK-DAG:     %[[P2:.*]] = llvm.extractelement %[[P]][%[[I2]] : i32]
+// CHECK-DAG:     %[[P3:.*]] = llvm.extractelement %[[P]][%[[I3]] : i32]
+// CHECK:         %[[S02:.*]] = llvm.fadd %[[P0]], %[[P2]] : f32
+// CHECK-NEXT:    %[[S13:.*]] = llvm.fadd %[[P1]], %[[P3]] : f32
+// CHECK-NEXT:    llvm.fadd %[[S02]], %[[S13]] : f32
 // CHECK:         %[[T0:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i32
 // CHECK:         "@$2 st.global.b32 [ $1 + 0 ], { $0 };", "r,l,b" %{{.*}}, %out, %[[T0]]
 // CHECK-NOT:     nvvm.barrier0
