@@ -63,7 +63,7 @@ INTRINSICS: dict[str, tuple[str, dict[str, bool]]] = {
     "arith.maxsi": ("smax", {}), "arith.minsi": ("smin", {}),
     "arith.maxui": ("umax", {}), "arith.minui": ("umin", {}),
     "math.absf": ("fabs", {}), "math.absi": ("abs", {"is_int_min_poison": False}),
-    "math.floor": ("floor", {}), "math.ceil": ("ceil", {}), "math.trunc": ("trunc", {}),
+    "math.trunc": ("trunc", {}),
     "math.round": ("round", {}), "math.roundeven": ("roundeven", {}),
     "math.fma": ("fma", {}), "math.copysign": ("copysign", {}),
     "math.ctlz": ("ctlz", {"is_zero_poison": False}),
@@ -80,6 +80,7 @@ VENDOR_MATH: dict[str, tuple[str, str]] = {
     "math.tan": ("tan", "intr:tan"), "math.tanh": ("tanh", "intr:tanh"),
     "math.log10": ("log10", "intr:log10"), "math.powf": ("pow", "intr:pow"),
     "math.erf": ("erf", "none"),
+    "math.floor": ("floor", "intr:floor"), "math.ceil": ("ceil", "intr:ceil"),
 }
 # Ops with no generic LLVM form: only the vendor lowers them (``TargetHooks.math`` or its
 # device library); elsewhere they stay as they are (``scalar_lowering``).
