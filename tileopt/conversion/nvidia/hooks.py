@@ -501,6 +501,16 @@ class NvidiaHooks(TargetHooks):
             return b.cast("fptrunc", erff(b, b.cast("fpext", args[0], Float32Type())), ty)
         return None
 
+    def clamp_magnitude(self, b: LLVMBuilder, x: SSAValue, limit: SSAValue,
+                        propagate_nan: bool) -> SSAValue | None:
+        # sm_90's min.xorsign.abs: |x| capped at |limit|, with x's sign (limit >= 0); the
+        # NaN of a NaN x keeps its sign bit there, where max-then-min gives limit.
+        suffix = {Float32Type: "f", Float16Type: "f16"}.get(type(x.type))
+        if self.compute_capability < 90 or suffix is None:
+            return None
+        nan = ".nan" if propagate_nan else ""
+        return b.call_intrinsic(f"llvm.nvvm.fmin{nan}.xorsign.abs.{suffix}", [x, limit], x.type)
+
     # -------------------------------------------------------------- float conversions
 
     # tt-level 8-bit float type name -> the PTX type of a pair of them (sm_89 and newer).
