@@ -503,8 +503,8 @@ class NvidiaHooks(TargetHooks):
 
     def clamp_magnitude(self, b: LLVMBuilder, x: SSAValue, limit: SSAValue,
                         propagate_nan: bool) -> SSAValue | None:
-        # sm_90's min.xorsign.abs: |x| capped at |limit|, with x's sign (limit >= 0); the
-        # NaN of a NaN x keeps its sign bit there, where max-then-min gives limit.
+        # sm_90's min.xorsign.abs: |x| capped at |limit|, with x's sign (limit >= 0); a NaN
+        # x gives limit with the NaN's sign (.nan: a NaN), where maxnum then minnum give -limit.
         suffix = {Float32Type: "f", Float16Type: "f16"}.get(type(x.type))
         if self.compute_capability < 90 or suffix is None:
             return None

@@ -265,7 +265,7 @@ def _fp_to_fp(fl: FunctionLowering, op: Operation) -> None:
 
 @lowers("tt.clampf")
 def _clampf(fl: FunctionLowering, op: Operation) -> None:
-    """max(x, lo) then min(that, hi), as Triton orders them (a NaN ``x`` gives ``hi``
+    """max(x, lo) then min(that, hi), as Triton orders them (a NaN ``x`` gives ``lo``
     without NaN propagation); ``clamp(x, -limit, limit)`` in the forms Triton recognises
     goes to the target's one instruction for it where there is one."""
     propagate = op.propagateNan.value.data != 0

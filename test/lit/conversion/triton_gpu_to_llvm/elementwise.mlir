@@ -117,7 +117,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // Triton's own elementwise ops: mulhiui is the high half of the 64-bit product; clampf
 // is max with the lower bound, then min with the upper (NaN-propagating maximum/minimum
 // with propagateNan = all, maxnum/minnum otherwise), in the order of Triton 3.6's
-// make_llir (a NaN x gives hi); bitcast, int_to_ptr and ptr_to_int are LLVM's casts.
+// make_llir (a NaN x gives lo); bitcast, int_to_ptr and ptr_to_int are LLVM's casts.
 // CHECK-LABEL: llvm.func @triton_elementwise
 // CHECK:         %[[A:.*]] = llvm.zext %a : i32 to i64
 // CHECK:         %[[B:.*]] = llvm.zext %b : i32 to i64
