@@ -264,6 +264,11 @@ class TargetHooks(ABC):
         """
         return None
 
+    def clamp_magnitude(self, b: LLVMBuilder, x: SSAValue, limit: SSAValue,
+                        propagate_nan: bool) -> SSAValue | None:
+        """``clamp(x, -limit, limit)`` in one instruction, or None for max then min."""
+        return None
+
     def convert_float(self, b: LLVMBuilder, value: SSAValue, src: Attribute, dst: Attribute,
                       rounding: str | None) -> SSAValue | None:
         """``tt.fp_to_fp`` of one ``value`` between the tt-level float types ``src`` and

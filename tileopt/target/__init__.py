@@ -135,5 +135,5 @@ def translate(module_or_text: ModuleOp | str, emit: str = "llvm-ir", arch: str |
         except PtxasError as err:
             raise TileoptError(str(err), filename) from None
     if emit == "amdgcn":
-        return llvm_ir_to_amdgcn(llvm_ir, target, level, filename=filename)
-    return llvm_ir_to_hsaco(llvm_ir, target, level, filename=filename)
+        return llvm_ir_to_amdgcn(llvm_ir, target, level, filename=filename, fp_fusion=fp_fusion)
+    return llvm_ir_to_hsaco(llvm_ir, target, level, filename=filename, fp_fusion=fp_fusion)

@@ -50,7 +50,7 @@ def _amd_target(arch: str | GPUTarget) -> GPUTarget:
 
 
 def _generate(llvm_ir: str, target: GPUTarget, opt_level: int, filename: str,
-              as_object: bool) -> bytes:
+              as_object: bool, fp_fusion: bool) -> bytes:
     module = llvm_backend.parse(llvm_ir, filename)
     # Found here, in the parent: a missing library is a clean error, not a child's failure.
     libraries = rocm_device_libs.library_paths(module)
@@ -64,6 +64,8 @@ def _generate(llvm_ir: str, target: GPUTarget, opt_level: int, filename: str,
         llvm_backend.inline_everything(module)
         llvm_backend.optimize(module, machine, opt_level)
         llvm_backend.verify(module, filename)
+        if fp_fusion:  # Triton's make_amdgcn fuses multiply-adds as make_ptx does
+            module = llvm_backend.with_contraction(module)
         if as_object:
             return machine.emit_object(module)
         return machine.emit_assembly(module).encode()
@@ -72,18 +74,19 @@ def _generate(llvm_ir: str, target: GPUTarget, opt_level: int, filename: str,
 
 
 def llvm_ir_to_amdgcn(llvm_ir: str, arch: str | GPUTarget = "gfx942", opt_level: int = 3,
-                      *, filename: str = "<llvm-ir>") -> str:
+                      *, filename: str = "<llvm-ir>", fp_fusion: bool = True) -> str:
     """AMDGCN assembly (with its ``.amdgpu_metadata``) for LLVM IR text.
 
-    Give Triton's already optimised ``.llir`` ``opt_level=0`` to reproduce ``make_amdgcn``.
+    Give Triton's already optimised ``.llir`` ``opt_level=0`` to reproduce ``make_amdgcn``;
+    ``fp_fusion`` mirrors Triton's ``enable_fp_fusion``.
     """
-    return _generate(llvm_ir, _amd_target(arch), opt_level, filename, as_object=False).decode()
+    return _generate(llvm_ir, _amd_target(arch), opt_level, filename, False, fp_fusion).decode()
 
 
 def llvm_ir_to_amdgcn_object(llvm_ir: str, arch: str | GPUTarget = "gfx942", opt_level: int = 3,
-                             *, filename: str = "<llvm-ir>") -> bytes:
+                             *, filename: str = "<llvm-ir>", fp_fusion: bool = True) -> bytes:
     """The relocatable ELF object LLVM emits (input to ``ld.lld``)."""
-    return _generate(llvm_ir, _amd_target(arch), opt_level, filename, as_object=True)
+    return _generate(llvm_ir, _amd_target(arch), opt_level, filename, True, fp_fusion)
 
 
 def link_hsaco(obj: bytes) -> bytes:
@@ -105,6 +108,7 @@ def link_hsaco(obj: bytes) -> bytes:
 
 
 def llvm_ir_to_hsaco(llvm_ir: str, arch: str | GPUTarget = "gfx942", opt_level: int = 3,
-                     *, filename: str = "<llvm-ir>") -> bytes:
+                     *, filename: str = "<llvm-ir>", fp_fusion: bool = True) -> bytes:
     """A loadable hsaco (ELF ``ET_DYN``, ``EM_AMDGPU``) for LLVM IR text."""
-    return link_hsaco(llvm_ir_to_amdgcn_object(llvm_ir, arch, opt_level, filename=filename))
+    return link_hsaco(llvm_ir_to_amdgcn_object(llvm_ir, arch, opt_level, filename=filename,
+                                               fp_fusion=fp_fusion))

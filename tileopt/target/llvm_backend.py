@@ -11,6 +11,11 @@ Process-wide LLVM options are those Triton sets for every compilation:
 ``-nvptx-short-ptr`` (32-bit shared/local pointers, the ``p3:32:32`` data layout),
 ``-nvptx-mad-wide-opt`` (``mad.wide`` for address arithmetic), and ``-nvptx-fma-level``
 standing in for Triton's ``AllowFPOpFusion = Fast`` (llvmlite cannot set target options).
+That option alone only reaches NVPTX's own multiply-add combine, which declines an
+``fmul`` with several users; LLVM's generic combine fuses those too under ``Fast``, but
+without it only where both instructions carry ``contract``: ``with_contraction`` gives every
+float operation that flag just before code generation (not before ``-O3``, which Triton
+runs without it), so that the fused multiply-adds and their rounding are Triton's.
 """
 
 from __future__ import annotations
@@ -45,6 +50,21 @@ def initialize() -> None:
 def set_fp_fusion(enabled: bool) -> None:
     """Allow (Triton's default) or forbid fusing float multiply-adds in NVPTX code generation."""
     llvm.set_option("tileopt", f"-nvptx-fma-level={2 if enabled else 0}")
+
+
+_FLOAT_OP = re.compile(r"(= (?:fadd|fsub|fmul|fneg))((?: (?:fast|nnan|ninf|nsz|arcp|contract|afn|reassoc))*)")
+
+
+def with_contraction(module: llvm.ModuleRef) -> llvm.ModuleRef:
+    """``module`` with ``contract`` on every ``fadd``/``fsub``/``fmul``/``fneg`` (see the
+    module docstring); the flags already there are kept."""
+
+    def flag(match: re.Match) -> str:
+        flags = match.group(2)
+        return match.group(0) if " contract" in flags or " fast" in flags else \
+            f"{match.group(1)}{flags} contract"
+
+    return parse(_FLOAT_OP.sub(flag, str(module)), "<module before code generation>")
 
 
 def parse(text: str, filename: str = "<llvm-ir>") -> llvm.ModuleRef:

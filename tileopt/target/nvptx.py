@@ -99,6 +99,31 @@ def llvm_ir_to_ptx(llvm_ir: str, arch: str | GPUTarget = "sm_90a", opt_level: in
     input ``opt_level=0`` to reproduce ``make_ptx`` alone). ``fp_fusion`` mirrors Triton's
     ``enable_fp_fusion``.
     """
+    target, prepare = _code_generation_input(llvm_ir, arch, opt_level, fp_fusion, filename)
+
+    def generate() -> bytes:
+        machine, module = prepare()
+        return machine.emit_assembly(module).encode()
+
+    ptx = llvm_backend.run_isolated(generate, f"PTX generation for {target.arch}").decode()
+    # As Triton: ", debug" on .target would make ptxas skip its optimisations.
+    return re.sub(r",\s*debug|debug,\s*", "", ptx)
+
+
+def llvm_ir_for_code_generation(llvm_ir: str, arch: str | GPUTarget = "sm_90a",
+                                opt_level: int = 3, *, fp_fusion: bool = True,
+                                filename: str = "<llvm-ir>") -> str:
+    """The LLVM IR that :func:`llvm_ir_to_ptx` hands to NVPTX code generation (libdevice
+    linked, ``-O<opt_level>``, contraction flags): what to compare with Triton's ``.llir``."""
+    target, prepare = _code_generation_input(llvm_ir, arch, opt_level, fp_fusion, filename)
+    return llvm_backend.run_isolated(lambda: str(prepare()[1]).encode(),
+                                     f"LLVM IR for {target.arch}").decode()
+
+
+def _code_generation_input(llvm_ir: str, arch: str | GPUTarget, opt_level: int,
+                           fp_fusion: bool, filename: str):
+    """The target and a function (run in the child process) giving the target machine and
+    the module code generation gets."""
     target = _nvidia_target(arch)
     module = llvm_backend.parse(llvm_ir, filename)  # errors found here keep their location
     missing = _needs_libdevice(module)
@@ -106,7 +131,7 @@ def llvm_ir_to_ptx(llvm_ir: str, arch: str | GPUTarget = "sm_90a", opt_level: in
         _libdevice_for(missing)  # its error here, not in the child process
     llvm_backend.set_fp_fusion(fp_fusion)
 
-    def generate() -> bytes:
+    def prepare():
         machine = llvm_backend.target_machine(target)
         module = llvm_backend.parse(llvm_ir, filename)
         llvm_backend.prepare_for_target(module, target)
@@ -114,8 +139,8 @@ def llvm_ir_to_ptx(llvm_ir: str, arch: str | GPUTarget = "sm_90a", opt_level: in
         llvm_backend.inline_everything(module)
         llvm_backend.optimize(module, machine, opt_level, drop_unused=linked)
         llvm_backend.verify(module, filename)
-        return machine.emit_assembly(module).encode()
+        if fp_fusion:
+            module = llvm_backend.with_contraction(module)
+        return machine, module
 
-    ptx = llvm_backend.run_isolated(generate, f"PTX generation for {target.arch}").decode()
-    # As Triton: ", debug" on .target would make ptxas skip its optimisations.
-    return re.sub(r",\s*debug|debug,\s*", "", ptx)
+    return target, prepare

@@ -34,7 +34,8 @@ GAPS = [
 # libdevice calls (Inductor's tt.extern_elementwise; math ops with no PTX instruction),
 # but __nv_erff, which the NVIDIA lowering writes out inline: tileopt-run runs libdevice's
 # own bitcode (the test extras install it), so without it they cannot run at all.
-LIBDEVICE = re.compile(r'symbol = "__nv_(?!erff")|math\.(sin|cos|tan|tanh|log10|powf) ')
+LIBDEVICE = re.compile(r'symbol = "__nv_(?!erff")|math\.(sin|cos|tan|tanh|log10|powf|log|log2|'
+                       r'floor|ceil) ')
 NO_LIBDEVICE = None if find_libdevice() else \
     "libdevice.10.bc is not installed (pip install -e '.[test]' brings it)"
 XFAIL = {

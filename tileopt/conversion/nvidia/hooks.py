@@ -51,7 +51,6 @@ from tileopt.dialects import nvvm
 from tileopt.layouts.encodings import NvidiaMma
 
 LOG2E = 1.4426950408889634
-LN2 = 0.6931471805599453
 _AXES = ("x", "y", "z")
 _GENERIC_PTR = llvm.LLVMPointerType()
 # 32 banks of 4 bytes from sm_50 on.
@@ -500,12 +499,12 @@ class NvidiaHooks(TargetHooks):
     # -------------------------------------------------------------- math
 
     # f32 math as libdevice resolves it under Triton's __nvvm_reflect settings
-    # (__CUDA_FTZ=1, __CUDA_PREC_SQRT=0): one approximate instruction each.
+    # (__CUDA_FTZ=1, __CUDA_PREC_SQRT=0): one approximate instruction each. (Not log2 and
+    # log: libdevice's logf and log2f are polynomials, not lg2.approx.)
     _F32_UNARY = {
         "sqrt": "llvm.nvvm.sqrt.approx.ftz.f",
         "rsqrt": "llvm.nvvm.rsqrt.approx.ftz.f",
         "exp2": "llvm.nvvm.ex2.approx.ftz.f",
-        "log2": "llvm.nvvm.lg2.approx.ftz.f",
         "precise_sqrt": "llvm.nvvm.sqrt.rn.f",
     }
 
@@ -515,9 +514,6 @@ class NvidiaHooks(TargetHooks):
         if name == "exp" and f32:
             scaled = b.float_op("fmul", args[0], b.constant(ty, LOG2E))
             return b.call_intrinsic("llvm.nvvm.ex2.approx.f", [scaled], ty)
-        if name == "log" and f32:
-            log2 = b.call_intrinsic("llvm.nvvm.lg2.approx.ftz.f", list(args), ty)
-            return b.float_op("fmul", log2, b.constant(ty, LN2))
         if f32 and name in self._F32_UNARY:
             return b.call_intrinsic(self._F32_UNARY[name], list(args), ty)
         if name == "divf" and f32:
@@ -534,6 +530,16 @@ class NvidiaHooks(TargetHooks):
             # libdevice has no half-precision erf: through f32.
             return b.cast("fptrunc", erff(b, b.cast("fpext", args[0], Float32Type())), ty)
         return None
+
+    def clamp_magnitude(self, b: LLVMBuilder, x: SSAValue, limit: SSAValue,
+                        propagate_nan: bool) -> SSAValue | None:
+        # sm_90's min.xorsign.abs: |x| capped at |limit|, with x's sign (limit >= 0); a NaN
+        # x gives limit with the NaN's sign (.nan: a NaN), where maxnum then minnum give -limit.
+        suffix = {Float32Type: "f", Float16Type: "f16"}.get(type(x.type))
+        if self.compute_capability < 90 or suffix is None:
+            return None
+        nan = ".nan" if propagate_nan else ""
+        return b.call_intrinsic(f"llvm.nvvm.fmin{nan}.xorsign.abs.{suffix}", [x, limit], x.type)
 
     # -------------------------------------------------------------- float conversions
 
@@ -578,9 +584,11 @@ class NvidiaHooks(TargetHooks):
         return None
 
     # Math with no PTX instruction: libdevice's function (f32 ``__nv_<name>f``, f64
-    # ``__nv_<name>``), as MLIR's libdevice lowering in Triton's NVIDIA back end.
-    _LIBDEVICE_MATH = frozenset({"exp", "exp2", "log", "log2", "rsqrt", "sin", "cos", "tan",
-                                 "tanh", "log10", "pow", "erf"})
+    # ``__nv_<name>``), as MLIR's libdevice lowering in Triton's NVIDIA back end; 16-bit
+    # floats through f32. Triton 3.6 sends sqrt, floor and ceil there too (f32 floor is
+    # libdevice's cvt.rmi.ftz, which flushes a denormal where llvm.floor would not).
+    _LIBDEVICE_MATH = frozenset({"exp", "exp2", "log", "log2", "rsqrt", "sqrt", "sin", "cos",
+                                 "tan", "tanh", "log10", "pow", "erf", "floor", "ceil"})
 
     def math_library_symbol(self, name: str, ty: Attribute) -> str | None:
         if name not in self._LIBDEVICE_MATH:
@@ -642,4 +650,4 @@ class NvidiaHooks(TargetHooks):
         return None
 
 
-__all__ = ["NvidiaHooks", "LOG2E", "LN2"]
+__all__ = ["NvidiaHooks", "LOG2E"]

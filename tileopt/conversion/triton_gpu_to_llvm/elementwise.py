@@ -36,6 +36,7 @@ from tileopt.conversion.indexing import register_coordinates
 from tileopt.conversion.llvm_builder import LLVMBuilder
 from tileopt.conversion.target_hooks import ModuleSymbols, TargetHooks
 from tileopt.conversion.type_converter import element_type
+from tileopt.dialects.tt_canonicalize import constant_value, splat_value
 from tileopt.dialects.tt_types import ROUNDING_MODE
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
 
@@ -63,7 +64,7 @@ INTRINSICS: dict[str, tuple[str, dict[str, bool]]] = {
     "arith.maxsi": ("smax", {}), "arith.minsi": ("smin", {}),
     "arith.maxui": ("umax", {}), "arith.minui": ("umin", {}),
     "math.absf": ("fabs", {}), "math.absi": ("abs", {"is_int_min_poison": False}),
-    "math.floor": ("floor", {}), "math.ceil": ("ceil", {}), "math.trunc": ("trunc", {}),
+    "math.trunc": ("trunc", {}),
     "math.round": ("round", {}), "math.roundeven": ("roundeven", {}),
     "math.fma": ("fma", {}), "math.copysign": ("copysign", {}),
     "math.ctlz": ("ctlz", {"is_zero_poison": False}),
@@ -80,6 +81,7 @@ VENDOR_MATH: dict[str, tuple[str, str]] = {
     "math.tan": ("tan", "intr:tan"), "math.tanh": ("tanh", "intr:tanh"),
     "math.log10": ("log10", "intr:log10"), "math.powf": ("pow", "intr:pow"),
     "math.erf": ("erf", "none"),
+    "math.floor": ("floor", "intr:floor"), "math.ceil": ("ceil", "intr:ceil"),
 }
 # Ops with no generic LLVM form: only the vendor lowers them (``TargetHooks.math`` or its
 # device library); elsewhere they stay as they are (``scalar_lowering``).
@@ -263,14 +265,33 @@ def _fp_to_fp(fl: FunctionLowering, op: Operation) -> None:
 
 @lowers("tt.clampf")
 def _clampf(fl: FunctionLowering, op: Operation) -> None:
+    """max(x, lo) then min(that, hi), as Triton orders them (a NaN ``x`` gives ``lo``
+    without NaN propagation); ``clamp(x, -limit, limit)`` in the forms Triton recognises
+    goes to the target's one instruction for it where there is one."""
     propagate = op.propagateNan.value.data != 0
     lo_name, hi_name = ("maximum", "minimum") if propagate else ("maxnum", "minnum")
+    symmetric = _symmetric_clamp(op)
 
     def clamp(b: LLVMBuilder, a: list[SSAValue], t: Attribute) -> SSAValue:
-        upper = b.intrinsic_op(hi_name, [a[0], a[2]], t)
-        return b.intrinsic_op(lo_name, [upper, a[1]], t)
+        if symmetric:
+            value = fl.hooks.clamp_magnitude(b, a[0], a[2], propagate)
+            if value is not None:
+                return value
+        lower = b.intrinsic_op(lo_name, [a[0], a[1]], t)
+        return b.intrinsic_op(hi_name, [lower, a[2]], t)
 
     _elementwise(fl, op, clamp)
+
+
+def _symmetric_clamp(op: Operation) -> bool:
+    """Triton's two forms of ``clamp(x, -limit, limit)``: ``lo = 0 - hi`` with a splat
+    0 constant, or splat constants ``lo == -hi``."""
+    lo, hi = op.operands[1], op.operands[2]
+    if getattr(lo.owner, "name", "") == "arith.subf":
+        return lo.owner.operands[1] is hi and \
+            splat_value(constant_value(lo.owner.operands[0])) == 0.0
+    lo_value, hi_value = splat_value(constant_value(lo)), splat_value(constant_value(hi))
+    return lo_value is not None and hi_value is not None and lo_value == -hi_value
 
 
 @lowers("tt.mulhiui")

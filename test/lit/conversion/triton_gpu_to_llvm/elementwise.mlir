@@ -1,4 +1,5 @@
 // RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm | FileCheck %s
+// RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm=compute-capability=90 | FileCheck %s --check-prefix=SM90
 
 // Each op applies to every register; which LLVM op comes from the tables in
 // elementwise.py. NVIDIA's f32 math follows Triton: exp is ex2.approx of x*log2(e),
@@ -114,18 +115,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // Triton's own elementwise ops: mulhiui is the high half of the 64-bit product; clampf
-// is min then max (NaN-propagating minimum/maximum with propagateNan = all, minnum/maxnum
-// otherwise); bitcast, int_to_ptr and ptr_to_int are LLVM's casts.
+// is max with the lower bound, then min with the upper (NaN-propagating maximum/minimum
+// with propagateNan = all, maxnum/minnum otherwise), in the order of Triton 3.6's
+// make_llir (a NaN x gives lo); bitcast, int_to_ptr and ptr_to_int are LLVM's casts.
 // CHECK-LABEL: llvm.func @triton_elementwise
 // CHECK:         %[[A:.*]] = llvm.zext %a : i32 to i64
 // CHECK:         %[[B:.*]] = llvm.zext %b : i32 to i64
 // CHECK:         %[[M:.*]] = llvm.mul %[[A]], %[[B]] : i64
 // CHECK:         %[[H:.*]] = llvm.lshr %[[M]], %{{.*}} : i64
 // CHECK:         llvm.trunc %[[H]] : i64 to i32
-// CHECK:         %[[LO:.*]] = llvm.intr.minnum(%x, %hi) : (f32, f32) -> f32
-// CHECK:         llvm.intr.maxnum(%[[LO]], %lo) : (f32, f32) -> f32
-// CHECK:         %[[LO2:.*]] = llvm.intr.minimum(%x, %hi) : (f32, f32) -> f32
-// CHECK:         llvm.intr.maximum(%[[LO2]], %lo) : (f32, f32) -> f32
+// CHECK:         %[[LO:.*]] = llvm.intr.maxnum(%x, %lo) : (f32, f32) -> f32
+// CHECK:         llvm.intr.minnum(%[[LO]], %hi) : (f32, f32) -> f32
+// CHECK:         %[[LO2:.*]] = llvm.intr.maximum(%x, %lo) : (f32, f32) -> f32
+// CHECK:         llvm.intr.minimum(%[[LO2]], %hi) : (f32, f32) -> f32
 // CHECK:         llvm.bitcast %{{.*}} : f32 to i32
 // CHECK:         llvm.ptrtoint %p : !llvm.ptr<1> to i64
 // CHECK:         llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
@@ -140,6 +142,45 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     %n = tt.ptr_to_int %p : !tt.ptr<i32> -> i64
     %q = tt.int_to_ptr %n : i64 -> !tt.ptr<i32>
     tt.store %q, %s : !tt.ptr<i32>
+    tt.return
+  }
+}
+
+// -----
+
+// clamp(x, -limit, limit) in the two forms Triton 3.6 recognises on sm_90 (the lower
+// bound is 0 - upper with a splat 0, or both are splat constants that negate each other)
+// is one min.xorsign.abs (.nan with propagateNan = all), as its make_llir writes it; an
+// asymmetric pair stays max then min, and so does every clamp before sm_90.
+// SM90-LABEL: llvm.func @symmetric_clamp
+// SM90:         %[[NY:.*]] = llvm.fsub
+// SM90:         %[[A:.*]] = llvm.call_intrinsic "llvm.nvvm.fmin.xorsign.abs.f"(%{{.*}}, %[[Y:.*]]) : (f32, f32) -> f32
+// SM90:         %[[C:.*]] = llvm.call_intrinsic "llvm.nvvm.fmin.nan.xorsign.abs.f"(%[[A]], %{{.*}}) : (f32, f32) -> f32
+// SM90:         %[[D:.*]] = llvm.intr.maxnum(%[[C]], %{{.*}})
+// SM90-NEXT:    llvm.intr.minnum(%[[D]], %{{.*}})
+// CHECK-LABEL: llvm.func @symmetric_clamp
+// CHECK-NOT:     xorsign
+// CHECK-COUNT-3: llvm.intr.{{maxnum|maximum}}
+// CHECK-NOT:     xorsign
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @symmetric_clamp(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #b>
+    %pp = tt.addptr %ps, %r : tensor<32x!tt.ptr<f32>, #b>, tensor<32xi32, #b>
+    %qs = tt.splat %q : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #b>
+    %qp = tt.addptr %qs, %r : tensor<32x!tt.ptr<f32>, #b>, tensor<32xi32, #b>
+    %x = tt.load %pp : tensor<32x!tt.ptr<f32>, #b>
+    %y = tt.load %qp : tensor<32x!tt.ptr<f32>, #b>
+    %c0 = arith.constant dense<0.000000e+00> : tensor<32xf32, #b>
+    %ny = arith.subf %c0, %y : tensor<32xf32, #b>
+    %a = tt.clampf %x, %ny, %y, propagateNan = none : tensor<32xf32, #b>
+    %lo = arith.constant dense<-5.000000e-01> : tensor<32xf32, #b>
+    %hi = arith.constant dense<5.000000e-01> : tensor<32xf32, #b>
+    %c = tt.clampf %a, %lo, %hi, propagateNan = all : tensor<32xf32, #b>
+    %quarter = arith.constant dense<-2.500000e-01> : tensor<32xf32, #b>
+    %d = tt.clampf %c, %quarter, %hi, propagateNan = none : tensor<32xf32, #b>
+    tt.store %pp, %d : tensor<32x!tt.ptr<f32>, #b>
     tt.return
   }
 }

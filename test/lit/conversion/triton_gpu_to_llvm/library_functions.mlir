@@ -66,3 +66,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Triton 3.6 calls libdevice for f32 log, log2, floor and ceil (its make_llir of the same
+// ops): logf and log2f are polynomials there, not lg2.approx, and floorf flushes a
+// denormal (cvt.rmi.ftz). sqrt keeps its one instruction (what libdevice's sqrtf is under
+// Triton's reflect settings); an f16 sqrt goes through __nv_sqrtf, as Triton's does.
+// CHECK-LABEL: llvm.func @libdevice_as_triton
+// CHECK-NOT:     lg2.approx
+// CHECK:         llvm.call @__nv_logf(%{{.*}}) : (f32) -> f32
+// CHECK:         llvm.call @__nv_log2f(%{{.*}}) : (f32) -> f32
+// CHECK:         llvm.call @__nv_floorf(%{{.*}}) : (f32) -> f32
+// CHECK:         llvm.call @__nv_ceilf(%{{.*}}) : (f32) -> f32
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.sqrt.approx.ftz.f"(%{{.*}}) : (f32) -> f32
+// CHECK:         %[[W:.*]] = llvm.fpext %{{.*}} : f16 to f32
+// CHECK:         %[[S:.*]] = llvm.call @__nv_sqrtf(%[[W]]) : (f32) -> f32
+// CHECK:         llvm.fptrunc %[[S]] : f32 to f16
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @libdevice_as_triton(%p: !tt.ptr<f32>, %h: !tt.ptr<f16>, %x: f32, %y: f16) {
+    %l = math.log %x : f32
+    %l2 = math.log2 %l : f32
+    %f = math.floor %l2 : f32
+    %c = math.ceil %f : f32
+    %s = math.sqrt %c : f32
+    %t = math.sqrt %y : f16
+    tt.store %p, %s : !tt.ptr<f32>
+    tt.store %h, %t : !tt.ptr<f16>
+    tt.return
+  }
+}
