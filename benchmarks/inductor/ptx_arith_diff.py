@@ -205,12 +205,12 @@ def _target_with_extras():
     min.xorsign.abs, assume)."""
     import numpy as np
 
-    from tileopt.run import nvidia
+    from tileopt.run import nvidia, rounding
 
     def saturate(ftz):
         def run(ex, ins, args):
             x = np.asarray(args[0], np.float32)
-            x = nvidia._ftz(x) if ftz else x
+            x = rounding.ftz(x) if ftz else x
             return np.where(np.isnan(x), np.float32(0), np.clip(x, 0, 1)).astype(np.float32)
         return run
 
@@ -228,7 +228,7 @@ def _target_with_extras():
     def directed_fma(mode, ftz):
         # a*b is exact in f64; the sum rounded there, then to f32 toward mode's side
         def run(ex, ins, args):
-            a, b, c = ((nvidia._ftz(np.asarray(v, np.float32)) if ftz else
+            a, b, c = ((rounding.ftz(np.asarray(v, np.float32)) if ftz else
                         np.asarray(v, np.float32)).astype(np.float64) for v in args)
             exact = a * b + c
             near = exact.astype(np.float32)
@@ -236,7 +236,7 @@ def _target_with_extras():
             down = np.where(wide > exact, np.nextafter(near, np.float32(-np.inf)), near)
             up = np.where(wide < exact, np.nextafter(near, np.float32(np.inf)), near)
             result = {"rm": down, "rp": up, "rz": np.where(exact < 0, up, down)}[mode]
-            return (nvidia._ftz(result) if ftz else result).astype(np.float32)
+            return (rounding.ftz(result) if ftz else result).astype(np.float32)
         return run
 
     directed = {f"llvm.nvvm.fma.{mode}{'.ftz' if ftz else ''}.f": directed_fma(mode, ftz)
@@ -248,7 +248,8 @@ def _target_with_extras():
 
     class Target(nvidia.NvidiaTarget):
         def intrinsic(self, name: str):
-            return extras.get(name) or super().intrinsic(name)
+            # tileopt-run's own first: it may have gained them since
+            return super().intrinsic(name) or extras.get(name)
 
     return Target()
 
