@@ -21,6 +21,7 @@ from tileopt.ir import TileoptError
 from tileopt.passes.base import PassFailure
 from tileopt.passes.diagnostics import Handler, diagnostic_handler
 from tileopt.pipelines.model import NestStep, PassStep, Pipeline, Step
+from tileopt.pipelines.text import ANY
 
 
 class Instrumentation:
@@ -60,7 +61,7 @@ class PassManager:
                 continue
             start = time.perf_counter()
             for child in [c for region in op.regions for block in region.blocks
-                          for c in block.ops if c.name == step.anchor]:
+                          for c in block.ops if step.anchor in (c.name, ANY)]:
                 self._run_steps(step.steps, ctx, child, module)
             for inst in self.instrumentations:
                 inst.nest_time(step, time.perf_counter() - start)

@@ -18,6 +18,8 @@ from tileopt.pipelines.model import (NestStep, OptionInput, PassStep, Pipeline, 
                                      make_step)
 
 SOURCE = "<pass-pipeline>"
+ANY = "any"
+"""The anchor of an op-agnostic nested pipeline, ``any(...)``: every op one level down."""
 
 
 class _Reader:
@@ -78,8 +80,10 @@ def parse_pipeline_text(text: str) -> Pipeline:
     steps = _parse_list(reader, closing="")
     if reader.peek():
         raise reader.where(reader.pos).error(f"unexpected '{reader.peek()}' in pass pipeline")
-    # An explicit top-level ``builtin.module(...)`` is the pipeline itself.
-    if len(steps) == 1 and isinstance(steps[0], NestStep) and steps[0].anchor == "builtin.module":
+    # An explicit top-level ``builtin.module(...)`` is the pipeline itself, and so is
+    # ``any(...)``, the op-agnostic form Triton's pass managers print.
+    if len(steps) == 1 and isinstance(steps[0], NestStep) and \
+            steps[0].anchor in ("builtin.module", ANY):
         return Pipeline(steps[0].steps)
     for step in steps:
         if isinstance(step, NestStep) and step.anchor == "builtin.module":
@@ -118,7 +122,9 @@ def _parse_element(reader: _Reader) -> Step:
         for step in inner:
             if isinstance(step, PassStep):
                 anchor = type(step.pass_).anchor
-                if anchor is not None and anchor != name:
+                # A function pass at module level runs on every function (the YAML
+                # pipelines list Triton's tt.func passes so).
+                if anchor is not None and name not in (anchor, ANY, "builtin.module"):
                     raise reader.where(start).error(
                         f"pass '{step.name}' runs on '{anchor}' and cannot be nested under "
                         f"'{name}'")
