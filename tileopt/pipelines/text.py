@@ -15,7 +15,7 @@ from __future__ import annotations
 from tileopt.ir import TileoptError
 from tileopt.passes.options import OptionTextError, split_option_text
 from tileopt.pipelines.model import (NestStep, OptionInput, PassStep, Pipeline, Step, Where,
-                                     make_step)
+                                     make_step, where_in_text)
 
 SOURCE = "<pass-pipeline>"
 ANY = "any"
@@ -28,8 +28,7 @@ class _Reader:
         self.pos = 0
 
     def where(self, offset: int) -> Where:
-        caret = " " * offset + "^"
-        return Where(SOURCE, 1, offset + 1, (self.text, caret))
+        return where_in_text(SOURCE, self.text, offset)
 
     def skip_space(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos].isspace():
