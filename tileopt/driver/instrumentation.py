@@ -113,7 +113,9 @@ class Timer(Instrumentation):
         for key in self._started:
             self._started[key] += seconds
 
-    def report(self, pipeline: Pipeline | None) -> str:
+    def report(self, pipeline: Pipeline | None, display: str = "tree") -> str:
+        """MLIR's report: ``tree`` (the default) nests passes under their pipelines;
+        ``list`` sums each pass's time over its runs, longest first."""
         total = time.perf_counter() - self._begin
         rows: list[tuple[float, str]] = []
         if "Parser" in self.phases:
@@ -128,6 +130,8 @@ class Timer(Instrumentation):
                 rows.append((self.phases[phase], phase))
         accounted = sum(seconds for seconds, name in rows if not name.startswith(" "))
         rows.append((max(total - accounted, 0.0), "Rest"))
+        if display == "list":
+            rows = self._listed(rows)
         rows.append((total, "Total"))
         bar = "===" + "-" * 73 + "==="
         lines = [bar, "                         ... Execution time report ...", bar,
@@ -137,6 +141,17 @@ class Timer(Instrumentation):
             share = 100.0 * seconds / total if total > 0 else 0.0
             lines.append(f"  {seconds:8.4f} ({share:5.1f}%)  {name}")
         return "\n".join(lines) + "\n"
+
+    @staticmethod
+    def _listed(rows: list[tuple[float, str]]) -> list[tuple[float, str]]:
+        """The tree's leaves (passes and phases, not the pipelines that hold them), each
+        name once with its time summed, longest first."""
+        summed: dict[str, float] = {}
+        for seconds, name in rows:
+            name = name.strip()
+            if not name.endswith("Pipeline"):
+                summed[name] = summed.get(name, 0.0) + seconds
+        return sorted(((s, n) for n, s in summed.items()), key=lambda row: -row[0])
 
     def _step_seconds(self, step: Step) -> float:
         if isinstance(step, PassStep):

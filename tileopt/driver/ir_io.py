@@ -11,9 +11,9 @@ from xdsl.dialects.builtin import ModuleOp
 from tileopt import ir
 
 
-def parse(text: str, filename: str, ctx: Context) -> ModuleOp:
+def parse(text: str, filename: str, ctx: Context, implicit_module: bool = True) -> ModuleOp:
     """Parse and verify, as ``mlir-opt`` does before it runs a pipeline."""
-    return ir.parse_module(text, filename, ctx)
+    return ir.parse_module(text, filename, ctx, implicit_module=implicit_module)
 
 
 def verify(module: ModuleOp, filename: str) -> None:

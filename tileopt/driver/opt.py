@@ -51,6 +51,8 @@ FLAGS = [
     Flag("verify-diagnostics", "bool", "check the diagnostics against expected-error/"
          "-warning/-remark/-note comments in the input"),
     Flag("allow-unregistered-dialect", "bool", "accept operations of unknown dialects"),
+    Flag("no-implicit-module", "bool", "the input must be one 'builtin.module' (ops are not "
+         "wrapped in one)"),
     Flag("verify-each", "bool", "verify the IR after each pass (default: true)", default=True),
     Flag("load-pass-plugin", "list", "load a Python file that registers passes (repeatable)",
          metavar="FILE"),
@@ -72,6 +74,9 @@ FLAGS = [
     Flag("mlir-print-ir-module-scope", "bool", "accepted for compatibility (IR dumps always "
          "print the whole module)"),
     Flag("mlir-timing", "bool", "print a per-pass wall-time report on stderr"),
+    Flag("mlir-timing-display", "value", "how --mlir-timing shows it: tree (passes under "
+         "their pipelines, the default) or list (each pass once, longest first)",
+         metavar="tree|list"),
     Flag("mlir-disable-threading", "bool", "accepted for compatibility (tileopt runs on one "
          "thread)"),
     Flag("dump-pass-pipeline", "bool", "print the pipeline to run on stderr"),
@@ -166,6 +171,9 @@ def _run(args: ParsedArgs) -> int:
         text, filename = read_input(path)
         text, _ = split_reproducer(text, filename)  # an input may carry one: parse it too
 
+    if args.mlir_timing_display not in (None, "tree", "list"):
+        raise TileoptError(f"--mlir-timing-display must be tree or list, not "
+                           f"'{args.mlir_timing_display}'")
     timer = Timer() if args.mlir_timing else None
     printer = _ir_printer(args)
     crash_reproducer = CrashReproducer(args.mlir_pass_pipeline_crash_reproducer, verify_each) \
@@ -208,7 +216,7 @@ def _run(args: ParsedArgs) -> int:
         write_output(outputs[0] if args.emit else f"{SPLIT_MARKER}\n".join(outputs), args.o)
     if timer is not None:
         timer.add_phase("Output", time.perf_counter() - start)
-        sys.stderr.write(timer.report(pipeline))
+        sys.stderr.write(timer.report(pipeline, args.mlir_timing_display or "tree"))
     return 0 if ok else 1
 
 
@@ -223,7 +231,8 @@ def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: Parse
 
     start = time.perf_counter()
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
-    module = ir_io.parse(chunk.padded_text(), filename, ctx)
+    module = ir_io.parse(chunk.padded_text(), filename, ctx,
+                         implicit_module=not args.no_implicit_module)
     if timer is not None:
         timer.add_phase("Parser", time.perf_counter() - start)
     start = time.perf_counter()

@@ -657,12 +657,15 @@ def _error_from_parse_error(err: ParseError, source: SourceText) -> TileoptError
 
 
 def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | None = None,
-                 *, first_line: int = 1, verify: bool = True) -> ModuleOp:
+                 *, first_line: int = 1, verify: bool = True,
+                 implicit_module: bool = True) -> ModuleOp:
     """Parse MLIR text into a ``ModuleOp``; raises ``TileoptError`` on bad input.
 
     ``first_line`` is the file line where ``text`` starts (for ``--split-input-file``
     chunks). Like ``mlir-opt``, the module is verified after parsing unless
-    ``verify=False``; an empty input is an empty module.
+    ``verify=False``; an empty input is an empty module. ``implicit_module=False``
+    (``--no-implicit-module``): the text must be one ``builtin.module``, not ops that
+    are wrapped in one.
     """
     text = _decode(text, filename, first_line)
     _check_text(text, filename, first_line)
@@ -684,6 +687,8 @@ def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | No
     except Exception as err:  # a dialect's parser or an attribute constructor failed
         line, col = source.line_col(parser._current_token.span.start if parser else 0)
         raise TileoptError(_describe(err), filename, line, col) from err
+    if not implicit_module:
+        _check_explicit_module(module, parser, source)
     for op, start in parser.op_starts:
         OP_SOURCES[op] = (source, start)
     if module not in OP_SOURCES:
@@ -691,6 +696,21 @@ def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | No
     if verify:
         verify_module(module, filename)
     return module
+
+
+def _check_explicit_module(module: ModuleOp, parser: TileoptParser | None,
+                           source: SourceText) -> None:
+    """``--no-implicit-module``: the input is one op, a ``builtin.module`` (MLIR's words)."""
+    starts = dict(parser.op_starts) if parser is not None else {}
+    if module in starts:
+        return  # the text's own module
+    ops = list(module.ops)
+    where = (source.filename, *source.line_col(starts.get(ops[0], 0) if ops else 0))
+    if len(ops) != 1:
+        raise TileoptError(f"source must contain a single top-level operation, found: "
+                           f"{len(ops)}", *where)
+    raise TileoptError(f"top-level operation '{ops[0].name}' is not a 'builtin.module' "
+                       "(--no-implicit-module: tileopt runs its pipelines on a module)", *where)
 
 
 def _describe(err: Exception) -> str:
