@@ -16,14 +16,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from tileopt.driver import ir_io
-from tileopt.driver.pass_manager import Instrumentation
+from tileopt.driver.pass_manager import Instrumentation, symbol_suffix
 from tileopt.pipelines.model import NestStep, PassStep, Pipeline, Step
 
 
 def _op_description(op: Operation) -> str:
-    sym = op.attributes.get("sym_name") or op.properties.get("sym_name")
-    suffix = f": @{sym.data}" if sym is not None and hasattr(sym, "data") else ""
-    return f"('{op.name}' operation{suffix})"
+    return f"('{op.name}' operation{symbol_suffix(op, ': @')})"
 
 
 @dataclass
@@ -166,3 +164,28 @@ class Timer(Instrumentation):
             else:
                 rows.append((self._step_seconds(step), f"{indent}'{step.anchor}' Pipeline"))
                 self._rows(step.steps, depth + 1, rows)
+
+
+def statistics_report(pipeline: Pipeline, statistics: dict[int, dict[str, list]]) -> str:
+    """MLIR's "Pass statistics report" in its pipeline form: each pass (by class name, as
+    MLIR names it there) under its nesting, with its ``(S) value name - description``."""
+    bar = "===" + "-" * 73 + "==="
+    title = "... Pass statistics report ..."
+    lines = [bar, " " * ((80 - len(title)) // 2) + title, bar]
+
+    def add(steps: list[Step], indent: int) -> None:
+        for step in steps:
+            if isinstance(step, NestStep):
+                lines.append(" " * indent + f"'{step.anchor}' Pipeline")
+                add(step.steps, indent + 2)
+                continue
+            lines.append(" " * indent + type(step.pass_).__name__)
+            stats = sorted(statistics.get(id(step), {}).items())
+            name_width = max((len(name) for name, _ in stats), default=0)
+            value_width = max((len(str(value)) for _, (value, _) in stats), default=0)
+            for name, (value, description) in stats:
+                lines.append(" " * (indent + 2) + f"(S) {value:>{value_width}} "
+                             f"{name:<{name_width}} - {description}")
+
+    add(pipeline.steps, 0)
+    return "\n".join(lines) + "\n\n"

@@ -74,6 +74,10 @@ FLAGS = [
     Flag("mlir-print-ir-module-scope", "bool", "accepted for compatibility (IR dumps always "
          "print the whole module)"),
     Flag("mlir-timing", "bool", "print a per-pass wall-time report on stderr"),
+    Flag("mlir-pass-statistics", "bool", "print what each pass counted (MLIR's pass "
+         "statistics report) on stderr"),
+    Flag("debug-only", "list", "show the debug messages of these passes (each pass's "
+         "channel is its name; comma separated, repeatable)", metavar="PASS"),
     Flag("mlir-timing-display", "value", "how --mlir-timing shows it: tree (passes under "
          "their pipelines, the default) or list (each pass once, longest first)",
          metavar="tree|list"),
@@ -181,6 +185,12 @@ def _run(args: ParsedArgs) -> int:
     instrumentations = [i for i in (printer, timer, crash_reproducer) if i is not None]
 
     checker = DiagnosticChecker(filename) if args.verify_diagnostics else None
+    statistics: dict[int, dict[str, list]] | None = {} if args.mlir_pass_statistics else None
+    if args.debug_only:
+        from tileopt.passes.statistics import enable_debug_channels
+
+        enable_debug_channels([name.strip() for value in args.debug_only
+                               for name in value.split(",") if name.strip()])
     # As mlir-opt: every part is processed even when an earlier one failed; on stdout each
     # part's output appears as soon as it is done (so it interleaves with its errors), while
     # an -o file is written once, at the end, only if every part succeeded.
@@ -190,7 +200,7 @@ def _run(args: ParsedArgs) -> int:
     for chunk in split_input(text, args.split_input_file):
         try:
             output = _run_chunk(chunk, filename, pipeline, args, instrumentations, timer,
-                                checker, verify_each)
+                                checker, verify_each, statistics)
         except (TileoptError, InternalPassError) as err:
             if checker is not None and isinstance(err, TileoptError):
                 checker.add_error(err)
@@ -214,6 +224,10 @@ def _run(args: ParsedArgs) -> int:
     start = time.perf_counter()
     if ok and not streaming:
         write_output(outputs[0] if args.emit else f"{SPLIT_MARKER}\n".join(outputs), args.o)
+    if statistics is not None:
+        from tileopt.driver.instrumentation import statistics_report
+
+        sys.stderr.write(statistics_report(pipeline, statistics))
     if timer is not None:
         timer.add_phase("Output", time.perf_counter() - start)
         sys.stderr.write(timer.report(pipeline, args.mlir_timing_display or "tree"))
@@ -222,7 +236,8 @@ def _run(args: ParsedArgs) -> int:
 
 def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: ParsedArgs,
                instrumentations: list, timer: Timer | None,
-               checker: DiagnosticChecker | None, verify_each: bool) -> str | bytes:
+               checker: DiagnosticChecker | None, verify_each: bool,
+               statistics: dict[int, dict[str, list]] | None = None) -> str | bytes:
     """Parse, verify, run the pipeline over, and print one part of the input (or, with
     ``--emit``, translate it)."""
     from tileopt.driver import ir_io
@@ -237,7 +252,7 @@ def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: Parse
         timer.add_phase("Parser", time.perf_counter() - start)
     start = time.perf_counter()
     manager = PassManager(pipeline, filename, verify_each, instrumentations,
-                          diagnostics=checker)
+                          diagnostics=checker, statistics=statistics)
     try:
         manager.run(ctx, module)
     finally:
