@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
 from xdsl.dialects.builtin import ModuleOp
@@ -17,6 +18,7 @@ from xdsl.ir import Operation
 
 from tileopt.driver import ir_io
 from tileopt.driver.pass_manager import Instrumentation, symbol_suffix
+from tileopt.ir import TileoptError
 from tileopt.pipelines.model import NestStep, PassStep, Pipeline, Step
 
 
@@ -36,7 +38,10 @@ class IRPrinter(Instrumentation):
     after_failure: bool = False
     print_options: ir_io.PrintOptions = ir_io.PrintOptions()
     stream: TextIO = field(default_factory=lambda: sys.stderr)
+    # --mlir-print-ir-tree-dir: each dump in a file of this directory tree instead.
+    tree_dir: str | None = None
     _text_before: dict[int, str] = field(default_factory=dict)
+    _counters: dict[int, int] = field(default_factory=dict)
 
     def _print(self, when: str, step: PassStep, op: Operation, text: str,
                failed: bool = False) -> None:
@@ -44,11 +49,34 @@ class IRPrinter(Instrumentation):
         status = " Failed" if failed else ""
         header = (f"// -----// IR Dump {when} {type(step.pass_).__name__}{status} ({step.name}) "
                   f"{_op_description(op)} //----- //")
-        self.stream.write(header + "\n" + text)
-        if not text.endswith("\n"):
-            self.stream.write("\n")
-        self.stream.write("\n")
+        dump = header + "\n" + text + ("" if text.endswith("\n") else "\n") + "\n"
+        if self.tree_dir is not None:
+            self._write_in_tree(step, op, dump)
+            return
+        self.stream.write(dump)
         self.stream.flush()
+
+    def _write_in_tree(self, step: PassStep, op: Operation, dump: str) -> None:
+        """MLIR's file tree: a directory per op from the module down to ``op``, named
+        ``<op name, '.' as '_'>_<symbol or no-symbol-name>``, and in it the file
+        ``<the dump count of each of those ops, joined by '_'>_<pass>.mlir``."""
+        self._counters[id(op)] = self._counters.get(id(op), -1) + 1
+        chain = []
+        ancestor: Operation | None = op
+        while ancestor is not None:
+            chain.append(ancestor)
+            ancestor = ancestor.parent_op()
+        chain.reverse()
+        directory = Path(self.tree_dir).joinpath(*(
+            f"{o.name.replace('.', '_')}_{symbol_suffix(o, '') or 'no-symbol-name'}"
+            for o in chain))
+        counts = "_".join(str(self._counters.setdefault(id(o), 0)) for o in chain)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            (directory / f"{counts}_{step.name}.mlir").write_text(dump)
+        except OSError as err:
+            raise TileoptError(f"--mlir-print-ir-tree-dir: cannot write in '{directory}': "
+                               f"{err.strerror}") from None
 
     def _wants_after(self, step: PassStep) -> bool:
         return self.after_all or step.name in self.after or (

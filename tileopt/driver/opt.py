@@ -71,6 +71,9 @@ FLAGS = [
     Flag("mlir-print-ir-after-change", "bool", "print the IR after a pass only if the pass "
          "changed it (alone: after every pass that changed it)"),
     Flag("mlir-print-ir-after-failure", "bool", "print the IR after a pass that failed"),
+    Flag("mlir-print-ir-tree-dir", "value", "write the IR dumps of --mlir-print-ir-* into "
+         "a tree of files under this directory (a directory per op, as MLIR)",
+         metavar="DIR"),
     Flag("mlir-print-ir-module-scope", "bool", "accepted for compatibility (IR dumps always "
          "print the whole module)"),
     Flag("mlir-timing", "bool", "print a per-pass wall-time report on stderr"),
@@ -299,7 +302,7 @@ def _ir_printer(args: ParsedArgs) -> IRPrinter | None:
                      after_all=args.mlir_print_ir_after_all,
                      only_if_changed=args.mlir_print_ir_after_change,
                      after_failure=args.mlir_print_ir_after_failure,
-                     print_options=_print_options(args))
+                     print_options=_print_options(args), tree_dir=args.mlir_print_ir_tree_dir)
 
 
 def _print_options(args: ParsedArgs) -> PrintOptions:
