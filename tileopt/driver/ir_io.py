@@ -37,10 +37,14 @@ class PrintOptions:
     debuginfo: bool = False
     local_scope: bool = False
     generic: bool = False
+    elide_elements: int | None = None  # --mlir-elide-elementsattrs-if-larger
+    pretty_debuginfo: bool = False
 
 
 def render(module: ModuleOp, options: PrintOptions | bool = False) -> str:
     if isinstance(options, bool):
         options = PrintOptions(debuginfo=options)
     return ir.print_module(module, debuginfo=options.debuginfo,
-                           local_scope=options.local_scope, generic=options.generic)
+                           local_scope=options.local_scope, generic=options.generic,
+                           elide_elements=options.elide_elements,
+                           pretty_debuginfo=options.pretty_debuginfo)

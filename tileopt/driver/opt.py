@@ -57,6 +57,10 @@ FLAGS = [
     Flag("load-pass-plugin", "list", "load a Python file that registers passes (repeatable)",
          metavar="FILE"),
     Flag("mlir-print-debuginfo", "bool", "print loc(...) locations"),
+    Flag("mlir-pretty-debuginfo", "bool", "with --mlir-print-debuginfo, print locations in "
+         "MLIR's pretty form (file:line:col, no loc(...) and no aliases)"),
+    Flag("mlir-elide-elementsattrs-if-larger", "value", "print a non-splat dense attribute "
+         "with more than N elements as dense_resource<__elided__>", metavar="N"),
     Flag("mlir-print-local-scope", "bool", "print every attribute, type and location in place "
          "(no #alias definitions)"),
     Flag("mlir-print-op-generic", "bool", "print every operation in the generic form"),
@@ -308,8 +312,17 @@ def _ir_printer(args: ParsedArgs) -> IRPrinter | None:
 def _print_options(args: ParsedArgs) -> PrintOptions:
     from tileopt.driver import ir_io
 
+    elide = None
+    if args.mlir_elide_elementsattrs_if_larger is not None:
+        try:
+            elide = int(args.mlir_elide_elementsattrs_if_larger)
+        except ValueError:
+            elide = -1
+        if elide < 0:
+            raise TileoptError("--mlir-elide-elementsattrs-if-larger takes a number of "
+                               f"elements, not '{args.mlir_elide_elementsattrs_if_larger}'")
     return ir_io.PrintOptions(args.mlir_print_debuginfo, args.mlir_print_local_scope,
-                              args.mlir_print_op_generic)
+                              args.mlir_print_op_generic, elide, args.mlir_pretty_debuginfo)
 
 
 def _pass_names(values: list[str], flag: str) -> set[str]:

@@ -28,6 +28,11 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    CallSiteLoc,
+    FileLineColLoc,
+    FusedLoc,
+    NameLoc,
+    UnknownLoc,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     IndexType,
@@ -91,6 +96,11 @@ class TileoptPrinter(Printer):
     names: NameTable | None = field(default=None)
     aliases: dict[Attribute, str] = field(default_factory=dict)
     recording: bool = field(default=False)
+    # --mlir-elide-elementsattrs-if-larger: a non-splat dense attribute with more elements
+    # prints as dense_resource<__elided__>.
+    elide_elements_larger: int | None = field(default=None)
+    # --mlir-pretty-debuginfo: locations as "file:line:col", without loc(...) or aliases.
+    pretty_debuginfo: bool = field(default=False)
     _alias_infos: dict[Attribute, _AliasInfo] = field(default_factory=dict, init=False)
     _alias_stack: list[_AliasInfo] = field(default_factory=list, init=False)
     _visiting_op_location: bool = field(default=False, init=False)
@@ -140,7 +150,7 @@ class TileoptPrinter(Printer):
     # --- operations -----------------------------------------------------------------
 
     def print_op(self, op: Operation) -> None:
-        if self.recording and self.print_debuginfo:
+        if self.recording and self.print_debuginfo and not self.pretty_debuginfo:
             self._print_location_ref(op.location)  # MLIR visits an op's location first
         if isinstance(op, ModuleOp) and not self.print_generic_format:
             self._print_module_op(op)
@@ -186,6 +196,9 @@ class TileoptPrinter(Printer):
         if not self.print_debuginfo:
             return
         self.print_string(" ")
+        if self.pretty_debuginfo:
+            self.print_string(pretty_location(op.location))
+            return
         self._print_location_ref(op.location)
 
     def _print_location_ref(self, location: Attribute) -> None:
@@ -306,7 +319,10 @@ class TileoptPrinter(Printer):
             self.print_attribute(arg.type)
             if self.print_debuginfo:
                 self.print_string(" ")
-                self.print_attribute(arg.location)
+                if self.pretty_debuginfo:
+                    self.print_string(pretty_location(arg.location))
+                else:
+                    self.print_attribute(arg.location)
 
     # --- attributes ---------------------------------------------------------------
 
@@ -429,10 +445,15 @@ class TileoptPrinter(Printer):
             return
         data = attr.data.data
         count = len(attr)
+        size = element_type.compile_time_size
+        splat = bool(count) and data == data[:size] * count
+        if self.elide_elements_larger is not None and count > self.elide_elements_larger \
+                and not splat:
+            self.print_string("dense_resource<__elided__> : ")
+            self.print_attribute(attr.get_type())
+            return
         self.print_string("dense<")
         if count:
-            size = element_type.compile_time_size
-            splat = data == data[:size] * count
             if not splat and count > _DENSE_HEX_THRESHOLD:
                 self.print_string(f'"0x{data.hex().upper()}"')
             else:
@@ -485,6 +506,23 @@ class TileoptPrinter(Printer):
         self._print_new_line()
 
 
+def pretty_location(loc: Attribute) -> str:
+    """A location in MLIR's pretty form (``--mlir-pretty-debuginfo``): ``file:line:col``,
+    ``[unknown]``, ``"name"(child)``, ``callee at caller``, ``[a, b]`` (for reading, not
+    parsing back)."""
+    if isinstance(loc, FileLineColLoc):
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    if isinstance(loc, NameLoc):
+        child = "" if isinstance(loc.location, UnknownLoc) else \
+            f"({pretty_location(loc.location)})"
+        return f'"{loc.desc.data}"{child}'
+    if isinstance(loc, CallSiteLoc):
+        return f"{pretty_location(loc.callee)} at {pretty_location(loc.caller)}"
+    if isinstance(loc, FusedLoc):
+        return "[" + ", ".join(pretty_location(inner) for inner in loc.locations.data) + "]"
+    return "[unknown]"
+
+
 def _nest(elements: list[str], shape: list[int]) -> str:
     if len(shape) <= 1:
         return "[" + ", ".join(elements) + "]"
@@ -494,27 +532,32 @@ def _nest(elements: list[str], shape: list[int]) -> str:
 
 
 def print_module(module: ModuleOp, debuginfo: bool = False, local_scope: bool = False,
-                 generic: bool = False) -> str:
+                 generic: bool = False, elide_elements: int | None = None,
+                 pretty_debuginfo: bool = False) -> str:
     """The module as MLIR/triton-opt prints it (``--mlir-print-debuginfo`` if asked;
     ``local_scope``: every attribute and location in place, no aliases; ``generic``: every
-    op in the generic form)."""
+    op in the generic form; ``elide_elements``: dense attributes of more elements elided;
+    ``pretty_debuginfo``: locations in MLIR's pretty form)."""
+    settings = dict(elide_elements_larger=elide_elements, pretty_debuginfo=pretty_debuginfo)
     names = assign_names(module)
     if local_scope:
         stream = io.StringIO()
         printer = TileoptPrinter(stream=stream, print_debuginfo=debuginfo, names=names,
-                                 print_generic_format=generic)
+                                 print_generic_format=generic, **settings)
         printer.print_op(module)
         printer._print_new_line()
         return stream.getvalue()
 
     recorder = TileoptPrinter(stream=_NullStream(), print_debuginfo=debuginfo,
-                              names=names, recording=True, print_generic_format=generic)
+                              names=names, recording=True, print_generic_format=generic,
+                              **settings)
     recorder.print_op(module)
     definitions = recorder.assign_aliases()
 
     stream = io.StringIO()
     printer = TileoptPrinter(stream=stream, print_debuginfo=debuginfo, names=names,
-                             aliases=recorder.aliases, print_generic_format=generic)
+                             aliases=recorder.aliases, print_generic_format=generic,
+                             **settings)
     deferred = []
     for attr, text, is_deferred in definitions:
         if is_deferred:
