@@ -39,6 +39,7 @@ class PrintOptions:
     generic: bool = False
     elide_elements: int | None = None  # --mlir-elide-elementsattrs-if-larger
     pretty_debuginfo: bool = False
+    value_users: bool = False  # --mlir-print-value-users
 
 
 def render(module: ModuleOp, options: PrintOptions | bool = False) -> str:
@@ -47,4 +48,5 @@ def render(module: ModuleOp, options: PrintOptions | bool = False) -> str:
     return ir.print_module(module, debuginfo=options.debuginfo,
                            local_scope=options.local_scope, generic=options.generic,
                            elide_elements=options.elide_elements,
-                           pretty_debuginfo=options.pretty_debuginfo)
+                           pretty_debuginfo=options.pretty_debuginfo,
+                           value_users=options.value_users)

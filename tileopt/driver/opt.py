@@ -61,6 +61,8 @@ FLAGS = [
          "MLIR's pretty form (file:line:col, no loc(...) and no aliases)"),
     Flag("mlir-elide-elementsattrs-if-larger", "value", "print a non-splat dense attribute "
          "with more than N elements as dense_resource<__elided__>", metavar="N"),
+    Flag("mlir-print-value-users", "bool", "after each op, a comment naming the users of "
+         "its results (and of block arguments), as MLIR prints them"),
     Flag("mlir-print-local-scope", "bool", "print every attribute, type and location in place "
          "(no #alias definitions)"),
     Flag("mlir-print-op-generic", "bool", "print every operation in the generic form"),
@@ -322,7 +324,8 @@ def _print_options(args: ParsedArgs) -> PrintOptions:
             raise TileoptError("--mlir-elide-elementsattrs-if-larger takes a number of "
                                f"elements, not '{args.mlir_elide_elementsattrs_if_larger}'")
     return ir_io.PrintOptions(args.mlir_print_debuginfo, args.mlir_print_local_scope,
-                              args.mlir_print_op_generic, elide, args.mlir_pretty_debuginfo)
+                              args.mlir_print_op_generic, elide, args.mlir_pretty_debuginfo,
+                              args.mlir_print_value_users)
 
 
 def _pass_names(values: list[str], flag: str) -> set[str]:

@@ -49,6 +49,7 @@ from xdsl.traits import IsolatedFromAbove, IsTerminator
 from tileopt.ir.floats import float_format, format_float, format_float_bits
 from tileopt.ir.naming import NameTable, assign_names
 from tileopt.ir.upstream import upstream_printer
+from tileopt.ir.value_users import argument_users_comment, op_ids, users_comment
 
 # Ops whose regions elide their own dialect's prefix (MLIR's getDefaultDialect).
 DEFAULT_DIALECTS = {"func.func": "func"}
@@ -101,6 +102,9 @@ class TileoptPrinter(Printer):
     elide_elements_larger: int | None = field(default=None)
     # --mlir-pretty-debuginfo: locations as "file:line:col", without loc(...) or aliases.
     pretty_debuginfo: bool = field(default=False)
+    # --mlir-print-value-users: "// users: ..." comments (value_users.py).
+    print_value_users: bool = field(default=False)
+    _op_ids: dict[Operation, str] = field(default_factory=dict)
     _alias_infos: dict[Attribute, _AliasInfo] = field(default_factory=dict, init=False)
     _alias_stack: list[_AliasInfo] = field(default_factory=list, init=False)
     _visiting_op_location: bool = field(default=False, init=False)
@@ -182,6 +186,8 @@ class TileoptPrinter(Printer):
             finally:
                 self._default_dialects.pop()
         self._print_op_location(op)
+        if self.print_value_users and not self.recording:
+            self.print_string(users_comment(op, self._user_identifier))
         if isolated:
             self.exit_scope()
 
@@ -288,6 +294,11 @@ class TileoptPrinter(Printer):
             self.print_string(":")
             self._print_predecessors(block)
         with self.indented():
+            if self.print_value_users and not self.recording:
+                for arg in block.args:
+                    self._print_new_line()
+                    self.print_string(argument_users_comment(arg, self._value_text,
+                                                             self._user_identifier))
             for op in block.ops:
                 if not print_block_terminator and op.has_trait(
                         IsTerminator, value_if_unregistered=False):
@@ -323,6 +334,24 @@ class TileoptPrinter(Printer):
                     self.print_string(pretty_location(arg.location))
                 else:
                     self.print_attribute(arg.location)
+
+    # --- value users (--mlir-print-value-users) -----------------------------------------
+
+    def _value_text(self, value: SSAValue) -> str:
+        stream, self.stream = self.stream, io.StringIO()
+        column = self._current_column
+        try:
+            self.print_ssa_value(value)
+            return self.stream.getvalue()
+        finally:
+            self.stream, self._current_column = stream, column
+
+    def _user_identifier(self, op: Operation) -> str:
+        """A user by its results (``%x``, ``%x#0, %x#1``), one without results by its id
+        (``value_users.op_ids``)."""
+        if op.results:
+            return ", ".join(self._value_text(result) for result in op.results)
+        return self._op_ids.get(op, "%op?")
 
     # --- attributes ---------------------------------------------------------------
 
@@ -533,12 +562,15 @@ def _nest(elements: list[str], shape: list[int]) -> str:
 
 def print_module(module: ModuleOp, debuginfo: bool = False, local_scope: bool = False,
                  generic: bool = False, elide_elements: int | None = None,
-                 pretty_debuginfo: bool = False) -> str:
+                 pretty_debuginfo: bool = False, value_users: bool = False) -> str:
     """The module as MLIR/triton-opt prints it (``--mlir-print-debuginfo`` if asked;
     ``local_scope``: every attribute and location in place, no aliases; ``generic``: every
     op in the generic form; ``elide_elements``: dense attributes of more elements elided;
-    ``pretty_debuginfo``: locations in MLIR's pretty form)."""
-    settings = dict(elide_elements_larger=elide_elements, pretty_debuginfo=pretty_debuginfo)
+    ``pretty_debuginfo``: locations in MLIR's pretty form; ``value_users``: comments naming
+    each value's users)."""
+    settings = dict(elide_elements_larger=elide_elements, pretty_debuginfo=pretty_debuginfo,
+                    print_value_users=value_users,
+                    _op_ids=op_ids(module) if value_users else {})
     names = assign_names(module)
     if local_scope:
         stream = io.StringIO()
