@@ -18,7 +18,7 @@ from xdsl.dialects import cf, llvm
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, Operation
 
-from tileopt.passes import Pass, PassFailure, register_pass
+from tileopt.passes import Pass, PassFailure, option, register_pass
 
 
 def _replace(op: Operation, new_ops: list[Operation]) -> None:
@@ -84,6 +84,8 @@ class ConvertCFToLLVM(Pass):
     """Convert cf branches, switches and asserts to the LLVM dialect."""
 
     name = "convert-cf-to-llvm"
+    index_bitwidth: int = option(0, "bit width of index values (0: the data layout's; "
+                                 "accepted: index is 32 bits on the GPU targets)")
 
     def apply(self, ctx: Context, root: Operation) -> None:
         for op in list(root.walk()):

@@ -23,7 +23,7 @@ from tileopt.conversion.llvm_builder import LLVMBuilder
 from tileopt.conversion.triton_gpu_to_llvm.elementwise import VENDOR_ONLY
 from tileopt.conversion.triton_gpu_to_llvm.lowering import PATTERNS
 from tileopt.conversion.type_converter import convert_scalar_type
-from tileopt.passes import Pass, PassFailure, register_pass
+from tileopt.passes import Pass, PassFailure, option, register_pass
 
 
 class InPlaceBuilder(LLVMBuilder):
@@ -123,6 +123,8 @@ class ConvertArithToLLVM(_ScalarLoweringPass):
 
     name = "convert-arith-to-llvm"
     prefix = "arith."
+    index_bitwidth: int = option(0, "bit width of index values (0: the data layout's; "
+                                 "accepted: index is 32 bits on the GPU targets)")
 
 
 @register_pass

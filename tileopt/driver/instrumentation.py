@@ -10,20 +10,20 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from tileopt.driver import ir_io
-from tileopt.driver.pass_manager import Instrumentation
+from tileopt.driver.pass_manager import Instrumentation, symbol_suffix
+from tileopt.ir import TileoptError
 from tileopt.pipelines.model import NestStep, PassStep, Pipeline, Step
 
 
 def _op_description(op: Operation) -> str:
-    sym = op.attributes.get("sym_name") or op.properties.get("sym_name")
-    suffix = f": @{sym.data}" if sym is not None and hasattr(sym, "data") else ""
-    return f"('{op.name}' operation{suffix})"
+    return f"('{op.name}' operation{symbol_suffix(op, ': @')})"
 
 
 @dataclass
@@ -38,7 +38,10 @@ class IRPrinter(Instrumentation):
     after_failure: bool = False
     print_options: ir_io.PrintOptions = ir_io.PrintOptions()
     stream: TextIO = field(default_factory=lambda: sys.stderr)
+    # --mlir-print-ir-tree-dir: each dump in a file of this directory tree instead.
+    tree_dir: str | None = None
     _text_before: dict[int, str] = field(default_factory=dict)
+    _counters: dict[int, int] = field(default_factory=dict)
 
     def _print(self, when: str, step: PassStep, op: Operation, text: str,
                failed: bool = False) -> None:
@@ -46,11 +49,34 @@ class IRPrinter(Instrumentation):
         status = " Failed" if failed else ""
         header = (f"// -----// IR Dump {when} {type(step.pass_).__name__}{status} ({step.name}) "
                   f"{_op_description(op)} //----- //")
-        self.stream.write(header + "\n" + text)
-        if not text.endswith("\n"):
-            self.stream.write("\n")
-        self.stream.write("\n")
+        dump = header + "\n" + text + ("" if text.endswith("\n") else "\n") + "\n"
+        if self.tree_dir is not None:
+            self._write_in_tree(step, op, dump)
+            return
+        self.stream.write(dump)
         self.stream.flush()
+
+    def _write_in_tree(self, step: PassStep, op: Operation, dump: str) -> None:
+        """MLIR's file tree: a directory per op from the module down to ``op``, named
+        ``<op name, '.' as '_'>_<symbol or no-symbol-name>``, and in it the file
+        ``<the dump count of each of those ops, joined by '_'>_<pass>.mlir``."""
+        self._counters[id(op)] = self._counters.get(id(op), -1) + 1
+        chain = []
+        ancestor: Operation | None = op
+        while ancestor is not None:
+            chain.append(ancestor)
+            ancestor = ancestor.parent_op()
+        chain.reverse()
+        directory = Path(self.tree_dir).joinpath(*(
+            f"{o.name.replace('.', '_')}_{symbol_suffix(o, '') or 'no-symbol-name'}"
+            for o in chain))
+        counts = "_".join(str(self._counters.setdefault(id(o), 0)) for o in chain)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            (directory / f"{counts}_{step.name}.mlir").write_text(dump)
+        except OSError as err:
+            raise TileoptError(f"--mlir-print-ir-tree-dir: cannot write in '{directory}': "
+                               f"{err.strerror}") from None
 
     def _wants_after(self, step: PassStep) -> bool:
         return self.after_all or step.name in self.after or (
@@ -113,7 +139,9 @@ class Timer(Instrumentation):
         for key in self._started:
             self._started[key] += seconds
 
-    def report(self, pipeline: Pipeline | None) -> str:
+    def report(self, pipeline: Pipeline | None, display: str = "tree") -> str:
+        """MLIR's report: ``tree`` (the default) nests passes under their pipelines;
+        ``list`` sums each pass's time over its runs, longest first."""
         total = time.perf_counter() - self._begin
         rows: list[tuple[float, str]] = []
         if "Parser" in self.phases:
@@ -128,6 +156,8 @@ class Timer(Instrumentation):
                 rows.append((self.phases[phase], phase))
         accounted = sum(seconds for seconds, name in rows if not name.startswith(" "))
         rows.append((max(total - accounted, 0.0), "Rest"))
+        if display == "list":
+            rows = self._listed(rows)
         rows.append((total, "Total"))
         bar = "===" + "-" * 73 + "==="
         lines = [bar, "                         ... Execution time report ...", bar,
@@ -137,6 +167,17 @@ class Timer(Instrumentation):
             share = 100.0 * seconds / total if total > 0 else 0.0
             lines.append(f"  {seconds:8.4f} ({share:5.1f}%)  {name}")
         return "\n".join(lines) + "\n"
+
+    @staticmethod
+    def _listed(rows: list[tuple[float, str]]) -> list[tuple[float, str]]:
+        """The tree's leaves (passes and phases, not the pipelines that hold them), each
+        name once with its time summed, longest first."""
+        summed: dict[str, float] = {}
+        for seconds, name in rows:
+            name = name.strip()
+            if not name.endswith("Pipeline"):
+                summed[name] = summed.get(name, 0.0) + seconds
+        return sorted(((s, n) for n, s in summed.items()), key=lambda row: -row[0])
 
     def _step_seconds(self, step: Step) -> float:
         if isinstance(step, PassStep):
@@ -151,3 +192,28 @@ class Timer(Instrumentation):
             else:
                 rows.append((self._step_seconds(step), f"{indent}'{step.anchor}' Pipeline"))
                 self._rows(step.steps, depth + 1, rows)
+
+
+def statistics_report(pipeline: Pipeline, statistics: dict[int, dict[str, list]]) -> str:
+    """MLIR's "Pass statistics report" in its pipeline form: each pass (by class name, as
+    MLIR names it there) under its nesting, with its ``(S) value name - description``."""
+    bar = "===" + "-" * 73 + "==="
+    title = "... Pass statistics report ..."
+    lines = [bar, " " * ((80 - len(title)) // 2) + title, bar]
+
+    def add(steps: list[Step], indent: int) -> None:
+        for step in steps:
+            if isinstance(step, NestStep):
+                lines.append(" " * indent + f"'{step.anchor}' Pipeline")
+                add(step.steps, indent + 2)
+                continue
+            lines.append(" " * indent + type(step.pass_).__name__)
+            stats = sorted(statistics.get(id(step), {}).items())
+            name_width = max((len(name) for name, _ in stats), default=0)
+            value_width = max((len(str(value)) for _, (value, _) in stats), default=0)
+            for name, (value, description) in stats:
+                lines.append(" " * (indent + 2) + f"(S) {value:>{value_width}} "
+                             f"{name:<{name_width}} - {description}")
+
+    add(pipeline.steps, 0)
+    return "\n".join(lines) + "\n\n"

@@ -11,9 +11,9 @@ from xdsl.dialects.builtin import ModuleOp
 from tileopt import ir
 
 
-def parse(text: str, filename: str, ctx: Context) -> ModuleOp:
+def parse(text: str, filename: str, ctx: Context, implicit_module: bool = True) -> ModuleOp:
     """Parse and verify, as ``mlir-opt`` does before it runs a pipeline."""
-    return ir.parse_module(text, filename, ctx)
+    return ir.parse_module(text, filename, ctx, implicit_module=implicit_module)
 
 
 def verify(module: ModuleOp, filename: str) -> None:
@@ -37,10 +37,16 @@ class PrintOptions:
     debuginfo: bool = False
     local_scope: bool = False
     generic: bool = False
+    elide_elements: int | None = None  # --mlir-elide-elementsattrs-if-larger
+    pretty_debuginfo: bool = False
+    value_users: bool = False  # --mlir-print-value-users
 
 
 def render(module: ModuleOp, options: PrintOptions | bool = False) -> str:
     if isinstance(options, bool):
         options = PrintOptions(debuginfo=options)
     return ir.print_module(module, debuginfo=options.debuginfo,
-                           local_scope=options.local_scope, generic=options.generic)
+                           local_scope=options.local_scope, generic=options.generic,
+                           elide_elements=options.elide_elements,
+                           pretty_debuginfo=options.pretty_debuginfo,
+                           value_users=options.value_users)

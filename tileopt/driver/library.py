@@ -23,7 +23,7 @@ from tileopt.passes.options import OptionTextError, split_option_text
 from tileopt.pipelines import slice_stages
 from tileopt.pipelines.loader import (NAME, instantiate, load_definition,
                                       looks_like_pipeline, resolve_name)
-from tileopt.pipelines.model import Pipeline, Where
+from tileopt.pipelines.model import Pipeline, where_in_text
 
 
 @dataclass
@@ -48,7 +48,7 @@ def load_pipeline(spec: str, params: Mapping[str, object] | None = None) -> Pipe
                                           or not NAME.fullmatch(name)):
         raise TileoptError(f"'{spec}' is not a YAML pipeline (a name such as nvidia-sm90, "
                            "or a .yaml file)")
-    where = Where("<pipeline>", 1, 1, (spec, "^"))
+    where = where_in_text("<pipeline>", spec, 0)
     try:
         written = [(a.key, a.value) for a in split_option_text(braced.rpartition("}")[0])]
     except OptionTextError as err:

@@ -51,10 +51,18 @@ FLAGS = [
     Flag("verify-diagnostics", "bool", "check the diagnostics against expected-error/"
          "-warning/-remark/-note comments in the input"),
     Flag("allow-unregistered-dialect", "bool", "accept operations of unknown dialects"),
+    Flag("no-implicit-module", "bool", "the input must be one 'builtin.module' (ops are not "
+         "wrapped in one)"),
     Flag("verify-each", "bool", "verify the IR after each pass (default: true)", default=True),
     Flag("load-pass-plugin", "list", "load a Python file that registers passes (repeatable)",
          metavar="FILE"),
     Flag("mlir-print-debuginfo", "bool", "print loc(...) locations"),
+    Flag("mlir-pretty-debuginfo", "bool", "with --mlir-print-debuginfo, print locations in "
+         "MLIR's pretty form (file:line:col, no loc(...) and no aliases)"),
+    Flag("mlir-elide-elementsattrs-if-larger", "value", "print a non-splat dense attribute "
+         "with more than N elements as dense_resource<__elided__>", metavar="N"),
+    Flag("mlir-print-value-users", "bool", "after each op, a comment naming the users of "
+         "its results (and of block arguments), as MLIR prints them"),
     Flag("mlir-print-local-scope", "bool", "print every attribute, type and location in place "
          "(no #alias definitions)"),
     Flag("mlir-print-op-generic", "bool", "print every operation in the generic form"),
@@ -69,9 +77,19 @@ FLAGS = [
     Flag("mlir-print-ir-after-change", "bool", "print the IR after a pass only if the pass "
          "changed it (alone: after every pass that changed it)"),
     Flag("mlir-print-ir-after-failure", "bool", "print the IR after a pass that failed"),
+    Flag("mlir-print-ir-tree-dir", "value", "write the IR dumps of --mlir-print-ir-* into "
+         "a tree of files under this directory (a directory per op, as MLIR)",
+         metavar="DIR"),
     Flag("mlir-print-ir-module-scope", "bool", "accepted for compatibility (IR dumps always "
          "print the whole module)"),
     Flag("mlir-timing", "bool", "print a per-pass wall-time report on stderr"),
+    Flag("mlir-pass-statistics", "bool", "print what each pass counted (MLIR's pass "
+         "statistics report) on stderr"),
+    Flag("debug-only", "list", "show the debug messages of these passes (each pass's "
+         "channel is its name; comma separated, repeatable)", metavar="PASS"),
+    Flag("mlir-timing-display", "value", "how --mlir-timing shows it: tree (passes under "
+         "their pipelines, the default) or list (each pass once, longest first)",
+         metavar="tree|list"),
     Flag("mlir-disable-threading", "bool", "accepted for compatibility (tileopt runs on one "
          "thread)"),
     Flag("dump-pass-pipeline", "bool", "print the pipeline to run on stderr"),
@@ -166,6 +184,9 @@ def _run(args: ParsedArgs) -> int:
         text, filename = read_input(path)
         text, _ = split_reproducer(text, filename)  # an input may carry one: parse it too
 
+    if args.mlir_timing_display not in (None, "tree", "list"):
+        raise TileoptError(f"--mlir-timing-display must be tree or list, not "
+                           f"'{args.mlir_timing_display}'")
     timer = Timer() if args.mlir_timing else None
     printer = _ir_printer(args)
     crash_reproducer = CrashReproducer(args.mlir_pass_pipeline_crash_reproducer, verify_each) \
@@ -173,6 +194,12 @@ def _run(args: ParsedArgs) -> int:
     instrumentations = [i for i in (printer, timer, crash_reproducer) if i is not None]
 
     checker = DiagnosticChecker(filename) if args.verify_diagnostics else None
+    statistics: dict[int, dict[str, list]] | None = {} if args.mlir_pass_statistics else None
+    if args.debug_only:
+        from tileopt.passes.statistics import enable_debug_channels
+
+        enable_debug_channels([name.strip() for value in args.debug_only
+                               for name in value.split(",") if name.strip()])
     # As mlir-opt: every part is processed even when an earlier one failed; on stdout each
     # part's output appears as soon as it is done (so it interleaves with its errors), while
     # an -o file is written once, at the end, only if every part succeeded.
@@ -182,7 +209,7 @@ def _run(args: ParsedArgs) -> int:
     for chunk in split_input(text, args.split_input_file):
         try:
             output = _run_chunk(chunk, filename, pipeline, args, instrumentations, timer,
-                                checker, verify_each)
+                                checker, verify_each, statistics)
         except (TileoptError, InternalPassError) as err:
             if checker is not None and isinstance(err, TileoptError):
                 checker.add_error(err)
@@ -206,15 +233,20 @@ def _run(args: ParsedArgs) -> int:
     start = time.perf_counter()
     if ok and not streaming:
         write_output(outputs[0] if args.emit else f"{SPLIT_MARKER}\n".join(outputs), args.o)
+    if statistics is not None:
+        from tileopt.driver.instrumentation import statistics_report
+
+        sys.stderr.write(statistics_report(pipeline, statistics))
     if timer is not None:
         timer.add_phase("Output", time.perf_counter() - start)
-        sys.stderr.write(timer.report(pipeline))
+        sys.stderr.write(timer.report(pipeline, args.mlir_timing_display or "tree"))
     return 0 if ok else 1
 
 
 def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: ParsedArgs,
                instrumentations: list, timer: Timer | None,
-               checker: DiagnosticChecker | None, verify_each: bool) -> str | bytes:
+               checker: DiagnosticChecker | None, verify_each: bool,
+               statistics: dict[int, dict[str, list]] | None = None) -> str | bytes:
     """Parse, verify, run the pipeline over, and print one part of the input (or, with
     ``--emit``, translate it)."""
     from tileopt.driver import ir_io
@@ -223,12 +255,13 @@ def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: Parse
 
     start = time.perf_counter()
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
-    module = ir_io.parse(chunk.padded_text(), filename, ctx)
+    module = ir_io.parse(chunk.padded_text(), filename, ctx,
+                         implicit_module=not args.no_implicit_module)
     if timer is not None:
         timer.add_phase("Parser", time.perf_counter() - start)
     start = time.perf_counter()
     manager = PassManager(pipeline, filename, verify_each, instrumentations,
-                          diagnostics=checker)
+                          diagnostics=checker, statistics=statistics)
     try:
         manager.run(ctx, module)
     finally:
@@ -275,14 +308,24 @@ def _ir_printer(args: ParsedArgs) -> IRPrinter | None:
                      after_all=args.mlir_print_ir_after_all,
                      only_if_changed=args.mlir_print_ir_after_change,
                      after_failure=args.mlir_print_ir_after_failure,
-                     print_options=_print_options(args))
+                     print_options=_print_options(args), tree_dir=args.mlir_print_ir_tree_dir)
 
 
 def _print_options(args: ParsedArgs) -> PrintOptions:
     from tileopt.driver import ir_io
 
+    elide = None
+    if args.mlir_elide_elementsattrs_if_larger is not None:
+        try:
+            elide = int(args.mlir_elide_elementsattrs_if_larger)
+        except ValueError:
+            elide = -1
+        if elide < 0:
+            raise TileoptError("--mlir-elide-elementsattrs-if-larger takes a number of "
+                               f"elements, not '{args.mlir_elide_elementsattrs_if_larger}'")
     return ir_io.PrintOptions(args.mlir_print_debuginfo, args.mlir_print_local_scope,
-                              args.mlir_print_op_generic)
+                              args.mlir_print_op_generic, elide, args.mlir_pretty_debuginfo,
+                              args.mlir_print_value_users)
 
 
 def _pass_names(values: list[str], flag: str) -> set[str]:

@@ -6,6 +6,7 @@ Instrumentations (IR printing, timing) observe every pass execution through
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 
@@ -20,7 +21,9 @@ from tileopt.ir.locations import error_at_op
 from tileopt.ir import TileoptError
 from tileopt.passes.base import PassFailure
 from tileopt.passes.diagnostics import Handler, diagnostic_handler
+from tileopt.passes.statistics import debug_log, statistics_of_pass
 from tileopt.pipelines.model import NestStep, PassStep, Pipeline, Step
+from tileopt.pipelines.text import ANY
 
 
 class Instrumentation:
@@ -42,6 +45,8 @@ class PassManager:
     instrumentations: list[Instrumentation] = field(default_factory=list)
     # Where warnings/remarks emitted by passes go (None: printed on stderr).
     diagnostics: Handler | None = None
+    # --mlir-pass-statistics: id(step) -> that step's statistics, summed over its runs.
+    statistics: dict[int, dict[str, list]] | None = None
 
     def run(self, ctx: Context, module: ModuleOp) -> None:
         for inst in self.instrumentations:
@@ -60,7 +65,7 @@ class PassManager:
                 continue
             start = time.perf_counter()
             for child in [c for region in op.regions for block in region.blocks
-                          for c in block.ops if c.name == step.anchor]:
+                          for c in block.ops if step.anchor in (c.name, ANY)]:
                 self._run_steps(step.steps, ctx, child, module)
             for inst in self.instrumentations:
                 inst.nest_time(step, time.perf_counter() - start)
@@ -68,8 +73,15 @@ class PassManager:
     def _run_pass(self, step: PassStep, ctx: Context, op: Operation, module: ModuleOp) -> None:
         for inst in self.instrumentations:
             inst.before_pass(step, op, module)
+        log = debug_log(step.name)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("running on '%s'%s", op.name, symbol_suffix(op, " @"))
         try:
-            step.pass_.apply(ctx, op)
+            if self.statistics is None:
+                step.pass_.apply(ctx, op)
+            else:
+                with statistics_of_pass(self.statistics.setdefault(id(step), {})):
+                    step.pass_.apply(ctx, op)
         except TileoptError:
             self._failed(step, op, module)
             raise
@@ -101,5 +113,12 @@ class PassManager:
             inst.after_pass(step, op, module)
 
     def _failed(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
+        debug_log(step.name).debug("failed")
         for inst in self.instrumentations:
             inst.after_pass_failed(step, op, module)
+
+
+def symbol_suffix(op: Operation, prefix: str) -> str:
+    """``prefix`` and the op's symbol name, for naming the op in messages ("" if none)."""
+    name = op.attributes.get("sym_name") or op.properties.get("sym_name")
+    return f"{prefix}{name.data}" if name is not None and hasattr(name, "data") else ""

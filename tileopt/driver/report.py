@@ -30,7 +30,7 @@ def report_failure(err: Exception, debug: bool) -> int:
         traceback.print_exception(err.error if isinstance(err, InternalPassError) else err)
     hint = "" if debug else " (run with --debug for the traceback)"
     if isinstance(err, TileoptError):
-        print(err.format(), file=sys.stderr)
+        print(err.format(excerpt=True), file=sys.stderr)
     elif isinstance(err, InternalPassError):
         print(f"error: {err}{hint}", file=sys.stderr)
     else:  # a bug in tileopt, not in the input

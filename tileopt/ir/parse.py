@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnknownLoc,
+    UnregisteredOp,
     VectorType,
 )
 from xdsl.ir import Attribute, Operation
@@ -62,7 +63,8 @@ from tileopt.ir.context import make_context
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.floats import bits_to_float, float_format, float_to_bits
 from tileopt.ir.lexer import FastMLIRLexer
-from tileopt.ir.source_positions import OP_SOURCES, SourceText, byte_line_col, source_position
+from tileopt.ir.source_positions import (OP_SOURCES, SourceText, byte_line_col, remember_source,
+                                         source_position)
 from tileopt.ir.verify import verify_module
 
 
@@ -95,6 +97,10 @@ _LOCATION_ALIAS_USE = re.compile(r"loc\((#[A-Za-z_][\w$.-]*)\)")
 MAX_INTEGER_WIDTH = 16_777_215
 _SHAPED_TYPES = frozenset(("tensor", "vector", "memref"))
 _BRACKET = re.compile(r'->|[<>()\[\]{}"]')
+
+
+def _generic_form(name: str) -> str:
+    return f'"{name}"(...) : (...) -> (...)'
 
 
 def _balanced_end(text: str, pos: int) -> int | None:
@@ -300,17 +306,27 @@ class TileoptParser(Parser):
     def _get_op_by_name(self, name: str) -> type[Operation]:
         op_type = self.ctx.get_optional_op(
             name, dialect_stack=self._parser_state.dialect_stack)
-        if op_type is not None:
-            return op_type
         span = self._op_name_span or self._current_token.span
+        generic = span.text.startswith('"')
+        if op_type is not None:
+            if not generic and issubclass(op_type, UnregisteredOp):
+                # --allow-unregistered-dialect: such an op has no custom syntax to read
+                self.raise_error(f"custom op '{name}' is unknown: an unregistered op is "
+                                 f"read only in the generic form, {_generic_form(name)}",
+                                 span)
+            return op_type
+        what = f"unregistered operation '{name}'" if generic else f"custom op '{name}' is unknown"
         if "." not in name:
-            self.raise_error(f"custom op '{name}' is unknown", span)
+            self.raise_error(what, span)
         dialect = name.split(".", 1)[0]
         if self.ctx.get_optional_dialect(dialect) is None:
-            self.raise_error(
-                f"custom op '{name}' is unknown (dialect '{dialect}' is not registered)",
-                span)
-        self.raise_error(f"custom op '{name}' is unknown", span)
+            # MLIR's hint: the flag that accepts it (in the generic form only)
+            hint = "--allow-unregistered-dialect accepts it" if generic else (
+                "with --allow-unregistered-dialect, its ops are read in the generic form, "
+                + _generic_form(name))
+            self.raise_error(f"{what} (dialect '{dialect}' is not registered; {hint})", span)
+        self.raise_error(f"{what} found in dialect ('{dialect}') that does not allow unknown "
+                         "operations" if generic else what, span)
 
     # --- alias uses ---------------------------------------------------------------------
 
@@ -585,28 +601,77 @@ def _name_invisible_character(message: str) -> str:
     return message
 
 
+# xDSL's wording where MLIR's says something else for the same input.
+_MLIR_WORDING = {
+    "Expected shape type.": "expected non-function type",
+    "Expected an operand.": "expected SSA operand",
+    "End of file reached before closing string literal.": "expected '\"' in string literal",
+}
+_QUOTED_EXPECTED = re.compile(r"('[^']+') expected")
+
+
+def _mlir_wording(message: str) -> str:
+    """xDSL's parse error in MLIR's words: lower case, no full stop, ``expected 'x'``."""
+    message = _MLIR_WORDING.get(message, message)
+    if (quoted := _QUOTED_EXPECTED.fullmatch(message)) is not None:
+        return f"expected {quoted.group(1)}"
+    if message.startswith(("Expected ", "Unexpected character")):
+        message = message[0].lower() + message[1:]
+        if message[-1] in ".!" and message[-2] != "'":
+            message = message[:-1]
+    return message
+
+
+def _wrong_token_offset(text: str, offset: int) -> int:
+    """Where MLIR reports a missing token: right after the text before the one found,
+    backing over blanks, line breaks and ``//`` comments (so a missing ``:`` at the end of
+    a line is reported there, not at the next line's first token)."""
+    end = offset
+    while True:
+        trimmed = text[:end].rstrip(" \t")
+        if not trimmed:
+            return offset
+        if trimmed[-1] not in "\r\n":
+            return len(trimmed)
+        end = len(trimmed) - 1
+        line_start = text.rfind("\n", 0, end) + 1
+        comment = text.find("//", line_start, end)
+        if comment >= 0:
+            end = comment
+
+
 def _error_from_parse_error(err: ParseError, source: SourceText) -> TileoptError:
-    line, col = source.line_col(err.span.start)
-    message = _name_invisible_character(err.msg).strip()
+    original = _name_invisible_character(err.msg).strip()
+    message = _mlir_wording(original)
+    offset = err.span.start
+    if original.startswith("Expected") or _QUOTED_EXPECTED.fullmatch(original):
+        # xDSL reports a missing token at the token found instead; tileopt's own
+        # messages (already in MLIR's words) are at their place
+        offset = _wrong_token_offset(source.text, offset)
+    line, col = source.line_col(offset)
     if max(err.span.start, err.span.end) >= len(source.text.rstrip()) and \
             "xpected" in message and "end of file" not in message and \
-            not message.startswith("Unexpected character"):
+            not message.startswith("unexpected character"):
         message += " (at end of file: is the input truncated?)"
     return TileoptError(message, source.filename, line, col)
 
 
 def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | None = None,
-                 *, first_line: int = 1, verify: bool = True) -> ModuleOp:
+                 *, first_line: int = 1, verify: bool = True,
+                 implicit_module: bool = True) -> ModuleOp:
     """Parse MLIR text into a ``ModuleOp``; raises ``TileoptError`` on bad input.
 
     ``first_line`` is the file line where ``text`` starts (for ``--split-input-file``
     chunks). Like ``mlir-opt``, the module is verified after parsing unless
-    ``verify=False``; an empty input is an empty module.
+    ``verify=False``; an empty input is an empty module. ``implicit_module=False``
+    (``--no-implicit-module``): the text must be one ``builtin.module``, not ops that
+    are wrapped in one.
     """
     text = _decode(text, filename, first_line)
     _check_text(text, filename, first_line)
     ctx = ctx or make_context()
     source = SourceText(filename, text, first_line)
+    remember_source(source)  # diagnostics at a position in it show the line and a caret
     parser = None
     try:
         # Building the parser lexes the first token: a bad first character fails here.
@@ -622,6 +687,8 @@ def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | No
     except Exception as err:  # a dialect's parser or an attribute constructor failed
         line, col = source.line_col(parser._current_token.span.start if parser else 0)
         raise TileoptError(_describe(err), filename, line, col) from err
+    if not implicit_module:
+        _check_explicit_module(module, parser, source)
     for op, start in parser.op_starts:
         OP_SOURCES[op] = (source, start)
     if module not in OP_SOURCES:
@@ -629,6 +696,21 @@ def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | No
     if verify:
         verify_module(module, filename)
     return module
+
+
+def _check_explicit_module(module: ModuleOp, parser: TileoptParser | None,
+                           source: SourceText) -> None:
+    """``--no-implicit-module``: the input is one op, a ``builtin.module`` (MLIR's words)."""
+    starts = dict(parser.op_starts) if parser is not None else {}
+    if module in starts:
+        return  # the text's own module
+    ops = list(module.ops)
+    where = (source.filename, *source.line_col(starts.get(ops[0], 0) if ops else 0))
+    if len(ops) != 1:
+        raise TileoptError(f"source must contain a single top-level operation, found: "
+                           f"{len(ops)}", *where)
+    raise TileoptError(f"top-level operation '{ops[0].name}' is not a 'builtin.module' "
+                       "(--no-implicit-module: tileopt runs its pipelines on a module)", *where)
 
 
 def _describe(err: Exception) -> str:

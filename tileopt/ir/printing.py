@@ -28,6 +28,11 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    CallSiteLoc,
+    FileLineColLoc,
+    FusedLoc,
+    NameLoc,
+    UnknownLoc,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     IndexType,
@@ -44,6 +49,7 @@ from xdsl.traits import IsolatedFromAbove, IsTerminator
 from tileopt.ir.floats import float_format, format_float, format_float_bits
 from tileopt.ir.naming import NameTable, assign_names
 from tileopt.ir.upstream import upstream_printer
+from tileopt.ir.value_users import argument_users_comment, op_ids, users_comment
 
 # Ops whose regions elide their own dialect's prefix (MLIR's getDefaultDialect).
 DEFAULT_DIALECTS = {"func.func": "func"}
@@ -91,6 +97,14 @@ class TileoptPrinter(Printer):
     names: NameTable | None = field(default=None)
     aliases: dict[Attribute, str] = field(default_factory=dict)
     recording: bool = field(default=False)
+    # --mlir-elide-elementsattrs-if-larger: a non-splat dense attribute with more elements
+    # prints as dense_resource<__elided__>.
+    elide_elements_larger: int | None = field(default=None)
+    # --mlir-pretty-debuginfo: locations as "file:line:col", without loc(...) or aliases.
+    pretty_debuginfo: bool = field(default=False)
+    # --mlir-print-value-users: "// users: ..." comments (value_users.py).
+    print_value_users: bool = field(default=False)
+    _op_ids: dict[Operation, str] = field(default_factory=dict)
     _alias_infos: dict[Attribute, _AliasInfo] = field(default_factory=dict, init=False)
     _alias_stack: list[_AliasInfo] = field(default_factory=list, init=False)
     _visiting_op_location: bool = field(default=False, init=False)
@@ -140,7 +154,7 @@ class TileoptPrinter(Printer):
     # --- operations -----------------------------------------------------------------
 
     def print_op(self, op: Operation) -> None:
-        if self.recording and self.print_debuginfo:
+        if self.recording and self.print_debuginfo and not self.pretty_debuginfo:
             self._print_location_ref(op.location)  # MLIR visits an op's location first
         if isinstance(op, ModuleOp) and not self.print_generic_format:
             self._print_module_op(op)
@@ -172,6 +186,8 @@ class TileoptPrinter(Printer):
             finally:
                 self._default_dialects.pop()
         self._print_op_location(op)
+        if self.print_value_users and not self.recording:
+            self.print_string(users_comment(op, self._user_identifier))
         if isolated:
             self.exit_scope()
 
@@ -186,6 +202,9 @@ class TileoptPrinter(Printer):
         if not self.print_debuginfo:
             return
         self.print_string(" ")
+        if self.pretty_debuginfo:
+            self.print_string(pretty_location(op.location))
+            return
         self._print_location_ref(op.location)
 
     def _print_location_ref(self, location: Attribute) -> None:
@@ -275,6 +294,11 @@ class TileoptPrinter(Printer):
             self.print_string(":")
             self._print_predecessors(block)
         with self.indented():
+            if self.print_value_users and not self.recording:
+                for arg in block.args:
+                    self._print_new_line()
+                    self.print_string(argument_users_comment(arg, self._value_text,
+                                                             self._user_identifier))
             for op in block.ops:
                 if not print_block_terminator and op.has_trait(
                         IsTerminator, value_if_unregistered=False):
@@ -306,7 +330,28 @@ class TileoptPrinter(Printer):
             self.print_attribute(arg.type)
             if self.print_debuginfo:
                 self.print_string(" ")
-                self.print_attribute(arg.location)
+                if self.pretty_debuginfo:
+                    self.print_string(pretty_location(arg.location))
+                else:
+                    self.print_attribute(arg.location)
+
+    # --- value users (--mlir-print-value-users) -----------------------------------------
+
+    def _value_text(self, value: SSAValue) -> str:
+        stream, self.stream = self.stream, io.StringIO()
+        column = self._current_column
+        try:
+            self.print_ssa_value(value)
+            return self.stream.getvalue()
+        finally:
+            self.stream, self._current_column = stream, column
+
+    def _user_identifier(self, op: Operation) -> str:
+        """A user by its results (``%x``, ``%x#0, %x#1``), one without results by its id
+        (``value_users.op_ids``)."""
+        if op.results:
+            return ", ".join(self._value_text(result) for result in op.results)
+        return self._op_ids.get(op, "%op?")
 
     # --- attributes ---------------------------------------------------------------
 
@@ -429,10 +474,15 @@ class TileoptPrinter(Printer):
             return
         data = attr.data.data
         count = len(attr)
+        size = element_type.compile_time_size
+        splat = bool(count) and data == data[:size] * count
+        if self.elide_elements_larger is not None and count > self.elide_elements_larger \
+                and not splat:
+            self.print_string("dense_resource<__elided__> : ")
+            self.print_attribute(attr.get_type())
+            return
         self.print_string("dense<")
         if count:
-            size = element_type.compile_time_size
-            splat = data == data[:size] * count
             if not splat and count > _DENSE_HEX_THRESHOLD:
                 self.print_string(f'"0x{data.hex().upper()}"')
             else:
@@ -485,6 +535,23 @@ class TileoptPrinter(Printer):
         self._print_new_line()
 
 
+def pretty_location(loc: Attribute) -> str:
+    """A location in MLIR's pretty form (``--mlir-pretty-debuginfo``): ``file:line:col``,
+    ``[unknown]``, ``"name"(child)``, ``callee at caller``, ``[a, b]`` (for reading, not
+    parsing back)."""
+    if isinstance(loc, FileLineColLoc):
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    if isinstance(loc, NameLoc):
+        child = "" if isinstance(loc.location, UnknownLoc) else \
+            f"({pretty_location(loc.location)})"
+        return f'"{loc.desc.data}"{child}'
+    if isinstance(loc, CallSiteLoc):
+        return f"{pretty_location(loc.callee)} at {pretty_location(loc.caller)}"
+    if isinstance(loc, FusedLoc):
+        return "[" + ", ".join(pretty_location(inner) for inner in loc.locations.data) + "]"
+    return "[unknown]"
+
+
 def _nest(elements: list[str], shape: list[int]) -> str:
     if len(shape) <= 1:
         return "[" + ", ".join(elements) + "]"
@@ -494,27 +561,35 @@ def _nest(elements: list[str], shape: list[int]) -> str:
 
 
 def print_module(module: ModuleOp, debuginfo: bool = False, local_scope: bool = False,
-                 generic: bool = False) -> str:
+                 generic: bool = False, elide_elements: int | None = None,
+                 pretty_debuginfo: bool = False, value_users: bool = False) -> str:
     """The module as MLIR/triton-opt prints it (``--mlir-print-debuginfo`` if asked;
     ``local_scope``: every attribute and location in place, no aliases; ``generic``: every
-    op in the generic form)."""
+    op in the generic form; ``elide_elements``: dense attributes of more elements elided;
+    ``pretty_debuginfo``: locations in MLIR's pretty form; ``value_users``: comments naming
+    each value's users)."""
+    settings = dict(elide_elements_larger=elide_elements, pretty_debuginfo=pretty_debuginfo,
+                    print_value_users=value_users,
+                    _op_ids=op_ids(module) if value_users else {})
     names = assign_names(module)
     if local_scope:
         stream = io.StringIO()
         printer = TileoptPrinter(stream=stream, print_debuginfo=debuginfo, names=names,
-                                 print_generic_format=generic)
+                                 print_generic_format=generic, **settings)
         printer.print_op(module)
         printer._print_new_line()
         return stream.getvalue()
 
     recorder = TileoptPrinter(stream=_NullStream(), print_debuginfo=debuginfo,
-                              names=names, recording=True, print_generic_format=generic)
+                              names=names, recording=True, print_generic_format=generic,
+                              **settings)
     recorder.print_op(module)
     definitions = recorder.assign_aliases()
 
     stream = io.StringIO()
     printer = TileoptPrinter(stream=stream, print_debuginfo=debuginfo, names=names,
-                             aliases=recorder.aliases, print_generic_format=generic)
+                             aliases=recorder.aliases, print_generic_format=generic,
+                             **settings)
     deferred = []
     for attr, text, is_deferred in definitions:
         if is_deferred:

@@ -28,10 +28,38 @@ class SourceText:
     _line_starts: list[int] | None = None
 
     def line_col(self, offset: int) -> tuple[int, int]:
+        starts = self._starts()
+        index = bisect.bisect_right(starts, offset) - 1
+        return index + self.first_line, offset - starts[index] + 1
+
+    def line_text(self, line: int) -> str | None:
+        """The text of file line ``line`` (without its newline), None if not in this text."""
+        starts = self._starts()
+        index = line - self.first_line
+        if not 0 <= index < len(starts):
+            return None
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(self.text)
+        return self.text[starts[index]:end].rstrip("\r")
+
+    def _starts(self) -> list[int]:
         if self._line_starts is None:
             self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        index = bisect.bisect_right(self._line_starts, offset) - 1
-        return index + self.first_line, offset - self._line_starts[index] + 1
+        return self._line_starts
+
+
+# File name -> the text last read under that name: diagnostics at a position in it show
+# the line and a caret, as mlir-opt's do (``tileopt.ir.diagnostics.format_diagnostic``).
+SOURCES: dict[str, SourceText] = {}
+
+
+def remember_source(source: SourceText) -> None:
+    SOURCES[source.filename] = source
+
+
+def source_line(filename: str | None, line: int | None) -> str | None:
+    """Line ``line`` of the text last read as ``filename``, if any."""
+    source = SOURCES.get(filename) if filename is not None and line is not None else None
+    return source.line_text(line) if source is not None else None
 
 
 def byte_line_col(data: bytes, offset: int, first_line: int = 1) -> tuple[int, int]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from xdsl.ir import Operation
 
+from tileopt.ir.diagnostics import format_diagnostic
 from tileopt.ir.locations import location_of
 
 
@@ -26,21 +27,16 @@ class Diagnostic:
     line: int | None = None
     col: int | None = None
 
-    def format(self) -> str:
-        where = ""
-        if self.file is not None:
-            where = self.file + ":"
-            if self.line is not None:
-                where += f"{self.line}:" + (f"{self.col}:" if self.col is not None else "")
-            where += " "
-        return f"{where}{self.severity}: {self.message}"
+    def format(self, excerpt: bool = False) -> str:
+        return format_diagnostic(self.severity, self.message, self.file, self.line, self.col,
+                                 excerpt=excerpt)
 
 
 Handler = Callable[[Diagnostic], None]
 
 
 def _print_handler(diagnostic: Diagnostic) -> None:
-    print(diagnostic.format(), file=sys.stderr)
+    print(diagnostic.format(excerpt=True), file=sys.stderr)
 
 
 _handler: Handler = _print_handler

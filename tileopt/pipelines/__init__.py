@@ -16,7 +16,7 @@ from tileopt.passes.options import OptionTextError, split_option_text
 from tileopt.passes.registry import all_passes, get_pass
 from tileopt.pipelines.loader import (NAME, available_pipelines, load_pipeline,
                                       looks_like_pipeline, resolve_name)
-from tileopt.pipelines.model import PassStep, Pipeline, Where
+from tileopt.pipelines.model import PassStep, Pipeline, Where, where_in_text
 from tileopt.pipelines.text import SOURCE, parse_pipeline_text
 
 __all__ = ["resolve_pass_pipeline", "slice_stages", "available_pipelines", "Pipeline"]
@@ -25,7 +25,7 @@ _WITH_PARAMS = re.compile(r"^\s*([^{}\s]+)\s*\{(.*)\}\s*$", re.DOTALL)
 
 
 def _where(text: str, offset: int) -> Where:
-    return Where(SOURCE, 1, offset + 1, (text, " " * offset + "^"))
+    return where_in_text(SOURCE, text, offset)
 
 
 def resolve_pass_pipeline(text: str) -> Pipeline:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from tileopt.ir.diagnostics import did_you_mean
+from tileopt.ir.diagnostics import TileoptError, did_you_mean
 from tileopt.passes.registry import get_pass, is_indexed_or_registered, load_plugin_file
 from tileopt.pipelines.model import (OptionInput, PassStep, Pipeline, Where, make_step,
                                      unknown_option_error, unknown_pass_error)
@@ -52,6 +52,20 @@ def available_pipelines() -> dict[str, Path]:
             for file in sorted(directory.glob("*.yaml")):
                 found.setdefault(file.stem, file)
     return found
+
+
+def pipelines_for_target(backend: str, arch: str) -> list[str]:
+    """The pipelines on the search path whose target is ``backend`` and ``arch`` (for a
+    hint: a file that does not load is left out)."""
+    names = []
+    for name, path in available_pipelines().items():
+        try:
+            target = load_definition(path).target
+        except TileoptError:
+            continue
+        if target.get("backend") == backend and str(target.get("arch")) == arch:
+            names.append(name)
+    return names
 
 
 def find_pipeline(name: str) -> Path | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tileopt.ir import TileoptError
-from tileopt.ir.diagnostics import did_you_mean
+from tileopt.ir.diagnostics import caret_excerpt, did_you_mean
 from tileopt.passes.base import Pass
 from tileopt.passes.registry import all_passes, get_pass
 
@@ -28,6 +28,12 @@ class Where:
 
     def error(self, message: str) -> TileoptError:
         return TileoptError(message, self.file, self.line, self.col, list(self.notes))
+
+
+def where_in_text(source: str, text: str, offset: int) -> Where:
+    """Column ``offset + 1`` of one-line ``text`` (pipeline text, a flag's value), with the
+    text and a caret under the column."""
+    return Where(source, 1, offset + 1, tuple(caret_excerpt(text, offset + 1)))
 
 
 @dataclass(frozen=True)

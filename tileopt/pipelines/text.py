@@ -15,9 +15,11 @@ from __future__ import annotations
 from tileopt.ir import TileoptError
 from tileopt.passes.options import OptionTextError, split_option_text
 from tileopt.pipelines.model import (NestStep, OptionInput, PassStep, Pipeline, Step, Where,
-                                     make_step)
+                                     make_step, where_in_text)
 
 SOURCE = "<pass-pipeline>"
+ANY = "any"
+"""The anchor of an op-agnostic nested pipeline, ``any(...)``: every op one level down."""
 
 
 class _Reader:
@@ -26,8 +28,7 @@ class _Reader:
         self.pos = 0
 
     def where(self, offset: int) -> Where:
-        caret = " " * offset + "^"
-        return Where(SOURCE, 1, offset + 1, (self.text, caret))
+        return where_in_text(SOURCE, self.text, offset)
 
     def skip_space(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos].isspace():
@@ -78,8 +79,10 @@ def parse_pipeline_text(text: str) -> Pipeline:
     steps = _parse_list(reader, closing="")
     if reader.peek():
         raise reader.where(reader.pos).error(f"unexpected '{reader.peek()}' in pass pipeline")
-    # An explicit top-level ``builtin.module(...)`` is the pipeline itself.
-    if len(steps) == 1 and isinstance(steps[0], NestStep) and steps[0].anchor == "builtin.module":
+    # An explicit top-level ``builtin.module(...)`` is the pipeline itself, and so is
+    # ``any(...)``, the op-agnostic form Triton's pass managers print.
+    if len(steps) == 1 and isinstance(steps[0], NestStep) and \
+            steps[0].anchor in ("builtin.module", ANY):
         return Pipeline(steps[0].steps)
     for step in steps:
         if isinstance(step, NestStep) and step.anchor == "builtin.module":
@@ -118,7 +121,9 @@ def _parse_element(reader: _Reader) -> Step:
         for step in inner:
             if isinstance(step, PassStep):
                 anchor = type(step.pass_).anchor
-                if anchor is not None and anchor != name:
+                # A function pass at module level runs on every function (the YAML
+                # pipelines list Triton's tt.func passes so).
+                if anchor is not None and name not in (anchor, ANY, "builtin.module"):
                     raise reader.where(start).error(
                         f"pass '{step.name}' runs on '{anchor}' and cannot be nested under "
                         f"'{name}'")

@@ -12,7 +12,7 @@ import yaml
 
 from tileopt.ir import TileoptError
 from tileopt.ir.diagnostics import did_you_mean
-from tileopt.ir.source_positions import byte_line_col
+from tileopt.ir.source_positions import SourceText, byte_line_col, remember_source
 from tileopt.pipelines.model import Where
 
 
@@ -52,6 +52,8 @@ class YamlFile:
             line, col = byte_line_col(data, err.start)
             raise TileoptError(f"cannot read pipeline file: not UTF-8 text (byte "
                                f"0x{data[err.start]:02x})", display, line, col) from None
+        # Errors at a position in the file show its line and a caret.
+        remember_source(SourceText(display, text, 1))
         depth = _nesting_depth(text)
         if depth > MAX_NESTING:
             raise TileoptError(f"pipeline file nests {depth} levels deep, more than the "

@@ -29,6 +29,7 @@ from tileopt.target.function_emitter import FunctionEmitter, TranslationState, e
 from tileopt.target.gpu_target import GPUTarget, parse_arch, target_of_module
 from tileopt.target.kernel_attrs import ModuleLaunchInfo, apply_function_attributes, is_kernel
 from tileopt.target.llvm_ops import constant_value
+from tileopt.target.missing_stage import not_llvm_dialect_message
 from tileopt.target.llvm_types import UnsupportedType, convert_type
 
 MODULE_NAME = "LLVMDialectModule"
@@ -60,8 +61,7 @@ class ModuleTranslation(TranslationState):
             elif isinstance(op, llvm.FuncOp):
                 functions.append(op)
             else:
-                raise error_at(op, f"'{op.name}' cannot be translated to LLVM IR "
-                                   "(only llvm.func and llvm.mlir.global may be at module level)")
+                raise error_at(op, not_llvm_dialect_message(op, self.source))
         declared = [(op, self._declare(op)) for op in functions]
         for op, function in declared:
             if op.body.blocks:

@@ -5,35 +5,35 @@
 // CLEAN-NOT: {{Traceback|internal error}}
 
 // A byte-order mark before the module (editors on Windows add one).
-// CHECK: {{.*}}first-character.mlir:9:1: error: Unexpected character: U+FEFF (ZERO WIDTH NO-BREAK SPACE)
+// CHECK: {{.*}}first-character.mlir:9:1: error: unexpected character: U+FEFF (ZERO WIDTH NO-BREAK SPACE)
 ﻿module {
 }
 
 // -----
 
 // A stray '$' as the first character.
-// CHECK: {{.*}}first-character.mlir:16:1: error: Unexpected character: $
+// CHECK: {{.*}}first-character.mlir:16:1: error: unexpected character: $
 $ module {
 }
 
 // -----
 
 // A no-break space as the first character.
-// CHECK: {{.*}}first-character.mlir:23:1: error: Unexpected character: U+00A0 (NO-BREAK SPACE)
+// CHECK: {{.*}}first-character.mlir:23:1: error: unexpected character: U+00A0 (NO-BREAK SPACE)
  module {
 }
 
 // -----
 
 // A zero-width space as the first character.
-// CHECK: {{.*}}first-character.mlir:30:1: error: Unexpected character: U+200B (ZERO WIDTH SPACE)
+// CHECK: {{.*}}first-character.mlir:30:1: error: unexpected character: U+200B (ZERO WIDTH SPACE)
 ​module {
 }
 
 // -----
 
 // An unterminated string as the first token.
-// CHECK: {{.*}}first-character.mlir:37:1: error: End of file reached before closing string literal.
+// CHECK: {{.*}}first-character.mlir:37:1: error: expected '"' in string literal
 "abc
 
 // -----

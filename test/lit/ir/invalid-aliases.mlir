@@ -56,7 +56,7 @@ module {
 // -----
 
 // A file location without a line number.
-// CHECK: {{.*}}invalid-aliases.mlir:61:48: error: Expected integer literal as line number in location
+// CHECK: {{.*}}invalid-aliases.mlir:61:48: error: expected integer literal as line number in location
 module {
   %0 = arith.constant 1 : i32 loc("kernels.py":x:1)
 }
@@ -80,7 +80,7 @@ module {
 // -----
 
 // A type alias cut short.
-// CHECK: {{.*}}invalid-aliases.mlir:85:1: error: '>' expected
+// CHECK: {{.*}}invalid-aliases.mlir:[[# @LINE + 1]]:22: error: expected '>'
 !mytype = !tt.ptr<f32
 module {
 }

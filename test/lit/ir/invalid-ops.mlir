@@ -12,7 +12,7 @@ module {
 // -----
 
 // The same, in the generic form.
-// CHECK: {{.*}}invalid-ops.mlir:17:3: error: custom op 'tt.frobnicate' is unknown
+// CHECK: {{.*}}invalid-ops.mlir:17:3: error: unregistered operation 'tt.frobnicate' found in dialect ('tt') that does not allow unknown operations
 module {
   "tt.frobnicate"() : () -> ()
 }
@@ -20,7 +20,7 @@ module {
 // -----
 
 // A dialect tileopt does not load.
-// CHECK: {{.*}}invalid-ops.mlir:25:8: error: custom op 'foo.bar' is unknown (dialect 'foo' is not registered)
+// CHECK: {{.*}}invalid-ops.mlir:25:8: error: custom op 'foo.bar' is unknown (dialect 'foo' is not registered; with --allow-unregistered-dialect, its ops are read in the generic form, "foo.bar"(...) : (...) -> (...))
 module {
   %0 = foo.bar : i32
 }

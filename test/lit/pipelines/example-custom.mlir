@@ -4,7 +4,7 @@
 // RUN: tileopt %s --pass-pipeline=%examples/pipelines/custom.yaml --stop-after=ttgir | FileCheck %s
 // RUN: env TILEOPT_PIPELINE_PATH=%examples/pipelines tileopt %s --pass-pipeline='custom{num-warps=4}' --stop-after=ttir --mlir-print-ir-after-all 2>&1 >/dev/null | FileCheck %s --check-prefix=STAGE
 
-// PIPELINE: builtin.module(inline{default-pipeline=canonicalize}, triton-rewrite-tensor-pointer, triton-rewrite-tensor-descriptor-to-pointer, canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true}, triton-combine, triton-reorder-broadcast, cse, example-mul-to-shift{emit-remarks=false}, triton-licm, symbol-dce,
+// PIPELINE: builtin.module(inline{default-pipeline=canonicalize inlining-threshold=4294967295 max-iterations=4}, triton-rewrite-tensor-pointer, triton-rewrite-tensor-descriptor-to-pointer, canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true}, triton-combine, triton-reorder-broadcast, cse, example-mul-to-shift{emit-remarks=false}, triton-licm, symbol-dce,
 // CHECK-LABEL: tt.func public @scale
 // CHECK:         arith.shli
 // CHECK-NOT:     arith.muli

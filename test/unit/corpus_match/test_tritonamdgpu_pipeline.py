@@ -19,9 +19,12 @@ test_matches_triton, test_print_match_table = pass_match_tests(
 @pytest.mark.parametrize("kernel", ("matmul", "matmul_small", "block_ptr_matmul"))
 @pytest.mark.parametrize("target", AMD)
 def test_pipelining_stretch_matches_triton(corpus, passes_root, target, kernel):
-    stages = {"num-stages": compile_metadata(corpus, target, kernel)["num_stages"]}
+    num_stages = compile_metadata(corpus, target, kernel)["num_stages"]
+    stages = {"num-stages": num_stages}
     cdna = target == "hip-gfx942"
-    passes = [("tritonamdgpu-schedule-loops", stages), ("tritonamdgpu-pipeline", {}),
+    # Triton spells schedule-loops' option num_stages, block-pingpong's num-stages
+    passes = [("tritonamdgpu-schedule-loops", {"num_stages": num_stages}),
+              ("tritonamdgpu-pipeline", {}),
               ("canonicalize", {}), ("tritongpu-remove-layout-conversions", {}),
               ("tritongpu-reduce-data-duplication", {})]
     if cdna:

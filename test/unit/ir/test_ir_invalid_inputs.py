@@ -32,7 +32,7 @@ def _diagnostics(path: Path) -> tuple[str, list[int]]:
         try:
             parse_module(chunk, str(path), make_context(), first_line=first_line)
         except TileoptError as err:
-            lines.append(err.format())
+            lines.append(err.format(excerpt=True))
         else:
             accepted.append(first_line)
     return "\n".join(lines) + "\n", accepted

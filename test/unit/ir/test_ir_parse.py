@@ -72,7 +72,7 @@ def test_late_aliases_print_back_identically_with_debuginfo():
 
 def test_alias_defined_in_terms_of_itself():
     err = _error("module {\n}\n#a = loc(\"x\"(#b))\n#b = loc(\"y\"(#a))\n"
-                 "\"test.op\"() : () -> () loc(#a)\n", allow_unregistered_ctx())
+                 "\"test.op\"() : () -> () loc(#a)\n", **allow_unregistered_ctx())
     assert "defined in terms of itself" in err.message
     assert (err.line, err.col) == (3, 1)
 

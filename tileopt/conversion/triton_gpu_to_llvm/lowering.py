@@ -185,7 +185,7 @@ class FunctionLowering:
         except (TileoptError, PassFailure):
             raise
         except UnsupportedType as err:
-            raise self.error(op, f"cannot lower {err}") from None
+            raise self.error(op, f"cannot lower '{op.name}': {err}") from None
         except LayoutError as err:  # a layout the verifier let through but no math fits
             raise self.error(op, f"cannot lower: {err}") from None
         finally:

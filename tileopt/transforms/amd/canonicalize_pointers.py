@@ -318,6 +318,9 @@ class CanonicalizePointers(Pass):
     """Split pointer arithmetic into a scalar base and a tensor offset (fat pointers)."""
 
     name = "tritonamdgpu-canonicalize-pointers"
+    # Triton nests it under tt.func (its reproducers say `tt.func(...)`); at module level,
+    # as the YAML pipelines list it, it runs on every function.
+    anchor = "tt.func"
 
     enable_large_tensor_ptr_canon: bool = option(
         False, "also canonicalize pointers to tensors that may exceed 2 GiB (no "

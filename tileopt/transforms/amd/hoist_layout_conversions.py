@@ -56,6 +56,9 @@ class AMDHoistLayoutConversions(Pass):
     """Hoist conversions of loop-invariant values to dot-operand layouts out of loops."""
 
     name = "tritonamdgpu-hoist-layout-conversions"
+    # Triton nests it under tt.func (its reproducers say `tt.func(...)`); at module level,
+    # as the YAML pipelines list it, it runs on every function.
+    anchor = "tt.func"
 
     def apply(self, ctx: Context, op: Operation) -> None:
         for convert in [o for o in op.walk() if isinstance(o, ConvertLayoutOp)]:

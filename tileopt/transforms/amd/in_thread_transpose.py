@@ -300,6 +300,9 @@ class InThreadTranspose(Pass):
     """Transpose K-strided dot operands in registers before they are written to LDS."""
 
     name = "tritonamdgpu-in-thread-transpose"
+    # Triton nests it under tt.func (its reproducers say `tt.func(...)`); at module level,
+    # as the YAML pipelines list it, it runs on every function.
+    anchor = "tt.func"
 
     def apply(self, ctx: Context, op: Operation) -> None:
         for local_load in [o for o in op.walk() if o.name == "ttg.local_load"]:

@@ -76,7 +76,8 @@ class ScheduleLoops(Pass):
 
     name = "tritonamdgpu-schedule-loops"
 
-    num_stages: int = option(2, "number of pipeline stages", name="num-stages")
+    # Triton 3.6 spells this option with an underscore (its reproducers print it so).
+    num_stages: int = option(2, "number of pipeline stages", name="num_stages")
 
     def apply(self, ctx: Context, op: Operation) -> None:
         loops = [o for o in op.walk() if isinstance(o, scf.ForOp)

@@ -31,6 +31,9 @@ import tileopt.transforms.canonicalization.scf_patterns  # noqa: F401
 from tileopt.dialects.canonicalization import canonicalization_patterns
 from tileopt.passes.options import option
 from tileopt.passes import Pass, register_pass
+from tileopt.passes.statistics import add_statistic, debug_log
+
+_LOG = debug_log("canonicalize")
 
 
 class OpCanonicalization(RewritePattern):
@@ -38,8 +41,12 @@ class OpCanonicalization(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         for pattern in canonicalization_patterns(type(op)):
+            name = op.name  # the op may be gone after the rewrite
             pattern.match_and_rewrite(op, rewriter)
             if rewriter.has_done_action:
+                add_statistic("num-patterns-applied", 1,
+                              "Number of canonicalization patterns applied")
+                _LOG.debug("%s applied to '%s'", type(pattern).__name__, name)
                 return
 
 

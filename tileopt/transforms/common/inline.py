@@ -159,6 +159,13 @@ class Inline(Pass):
     name = "inline"
     default_pipeline: str = option("canonicalize", "passes run on the module after inlining "
                                    "(MLIR pipeline text; empty for none)")
+    # MLIR's other options of this pass, which Triton's reproducers print (in this order):
+    # accepted; tileopt inlines every call, once, and runs no pass on other ops.
+    inlining_threshold: int = option(4294967295, "max. callee/caller size ratio in percent "
+                                     "(accepted: every call is inlined)")
+    max_iterations: int = option(4, "max. iterations inlining within an SCC (accepted)")
+    op_pipelines: tuple[str, ...] = option((), "passes to run on other ops (accepted, not "
+                                           "applied)")
 
     def apply(self, ctx: Context, op: Operation) -> None:
         if not inline_calls(op):

@@ -33,7 +33,7 @@ from tileopt.dialects.ttg_attrs import (
 )
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.layouts import mma_choice
-from tileopt.passes import Pass, register_pass
+from tileopt.passes import Pass, option, register_pass
 from tileopt.passes.registry import get_pass
 from tileopt.transforms.ttgir.reduce_data_duplication import dot_operand_shared_layout
 from tileopt.transforms.utils.tensor_layouts import order_for_memory
@@ -160,6 +160,8 @@ class OptimizeDotOperands(Pass):
     before and after)."""
 
     name = "tritongpu-optimize-dot-operands"
+    hoist_layout_conversion: bool = option(True, "hoist layout conversions of dot operands "
+                                           "out of loops (accepted)")
 
     def apply(self, ctx: Context, op: Operation) -> None:
         canonicalize = get_pass("canonicalize")

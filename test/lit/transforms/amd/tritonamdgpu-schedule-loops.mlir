@@ -1,4 +1,4 @@
-// RUN: tileopt %s -split-input-file --tritonamdgpu-schedule-loops=num-stages=3 | FileCheck %s
+// RUN: tileopt %s -split-input-file --tritonamdgpu-schedule-loops=num_stages=3 | FileCheck %s
 
 // A matmul loop on gfx942 whose loads read 8 contiguous f16 per thread: the loads go to
 // stage 0 (cluster 0), the dot to the last stage (cluster 1); nothing else is scheduled.
