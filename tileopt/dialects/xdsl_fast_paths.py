@@ -6,8 +6,8 @@ has it. Installed once, with the dialects (``tileopt/dialects/__init__.py``).
 
 - ``Operation.get_trait`` / ``get_traits_of_type`` scan an op class's traits with
   ``isinstance`` on every call (a million calls a pipeline: the verifier, dead-code
-  elimination, the rewriter). Here the answer is remembered per trait set and query.
-  Upstream: a per-``OpTraits`` lookup cache, reset by ``add_trait``.
+  elimination, the rewriter). Here the answer is remembered per op class and query, and
+  forgotten when a class gains a trait. Upstream: a lookup cache, reset by ``add_trait``.
 - ``OpDef.verify`` handles variadic operands and results generically for every op
   (segment bookkeeping, accessor descriptors). For an op class with at most one variadic
   operand and result definition and no segment-size option, the fast path checks the
@@ -31,37 +31,36 @@ from xdsl.transforms import dead_code_elimination as _dce
 
 _get_trait = Operation.get_trait.__func__
 _get_traits_of_type = Operation.get_traits_of_type.__func__
+_add_trait = OpTraits.add_trait
 _verify = _ops.OpDef.verify
 
 
-def _lookup_table(holder: OpTraits) -> dict:
-    """The cache of ``holder``'s current trait set (a new set, after ``add_trait``, gets
-    a new cache)."""
-    current = holder.traits
-    cached = holder.__dict__.get("_fast_lookup")
-    if cached is None or cached[0] is not current:
-        cached = holder.__dict__["_fast_lookup"] = (current, {})
-    return cached[1]
+_TRAITS: dict[tuple, object] = {}
+"""(op class, trait query) -> answer; emptied when any op class gains a trait."""
 
 
 def get_trait(cls, trait):
-    table = _lookup_table(cls.traits)
+    key = (cls, trait)
     try:
-        return table[trait]
+        return _TRAITS[key]
     except KeyError:
-        found = table[trait] = _get_trait(cls, trait)
+        found = _TRAITS[key] = _get_trait(cls, trait)
         return found
     except TypeError:  # an unhashable trait instance
         return _get_trait(cls, trait)
 
 
 def get_traits_of_type(cls, trait_type):
-    table = _lookup_table(cls.traits)
-    key = ("of type", trait_type)
-    found = table.get(key)
+    key = (cls, "of type", trait_type)
+    found = _TRAITS.get(key)
     if found is None:
-        found = table[key] = tuple(_get_traits_of_type(cls, trait_type))
+        found = _TRAITS[key] = tuple(_get_traits_of_type(cls, trait_type))
     return list(found)
+
+
+def add_trait(self: OpTraits, trait) -> None:
+    _TRAITS.clear()
+    _add_trait(self, trait)
 
 
 class _Plan:
@@ -184,5 +183,6 @@ def propagate_op_liveness(self, op: Operation) -> None:
 def install() -> None:
     Operation.get_trait = classmethod(get_trait)
     Operation.get_traits_of_type = classmethod(get_traits_of_type)
+    OpTraits.add_trait = add_trait
     _ops.OpDef.verify = verify
     _dce.LiveSet.propagate_op_liveness = propagate_op_liveness

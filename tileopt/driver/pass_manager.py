@@ -16,6 +16,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from tileopt.driver import ir_io
 from tileopt.driver.report import InternalPassError
+from tileopt.ir.gc_scans import heap_frozen
 from tileopt.ir.locations import error_at_op
 from tileopt.ir import TileoptError
 from tileopt.passes.base import PassFailure
@@ -43,6 +44,7 @@ class PassManager:
     # Where warnings/remarks emitted by passes go (None: printed on stderr).
     diagnostics: Handler | None = None
 
+    @heap_frozen
     def run(self, ctx: Context, module: ModuleOp) -> None:
         for inst in self.instrumentations:
             inst.before_pipeline(module)

@@ -42,6 +42,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator
 
 from tileopt.ir.floats import float_format, format_float, format_float_bits
+from tileopt.ir.gc_scans import heap_frozen
 from tileopt.ir.naming import NameTable, assign_names
 from tileopt.ir.upstream import upstream_printer
 
@@ -493,6 +494,7 @@ def _nest(elements: list[str], shape: list[int]) -> str:
                            for i in range(0, len(elements), step or 1)) + "]"
 
 
+@heap_frozen
 def print_module(module: ModuleOp, debuginfo: bool = False, local_scope: bool = False,
                  generic: bool = False) -> str:
     """The module as MLIR/triton-opt prints it (``--mlir-print-debuginfo`` if asked;

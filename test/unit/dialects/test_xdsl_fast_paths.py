@@ -77,6 +77,7 @@ def test_trait_lookup_follows_add_trait():
         assert op_type.get_traits_of_type(Marker) == [op_type.get_trait(Marker)]
     finally:
         op_type.traits._traits = op_type.traits.traits - {op_type.get_trait(Marker)}
+        xdsl_fast_paths._TRAITS.clear()
     assert op_type.get_trait(Marker) is None
     assert not llvm.FAddOp.has_trait(NoTerminator)
 
