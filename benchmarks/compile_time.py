@@ -171,7 +171,8 @@ def time_command(args: list[str], repeat: int) -> float | None:
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run(tileopt_command() + args, capture_output=True, cwd=REPO)
+        done = subprocess.run(tileopt_command() + args, capture_output=True, cwd=REPO,
+                              env=COMMAND_ENV)
         seconds = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if done.returncode != 0:
@@ -184,6 +185,11 @@ def time_command(args: list[str], repeat: int) -> float | None:
 
 # --cpu: commands are timed in CPU seconds instead of wall seconds.
 COMMAND_CPU_TIME = False
+
+# The commands run as an installed tileopt does, from cached bytecode: without
+# PYTHONDONTWRITEBYTECODE (set in some shells and CI images), which would make every
+# command compile tileopt's sources again.
+COMMAND_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def time_cli(corpus: Path, target: str, kernel: str, repeat: int) -> float | None:
@@ -368,6 +374,12 @@ def main() -> int:
     if args.triton_python:
         print(f"timing Triton with {args.triton_python} ...", file=sys.stderr, flush=True)
         triton = time_triton(args.triton_python, corpus, cases, args.repeat)
+
+    # A warm-up per target, as Triton gets one: the first use of a pipeline imports its
+    # passes (in this process) and writes their bytecode cache (for the commands).
+    for target in targets:
+        time_tileopt(corpus, target, kernels[0])
+        time_cli(corpus, target, kernels[0], 1)
 
     head = (f"{'target':10} {'kernel':14} | tileopt ms: {'parse':>6} {'ttir':>7} {'ttgir':>7} "
             f"{'llir':>7} {'code':>7} {'total':>8} {'.ttgir':>8} {'CLI':>6} | Triton ms: {'ttgir':>6} "
