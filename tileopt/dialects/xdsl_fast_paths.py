@@ -124,6 +124,16 @@ def _check_values(plan: tuple, values, context) -> None:
             constraint.verify((values[i + extra - 1]._type,), context)  # noqa: SLF001
 
 
+def _check_named(defs: dict, given: dict, optional: type, context) -> None:
+    """Each defined property or attribute: present unless optional, and its constraint."""
+    for name, attr_def in defs.items():
+        if name not in given:
+            if isinstance(attr_def, optional):
+                continue
+            raise _Rejected
+        attr_def.constr.verify(given[name], context)
+
+
 def verify(self: _ops.OpDef, op: Operation) -> None:
     plan = self.__dict__.get("_fast_plan", False)
     if plan is False:
@@ -138,23 +148,10 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
             _ops.irdl_op_verify_regions(op, self, context)
         if plan.successors or op._successors:  # noqa: SLF001
             _ops.verify_variadic_size(op, self, _ops.VarIRConstruct.SUCCESSOR)
-        properties = op.properties
-        for name, attr_def in self.properties.items():
-            if name not in properties:
-                if isinstance(attr_def, _ops.OptPropertyDef):
-                    continue
-                raise _Rejected
-            attr_def.constr.verify(properties[name], context)
-        for name in properties:
-            if name not in self.properties:
-                raise _Rejected
-        attributes = op.attributes
-        for name, attr_def in self.attributes.items():
-            if name not in attributes:
-                if isinstance(attr_def, _ops.OptAttributeDef):
-                    continue
-                raise _Rejected
-            attr_def.constr.verify(attributes[name], context)
+        _check_named(self.properties, op.properties, _ops.OptPropertyDef, context)
+        if any(name not in self.properties for name in op.properties):
+            raise _Rejected
+        _check_named(self.attributes, op.attributes, _ops.OptAttributeDef, context)
     except Exception:  # noqa: BLE001 - xDSL's own code gives the verdict and the message
         return _verify(self, op)
     for trait in self.traits:
