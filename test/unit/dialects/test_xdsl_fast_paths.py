@@ -10,7 +10,7 @@ import itertools
 
 import pytest
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import Float32Type, IntegerType, i32
+from xdsl.dialects.builtin import Float32Type, i32
 from xdsl.ir import Block
 from xdsl.irdl import IRDLOperation
 from xdsl.traits import IsTerminator, NoTerminator, Pure
