@@ -16,6 +16,10 @@ Triton is never imported by tileopt): ``IRSource`` of the same ``.ttir``, then i
 ``make_ttgir``, ``make_llir`` and ``make_ptx``/``make_amdgcn`` stages on the CPU, as ``triton.compile``
 runs them (an IR source skips its own stage), median of ``--repeat`` runs after a warm-up.
 
+With ``--cpu`` every time is CPU time (user + system, forked children included), for both
+compilers: on a machine shared with other work, wall times measured at different moments
+are not comparable.
+
 Then two more tables (``--no-startup``, ``--no-scaling`` leave them out):
 
 - start-up: the wall time of ``tileopt --help`` and of a run without passes over
@@ -94,30 +98,30 @@ def time_tileopt(corpus: Path, target: str, kernel: str) -> dict[str, object]:
     spec = TARGETS[target]
     path = corpus / target / f"{kernel}.ttir"
     times: dict[str, object] = {}
-    start = time.perf_counter()
+    start = clock()
     ctx = make_context()
     module = parse_module(path.read_text(), str(path), ctx)
-    times["parse"] = time.perf_counter() - start
+    times["parse"] = clock() - start
     pipeline = resolve_pass_pipeline(spec.pipeline + _options(corpus, target, kernel))
     for stage in STAGES:
         part = slice_stages(pipeline, stage, stage)
-        start = time.perf_counter()
+        start = clock()
         try:
             _run_pipeline(part, module, ctx, str(path))
         except Exception as err:  # noqa: BLE001 - any failure ends the timing, reported
             times["stopped"] = f"{stage}: {_short(err)}"
             return times
-        times[stage] = time.perf_counter() - start
+        times[stage] = clock() - start
     if not _has_llvm_function(module):
         times["stopped"] = "no LLVM dialect after the llir stage"
         return times
-    start = time.perf_counter()
+    start = clock()
     try:
         translate(module, spec.code, spec.arch, str(path))
     except Exception as err:  # noqa: BLE001
         times["stopped"] = f"{spec.code}: {_short(err)}"
         return times
-    times["code"] = time.perf_counter() - start
+    times["code"] = clock() - start
     return times
 
 
@@ -139,7 +143,7 @@ def time_lowering(corpus: Path, target: str, kernel: str) -> tuple[float | None,
                            resolve_pass_pipeline(LOWERING.format(cc=spec.triton_arch))))
     last = "no route"
     for route, pipeline in candidates:
-        start = time.perf_counter()
+        start = clock()
         try:
             ctx = make_context()
             module = parse_module(path.read_text(), str(path), ctx)
@@ -151,7 +155,7 @@ def time_lowering(corpus: Path, target: str, kernel: str) -> tuple[float | None,
         except Exception as err:  # noqa: BLE001
             last = f"{route}: {_short(err)}"
             continue
-        return time.perf_counter() - start, route
+        return clock() - start, route
     return None, last
 
 
@@ -171,7 +175,8 @@ def time_command(args: list[str], repeat: int) -> float | None:
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run(tileopt_command() + args, capture_output=True, cwd=REPO)
+        done = subprocess.run(tileopt_command() + args, capture_output=True, cwd=REPO,
+                              env=COMMAND_ENV)
         seconds = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if done.returncode != 0:
@@ -182,8 +187,21 @@ def time_command(args: list[str], repeat: int) -> float | None:
     return best
 
 
-# --cpu: commands are timed in CPU seconds instead of wall seconds.
+# --cpu: commands, and the in-process stages of both compilers, are timed in CPU seconds
+# (user + system, with forked children: tileopt's LLVM back end) instead of wall seconds.
 COMMAND_CPU_TIME = False
+
+
+def clock() -> float:
+    if not COMMAND_CPU_TIME:
+        return time.perf_counter()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+# The commands run as an installed tileopt does, from cached bytecode: without
+# PYTHONDONTWRITEBYTECODE (set in some shells and CI images), which would make every
+# command compile tileopt's sources again.
+COMMAND_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def time_cli(corpus: Path, target: str, kernel: str, repeat: int) -> float | None:
@@ -278,11 +296,16 @@ def _short(err: Exception) -> str:
 
 # Runs under the interpreter that has Triton; prints one JSON object.
 TRITON_SCRIPT = textwrap.dedent("""
-    import json, statistics, sys, time
+    import json, resource, statistics, sys, time
     from triton.backends.compiler import GPUTarget
     from triton.compiler.compiler import IRSource, make_backend
     from triton._C.libtriton import ir
     request = json.loads(sys.argv[1])
+    def clock():
+        if not request["cpu"]:
+            return time.perf_counter()
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.process_time() + children.ru_utime + children.ru_stime
     out = {}
     for job in request["jobs"]:
         target = GPUTarget(job["backend"], job["arch"], job["warp_size"])
@@ -301,10 +324,10 @@ TRITON_SCRIPT = textwrap.dedent("""
                 module = src.make_ir(target, options, backend.get_codegen_implementation(options),
                                      backend.get_module_map(), context)
                 for ext in ("ttgir", "llir", job["code"]):
-                    start = time.perf_counter()
+                    start = clock()
                     module = stages[ext](module, metadata)
                     if run:  # the first run warms up
-                        samples[ext].append(time.perf_counter() - start)
+                        samples[ext].append(clock() - start)
             except Exception as err:
                 error = f"{type(err).__name__}: {err}"[:200]
                 break
@@ -324,7 +347,8 @@ def time_triton(python: str, corpus: Path, cases: list[tuple[str, str]], repeat:
                      "backend": spec.backend, "arch": spec.triton_arch,
                      "warp_size": spec.warp_size, "code": spec.code,
                      "num_warps": meta["num_warps"], "num_stages": meta["num_stages"]})
-    result = subprocess.run([python, "-c", TRITON_SCRIPT, json.dumps({"jobs": jobs, "repeat": repeat})],
+    result = subprocess.run([python, "-c", TRITON_SCRIPT, json.dumps({"jobs": jobs, "repeat": repeat,
+                                                          "cpu": COMMAND_CPU_TIME})],
                             capture_output=True, text=True, timeout=3600)
     if result.returncode != 0:
         raise RuntimeError(f"Triton timing failed: {result.stderr.strip().splitlines()[-1:]}")
@@ -369,6 +393,12 @@ def main() -> int:
         print(f"timing Triton with {args.triton_python} ...", file=sys.stderr, flush=True)
         triton = time_triton(args.triton_python, corpus, cases, args.repeat)
 
+    # A warm-up per target, as Triton gets one: the first use of a pipeline imports its
+    # passes (in this process) and writes their bytecode cache (for the commands).
+    for target in targets:
+        time_tileopt(corpus, target, kernels[0])
+        time_cli(corpus, target, kernels[0], 1)
+
     head = (f"{'target':10} {'kernel':14} | tileopt ms: {'parse':>6} {'ttir':>7} {'ttgir':>7} "
             f"{'llir':>7} {'code':>7} {'total':>8} {'.ttgir':>8} {'CLI':>6} | Triton ms: {'ttgir':>6} "
             f"{'llir':>6} {'code':>6} {'total':>6} | {'ratio':>6}  notes")
@@ -408,8 +438,8 @@ def main() -> int:
                         "triton": theirs})
     print("\nratio = tileopt total / Triton total (.ttir to PTX or AMDGCN, `code`); tileopt "
           "in-process with verification after each pass, as the tileopt command runs it; CLI = "
-          "the wall time (CPU time with --cpu) of `tileopt K.ttir --pass-pipeline=P{options} "
-          "--emit=ptx|amdgcn -o K.ptx`")
+          "the command `tileopt K.ttir --pass-pipeline=P{options} --emit=ptx|amdgcn -o K.ptx`; "
+          "all wall times, or CPU times (user + system, children included) with --cpu")
     results: dict[str, object] = {"kernels": records}
     if not args.no_startup:
         startup = startup_table(args.cli_repeat)

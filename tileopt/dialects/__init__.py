@@ -6,10 +6,11 @@ imported here, with the package, so that any use of the tt ops -- tileopt's cont
 Context of one's own with ``TT`` loaded -- sees them, as loading a dialect does in MLIR.
 """
 
-from tileopt.dialects import lazy_formats
+from tileopt.dialects import lazy_formats, xdsl_fast_paths
 
 # Before any of tileopt's ops is defined: their assembly formats compile on first use.
 lazy_formats.install()
+xdsl_fast_paths.install()
 
 import tileopt.dialects.tt_canonicalize  # noqa: E402,F401  (attaches tt's patterns)
 import tileopt.dialects.ttg_canonicalize  # noqa: E402,F401  (attaches ttg's patterns)

@@ -17,7 +17,7 @@ lookup of those attributes for every pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import (
@@ -699,14 +699,17 @@ def _rank_mismatch(ty: Attribute) -> str | None:
             f"{tensor_rank}")
 
 
-def find_layout_problem(module: ModuleOp) -> tuple[Operation, str] | None:
+def find_layout_problem(module: ModuleOp, ops: Iterable[Operation] | None = None
+                        ) -> tuple[Operation, str] | None:
     """The first op (or the module itself) that breaks a module-level TritonGPU rule.
 
     Rules: ``ttg.num-warps``, ``ttg.threads-per-warp`` and ``ttg.num-ctas`` are positive
     i32s, ``ttg.target`` is a ``"backend:arch"`` string, and every blocked / MMA / linear
     layout used by an op distributes exactly the module's lanes and warps. Modules without
     these attributes (plain Triton IR) are only checked for those they have. The message
-    does not name the op, so callers can add its position.
+    does not name the op, so callers can add its position. ``ops`` (in walk order): only
+    these ops' types are checked, where the others are known to pass (the incremental
+    verifier's re-checked ops, the module's attributes unchanged).
     """
     warps, problem = _module_int(module, NUM_WARPS)
     if problem is None:
@@ -726,7 +729,7 @@ def find_layout_problem(module: ModuleOp) -> tuple[Operation, str] | None:
     checked: dict[Attribute, str | None] = {}
     # Types seen, by identity: a type object recurs on many ops, and hashing one is slow.
     seen: set[int] = set()
-    for op in module.walk():
+    for op in module.walk() if ops is None else ops:
         for ty in _op_types(op):
             if id(ty) in seen:
                 continue

@@ -17,6 +17,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from tileopt.driver import ir_io
 from tileopt.driver.report import InternalPassError
+from tileopt.ir.gc_scans import heap_frozen
 from tileopt.ir.locations import error_at_op
 from tileopt.ir import TileoptError
 from tileopt.passes.base import PassFailure
@@ -48,6 +49,7 @@ class PassManager:
     # --mlir-pass-statistics: id(step) -> that step's statistics, summed over its runs.
     statistics: dict[int, dict[str, list]] | None = None
 
+    @heap_frozen
     def run(self, ctx: Context, module: ModuleOp) -> None:
         for inst in self.instrumentations:
             inst.before_pipeline(module)

@@ -62,6 +62,7 @@ from tileopt.ir.aliases import AliasDefinition, LazyAliasTable, find_alias_defin
 from tileopt.ir.context import make_context
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.floats import bits_to_float, float_format, float_to_bits
+from tileopt.ir.gc_scans import heap_frozen
 from tileopt.ir.lexer import FastMLIRLexer
 from tileopt.ir.source_positions import (OP_SOURCES, SourceText, byte_line_col, remember_source,
                                          source_position)
@@ -656,6 +657,7 @@ def _error_from_parse_error(err: ParseError, source: SourceText) -> TileoptError
     return TileoptError(message, source.filename, line, col)
 
 
+@heap_frozen
 def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | None = None,
                  *, first_line: int = 1, verify: bool = True,
                  implicit_module: bool = True) -> ModuleOp:

@@ -47,6 +47,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator
 
 from tileopt.ir.floats import float_format, format_float, format_float_bits
+from tileopt.ir.gc_scans import heap_frozen
 from tileopt.ir.naming import NameTable, assign_names
 from tileopt.ir.upstream import upstream_printer
 from tileopt.ir.value_users import argument_users_comment, op_ids, users_comment
@@ -560,6 +561,7 @@ def _nest(elements: list[str], shape: list[int]) -> str:
                            for i in range(0, len(elements), step or 1)) + "]"
 
 
+@heap_frozen
 def print_module(module: ModuleOp, debuginfo: bool = False, local_scope: bool = False,
                  generic: bool = False, elide_elements: int | None = None,
                  pretty_debuginfo: bool = False, value_users: bool = False) -> str:

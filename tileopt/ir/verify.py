@@ -213,13 +213,16 @@ def verify_module(module: Operation, filename: str | None = None) -> None:
 
 
 def _verify_ops(module: Operation, only: set[Operation] | None,
-                filename: str | None) -> None:
+                filename: str | None, module_rules_on_all: bool = True) -> None:
     """Verify the ops of ``module`` (those in ``only``, if given) in walk order, so that the
-    first failure is the one a whole-module verification reports."""
+    first failure is the one a whole-module verification reports. The module-level rules
+    look at every op, or (``module_rules_on_all`` false) at those in ``only``."""
     order = _BlockOrder()
-    for op in module.walk():
+    checked: list[Operation] = []
+    for op in _ops_in_walk_order(module):
         if only is not None and op not in only:
             continue
+        checked.append(op)
         message = _structure_error(op) or _check_dominance(op, order)
         if message is None:
             try:
@@ -233,9 +236,33 @@ def _verify_ops(module: Operation, only: set[Operation] | None,
         if message is not None:
             raise _op_error(op, message, filename)
     if isinstance(module, ModuleOp):
-        problem = _module_level_problem(module)
+        problem = _module_level_problem(module, None if module_rules_on_all else checked)
         if problem is not None:
             raise _op_error(problem[0], problem[1], filename)
+
+
+def _ops_in_walk_order(root: Operation) -> list[Operation]:
+    """``list(root.walk())`` (each op before its regions' ops), through xDSL 0.74's linked
+    lists directly: its nested generators cost more than the verification's own work."""
+    found: list[Operation] = []
+    append = found.append
+
+    def visit(op: Operation) -> None:
+        append(op)
+        for region in op.regions:
+            block = region._first_block  # noqa: SLF001
+            while block is not None:
+                child = block._first_op  # noqa: SLF001
+                while child is not None:
+                    if child.regions:
+                        visit(child)
+                    else:
+                        append(child)
+                    child = child._next_op  # noqa: SLF001
+                block = block._next_block  # noqa: SLF001
+
+    visit(root)
+    return found
 
 
 def _signature(op: Operation) -> tuple:
@@ -247,15 +274,18 @@ def _signature(op: Operation) -> tuple:
     block = op.parent
     region = None if block is None else block.parent
     # ``_operands`` is xDSL 0.74's tuple behind ``op.operands`` (iterating that view is a
-    # Python-level loop per op, on every op after every pass).
+    # Python-level loop per op, on every op after every pass); ``_type`` is the field
+    # behind an SSA value's ``type`` property, ``_prev_op``/``_next_op`` behind the
+    # neighbours'.
     operands = op._operands  # noqa: SLF001
-    return (block, region, None if region is None else region.parent, op.prev_op,
-            op.next_op, operands, tuple(v.type for v in operands),
-            tuple(r.type for r in op.results), tuple(op.attributes.items()),
-            tuple(op.properties.items()),
-            tuple(tuple((b, tuple(a.type for a in b.args)) for b in r.blocks)
-                  for r in op.regions) if op.regions else (),
-            tuple(op.successors) if op._successors else ())  # noqa: SLF001
+    return (block, region, None if region is None else region.parent,
+            op._prev_op, op._next_op, operands,  # noqa: SLF001
+            tuple([v._type for v in operands]),  # noqa: SLF001
+            tuple([r._type for r in op.results]),  # noqa: SLF001
+            tuple(op.attributes.items()), tuple(op.properties.items()),
+            tuple([tuple([(b, tuple([a._type for a in b._args]))  # noqa: SLF001
+                          for b in r.blocks]) for r in op.regions]) if op.regions else (),
+            op._successors)  # noqa: SLF001
 
 
 class IncrementalVerifier:
@@ -266,7 +296,8 @@ class IncrementalVerifier:
     whose signature changed is re-verified, with every op around it whose verification
     reads it: its ancestors (region, terminator, isolation and symbol checks), and the
     users of its results and of removed ops' results (types, dominance). The module-level
-    rules run when anything changed. The IR it starts from (:meth:`start`) must have been
+    rules run when anything changed (on the re-checked ops, unless the module op itself
+    changed). The IR it starts from (:meth:`start`) must have been
     verified, as ``parse_module`` does.
     """
 
@@ -274,13 +305,13 @@ class IncrementalVerifier:
         self._signatures: dict[Operation, tuple] = {}
 
     def start(self, module: Operation) -> None:
-        self._signatures = {op: _signature(op) for op in module.walk()}
+        self._signatures = {op: _signature(op) for op in _ops_in_walk_order(module)}
 
     def verify(self, module: Operation, filename: str | None = None) -> None:
         before = self._signatures
         now: dict[Operation, tuple] = {}
         changed: list[Operation] = []
-        for op in module.walk():
+        for op in _ops_in_walk_order(module):
             signature = now[op] = _signature(op)
             if before.get(op) != signature:
                 changed.append(op)
@@ -297,10 +328,13 @@ class IncrementalVerifier:
         for op in changed + removed:
             for result in op.results:
                 recheck.update(use.operation for use in result.uses)
-        _verify_ops(module, recheck, filename)
+        # The module-level rules read the module's attributes and each op's types (part of
+        # its signature): with the module op itself unchanged, only re-checked ops can fail.
+        _verify_ops(module, recheck, filename, module_rules_on_all=module in changed)
 
 
-def _module_level_problem(module: ModuleOp) -> tuple[Operation, str] | None:
+def _module_level_problem(module: ModuleOp, ops: list[Operation] | None = None
+                          ) -> tuple[Operation, str] | None:
     """Rules that span the module, like MLIR's ``verifyOperationAttribute``: TritonGPU's
     layouts must distribute exactly the module's ``ttg.num-warps`` warps and
     ``ttg.threads-per-warp`` lanes (checked by the ttg dialect)."""
@@ -308,4 +342,4 @@ def _module_level_problem(module: ModuleOp) -> tuple[Operation, str] | None:
         return None  # the layouts' module was never imported: the IR holds none
     from tileopt.dialects.ttg import find_layout_problem
 
-    return find_layout_problem(module)
+    return find_layout_problem(module, ops)

@@ -20,6 +20,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from tileopt.ir import TileoptError, make_context, parse_module
+from tileopt.ir.gc_scans import heap_frozen
 from tileopt.target.amdgpu import find_lld, llvm_ir_to_amdgcn, llvm_ir_to_hsaco
 from tileopt.target.gpu_target import GPUTarget, parse_arch, target_of_module
 from tileopt.target.llvm_ir import module_to_llvm_ir
@@ -96,6 +97,7 @@ def _target_of_llvm_ir(text: str) -> GPUTarget | None:
     return parse_arch(cpu.group(1)) if cpu else None
 
 
+@heap_frozen
 def translate(module_or_text: ModuleOp | str, emit: str = "llvm-ir", arch: str | None = None,
               filename: str = "<stdin>", *, opt_level: int | None = None,
               debug_info: bool = True, fp_fusion: bool = True) -> str | bytes:

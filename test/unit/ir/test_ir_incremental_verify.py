@@ -143,3 +143,46 @@ def test_the_pass_manager_names_the_pass_that_broke_the_ir(name, monkeypatch):
     with pytest.raises(TileoptError) as err:
         PassManager(pipeline, "in.mlir").run(None, module)
     assert "invalid IR after pass 'test-incremental-breaker'" in err.value.format()
+
+
+LAYOUT_TEXT = """\
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [WARPS], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @f() {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %s = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    tt.return
+  }
+}
+"""
+
+
+def more_warps_in_the_module(module):
+    # No op changes, yet every layout now distributes too few warps.
+    from xdsl.dialects.builtin import IntegerAttr, i32
+
+    module.attributes["ttg.num-warps"] = IntegerAttr(8, i32)
+
+
+def a_layout_of_other_warps(module):
+    other = parse_module(LAYOUT_TEXT.replace("WARPS", "8").replace('"ttg.num-warps" = 4',
+                                                                   '"ttg.num-warps" = 8'))
+    ops(module, "tt.make_range")[1].results[0]._type = \
+        ops(other, "tt.make_range")[0].results[0].type
+
+
+@pytest.mark.parametrize("breakage", [more_warps_in_the_module, a_layout_of_other_warps])
+def test_the_module_level_layout_rule_is_still_checked(breakage):
+    text = LAYOUT_TEXT.replace("WARPS", "4")
+    module = parse_module(text, "in.mlir")
+    verifier = IncrementalVerifier()
+    verifier.start(module)
+    breakage(module)
+    with pytest.raises(TileoptError) as err:
+        verifier.verify(module, "in.mlir")
+    expected = parse_module(text, "in.mlir")
+    breakage(expected)
+    with pytest.raises(TileoptError) as full:
+        verify_module(expected, "in.mlir")
+    assert err.value.format() == full.value.format()
+    assert "warps" in err.value.format()

@@ -1,0 +1,185 @@
+"""Faster paths through xDSL 0.74's hot generic code, with the same results.
+
+Local overrides of xDSL (pinned in pyproject.toml), found by profiling tileopt's
+pipelines (issue 14); each belongs upstream and says what to propose. Drop each when xDSL
+has it. Installed once, with the dialects (``tileopt/dialects/__init__.py``).
+
+- ``Operation.get_trait`` / ``get_traits_of_type`` scan an op class's traits with
+  ``isinstance`` on every call (a million calls a pipeline: the verifier, dead-code
+  elimination, the rewriter). Here the answer is remembered per op class and query, and
+  forgotten when a class gains a trait. Upstream: a lookup cache, reset by ``add_trait``.
+- ``OpDef.verify`` handles variadic operands and results generically for every op
+  (segment bookkeeping, accessor descriptors). For an op class with at most one variadic
+  operand and result definition and no segment-size option, the fast path checks the
+  counts and runs the same constraints on the same values in the same order; anything it
+  rejects goes through xDSL's own code again, so that the error message is xDSL's.
+  Upstream: precompute this per ``OpDef``.
+- ``LiveSet.propagate_op_liveness`` (dead-code elimination after canonicalization) asks
+  ``would_be_trivially_dead`` for every op on every round of its fixed point, and that
+  walks the op's nested ops for their memory effects. The answer cannot change while the
+  liveness propagates, so it is remembered per ``LiveSet``. Upstream: the same cache in
+  ``LiveSet``.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+from xdsl.ir.core import OpTraits
+from xdsl.irdl import operations as _ops
+from xdsl.irdl.constraints import VerificationContext
+from xdsl.transforms import dead_code_elimination as _dce
+
+_get_trait = Operation.get_trait.__func__
+_get_traits_of_type = Operation.get_traits_of_type.__func__
+_add_trait = OpTraits.add_trait
+_verify = _ops.OpDef.verify
+
+
+_TRAITS: dict[tuple, object] = {}
+"""(op class, trait query) -> answer; emptied when any op class gains a trait."""
+
+
+def get_trait(cls, trait):
+    key = (cls, trait)
+    try:
+        return _TRAITS[key]
+    except KeyError:
+        found = _TRAITS[key] = _get_trait(cls, trait)
+        return found
+    except TypeError:  # an unhashable trait instance
+        return _get_trait(cls, trait)
+
+
+def get_traits_of_type(cls, trait_type):
+    key = (cls, "of type", trait_type)
+    found = _TRAITS.get(key)
+    if found is None:
+        found = _TRAITS[key] = tuple(_get_traits_of_type(cls, trait_type))
+    return list(found)
+
+
+def add_trait(self: OpTraits, trait) -> None:
+    _TRAITS.clear()
+    _add_trait(self, trait)
+
+
+class _Plan:
+    """What the fast path of one ``OpDef`` checks: per operand and result definition its
+    constraint, and where the one variadic definition (if any) sits."""
+
+    __slots__ = ("operands", "results", "regions", "successors")
+
+    def __init__(self, op_def: _ops.OpDef, operands: tuple, results: tuple) -> None:
+        self.operands = operands
+        self.results = results
+        self.regions = bool(op_def.regions)
+        self.successors = bool(op_def.successors)
+
+
+def _values_plan(defs) -> tuple | None:
+    """(constraints, index of the variadic definition or None, whether it is optional);
+    None where xDSL's generic code is needed (several variadic definitions)."""
+    variadic = [i for i, (_, d) in enumerate(defs) if isinstance(d, _ops.VariadicDef)]
+    if len(variadic) > 1:
+        return None
+    at = variadic[0] if variadic else None
+    return (tuple(d.constr for _, d in defs), at,
+            at is not None and isinstance(defs[at][1], _ops.OptionalDef))
+
+
+def _plan(op_def: _ops.OpDef) -> _Plan | None:
+    if any(isinstance(o, _ops.AttrSizedSegments) for o in op_def.options):
+        return None
+    operands = _values_plan(op_def.operands)
+    results = _values_plan(op_def.results)
+    if operands is None or results is None:
+        return None
+    return _Plan(op_def, operands, results)
+
+
+class _Rejected(Exception):
+    pass
+
+
+def _check_values(plan: tuple, values, context) -> None:
+    """xDSL's ``irdl_op_verify_arg_list`` for at most one variadic definition: the count,
+    then each definition's constraint on the types of its values, in order."""
+    constraints, at, optional = plan
+    if at is None:
+        if len(values) != len(constraints):
+            raise _Rejected
+        for constraint, value in zip(constraints, values):
+            constraint.verify((value._type,), context)  # noqa: SLF001
+        return
+    extra = len(values) - len(constraints) + 1  # how many values the variadic one takes
+    if extra < 0 or (optional and extra > 1):
+        raise _Rejected
+    for i, constraint in enumerate(constraints):
+        if i < at:
+            constraint.verify((values[i]._type,), context)  # noqa: SLF001
+        elif i == at:
+            constraint.verify(tuple(v._type for v in values[at:at + extra]),  # noqa: SLF001
+                              context)
+        else:
+            constraint.verify((values[i + extra - 1]._type,), context)  # noqa: SLF001
+
+
+def _check_named(defs: dict, given: dict, optional: type, context) -> None:
+    """Each defined property or attribute: present unless optional, and its constraint."""
+    for name, attr_def in defs.items():
+        if name not in given:
+            if isinstance(attr_def, optional):
+                continue
+            raise _Rejected
+        attr_def.constr.verify(given[name], context)
+
+
+def verify(self: _ops.OpDef, op: Operation) -> None:
+    plan = self.__dict__.get("_fast_plan", False)
+    if plan is False:
+        plan = self.__dict__["_fast_plan"] = _plan(self)
+    if plan is None:
+        return _verify(self, op)
+    try:
+        context = VerificationContext()
+        _check_values(plan.operands, op._operands, context)  # noqa: SLF001
+        _check_values(plan.results, op.results, context)
+        if plan.regions or op.regions:
+            _ops.irdl_op_verify_regions(op, self, context)
+        if plan.successors or op._successors:  # noqa: SLF001
+            _ops.verify_variadic_size(op, self, _ops.VarIRConstruct.SUCCESSOR)
+        _check_named(self.properties, op.properties, _ops.OptPropertyDef, context)
+        if any(name not in self.properties for name in op.properties):
+            raise _Rejected
+        _check_named(self.attributes, op.attributes, _ops.OptAttributeDef, context)
+    except Exception:  # noqa: BLE001 - xDSL's own code gives the verdict and the message
+        return _verify(self, op)
+    for trait in self.traits:
+        trait.verify(op)
+
+
+def propagate_op_liveness(self, op: Operation) -> None:
+    for region in op.regions:
+        self.propagate_region_liveness(region)
+    if op in self._live_ops:  # noqa: SLF001
+        return
+    known = self.__dict__.get("_fast_dead")
+    if known is None:
+        known = self.__dict__["_fast_dead"] = {}
+    dead = known.get(op)
+    if dead is None:
+        dead = known[op] = _dce.would_be_trivially_dead(op)
+    if not dead:
+        self.set_live(op)
+        return
+    if any(use.operation in self._live_ops  # noqa: SLF001
+           for result in op.results for use in result.uses):
+        self.set_live(op)
+
+
+def install() -> None:
+    Operation.get_trait = classmethod(get_trait)
+    Operation.get_traits_of_type = classmethod(get_traits_of_type)
+    OpTraits.add_trait = add_trait
+    _ops.OpDef.verify = verify
+    _dce.LiveSet.propagate_op_liveness = propagate_op_liveness
