@@ -41,6 +41,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue, TypeAt
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator
 
+from tileopt.dialects.triton_version import module_version, printing_as
 from tileopt.ir.floats import float_format, format_float, format_float_bits
 from tileopt.ir.naming import NameTable, assign_names
 from tileopt.ir.upstream import upstream_printer
@@ -494,10 +495,17 @@ def _nest(elements: list[str], shape: list[int]) -> str:
 
 
 def print_module(module: ModuleOp, debuginfo: bool = False, local_scope: bool = False,
-                 generic: bool = False) -> str:
+                 generic: bool = False, triton_version: str | None = None) -> str:
     """The module as MLIR/triton-opt prints it (``--mlir-print-debuginfo`` if asked;
     ``local_scope``: every attribute and location in place, no aliases; ``generic``: every
-    op in the generic form)."""
+    op in the generic form), spelled as Triton ``triton_version`` prints it (default: the
+    module's version, ``tileopt.dialects.triton_version``)."""
+    with printing_as(triton_version or module_version(module)):
+        return _print_module(module, debuginfo, local_scope, generic)
+
+
+def _print_module(module: ModuleOp, debuginfo: bool, local_scope: bool,
+                  generic: bool) -> str:
     names = assign_names(module)
     if local_scope:
         stream = io.StringIO()
