@@ -1,7 +1,8 @@
 """Shared pytest fixtures: where the reference corpus is, and its per-pass dumps unpacked.
 
 The corpus (real Triton 3.6.0 output) lives beside the repository at ``../shared/corpus``;
-``TILEOPT_CORPUS`` overrides that. Tests that need it skip with a reason where it is absent.
+``TILEOPT_CORPUS`` overrides that; Triton 3.9.0's is ``../shared/corpus-3.9``
+(``TILEOPT_CORPUS_39``). Tests that need one skip with a reason where it is absent.
 """
 
 from __future__ import annotations
@@ -24,6 +25,21 @@ def corpus() -> Path:
 @pytest.fixture(scope="session")
 def passes_root(corpus: Path) -> Path:
     return unpack_passes(corpus)
+
+
+@pytest.fixture(scope="session")
+def corpus39() -> Path:
+    """Triton 3.9.0's output for the same kernels (``../shared/corpus-3.9``,
+    ``TILEOPT_CORPUS_39`` overrides)."""
+    root = find_corpus("3.9")
+    if root is None:
+        pytest.skip("Triton 3.9 corpus not found beside the repository (../shared/corpus-3.9)")
+    return root
+
+
+@pytest.fixture(scope="session")
+def passes_root39(corpus39: Path) -> Path:
+    return unpack_passes(corpus39)
 
 
 def pytest_addoption(parser):

@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 
+from tileopt.dialects.triton_version import set_module_version
 from tileopt.driver import ir_io
 from tileopt.driver.report import InternalPassError
 from tileopt.ir.locations import error_at_op
@@ -42,8 +43,14 @@ class PassManager:
     instrumentations: list[Instrumentation] = field(default_factory=list)
     # Where warnings/remarks emitted by passes go (None: printed on stderr).
     diagnostics: Handler | None = None
+    # The Triton version to compile as (--triton-version); else the pipeline's, else the
+    # one the parser read off the input.
+    triton_version: str | None = None
 
     def run(self, ctx: Context, module: ModuleOp) -> None:
+        version = self.triton_version or self.pipeline.triton_version
+        if version is not None:
+            set_module_version(module, version)
         for inst in self.instrumentations:
             inst.before_pipeline(module)
         self._verifier = ir_io.incremental_verifier()
