@@ -30,6 +30,7 @@ PASS_MODULES: dict[str, str] = {
     "triton-licm": "tileopt.transforms.common.triton_licm",
     "triton-loop-aware-cse": "tileopt.transforms.common.triton_loop_aware_cse",
     "triton-loop-unroll": "tileopt.transforms.ttir.loop_unroll",
+    "triton-nvidia-check-matmul-two-cta": "tileopt.transforms.nvidia.check_matmul_two_cta",
     "triton-nvidia-gpu-fence-insertion": "tileopt.transforms.nvidia.fence_insertion",
     "triton-reorder-broadcast": "tileopt.transforms.ttir.reorder_broadcast",
     "triton-rewrite-tensor-descriptor-to-pointer": "tileopt.transforms.ttir.rewrite_tensor_descriptor_to_pointer",
