@@ -178,16 +178,22 @@ def difference_cell(result: CompareResult) -> str:
 
 def pass_match_tests(pass_name: str, options: PassOptions = no_options,
                      targets: tuple[str, ...] = TARGETS, check_order: bool = False,
-                     triton_version: str = "3.6"):
+                     triton_version: str = "3.6",
+                     not_yet: Mapping[tuple[str, str], str] | None = None):
     """The two tests of a per-pass corpus file: every run of ``pass_name`` for each kernel
     on each of ``targets`` (those whose Triton pipeline runs the pass), then the match
     table. ``check_order`` also compares op order, for passes that only move ops.
-    ``triton_version`` picks the corpus (3.9: ``../shared/corpus-3.9``)."""
+    ``triton_version`` picks the corpus (3.9: ``../shared/corpus-3.9``); ``not_yet``
+    names the (target, kernel) cases known to differ, with why (strict xfails)."""
     results: dict[tuple[str, str], str] = {}
     suffix = "" if triton_version == "3.6" else "39"
+    not_yet = not_yet or {}
+    cases = [pytest.param(target, kernel, id=f"{target}-{kernel}", marks=(
+        [pytest.mark.xfail(reason=not_yet[(target, kernel)], strict=True)]
+        if (target, kernel) in not_yet else []))
+        for target in targets for kernel in (KERNELS if not suffix else KERNELS_39)]
 
-    @pytest.mark.parametrize("kernel", KERNELS if not suffix else KERNELS_39)
-    @pytest.mark.parametrize("target", targets)
+    @pytest.mark.parametrize(("target", "kernel"), cases)
     def test_matches_triton(request, target, kernel):
         corpus = request.getfixturevalue("corpus" + suffix)
         passes_root = request.getfixturevalue("passes_root" + suffix)
