@@ -14,12 +14,16 @@ import pytest
 from tileopt.testing.corpus_compare import find_corpus, unpack_passes
 
 
+def _corpus_or_skip(version: str, where: str) -> Path:
+    root = find_corpus(version)
+    if root is None:
+        pytest.skip(f"Triton {version} corpus not found beside the repository ({where})")
+    return root
+
+
 @pytest.fixture(scope="session")
 def corpus() -> Path:
-    root = find_corpus()
-    if root is None:
-        pytest.skip("reference corpus not found beside the repository (../shared/corpus)")
-    return root
+    return _corpus_or_skip("3.6", "../shared/corpus")
 
 
 @pytest.fixture(scope="session")
@@ -31,10 +35,7 @@ def passes_root(corpus: Path) -> Path:
 def corpus39() -> Path:
     """Triton 3.9.0's output for the same kernels (``../shared/corpus-3.9``,
     ``TILEOPT_CORPUS_39`` overrides)."""
-    root = find_corpus("3.9")
-    if root is None:
-        pytest.skip("Triton 3.9 corpus not found beside the repository (../shared/corpus-3.9)")
-    return root
+    return _corpus_or_skip("3.9", "../shared/corpus-3.9")
 
 
 @pytest.fixture(scope="session")

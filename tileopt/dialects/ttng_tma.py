@@ -42,19 +42,15 @@ from tileopt.dialects.effects import (
     GLOBAL, READ, SHARED, WRITE, ReadsWritesGlobal, Synchronizes, effects,
 )
 from tileopt.dialects.tt.common import _parse_operand_list_in_brackets
+from tileopt.dialects.tt.memory import (
+    _parse_desc_and_indices,
+    _print_desc_and_indices,
+    _print_desc_store,
+)
 from tileopt.dialects.tt_types import PointerType, TensorDescType
 from tileopt.dialects.ttg_types import MemDescType
 
 _TENSORMAP_GROUPS = ("box_dim", "global_dim", "global_stride", "element_stride")
-
-
-def _print_indexed(printer: Printer, desc, coords) -> None:
-    """`` %desc[%i, %j]``"""
-    printer.print_string(" ")
-    printer.print_operand(desc)
-    printer.print_string("[")
-    printer.print_list(coords, printer.print_operand)
-    printer.print_string("]")
 
 
 @irdl_op_definition
@@ -164,8 +160,7 @@ class AsyncTMACopyGlobalToLocalOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncTMACopyGlobalToLocalOp:
-        desc = parser.parse_unresolved_operand()
-        coord = _parse_operand_list_in_brackets(parser)
+        desc, coord = _parse_desc_and_indices(parser)
         if parser.parse_optional_keyword("offsets") is not None:
             parser.raise_error("ttng.async_tma_copy_global_to_local: im2col offsets are not "
                                "supported")
@@ -190,7 +185,7 @@ class AsyncTMACopyGlobalToLocalOp(IRDLOperation):
                          properties={**cache_props, **props}, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        _print_indexed(printer, self.desc, self.coord)
+        _print_desc_and_indices(printer, self.desc, self.coord)
         printer.print_string(" ")
         printer.print_list([self.result, self.barrier, self.pred], printer.print_operand)
         print_cache_keywords(printer, self)
@@ -220,8 +215,7 @@ class AsyncTMACopyLocalToGlobalOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncTMACopyLocalToGlobalOp:
-        desc = parser.parse_unresolved_operand()
-        coord = _parse_operand_list_in_brackets(parser)
+        desc, coord = _parse_desc_and_indices(parser)
         src = parser.parse_unresolved_operand()
         props, attrs = parse_attr_dict_split(parser, cls)
         parser.parse_punctuation(":")
@@ -234,11 +228,7 @@ class AsyncTMACopyLocalToGlobalOp(IRDLOperation):
                          properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        _print_indexed(printer, self.desc, self.coord)
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        print_attr_dict(printer, self)
-        print_types(printer, [self.desc.type, self.src.type])
+        _print_desc_store(printer, self, self.coord, " ")
 
 
 @irdl_op_definition

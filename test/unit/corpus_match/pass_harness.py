@@ -235,3 +235,35 @@ def chain_match_tests(targets: tuple[str, ...], kernels: tuple[str, ...],
         print_table(capsys, title, results, targets)
 
     return test_chain_matches_triton, test_print_chain_table
+
+
+def pipeline_with_options(corpus: Path, name: str, target: str, kernel: str) -> str:
+    """``NAME{num-warps=.. num-ctas=.. num-stages=..}`` with what Triton compiled with."""
+    meta = compile_metadata(corpus, target, kernel)
+    return (f"{name}{{num-warps={meta['num_warps']} "
+            f"num-ctas={meta['num_ctas']} num-stages={meta['num_stages']}}}")
+
+
+def check_stage(corpus: Path, table: dict, pipeline_name: str, target: str, kernel: str,
+                stage: str = "ttgir"):
+    """Run the YAML pipeline ``pipeline_name`` with the kernel's options from its
+    ``.ttir`` up to the end of ``stage``, as ``tileopt --stop-after`` does, and compare
+    with the corpus file ``<kernel>.<stage>`` (ops, types, layouts, attributes, module
+    attributes); the table gets the cell, the test fails on a difference. Returns the
+    pipeline run."""
+    from tileopt.driver.pass_manager import PassManager
+    from tileopt.pipelines import resolve_pass_pipeline, slice_stages
+
+    text = pipeline_with_options(corpus, pipeline_name, target, kernel)
+    pipeline = slice_stages(resolve_pass_pipeline(text), None, stage)
+    source = corpus / target / f"{kernel}.ttir"
+    ctx = make_context()
+    module = parse_module(source.read_text(), str(source), ctx)
+    table[(target, kernel)] = "error"
+    PassManager(pipeline, str(source)).run(ctx, module)  # verifies after every pass
+    result = compare_with_file(module, corpus / target / f"{kernel}.{stage}")
+    table[(target, kernel)] = difference_cell(result) + (
+        "/attrs" if not result.equal and result.module_attributes_differ else "")
+    assert result.equal, result.summary()
+    return pipeline
+

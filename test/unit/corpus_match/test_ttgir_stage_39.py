@@ -12,14 +12,8 @@ not do yet are strict xfails, each named in ``docs/plans/issue-19.md``.
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from pass_harness import compare_with_file, difference_cell, module_table
-
-from tileopt.driver.pass_manager import PassManager
-from tileopt.ir import make_context, parse_module
-from tileopt.pipelines import resolve_pass_pipeline, slice_stages
+from pass_harness import check_stage, module_table
 
 PIPELINES = {"cuda-sm80": "nvidia-sm80-triton39", "cuda-sm90": "nvidia-sm90-triton39",
              "hip-gfx942": "amd-cdna3-triton39", "hip-gfx1100": "amd-rdna3-triton39"}
@@ -30,12 +24,6 @@ STAGE = "ttgir"
 # (target, kernel) -> why tileopt's 3.9 pipeline does not give Triton 3.9's .ttgir yet.
 # None today: all 44 match.
 NOT_YET: dict[tuple[str, str], str] = {}
-
-
-def pipeline_text(corpus, target: str, kernel: str) -> str:
-    meta = json.loads((corpus / target / f"{kernel}.json").read_text())
-    return (f"{PIPELINES[target]}{{num-warps={meta['num_warps']} "
-            f"num-ctas={meta['num_ctas']} num-stages={meta['num_stages']}}}")
 
 
 table = module_table(f"Triton 3.9 pipelines through the {STAGE} stage vs corpus-3.9 .ttgir "
@@ -54,15 +42,5 @@ def _cases():
 
 @pytest.mark.parametrize(("target", "kernel"), list(_cases()))
 def test_ttgir_stage_matches_triton_39(corpus39, table, target, kernel):
-    pipeline = slice_stages(resolve_pass_pipeline(pipeline_text(corpus39, target, kernel)),
-                            None, STAGE)
+    pipeline = check_stage(corpus39, table, PIPELINES[target], target, kernel, STAGE)
     assert pipeline.triton_version == "3.9"
-    source = corpus39 / target / f"{kernel}.ttir"
-    ctx = make_context()
-    module = parse_module(source.read_text(), str(source), ctx)
-    table[(target, kernel)] = "error"
-    PassManager(pipeline, str(source)).run(ctx, module)  # verifies after every pass
-    result = compare_with_file(module, corpus39 / target / f"{kernel}.ttgir")
-    table[(target, kernel)] = difference_cell(result) + (
-        "/attrs" if not result.equal and result.module_attributes_differ else "")
-    assert result.equal, result.summary()

@@ -643,8 +643,15 @@ class DescriptorStoreOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        _print_desc_and_indices(printer, self.desc, self.indices)
-        printer.print_string(", ")
-        printer.print_operand(self.src)
-        print_attr_dict(printer, self)
-        print_types(printer, [self.desc.type, self.src.type])
+        _print_desc_store(printer, self, self.indices, ", ")
+
+
+def _print_desc_store(printer: Printer, op: Operation, indices: Sequence[SSAValue],
+                      separator: str) -> None:
+    """``%desc[%i, %j]<separator>%src {attrs} : desc, src`` (a store through a descriptor:
+    ``tt.descriptor_store``, ``ttng.async_tma_copy_local_to_global``)."""
+    _print_desc_and_indices(printer, op.desc, indices)
+    printer.print_string(separator)
+    printer.print_operand(op.src)
+    print_attr_dict(printer, op)
+    print_types(printer, [op.desc.type, op.src.type])
