@@ -1,7 +1,8 @@
 """Shared pytest fixtures: where the reference corpus is, and its per-pass dumps unpacked.
 
 The corpus (real Triton 3.6.0 output) lives beside the repository at ``../shared/corpus``;
-``TILEOPT_CORPUS`` overrides that. Tests that need it skip with a reason where it is absent.
+``TILEOPT_CORPUS`` overrides that; Triton 3.9.0's is ``../shared/corpus-3.9``
+(``TILEOPT_CORPUS_39``). Tests that need one skip with a reason where it is absent.
 """
 
 from __future__ import annotations
@@ -13,17 +14,33 @@ import pytest
 from tileopt.testing.corpus_compare import find_corpus, unpack_passes
 
 
+def _corpus_or_skip(version: str, where: str) -> Path:
+    root = find_corpus(version)
+    if root is None:
+        pytest.skip(f"Triton {version} corpus not found beside the repository ({where})")
+    return root
+
+
 @pytest.fixture(scope="session")
 def corpus() -> Path:
-    root = find_corpus()
-    if root is None:
-        pytest.skip("reference corpus not found beside the repository (../shared/corpus)")
-    return root
+    return _corpus_or_skip("3.6", "../shared/corpus")
 
 
 @pytest.fixture(scope="session")
 def passes_root(corpus: Path) -> Path:
     return unpack_passes(corpus)
+
+
+@pytest.fixture(scope="session")
+def corpus39() -> Path:
+    """Triton 3.9.0's output for the same kernels (``../shared/corpus-3.9``,
+    ``TILEOPT_CORPUS_39`` overrides)."""
+    return _corpus_or_skip("3.9", "../shared/corpus-3.9")
+
+
+@pytest.fixture(scope="session")
+def passes_root39(corpus39: Path) -> Path:
+    return unpack_passes(corpus39)
 
 
 def pytest_addoption(parser):

@@ -60,6 +60,7 @@ from tileopt.dialects.effects import (
     Synchronizes,
     WritesGlobal,
 )
+from tileopt.dialects.triton_version import note_spelling, prints_39
 from tileopt.dialects.tt_types import (
     PointerType,
     same_shape_with_element,
@@ -122,30 +123,40 @@ def _print_buffer_address(
 
 def _parse_buffer_tail(
     parser: Parser, op_type: type[IRDLOperation]
-) -> tuple[UnresolvedOperand | None, dict, dict, Attribute]:
+) -> tuple[UnresolvedOperand | None, dict, dict, Attribute, Attribute | None]:
     """What follows the operands of buffer_load/store/atomic_rmw: the stride and cache
-    clauses, the attr-dict and ``: T``. Gives (stride, properties, attributes, T)."""
+    clauses, the attr-dict and ``: T`` (Triton 3.6) or ``: !tt.ptr<E> -> T`` (3.9). Gives
+    (stride, properties, attributes, T, the pointer type where the text gives it)."""
     stride, clause_props = _parse_stride_and_cache(parser)
     props, attrs = parse_attr_dict_split(parser, op_type)
     parser.parse_punctuation(":")
-    return stride, {**clause_props, **props}, attrs, parser.parse_type()
+    data_type = parser.parse_type()
+    ptr_type = None
+    if parser.parse_optional_punctuation("->") is not None:
+        note_spelling("3.9")
+        ptr_type, data_type = data_type, parser.parse_type()
+    return stride, {**clause_props, **props}, attrs, data_type, ptr_type
 
 
 def _print_buffer_tail(printer: Printer, op: Operation, data_type: Attribute,
                        elide: Sequence[str] = ()) -> None:
     _print_cache_and_stride(printer, op, op.stride)
     print_attr_dict(printer, op, elide=[*_CLAUSE_PROPS, *elide])
-    print_types(printer, [data_type])
+    if prints_39():
+        print_types(printer, [op.ptr.type, data_type], " -> ")
+    else:
+        print_types(printer, [data_type])
 
 
 def _resolve_buffer_operands(
     parser: Parser, data_type: Attribute, ptr: UnresolvedOperand, offsets: UnresolvedOperand,
     stride: UnresolvedOperand | None, mask: UnresolvedOperand | None,
+    ptr_type: Attribute | None = None,
 ) -> tuple[SSAValue, SSAValue, list[SSAValue], list[SSAValue]]:
     """Base pointer, offsets, stride and mask of an access to ``data_type``, with the
-    types Triton infers from it."""
+    types Triton infers from it (the pointer's, where the text does not give it)."""
     return (
-        parser.resolve_operand(ptr, _base_pointer_type(data_type)),
+        parser.resolve_operand(ptr, ptr_type or _base_pointer_type(data_type)),
         parser.resolve_operand(offsets, same_shape_with_element(data_type, i32)),
         [parser.resolve_operand(stride, i32)] if stride else [],
         [parser.resolve_operand(mask, same_shape_with_element(data_type, i1))] if mask else [],
@@ -193,9 +204,9 @@ class BufferLoadOp(IRDLOperation):
             mask = parser.parse_unresolved_operand()
             if parser.parse_optional_punctuation(","):
                 other = parser.parse_unresolved_operand()
-        stride, props, attrs, result_type = _parse_buffer_tail(parser, cls)
+        stride, props, attrs, result_type, ptr_type = _parse_buffer_tail(parser, cls)
         operands = [
-            *_resolve_buffer_operands(parser, result_type, ptr, offsets, stride, mask),
+            *_resolve_buffer_operands(parser, result_type, ptr, offsets, stride, mask, ptr_type),
             [parser.resolve_operand(other, result_type)] if other else [],
         ]
         return cls.build(
@@ -235,10 +246,10 @@ class BufferStoreOp(IRDLOperation):
         parser.parse_punctuation(",")
         ptr, offsets = _parse_buffer_address(parser)
         mask = parser.parse_unresolved_operand() if parser.parse_optional_punctuation(",") else None
-        stride, props, attrs, value_type = _parse_buffer_tail(parser, cls)
+        stride, props, attrs, value_type, ptr_type = _parse_buffer_tail(parser, cls)
         operands = [
             parser.resolve_operand(value, value_type),
-            *_resolve_buffer_operands(parser, value_type, ptr, offsets, stride, mask),
+            *_resolve_buffer_operands(parser, value_type, ptr, offsets, stride, mask, ptr_type),
         ]
         return cls.build(operands=operands, properties=props, attributes=attrs)
 
@@ -280,9 +291,9 @@ class BufferAtomicRMWOp(IRDLOperation):
         parser.parse_punctuation(",")
         ptr, offsets = _parse_buffer_address(parser)
         mask = parser.parse_unresolved_operand() if parser.parse_optional_punctuation(",") else None
-        stride, props, attrs, result_type = _parse_buffer_tail(parser, cls)
+        stride, props, attrs, result_type, ptr_type = _parse_buffer_tail(parser, cls)
         ptr_v, offsets_v, stride_v, mask_v = _resolve_buffer_operands(
-            parser, result_type, ptr, offsets, stride, mask)
+            parser, result_type, ptr, offsets, stride, mask, ptr_type)
         value_v = parser.resolve_operand(value, result_type)
         return cls.build(
             operands=[ptr_v, offsets_v, value_v, stride_v, mask_v],

@@ -20,6 +20,8 @@ from xdsl.traits import Commutative, OpTrait
 from xdsl.utils.exceptions import VerifyException
 
 from tileopt.dialects.tt_types import element_type, encoding_of, shape_of
+from tileopt.layouts.encodings import broadcast_stays_in_threads
+from tileopt.layouts.linear_layout import LayoutError
 
 
 def type_str(ty: Attribute) -> str:
@@ -66,6 +68,29 @@ class SameOperandsAndResultEncoding(OpTrait):
 
     def verify(self, op: Operation) -> None:
         _check_one_encoding([*op.operand_types, *op.result_types], "operands and results")
+
+
+@dataclass(frozen=True)
+class BroadcastEncoding(SameOperandsAndResultEncoding):
+    """``tt.broadcast``: one encoding (a layout pass propagates it as such), or, as Triton
+    3.9 writes, two layouts that keep every element in its thread
+    (``broadcast_stays_in_threads``)."""
+
+    def verify(self, op: Operation) -> None:
+        (src,), (dst,) = op.operand_types, op.result_types
+        src_layout, dst_layout = encoding_of(src), encoding_of(dst)
+        if src_layout == dst_layout or not (hasattr(src_layout, "to_encoding")
+                                            and hasattr(dst_layout, "to_encoding")):
+            super().verify(op)
+            return
+        try:
+            local = broadcast_stays_in_threads(src_layout.to_encoding(), shape_of(src),
+                                               dst_layout.to_encoding(), shape_of(dst))
+        except LayoutError:
+            local = False
+        if not local:
+            raise VerifyException("requires the same encoding for all operands and "
+                                  "results, or layouts that keep each element in its thread")
 
 
 @dataclass(frozen=True)

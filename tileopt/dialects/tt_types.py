@@ -41,6 +41,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from tileopt.dialects.triton_version import note_spelling, prints_39
+
 DEFAULT_ADDRESS_SPACE = 1
 """Triton's global memory; ``!tt.ptr<T>`` without a number means this."""
 
@@ -91,15 +93,35 @@ class TensorDescType(ParametrizedAttribute, TypeAttribute):
     def __init__(self, block_type: TensorType):
         super().__init__(block_type)
 
+    # Triton 3.6 writes the block as a tensor type, ``!tt.tensordesc<tensor<64x64xf16>>``;
+    # 3.9 writes its shape and layout alone, ``!tt.tensordesc<64x64xf16, #shared>``.
+
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute]:
+        def block() -> TensorType:
+            shape, element = parser.parse_ranked_shape()
+            encoding = (parser.parse_attribute()
+                        if parser.parse_optional_punctuation(",") else NoneAttr())
+            return TensorType(element, shape, encoding)
+
         with parser.in_angle_brackets():
-            block = parser.parse_type()
-        return (block,)
+            if parser.parse_optional_keyword("tensor") is None:
+                note_spelling("3.9")
+                return (block(),)
+            with parser.in_angle_brackets():
+                return (block(),)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
-            printer.print_attribute(self.block_type)
+            if not prints_39():
+                printer.print_attribute(self.block_type)
+                return
+            block = self.block_type
+            printer.print_string("x".join(str(d) for d in block.get_shape()) + "x")
+            printer.print_attribute(block.element_type)
+            if not isinstance(block.encoding, NoneAttr):
+                printer.print_string(", ")
+                printer.print_attribute(block.encoding)
 
 
 # ---------------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ from tileopt.dialects.effects import (
     Synchronizes,
     WritesShared,
 )
+from tileopt.dialects.triton_version import note_spelling
 from tileopt.dialects.tt_types import (
     PointerType,
     element_type,
@@ -546,6 +547,80 @@ class AsyncWaitOp(IRDLOperation):
         )
 
 
+# ``ttg.barrier``'s address spaces (Triton 3.9's ``TTG_AddrSpace`` bit enum), in the
+# order the printer joins them with ``|``; ``all`` names every bit, ``none`` no bit.
+BARRIER_ADDRESS_SPACES = {"local": 1, "global_read": 2, "global_write": 4,
+                          "tensor_read": 8, "tensor_write": 16}
+_ALL_ADDRESS_SPACES = sum(BARRIER_ADDRESS_SPACES.values())
+
+
+@irdl_op_definition
+class BarrierOp(IRDLOperation):
+    """``ttg.barrier local``: every thread of the CTA waits here, and the memory traffic of
+    the named address spaces (``local|global_read|...``, ``all``, ``none``) before it is
+    visible to all of them after. Triton 3.9's membar inserts ``ttg.barrier local``."""
+
+    name = "ttg.barrier"
+
+    addrSpace = prop_def(IntegerAttr)
+
+    traits = traits_def(Synchronizes())
+
+    def __init__(self, address_spaces: int = BARRIER_ADDRESS_SPACES["local"]):
+        super().__init__(properties={"addrSpace": IntegerAttr(address_spaces, i32)})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BarrierOp:
+        note_spelling("3.9")  # 3.6 wrote gpu.barrier
+        start = parser.pos
+        mask = 0
+        while True:
+            word = parser.parse_identifier()
+            if word == "all":
+                mask |= _ALL_ADDRESS_SPACES
+            elif word != "none":
+                if word not in BARRIER_ADDRESS_SPACES:
+                    parser.raise_error(f"ttg.barrier: unknown address space '{word}' (one "
+                                       f"of none, all, {', '.join(BARRIER_ADDRESS_SPACES)})",
+                                       start, parser.pos)
+                mask |= BARRIER_ADDRESS_SPACES[word]
+            if parser.parse_optional_punctuation("|") is None:
+                break
+        props, attrs = parse_attr_dict_split(parser, cls)
+        return cls.build(properties={**props, "addrSpace": IntegerAttr(mask, i32)},
+                         attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        mask = self.addrSpace.value.data
+        if mask == _ALL_ADDRESS_SPACES:
+            words = ["all"]
+        else:
+            words = [w for w, bit in BARRIER_ADDRESS_SPACES.items() if mask & bit] or ["none"]
+        printer.print_string(" " + "|".join(words))
+        print_attr_dict(printer, self, elide=["addrSpace"])
+
+    @property
+    def orders_local(self) -> bool:
+        """Whether it orders shared-memory (LDS) traffic, what membar needs."""
+        return bool(self.addrSpace.value.data & BARRIER_ADDRESS_SPACES["local"])
+
+
+@irdl_op_definition
+class GlobalScratchAllocOp(IRDLOperation):
+    """``ttg.global_scratch_alloc {nbytes = 128 : i32, alignment = 128 : i32} :
+    !tt.ptr<i8>``: per-program global memory (a TMA descriptor's, for one), placed by
+    ``tritongpu-global-scratch-memory-allocation``."""
+
+    name = "ttg.global_scratch_alloc"
+
+    nbytes = prop_def(IntegerAttr)
+    alignment = prop_def(IntegerAttr)
+    result = result_def(PointerType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict `:` type($result)"
+
+
 TTG_OPS = [
     ConvertLayoutOp,
     LocalAllocOp,
@@ -559,6 +634,8 @@ TTG_OPS = [
     AsyncCopyGlobalToLocalOp,
     AsyncCommitGroupOp,
     AsyncWaitOp,
+    BarrierOp,
+    GlobalScratchAllocOp,
 ]
 
 TTG = Dialect("ttg", TTG_OPS, [*TTG_ATTRIBUTES, *TTG_TYPES])

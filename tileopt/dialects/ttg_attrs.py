@@ -53,6 +53,7 @@ from tileopt.layouts.encodings import (
     Slice,
     SwizzledShared,
 )
+from tileopt.dialects.triton_version import note_spelling, prints_39
 from tileopt.layouts.linear_layout import LayoutError
 
 # --------------------------------------------------------------------------------------
@@ -311,7 +312,7 @@ class TritonGPULayoutAttr(LayoutAttr):
         parser.parse_punctuation(">")
         fields = {f.name: f for f in cls.FIELDS}
         values: dict[str, Attribute] = {}
-        for key, value in body.data.items():
+        for key, value in cls._read_entries(parser, dict(body.data), start).items():
             if key not in fields:
                 parser.raise_error(f"#{cls.name}: unexpected key '{key}'", start, parser.pos)
             values[key] = _convert(parser, key, fields[key].kind, value, start)
@@ -334,6 +335,13 @@ class TritonGPULayoutAttr(LayoutAttr):
             parser.raise_error(str(err), start, parser.pos)
         return params
 
+    @classmethod
+    def _read_entries(cls, parser: AttrParser, entries: dict[str, Attribute],
+                      start: int) -> dict[str, Attribute]:
+        """The body's entries as ``FIELDS`` names them (a layout another Triton version
+        spells differently translates that spelling here)."""
+        return entries
+
     def _printed_fields(self) -> list[str]:
         """The keys printed, in Triton's order, leaving out those at their default."""
         names = []
@@ -354,6 +362,9 @@ class TritonGPULayoutAttr(LayoutAttr):
                 printer.print_string(", ")
             first = False
             printer.print_string(f"{key} = ")
+            if key not in kinds:
+                self._print_entry(printer, key)
+                continue
             value = getattr(self, key)
             kind = kinds[key]
             if kind == INT:
@@ -369,6 +380,10 @@ class TritonGPULayoutAttr(LayoutAttr):
             else:
                 printer.print_attribute(value)
         printer.print_string("}>")
+
+    def _print_entry(self, printer: Printer, key: str) -> None:
+        """The value of a printed key that is no parameter (another version's spelling)."""
+        raise KeyError(key)
 
     def as_dict(self) -> dict[str, Any]:
         """Parameters as plain Python values keyed by Triton's names."""
@@ -644,6 +659,33 @@ class AMDMfmaEncodingAttr(_MmaLayout):
 WMMA_DEFAULT_INSTR_SHAPE = (16, 16, 16)
 
 
+def _bases_of_warps(warps: Sequence[int]) -> list[tuple[int, ...]]:
+    """The warp bases of ``warpsPerCTA``: the last dimension first, each doubling."""
+    rank = len(warps)
+    bases = []
+    for dim in reversed(range(rank)):
+        step = 1
+        while step < warps[dim]:
+            bases.append(tuple(step if d == dim else 0 for d in range(rank)))
+            step *= 2
+    return bases
+
+
+def _warps_of_bases(bases: Sequence[Sequence[int]]) -> tuple[int, ...] | None:
+    """``warpsPerCTA`` whose warp bases are exactly ``bases``, None where there is none."""
+    if not bases:
+        return (1, 1)  # one warp: the text has no rank, and WMMA accumulators are 2-D
+    rank = len(bases[0])
+    warps = [1] * rank
+    for basis in bases:
+        moved = [d for d in range(rank) if basis[d]]
+        if len(moved) != 1:
+            return None
+        warps[moved[0]] *= 2
+    warps_tuple = tuple(warps)
+    return warps_tuple if _bases_of_warps(warps_tuple) == [tuple(b) for b in bases] else None
+
+
 @layout_attr_definition("ttg.amd_wmma", alias="mma")
 class AMDWmmaEncodingAttr(_MmaLayout):
     """``#ttg.amd_wmma``: accumulator layout of AMD RDNA WMMA instructions."""
@@ -661,6 +703,41 @@ class AMDWmmaEncodingAttr(_MmaLayout):
         d = self.as_dict()
         return AmdWmma(d["version"], d["isTranspose"], d["warpsPerCTA"], d["instrShape"],
                        **self.cta())
+
+    # Triton 3.9 gives the warps as the bases of a linear layout, ``ctaLayout = {warp =
+    # [[0, 1], [1, 0]]}``, where 3.6 writes ``warpsPerCTA = [2, 2]``: the same layout when
+    # the bases fill the dimensions fastest-last-dimension first, as warpsPerCTA's do.
+
+    @classmethod
+    def _read_entries(cls, parser: AttrParser, entries: dict[str, Attribute],
+                      start: int) -> dict[str, Attribute]:
+        if "ctaLayout" not in entries:
+            return entries
+        note_spelling("3.9")
+        cta = entries.pop("ctaLayout")
+        if not isinstance(cta, DictionaryAttr) or set(cta.data) - {"warp"}:
+            parser.raise_error(f"#{cls.name}: expected 'ctaLayout = {{warp = [...]}}'",
+                               start, parser.pos)
+        bases = bases_of(_convert(parser, "warp", BASES, cta.data.get("warp", ArrayAttr([])),
+                                  start))
+        warps = _warps_of_bases(bases)
+        if warps is None or "warpsPerCTA" in entries:
+            parser.raise_error(f"#{cls.name}: ctaLayout warp bases {list(bases)} are not "
+                               "the dimension-ordered warps of a warpsPerCTA",
+                               start, parser.pos)
+        # As the text would give warpsPerCTA (integer literals), for the usual checks.
+        return {**entries, "warpsPerCTA": ArrayAttr([IntegerAttr(w, 64) for w in warps])}
+
+    def _printed_fields(self) -> list[str]:
+        names = super()._printed_fields()
+        if prints_39():
+            names[names.index("warpsPerCTA")] = "ctaLayout"
+        return names
+
+    def _print_entry(self, printer: Printer, key: str) -> None:
+        assert key == "ctaLayout"
+        bases = _bases_of_warps(ints_of(self.warpsPerCTA))
+        printer.print_string("{warp = [" + ", ".join(_fmt(b) for b in bases) + "]}")
 
     def check(self) -> str | None:
         version, shape = self.version.data, ints_of(self.instrShape)

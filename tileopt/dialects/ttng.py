@@ -44,6 +44,7 @@ from tileopt.dialects.effects import ReadsShared, ReadsWritesShared, Synchronize
 from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
 from tileopt.dialects.ttg import tensor_shape
 from tileopt.dialects.ttg_types import MemDescType
+from tileopt.dialects.ttng_tma import TMA_OPS
 
 _FALSE = IntegerAttr(0, i1)
 _ZERO = IntegerAttr(0, i32)
@@ -276,6 +277,6 @@ TTNG_OPS = [
     WaitBarrierOp,
 ]
 
-TTNG = Dialect("ttng", TTNG_OPS, [])
+TTNG = Dialect("ttng", [*TTNG_OPS, *TMA_OPS], [])
 
 __all__ = ["TTNG", *[op.__name__ for op in TTNG_OPS]]

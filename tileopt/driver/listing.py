@@ -49,7 +49,10 @@ def list_pipelines_text() -> str:
             continue
         target = definition.target
         where = "/".join(str(target[k]) for k in ("backend", "arch") if k in target)
-        lines.append(f"  {name}  {definition.description}" + (f"  [{where}]" if where else ""))
+        version = f"  (Triton {definition.triton_version})" if definition.triton_version \
+            else ""
+        lines.append(f"  {name}  {definition.description}" + (f"  [{where}]" if where else "")
+                     + version)
         lines.append(f"      file: {path}")
         lines.append(f"      stages: {', '.join(definition.stages)}")
         rows = []

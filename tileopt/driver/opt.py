@@ -56,6 +56,9 @@ FLAGS = [
     Flag("verify-each", "bool", "verify the IR after each pass (default: true)", default=True),
     Flag("load-pass-plugin", "list", "load a Python file that registers passes (repeatable)",
          metavar="FILE"),
+    Flag("triton-version", "value", "compile and print as this Triton release does: 3.6 "
+         "or 3.9 (default: the YAML pipeline's triton-version, else what the input's text "
+         "shows, else 3.6; docs/triton-versions.md)", metavar="VERSION"),
     Flag("mlir-print-debuginfo", "bool", "print loc(...) locations"),
     Flag("mlir-pretty-debuginfo", "bool", "with --mlir-print-debuginfo, print locations in "
          "MLIR's pretty form (file:line:col, no loc(...) and no aliases)"),
@@ -154,6 +157,13 @@ def _run(args: ParsedArgs) -> int:
         raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
     path = args.positionals[0] if args.positionals else "-"
     _check_emit_flags(args)
+    if args.triton_version is not None:
+        from tileopt.dialects.triton_version import check_version
+
+        try:
+            args.values["triton_version"] = check_version(args.triton_version)
+        except ValueError as err:
+            raise TileoptError(f"--triton-version: {err}") from None
     from tileopt.driver.input import SPLIT_MARKER, read_input, split_input
     from tileopt.driver.instrumentation import Timer
     from tileopt.driver.reproducer import CrashReproducer, split_reproducer
@@ -261,7 +271,8 @@ def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: Parse
         timer.add_phase("Parser", time.perf_counter() - start)
     start = time.perf_counter()
     manager = PassManager(pipeline, filename, verify_each, instrumentations,
-                          diagnostics=checker, statistics=statistics)
+                          diagnostics=checker, statistics=statistics,
+                          triton_version=args.triton_version)
     try:
         manager.run(ctx, module)
     finally:

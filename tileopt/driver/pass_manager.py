@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 
+from tileopt.dialects.triton_version import set_module_version
 from tileopt.driver import ir_io
 from tileopt.driver.report import InternalPassError
 from tileopt.ir.gc_scans import heap_frozen
@@ -48,9 +49,15 @@ class PassManager:
     diagnostics: Handler | None = None
     # --mlir-pass-statistics: id(step) -> that step's statistics, summed over its runs.
     statistics: dict[int, dict[str, list]] | None = None
+    # The Triton version to compile as (--triton-version); else the pipeline's, else the
+    # one the parser read off the input.
+    triton_version: str | None = None
 
     @heap_frozen
     def run(self, ctx: Context, module: ModuleOp) -> None:
+        version = self.triton_version or self.pipeline.triton_version
+        if version is not None:
+            set_module_version(module, version)
         for inst in self.instrumentations:
             inst.before_pipeline(module)
         self._verifier = ir_io.incremental_verifier()

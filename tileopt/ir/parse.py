@@ -58,6 +58,7 @@ from xdsl.utils.exceptions import (
 from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind, StringLiteral
 
+from tileopt.dialects import triton_version
 from tileopt.ir.aliases import AliasDefinition, LazyAliasTable, find_alias_definitions
 from tileopt.ir.context import make_context
 from tileopt.ir.diagnostics import TileoptError
@@ -677,11 +678,12 @@ def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | No
     parser = None
     try:
         # Building the parser lexes the first token: a bad first character fails here.
-        parser = TileoptParser(ctx, text, filename)
-        if parser._current_token.kind == MLIRTokenKind.EOF:
-            module = ModuleOp([])
-        else:
-            module = parser.parse_module()
+        with triton_version.recording_spellings() as spellings:
+            parser = TileoptParser(ctx, text, filename)
+            if parser._current_token.kind == MLIRTokenKind.EOF:
+                module = ModuleOp([])
+            else:
+                module = parser.parse_module()
     except ParseError as err:
         raise _error_from_parse_error(err, source) from None
     except TileoptError:
@@ -695,6 +697,10 @@ def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | No
         OP_SOURCES[op] = (source, start)
     if module not in OP_SOURCES:
         OP_SOURCES[module] = (source, 0)
+    # The text's own spellings say which Triton wrote it (printed back the same way).
+    detected = triton_version.detected_version(module, spellings)
+    if detected is not None:
+        triton_version.set_module_version(module, detected)
     if verify:
         verify_module(module, filename)
     return module

@@ -46,6 +46,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue, TypeAt
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator
 
+from tileopt.dialects.triton_version import module_version, printing_as
 from tileopt.ir.floats import float_format, format_float, format_float_bits
 from tileopt.ir.gc_scans import heap_frozen
 from tileopt.ir.naming import NameTable, assign_names
@@ -564,15 +565,23 @@ def _nest(elements: list[str], shape: list[int]) -> str:
 @heap_frozen
 def print_module(module: ModuleOp, debuginfo: bool = False, local_scope: bool = False,
                  generic: bool = False, elide_elements: int | None = None,
-                 pretty_debuginfo: bool = False, value_users: bool = False) -> str:
+                 pretty_debuginfo: bool = False, value_users: bool = False,
+                 triton_version: str | None = None) -> str:
     """The module as MLIR/triton-opt prints it (``--mlir-print-debuginfo`` if asked;
     ``local_scope``: every attribute and location in place, no aliases; ``generic``: every
     op in the generic form; ``elide_elements``: dense attributes of more elements elided;
     ``pretty_debuginfo``: locations in MLIR's pretty form; ``value_users``: comments naming
-    each value's users)."""
+    each value's users), spelled as Triton ``triton_version`` prints it (default: the
+    module's version, ``tileopt.dialects.triton_version``)."""
     settings = dict(elide_elements_larger=elide_elements, pretty_debuginfo=pretty_debuginfo,
                     print_value_users=value_users,
                     _op_ids=op_ids(module) if value_users else {})
+    with printing_as(triton_version or module_version(module)):
+        return _print_module(module, debuginfo, local_scope, generic, settings)
+
+
+def _print_module(module: ModuleOp, debuginfo: bool, local_scope: bool,
+                  generic: bool, settings: dict) -> str:
     names = assign_names(module)
     if local_scope:
         stream = io.StringIO()

@@ -989,6 +989,31 @@ def _to_linear_layout_cached(
     raise LayoutError(f"no linear layout for {type(encoding).__name__}")
 
 
+def broadcast_stays_in_threads(src: Encoding, src_shape: Sequence[int], dst: Encoding,
+                               dst_shape: Sequence[int]) -> bool:
+    """Whether a broadcast from ``src_shape`` in ``src`` to ``dst_shape`` in ``dst`` leaves
+    every element in the thread that holds it (Triton 3.9 lets ``tt.broadcast`` change its
+    layout so): each lane, warp and block basis of the result, its broadcast dims read at
+    0, is the source's, and each result register reads a source register."""
+    source = to_linear_layout(src, src_shape)
+    result = to_linear_layout(dst, dst_shape)
+    wide = {d for d, (a, b) in enumerate(zip(src_shape, dst_shape)) if a != b}
+
+    def at_source(basis: Sequence[int]) -> tuple[int, ...]:
+        return tuple(0 if d in wide else v for d, v in enumerate(basis))
+
+    for dim in (LANE, WARP, BLOCK):
+        theirs = result.get_bases(dim) if result.has_in_dim(dim) else ()
+        ours = source.get_bases(dim) if source.has_in_dim(dim) else ()
+        if len(theirs) != len(ours) or any(at_source(t) != tuple(o)
+                                           for t, o in zip(theirs, ours)):
+            return False
+    held = {tuple(0 for _ in src_shape)}  # what a thread's registers cover (XOR span)
+    for basis in source.get_bases(REGISTER):
+        held |= {tuple(a ^ b for a, b in zip(coords, basis)) for coords in held}
+    return all(at_source(basis) in held for basis in result.get_bases(REGISTER))
+
+
 # ---------------------------------------------------------------------- per-thread queries
 
 
@@ -1066,9 +1091,10 @@ def get_contig_per_warp(encoding: DistributedEncoding, shape: Sequence[int]) -> 
 
 __all__ = [
     "AmdMfma", "AmdRotatingShared", "AmdWmma", "Blocked", "DotOperand", "Encoding", "Linear",
-    "NvidiaMma", "NvmmaShared", "Slice", "SwizzledShared", "get_contig_per_thread",
-    "get_contig_per_warp", "get_elems_per_thread", "get_matrix_order", "get_order",
-    "get_order_for_dot_operand", "get_rep_order", "get_shape_per_cta", "get_thread_order",
-    "get_threads_per_warp", "get_total_elems_per_thread", "get_warp_order", "get_warps_per_cta",
+    "NvidiaMma", "NvmmaShared", "Slice", "SwizzledShared", "broadcast_stays_in_threads",
+    "get_contig_per_thread", "get_contig_per_warp", "get_elems_per_thread",
+    "get_matrix_order", "get_order", "get_order_for_dot_operand", "get_rep_order",
+    "get_shape_per_cta", "get_thread_order", "get_threads_per_warp",
+    "get_total_elems_per_thread", "get_warp_order", "get_warps_per_cta",
     "is_distributed", "is_shared", "to_linear_layout",
 ]

@@ -78,4 +78,5 @@ def slice_stages(pipeline: Pipeline, start_at: str | None, stop_after: str | Non
     kept = pipeline.stages[first:last + 1]
     steps = [s for s in pipeline.steps if isinstance(s, PassStep) and s.stage in kept]
     missing = {stage: names for stage, names in pipeline.missing.items() if stage in kept}
-    return Pipeline(steps, pipeline.anchor, pipeline.name, kept, missing, pipeline.target)
+    return Pipeline(steps, pipeline.anchor, pipeline.name, kept, missing, pipeline.target,
+                    pipeline.triton_version)

@@ -18,6 +18,7 @@ from tileopt.ir.diagnostics import TileoptError, did_you_mean
 from tileopt.passes.registry import get_pass, is_indexed_or_registered, load_plugin_file
 from tileopt.pipelines.model import (OptionInput, PassStep, Pipeline, Where, make_step,
                                      unknown_option_error, unknown_pass_error)
+from tileopt.dialects.triton_version import check_version
 from tileopt.pipelines.yaml_file import YamlFile
 
 BUILTIN_DIR = Path(__file__).resolve().parent / "builtin"
@@ -26,8 +27,8 @@ PATH_VARIABLE = "TILEOPT_PIPELINE_PATH"
 PARAM_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 TARGET_KEYS = ["backend", "arch", "warp-size"]
 BACKENDS = ["cuda", "hip"]
-TOP_KEYS = ["name", "description", "extends", "plugins", "target", "parameters", "stages",
-            "changes"]
+TOP_KEYS = ["name", "description", "triton-version", "extends", "plugins", "target",
+            "parameters", "stages", "changes"]
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_.\-]+)\}")
 # ``- !missing pass-name``: a pass the pipeline needs that tileopt does not run yet; it is
 # skipped, and the driver warns that its stage is incomplete.
@@ -121,6 +122,8 @@ class Definition:
     description: str
     file: Path
     target: dict[str, object] = field(default_factory=dict)
+    # The Triton release whose passes and text the pipeline follows (None: the input's).
+    triton_version: str | None = None
     params: dict[str, Param] = field(default_factory=dict)
     stages: dict[str, list[PassEntry]] = field(default_factory=dict)
 
@@ -163,6 +166,12 @@ def load_definition(path: Path, chain: tuple[Path, ...] = (), via: Where | None 
         definition = Definition(name, "", path)
     if "description" in nodes:
         definition.description = doc.string(nodes["description"][1], "'description'")
+    if "triton-version" in nodes:
+        node = nodes["triton-version"][1]
+        try:
+            definition.triton_version = check_version(doc.string(node, "'triton-version'"))
+        except ValueError as err:
+            raise doc.error(node, str(err)) from None
     if "target" in nodes:
         _load_target(doc, nodes["target"][1], definition)
     if "parameters" in nodes:
@@ -505,7 +514,7 @@ def instantiate(definition: Definition, overrides: list[tuple[str, str, Where]])
     gpu = f"{target['backend']}:{target['arch']}" if "backend" in target and "arch" in target \
         else None
     return Pipeline(steps, name=definition.name, stages=list(definition.stages),
-                    missing=missing, target=gpu)
+                    missing=missing, target=gpu, triton_version=definition.triton_version)
 
 
 def _substitute(value: object, values: dict[str, object]) -> object:

@@ -83,6 +83,9 @@ class Pipeline:
     # YAML pipelines with a target: the GPU as Triton names it (``cuda:90``, ``hip:gfx942``),
     # what ``tileopt --emit`` compiles for unless ``--arch`` is given.
     target: str | None = None
+    # YAML pipelines: the Triton release they follow ("3.6", "3.9"); the module is
+    # compiled and printed as that version (tileopt.dialects.triton_version).
+    triton_version: str | None = None
 
     def text(self) -> str:
         """MLIR pipeline text: ``builtin.module(canonicalize, tt.func(cse))``."""

@@ -18,7 +18,8 @@ Two comparisons, for the tests and for ``python -m tileopt.testing.corpus_compar
 - text (the command): how much of Triton's own text tileopt reads and prints back
   unchanged.
 
-``python -m tileopt.testing.corpus_compare [--corpus DIR] [--no-passes] [-k TEXT]``
+``python -m tileopt.testing.corpus_compare [--triton-version 3.6|3.9] [--corpus DIR]
+[--no-passes] [-k TEXT]``
 
 For every ``.ttir``/``.ttgir`` of the reference corpus and every per-pass dump of a
 pipeline taken before its first LLVM-lowering pass, this parses the file, verifies it,
@@ -61,11 +62,17 @@ LLVM_LOWERING_PASSES = ("convert-triton-gpu-to-llvm", "convert-triton-amdgpu-to-
 # ---------------------------------------------------------------------------------------
 
 
-def find_corpus() -> Path | None:
-    """The reference corpus: ``TILEOPT_CORPUS``, else ``../shared/corpus`` beside the
-    repository; None where it is absent."""
+# Each Triton version's corpus: the variable that moves it, its folder beside the repository.
+CORPORA = {"3.6": ("TILEOPT_CORPUS", "corpus"), "3.9": ("TILEOPT_CORPUS_39", "corpus-3.9")}
+
+
+def find_corpus(triton_version: str = "3.6") -> Path | None:
+    """The reference corpus of that Triton version: ``TILEOPT_CORPUS`` (3.6) or
+    ``TILEOPT_CORPUS_39`` (3.9), else ``../shared/corpus`` or ``../shared/corpus-3.9``
+    beside the repository; None where it is absent."""
+    variable, folder = CORPORA[triton_version]
     repo = Path(__file__).resolve().parents[2]
-    path = Path(os.environ.get("TILEOPT_CORPUS", repo.parent / "shared" / "corpus"))
+    path = Path(os.environ.get(variable, repo.parent / "shared" / folder))
     return path if (path / "README.md").exists() else None
 
 
@@ -409,39 +416,49 @@ class Outcome:
     # for byte (None where not compared: internal debug dumps)
 
 
-def check_file(file_id: str, text: str, ctx=None) -> Outcome:
-    """Parse, verify, print, parse again, print again; compare with Triton's text."""
+def check_file(file_id: str, text: str, ctx=None, triton_version: str | None = None) -> Outcome:
+    """Parse, verify, print, parse again, print again; compare with Triton's text.
+
+    With ``triton_version`` (the version that wrote the file), the text is printed as that
+    version prints, and it must also be what printing by the version the parser read off
+    the text gives (a file that shows no version-specific spelling prints the same in
+    every version)."""
     from tileopt.ir import make_context
 
     ctx = ctx or make_context()
     main, *internal = split_debug_dumps(text)
-    outcome = _check_text(file_id, main, ctx, lambda t: t, exact=True)
+    outcome = _check_text(file_id, main, ctx, lambda t: t, exact=True, version=triton_version)
     for number, dump in enumerate(internal, start=1):
         extra = _check_text(f"{file_id} (internal dump {number})", dump, ctx,
-                            expand_aliases)
+                            expand_aliases, version=triton_version)
         if outcome.matches and outcome.fixpoint and not (extra.matches and extra.fixpoint):
             return Outcome(file_id, extra.ok, extra.matches, extra.fixpoint,
                            f"internal dump {number}: {extra.detail}", outcome.ops)
     return outcome
 
 
-def _check_text(file_id: str, text: str, ctx, prepare, exact: bool = False) -> Outcome:
+def _check_text(file_id: str, text: str, ctx, prepare, exact: bool = False,
+                version: str | None = None) -> Outcome:
     from tileopt.ir import TileoptError, parse_module, print_module
 
     try:
         module = parse_module(text, file_id, ctx)
-        printed = print_module(module)
+        printed = print_module(module, triton_version=version)
     except TileoptError as err:
         return Outcome(file_id, False, False, False, err.format())
     ops = sum(1 for _ in module.walk())
+    if version is not None and print_module(module) != printed:
+        return Outcome(file_id, True, False, False, "printed as the version read off the "
+                       f"text, it differs from Triton {version}'s", ops)
     try:
         again = print_module(parse_module(printed, f"{file_id} (printed)", ctx,
-                                          verify=False))
+                                          verify=False), triton_version=version)
     except TileoptError as err:
         return Outcome(file_id, True, False, False, f"printed text does not parse: "
                        f"{err.format()}", ops)
     fixpoint = again == printed
-    exact = print_module(module, debuginfo=True) == text if exact else None
+    exact = (print_module(module, debuginfo=True, triton_version=version) == text
+             if exact else None)
     difference = first_difference(normalise(prepare(text)), normalise(prepare(printed)))
     if difference is None:
         detail = "" if fixpoint else "printing is not a fixpoint"
@@ -455,13 +472,16 @@ def _check_text(file_id: str, text: str, ctx, prepare, exact: bool = False) -> O
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=None)
+    parser.add_argument("--triton-version", default="3.6", choices=sorted(CORPORA),
+                        help="which Triton's corpus (and text) to compare with")
     parser.add_argument("--no-passes", action="store_true",
                         help="only the .ttir/.ttgir files, not the per-pass dumps")
     parser.add_argument("-k", default="", help="only files whose id contains this")
     args = parser.parse_args(argv)
-    corpus = args.corpus or find_corpus()
+    corpus = args.corpus or find_corpus(args.triton_version)
     if corpus is None:
-        print("reference corpus not found (set TILEOPT_CORPUS)", file=sys.stderr)
+        print(f"reference corpus not found (set {CORPORA[args.triton_version][0]})",
+              file=sys.stderr)
         return 2
     passes = None if args.no_passes else unpack_passes(corpus)
     from tileopt.ir import make_context
@@ -471,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     for file_id, path in corpus_files(corpus, passes):
         if args.k in file_id:
-            outcomes.append(check_file(file_id, path.read_text(), ctx))
+            outcomes.append(check_file(file_id, path.read_text(), ctx, args.triton_version))
     elapsed = time.perf_counter() - start
     total = len(outcomes)
     matched = sum(o.matches for o in outcomes)

@@ -45,6 +45,16 @@ NOT_LOWERED: dict[str, str] = {
     "ttng.inval_barrier": "issue 8: mbarriers (TMA pipelines)",
     "ttng.barrier_expect": "issue 8: mbarriers (TMA pipelines)",
     "ttng.wait_barrier": "issue 8: mbarriers (TMA pipelines)",
+    "tt.make_tensor_descriptor": "issue 19: device-side descriptors (`desc_matmul`; TMA "
+                                 "lowering or the rewrite to pointers)",
+    "ttg.global_scratch_alloc": "issue 19: TMA descriptors in global scratch "
+                                "(`tritongpu-global-scratch-memory-allocation`)",
+    "ttng.tensormap_create": "issue 19: TMA descriptors (`desc_matmul` on sm90)",
+    "ttng.tensormap_fenceproxy_acquire": "issue 19: TMA descriptors (`desc_matmul` on sm90)",
+    "ttng.reinterpret_tensor_descriptor": "issue 19: TMA descriptors (`desc_matmul` on sm90)",
+    "ttng.async_tma_copy_global_to_local": "issue 19: TMA loads (`desc_matmul` on sm90)",
+    "ttng.async_tma_copy_local_to_global": "issue 19: TMA stores (`desc_matmul` on sm90)",
+    "ttng.async_tma_store_wait": "issue 19: TMA stores (`desc_matmul` on sm90)",
 }
 AMD_OWNER = "issue 11: the AMD matrix-core path (these ops come from its passes)"
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tileopt.dialects.triton_version import set_module_version
 from tileopt.ir import make_context, parse_module
 from tileopt.passes.registry import get_pass
 from tileopt.testing.corpus_compare import (CompareResult, PassCase, compare_modules,
@@ -32,6 +33,8 @@ TARGETS = NVIDIA + AMD
 KERNELS = ("add", "add_nodiv", "axpy_f16", "gelu", "softmax", "layernorm_fwd", "sum_rows",
            "sum_cols", "cumsum", "transpose", "atomic_hist", "matmul", "matmul_small",
            "block_ptr_matmul")
+# Triton 3.9's corpus: block pointers are gone from its frontend, tensor descriptors came.
+KERNELS_39 = (*KERNELS[:-1], "desc_matmul")
 
 PassOptions = Callable[[dict], Mapping[str, object]]
 """Pass options from a kernel's compile metadata (its ``<target>/<kernel>.json``)."""
@@ -88,14 +91,17 @@ class PassRun:
 
 def run_pass_everywhere(passes_root: Path, pass_name: str, target: str, kernel: str,
                         options: Mapping[str, object],
-                        check_order: bool = False) -> list[PassRun]:
-    """Every run of ``pass_name`` in the (target, kernel) pipeline, run by tileopt."""
+                        check_order: bool = False,
+                        triton_version: str = "3.6") -> list[PassRun]:
+    """Every run of ``pass_name`` in the (target, kernel) pipeline, run by tileopt on a
+    module of that Triton version (as that version's pipeline sets it)."""
     pass_class = get_pass(pass_name)
     assert pass_class is not None, f"pass {pass_name} is not registered"
     runs = []
     for case in corpus_pass_cases(passes_root, pass_name, (target,), (kernel,)):
         ctx = make_context()
         module = parse_module(case.input_text, str(case.input_path), ctx)
+        set_module_version(module, triton_version)
         pass_class.from_options(dict(options)).apply(ctx, module)
         module.verify()
         expected = parse_module(case.expected_text, str(case.expected_path), make_context())
@@ -171,18 +177,29 @@ def difference_cell(result: CompareResult) -> str:
 
 
 def pass_match_tests(pass_name: str, options: PassOptions = no_options,
-                     targets: tuple[str, ...] = TARGETS, check_order: bool = False):
+                     targets: tuple[str, ...] = TARGETS, check_order: bool = False,
+                     triton_version: str = "3.6",
+                     not_yet: Mapping[tuple[str, str], str] | None = None):
     """The two tests of a per-pass corpus file: every run of ``pass_name`` for each kernel
     on each of ``targets`` (those whose Triton pipeline runs the pass), then the match
-    table. ``check_order`` also compares op order, for passes that only move ops."""
+    table. ``check_order`` also compares op order, for passes that only move ops.
+    ``triton_version`` picks the corpus (3.9: ``../shared/corpus-3.9``); ``not_yet``
+    names the (target, kernel) cases known to differ, with why (strict xfails)."""
     results: dict[tuple[str, str], str] = {}
+    suffix = "" if triton_version == "3.6" else "39"
+    not_yet = not_yet or {}
+    cases = [pytest.param(target, kernel, id=f"{target}-{kernel}", marks=(
+        [pytest.mark.xfail(reason=not_yet[(target, kernel)], strict=True)]
+        if (target, kernel) in not_yet else []))
+        for target in targets for kernel in (KERNELS if not suffix else KERNELS_39)]
 
-    @pytest.mark.parametrize("kernel", KERNELS)
-    @pytest.mark.parametrize("target", targets)
-    def test_matches_triton(corpus, passes_root, target, kernel):
+    @pytest.mark.parametrize(("target", "kernel"), cases)
+    def test_matches_triton(request, target, kernel):
+        corpus = request.getfixturevalue("corpus" + suffix)
+        passes_root = request.getfixturevalue("passes_root" + suffix)
         meta = compile_metadata(corpus, target, kernel)
         runs = run_pass_everywhere(passes_root, pass_name, target, kernel, options(meta),
-                                   check_order)
+                                   check_order, triton_version)
         assert runs, f"Triton's {target} pipeline for {kernel} has no run of {pass_name}"
         good = sum(run.matches for run in runs)
         results[(target, kernel)] = "match" if good == len(runs) else f"{good}/{len(runs)}"
@@ -191,7 +208,8 @@ def pass_match_tests(pass_name: str, options: PassOptions = no_options,
             assert run.order is None, f"{run.case.id}: {run.order}"
 
     def test_print_match_table(capsys):
-        print_table(capsys, f"{pass_name}: tileopt vs Triton 3.6", results, targets)
+        print_table(capsys, f"{pass_name}: tileopt vs Triton {triton_version}", results,
+                    targets)
 
     return test_matches_triton, test_print_match_table
 
@@ -217,3 +235,35 @@ def chain_match_tests(targets: tuple[str, ...], kernels: tuple[str, ...],
         print_table(capsys, title, results, targets)
 
     return test_chain_matches_triton, test_print_chain_table
+
+
+def pipeline_with_options(corpus: Path, name: str, target: str, kernel: str) -> str:
+    """``NAME{num-warps=.. num-ctas=.. num-stages=..}`` with what Triton compiled with."""
+    meta = compile_metadata(corpus, target, kernel)
+    return (f"{name}{{num-warps={meta['num_warps']} "
+            f"num-ctas={meta['num_ctas']} num-stages={meta['num_stages']}}}")
+
+
+def check_stage(corpus: Path, table: dict, pipeline_name: str, target: str, kernel: str,
+                stage: str = "ttgir"):
+    """Run the YAML pipeline ``pipeline_name`` with the kernel's options from its
+    ``.ttir`` up to the end of ``stage``, as ``tileopt --stop-after`` does, and compare
+    with the corpus file ``<kernel>.<stage>`` (ops, types, layouts, attributes, module
+    attributes); the table gets the cell, the test fails on a difference. Returns the
+    pipeline run."""
+    from tileopt.driver.pass_manager import PassManager
+    from tileopt.pipelines import resolve_pass_pipeline, slice_stages
+
+    text = pipeline_with_options(corpus, pipeline_name, target, kernel)
+    pipeline = slice_stages(resolve_pass_pipeline(text), None, stage)
+    source = corpus / target / f"{kernel}.ttir"
+    ctx = make_context()
+    module = parse_module(source.read_text(), str(source), ctx)
+    table[(target, kernel)] = "error"
+    PassManager(pipeline, str(source)).run(ctx, module)  # verifies after every pass
+    result = compare_with_file(module, corpus / target / f"{kernel}.{stage}")
+    table[(target, kernel)] = difference_cell(result) + (
+        "/attrs" if not result.equal and result.module_attributes_differ else "")
+    assert result.equal, result.summary()
+    return pipeline
+

@@ -17,14 +17,8 @@ own in its per-pass test.
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from pass_harness import compare_with_file, difference_cell, module_table
-
-from tileopt.driver.pass_manager import PassManager
-from tileopt.ir import make_context, parse_module
-from tileopt.pipelines import resolve_pass_pipeline, slice_stages
+from pass_harness import check_stage, module_table
 
 PIPELINES = {"cuda-sm80": "nvidia-sm80", "cuda-sm90": "nvidia-sm90",
              "hip-gfx942": "amd-cdna3", "hip-gfx1100": "amd-rdna3"}
@@ -35,13 +29,6 @@ DOT_KERNELS = ("matmul", "matmul_small", "block_ptr_matmul")
 DOT_TARGETS = ("cuda-sm80", "cuda-sm90", "hip-gfx942", "hip-gfx1100")
 """Targets whose pipelines take the dot kernels through the stage: all four."""
 STAGE = "ttgir"
-
-
-def pipeline_text(corpus, target: str, kernel: str) -> str:
-    """``NAME{num-warps=.. num-ctas=.. num-stages=..}`` with what Triton compiled with."""
-    meta = json.loads((corpus / target / f"{kernel}.json").read_text())
-    return (f"{PIPELINES[target]}{{num-warps={meta['num_warps']} "
-            f"num-ctas={meta['num_ctas']} num-stages={meta['num_stages']}}}")
 
 
 table = module_table(f"pipelines through the {STAGE} stage vs corpus .ttgir "
@@ -60,15 +47,5 @@ def _cases():
 
 @pytest.mark.parametrize(("target", "kernel"), list(_cases()))
 def test_ttgir_stage_matches_triton(corpus, table, target, kernel):
-    pipeline = slice_stages(resolve_pass_pipeline(pipeline_text(corpus, target, kernel)),
-                            None, STAGE)
+    pipeline = check_stage(corpus, table, PIPELINES[target], target, kernel, STAGE)
     assert "convert-triton-to-tritongpu" in [s.name for s in pipeline.pass_steps()]
-    source = corpus / target / f"{kernel}.ttir"
-    ctx = make_context()
-    module = parse_module(source.read_text(), str(source), ctx)
-    table[(target, kernel)] = "error"
-    PassManager(pipeline, str(source)).run(ctx, module)  # verifies after every pass
-    result = compare_with_file(module, corpus / target / f"{kernel}.ttgir")
-    table[(target, kernel)] = difference_cell(result) + (
-        "/attrs" if not result.equal and result.module_attributes_differ else "")
-    assert result.equal, result.summary()

@@ -12,7 +12,8 @@ added to ``MATCHING`` (docs/plans/issue-12.md).
 from __future__ import annotations
 
 import pytest
-from test_ttgir_stage import KERNELS, PIPELINES, STAGE, pipeline_text
+from pass_harness import pipeline_with_options
+from test_ttgir_stage import KERNELS, PIPELINES, STAGE
 
 from tileopt.driver.pass_manager import PassManager
 from tileopt.ir import make_context, parse_module, print_module
@@ -38,8 +39,8 @@ def _cases():
 
 @pytest.mark.parametrize(("target", "kernel"), list(_cases()))
 def test_ttgir_stage_text_is_tritons(corpus, target, kernel):
-    pipeline = slice_stages(resolve_pass_pipeline(pipeline_text(corpus, target, kernel)),
-                            None, STAGE)
+    text = pipeline_with_options(corpus, PIPELINES[target], target, kernel)
+    pipeline = slice_stages(resolve_pass_pipeline(text), None, STAGE)
     source = corpus / target / f"{kernel}.ttir"
     ctx = make_context()
     module = parse_module(source.read_text(), str(source), ctx)

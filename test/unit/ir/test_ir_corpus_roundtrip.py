@@ -1,11 +1,14 @@
-"""Every real Triton file reads back and prints the way Triton printed it.
+"""Every real Triton file reads back and prints the way Triton printed it, for both
+Triton versions tileopt reads (3.6: ``../shared/corpus``, 3.9: ``../shared/corpus-3.9``).
 
-One test per file of the reference corpus: each ``.ttir``/``.ttgir`` and each per-pass
-dump taken before the pipeline's first LLVM-lowering pass. Each is parsed, verified,
-printed, parsed and printed again; the second print must equal the first (a fixpoint),
-and the first must equal Triton's own text once locations are removed and SSA values
-renamed in order of appearance (``tileopt.testing.corpus_compare.normalise``). Printed with
-locations, the text must even be Triton's byte for byte.
+One test per file of each corpus: each ``.ttir``/``.ttgir`` and each per-pass dump taken
+before the pipeline's first LLVM-lowering pass. Each is parsed, verified, printed as its
+Triton version prints, parsed and printed again; the second print must equal the first (a
+fixpoint), and the first must equal Triton's own text once locations are removed and SSA
+values renamed in order of appearance (``tileopt.testing.corpus_compare.normalise``).
+Printing by the version the parser read off the text (what ``tileopt`` does without
+``--triton-version``) must give the same text. Printed with locations, the text must even
+be Triton's byte for byte.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import pytest
 
 from tileopt.ir import make_context
 from tileopt.testing.corpus_compare import (
+    CORPORA,
     LLVM_LOWERING_PASSES,
     TARGETS,
     check_file,
@@ -24,11 +28,16 @@ from tileopt.testing.corpus_compare import (
 )
 
 
-def _file_ids() -> list[str]:
-    corpus = find_corpus()
-    if corpus is None:
-        return ["(corpus not found)"]
-    return [file_id for file_id, _ in corpus_files(corpus, unpack_passes(corpus))]
+def _file_ids() -> list:
+    ids = []
+    for version in CORPORA:
+        corpus = find_corpus(version)
+        if corpus is None:
+            ids.append(pytest.param(version, "(corpus not found)", id=f"{version}-absent"))
+            continue
+        ids += [pytest.param(version, file_id, id=f"{version}/{file_id}")
+                for file_id, _ in corpus_files(corpus, unpack_passes(corpus))]
+    return ids
 
 
 @pytest.fixture(scope="module")
@@ -42,10 +51,13 @@ def _path(file_id: str, corpus, passes_root):
     return corpus / file_id
 
 
-@pytest.mark.parametrize("file_id", _file_ids())
-def test_round_trip_matches_triton(file_id, corpus, passes_root, ctx):
-    path = _path(file_id, corpus, passes_root)
-    outcome = check_file(file_id, path.read_text(), ctx)
+@pytest.mark.parametrize(("version", "file_id"), _file_ids())
+def test_round_trip_matches_triton(version, file_id, ctx):
+    corpus = find_corpus(version)
+    if corpus is None:
+        pytest.skip(f"the Triton {version} corpus is not beside the repository")
+    path = _path(file_id, corpus, unpack_passes(corpus))
+    outcome = check_file(file_id, path.read_text(), ctx, triton_version=version)
     assert outcome.ok, outcome.detail
     assert outcome.fixpoint, outcome.detail
     assert outcome.matches, outcome.detail
@@ -53,10 +65,15 @@ def test_round_trip_matches_triton(file_id, corpus, passes_root, ctx):
     assert outcome.exact_with_locations, "printed with debuginfo, the text differs"
 
 
-def test_every_pipeline_contributes_dumps(corpus, passes_root):
+@pytest.mark.parametrize("version", sorted(CORPORA))
+def test_every_pipeline_contributes_dumps(version):
     """The file list covers each target and kernel, and stops at the LLVM lowering."""
     from tileopt.testing.corpus_compare import pass_order
 
+    corpus = find_corpus(version)
+    if corpus is None:
+        pytest.skip(f"the Triton {version} corpus is not beside the repository")
+    passes_root = unpack_passes(corpus)
     for target in TARGETS:
         kernels = sorted(p.name for p in (passes_root / target / "passes").iterdir())
         assert len(kernels) >= 10

@@ -1,5 +1,7 @@
-"""The shipped pipelines: they load, name only registered passes, and list Triton 3.6's
-passes (enabled or tagged !missing) exactly in the order of the corpus's ORDER.txt."""
+"""The shipped pipelines: they load, name only registered passes, and list their Triton
+version's passes (enabled or tagged !missing) exactly in the order of that version's
+corpus ORDER.txt (3.6: ``NAME``, ../shared/corpus; 3.9: ``NAME-triton39``,
+../shared/corpus-3.9)."""
 
 from __future__ import annotations
 
@@ -9,10 +11,14 @@ from pathlib import Path
 import pytest
 
 from tileopt.pipelines.loader import BUILTIN_DIR, available_pipelines, load_pipeline
+from tileopt.testing.corpus_compare import find_corpus, unpack_passes
 
 REPO = Path(__file__).resolve().parents[3]
-PIPELINES = {"nvidia-sm80": "cuda-sm80", "nvidia-sm90": "cuda-sm90",
-             "amd-cdna3": "hip-gfx942", "amd-rdna3": "hip-gfx1100"}
+TARGETS = {"nvidia-sm80": "cuda-sm80", "nvidia-sm90": "cuda-sm90",
+           "amd-cdna3": "hip-gfx942", "amd-rdna3": "hip-gfx1100"}
+# pipeline -> (corpus target, Triton version)
+PIPELINES = {**{name: (target, "3.6") for name, target in TARGETS.items()},
+             **{f"{name}-triton39": (target, "3.9") for name, target in TARGETS.items()}}
 # Kernels whose pipelines between them run every pass of the target.
 KERNELS = ("matmul", "softmax", "add")
 _ENTRY = re.compile(r"^\s+- (?:!missing )?([A-Za-z0-9_.\-]+)")
@@ -37,13 +43,16 @@ def _listed_passes(path: Path) -> list[str]:
 
 
 def _triton_order(passes_root: Path, target: str) -> list[str]:
-    """Triton's pass order without the canonicalize runs the inliner makes internally."""
+    """Triton's pass order without the canonicalize runs the inliner makes internally
+    (one in 3.6, a few in 3.9, as many as it iterates): those right after ``inline``,
+    but for the make_ttir canonicalizer that comes right before ``triton-combine``."""
     from tileopt.testing.corpus_compare import pass_order
 
     longest: list[str] = []
     for kernel in KERNELS:
         order = [name for name, _ in pass_order(passes_root, target, kernel)]
-        while len(order) > 1 and order[0] == "inline" and order[1] == "canonicalize":
+        while len(order) > 2 and order[0] == "inline" and order[1] == "canonicalize" \
+                and order[2] != "triton-combine":
             order.pop(1)
         if len(order) > len(longest):
             longest = order
@@ -51,9 +60,18 @@ def _triton_order(passes_root: Path, target: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", sorted(PIPELINES))
-def test_listed_in_triton_order(name, passes_root):
+def test_listed_in_triton_order(name):
+    target, version = PIPELINES[name]
+    corpus = find_corpus(version)
+    if corpus is None:
+        pytest.skip(f"the Triton {version} corpus is not beside the repository")
     listed = _listed_passes(available_pipelines()[name])
-    assert listed == _triton_order(passes_root, PIPELINES[name])
+    assert listed == _triton_order(unpack_passes(corpus), target)
+
+
+@pytest.mark.parametrize("name", sorted(PIPELINES))
+def test_names_its_triton_version(name):
+    assert load_pipeline(available_pipelines()[name], []).triton_version == PIPELINES[name][1]
 
 
 

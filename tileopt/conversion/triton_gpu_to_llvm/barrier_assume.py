@@ -1,7 +1,11 @@
-"""``gpu.barrier`` (``tl.debug_barrier``) and ``llvm.intr.assume`` (``tl.assume``).
+"""``gpu.barrier`` (``tl.debug_barrier``), ``ttg.barrier`` (Triton 3.9's membar) and
+``llvm.intr.assume`` (``tl.assume``).
 
-The barrier is the target's block barrier (``TargetHooks.barrier``); the shared-memory
-barrier analysis already counts it, so no second one is placed beside it. The assumption
+A barrier is the target's block barrier (``TargetHooks.barrier``), the one the lowering
+puts between shared-memory accesses; a ``ttg.barrier`` gets it whatever address spaces it
+names (Triton 3.9's membar writes only ``local``; the global and tensor-memory ones are
+not lowered yet). The shared-memory barrier analysis already counts both, so no second
+one is placed beside them. The assumption
 is already an LLVM op: it stays, on the lowered condition, for LLVM's optimiser to use.
 """
 
@@ -13,7 +17,7 @@ from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, low
 from tileopt.dialects.llvm_ext import AssumeOp
 
 
-@lowers("gpu.barrier")
+@lowers("gpu.barrier", "ttg.barrier")
 def _barrier(fl: FunctionLowering, op: Operation) -> None:
     fl.hooks.barrier(fl.b)
 

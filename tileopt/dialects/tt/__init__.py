@@ -43,7 +43,7 @@ from tileopt.dialects.tt.shapes import (
 from tileopt.dialects.tt.pointers import AddPtrOp, AdvanceOp, MakeTensorPtrOp
 from tileopt.dialects.tt.memory import (
     LoadEffects, LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp, DescriptorLoadOp,
-    DescriptorStoreOp,
+    DescriptorStoreOp, MakeTensorDescOp,
 )
 from tileopt.dialects.tt.compute import (
     IntToPtrOp, PtrToIntOp, BitcastOp, FpToFpOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp,
@@ -113,6 +113,7 @@ TT_OPS: list[type[IRDLOperation]] = [
     AssertOp,
     DescriptorLoadOp,
     DescriptorStoreOp,
+    MakeTensorDescOp,
 ]
 
 for _op in TT_OPS:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import i1, i32, DenseArrayBase, IntegerAttr, TensorType
+from xdsl.dialects.builtin import i1, i32, i64, DenseArrayBase, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
@@ -15,8 +15,9 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import EffectInstance, MemoryEffect
+from xdsl.traits import EffectInstance, MemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tileopt.dialects.assembly import (
     RMW_PREFIX, parse_attr_dict_split, parse_attrs_and_types, parse_cache_keywords,
@@ -500,6 +501,73 @@ def _print_desc_and_indices(printer: Printer, desc: SSAValue, indices: Sequence[
     printer.print_string("]")
 
 
+def _parse_short_type(parser: Parser, cls: type[Attribute]) -> Attribute:
+    """A ``tt`` type as ODS prints one of its own dialect, ``<f16>`` for ``!tt.ptr<f16>``
+    (the full spelling is read too)."""
+    if parser._current_token.kind != MLIRTokenKind.LESS:
+        return parser.parse_type()
+    return cls.new(cls.parse_parameters(parser))
+
+
+@irdl_op_definition
+class MakeTensorDescOp(IRDLOperation):
+    """``tt.make_tensor_descriptor %base, [%m, %k], [%stride_m, %c1] : <f16>, <128x64xf16>``:
+    a descriptor of the tensor at ``%base`` with those sizes (i32) and strides (i64),
+    read a ``<128x64xf16>`` block at a time."""
+
+    name = "tt.make_tensor_descriptor"
+
+    base = operand_def(PointerType)
+    shape = var_operand_def(i32)
+    strides = var_operand_def(i64)
+    padding = opt_prop_def(IntegerAttr)
+    result = result_def(TensorDescType)
+
+    traits = traits_def(Pure())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def verify_(self) -> None:
+        block = self.result.type.block_type
+        if len(self.shape) != len(self.strides) or len(self.shape) != len(block.get_shape()):
+            raise VerifyException(
+                f"expected {len(block.get_shape())} sizes and strides for a block of rank "
+                f"{len(block.get_shape())}, got {len(self.shape)} and {len(self.strides)}")
+        if self.base.type.pointee_type != block.element_type:
+            raise VerifyException(f"base pointer {type_str(self.base.type)} does not point "
+                                  f"to the block's {type_str(block.element_type)}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MakeTensorDescOp:
+        base = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        shape = _parse_operand_list_in_brackets(parser)
+        parser.parse_punctuation(",")
+        strides = _parse_operand_list_in_brackets(parser)
+        props, attrs = parse_attr_dict_split(parser, cls)
+        parser.parse_punctuation(":")
+        base_type = _parse_short_type(parser, PointerType)
+        parser.parse_punctuation(",")
+        result_type = _parse_short_type(parser, TensorDescType)
+        return cls.build(
+            operands=[parser.resolve_operand(base, base_type),
+                      [parser.resolve_operand(v, i32) for v in shape],
+                      [parser.resolve_operand(v, i64) for v in strides]],
+            result_types=[result_type], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.base)
+        for values in (self.shape, self.strides):
+            printer.print_string(", [")
+            printer.print_list(values, printer.print_operand)
+            printer.print_string("]")
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        self.base.type.print_parameters(printer)
+        printer.print_string(", ")
+        self.result.type.print_parameters(printer)
+
+
 @irdl_op_definition
 class DescriptorLoadOp(IRDLOperation):
     """``tt.descriptor_load %desc[%i, %j] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>``"""
@@ -575,8 +643,15 @@ class DescriptorStoreOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        _print_desc_and_indices(printer, self.desc, self.indices)
-        printer.print_string(", ")
-        printer.print_operand(self.src)
-        print_attr_dict(printer, self)
-        print_types(printer, [self.desc.type, self.src.type])
+        _print_desc_store(printer, self, self.indices, ", ")
+
+
+def _print_desc_store(printer: Printer, op: Operation, indices: Sequence[SSAValue],
+                      separator: str) -> None:
+    """``%desc[%i, %j]<separator>%src {attrs} : desc, src`` (a store through a descriptor:
+    ``tt.descriptor_store``, ``ttng.async_tma_copy_local_to_global``)."""
+    _print_desc_and_indices(printer, op.desc, indices)
+    printer.print_string(separator)
+    printer.print_operand(op.src)
+    print_attr_dict(printer, op)
+    print_types(printer, [op.desc.type, op.src.type])

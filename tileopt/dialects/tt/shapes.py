@@ -18,7 +18,8 @@ from xdsl.traits import NoMemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tileopt.dialects.traits import (
-    SameOperandsAndResultElementType, SameOperandsAndResultEncoding, type_str,
+    BroadcastEncoding, SameOperandsAndResultElementType, SameOperandsAndResultEncoding,
+    type_str,
 )
 from tileopt.dialects.tt_types import encoding_of, is_int, num_elements
 from tileopt.dialects.tt.common import _SrcToResultOp, _require_tensor
@@ -108,7 +109,7 @@ class BroadcastOp(_ShapeOp):
 
     name = "tt.broadcast"
 
-    traits = traits_def(SameOperandsAndResultEncoding())
+    traits = traits_def(BroadcastEncoding())
 
     def verify_(self) -> None:
         src = _require_tensor(self.src.type, "source", self.name).get_shape()

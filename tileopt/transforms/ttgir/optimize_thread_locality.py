@@ -34,10 +34,13 @@ from tileopt.dialects.ttg import ConvertLayoutOp, num_ctas, num_warps, threads_p
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, SliceEncodingAttr
 from tileopt.layouts.encodings import get_order, get_thread_order, get_warp_order
 from tileopt.passes import Pass, register_pass
+from tileopt.dialects.triton_version import is_version_39
 from tileopt.dialects.tt_canonicalize import dense_splat
 from tileopt.transforms.utils.blocked_layouts import blocked_for_shape, make_blocked
 from tileopt.transforms.canonicalization.convert_layout_patterns import is_expensive_view
 from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
+from tileopt.transforms.utils.layout_propagation import transposed_layout
+from tileopt.transforms.utils.reshape_layouts import reshape_encoding
 from tileopt.transforms.utils.scf_rewrites import replace_for_with_new_signature
 from tileopt.transforms.utils.tensor_layouts import (
     elems_per_thread,
@@ -291,6 +294,41 @@ def _clone_with_inferred_type(op: Operation, mapping: dict[SSAValue, SSAValue],
     return clone
 
 
+def _exact_views(operand: SSAValue, axis: int, view_shape: list[int],
+                 layout3d: BlockedEncodingAttr) -> list[Operation] | None:
+    """Triton 3.9's way to the ``[..., N/k, k]`` view: no reshape that may reorder, but
+    reshape ``N`` to ``[N/(T*k), T, k]`` (``T`` threads along the axis; every element
+    stays where it is), transpose the threads before the repetitions, drop the size-1
+    repetition dim (a slice of the 4-D layout) and convert to the thread-local layout.
+    Only where the threads cover the axis once (``N == T * k`` with ``k`` consecutive
+    elements per thread, as in every corpus kernel); None elsewhere (the 3.6 reshape is
+    used: how 3.9 views repeated tiles is not in its corpus)."""
+    src = operand.type
+    d = src.encoding.as_dict()
+    per_thread = view_shape[-1]
+    threads = d["threadsPerWarp"][axis] * d["warpsPerCTA"][axis]
+    if (axis != len(src.get_shape()) - 1 or d["sizePerThread"][axis] != per_thread
+            or src.get_shape()[axis] != threads * per_thread):
+        return None  # a thread meets the axis more than once
+    element = src.element_type
+    split = [*src.get_shape()[:axis], 1, threads, per_thread]
+    split_layout = reshape_encoding(src.get_shape(), src.encoding, split)
+    order = list(range(len(split)))
+    order[axis], order[axis + 1] = axis + 1, axis
+    swapped_layout = (transposed_layout(split_layout, order)
+                      if split_layout is not None else None)
+    if swapped_layout is None:
+        return None
+    split_op = tt.ReshapeOp(operand, TensorType(element, split, split_layout))
+    swap = tt.TransOp(split_op, order, TensorType(element, [split[o] for o in order],
+                                                  swapped_layout))
+    squeeze = tt.ReshapeOp(swap, TensorType(element, view_shape,
+                                            SliceEncodingAttr.get(axis + 1, swapped_layout)),
+                           efficient_layout=True)
+    convert = ConvertLayoutOp(squeeze, TensorType(element, view_shape, layout3d))
+    return [split_op, swap, squeeze, convert]
+
+
 def make_thread_local(c: _Candidate) -> None:
     reduce, update, loop = c.reduce, c.update, c.loop
     src = tensor_type(reduce.operands[0])
@@ -315,11 +353,16 @@ def make_thread_local(c: _Candidate) -> None:
     mapping: dict[SSAValue, SSAValue] = {}
     point = InsertPoint.after(reduce)
     for operand in reduce.operands:
-        view = tt.ReshapeOp(operand, TensorType(operand.type.element_type, view_shape, layout3d),
-                            allow_reorder=True, efficient_layout=True)
-        Rewriter.insert_op(view, point)
-        point = InsertPoint.after(view)
-        mapping[operand] = view.results[0]
+        views = (_exact_views(operand, axis, view_shape, layout3d) if is_version_39(loop)
+                 else None)
+        if views is None:
+            views = [tt.ReshapeOp(operand, TensorType(operand.type.element_type, view_shape,
+                                                      layout3d),
+                                  allow_reorder=True, efficient_layout=True)]
+        for view in views:
+            Rewriter.insert_op(view, point)
+            point = InsertPoint.after(view)
+        mapping[operand] = views[-1].results[0]
     local = reduce.clone(value_mapper=mapping)
     local.properties["axis"] = IntegerAttr(rank, i32)
     Rewriter.insert_op(local, point)

@@ -99,8 +99,10 @@ def is_layout_anchor(op: Operation) -> bool:
         return "efficient_layout" in op.properties
     if op.name == "tt.reshape":
         # a reshape that may reorder elements can produce any layout: it stops forward
-        # propagation, the backward pass fixes its users up
-        return "allow_reorder" in op.properties
+        # propagation, the backward pass fixes its users up. One whose layout a pass chose
+        # (efficient_layout) keeps it: Triton 3.9's thread-locality reshapes keep elements
+        # in place and mark their slice layout so (3.6's also allow reordering)
+        return "allow_reorder" in op.properties or "efficient_layout" in op.properties
     return False
 
 

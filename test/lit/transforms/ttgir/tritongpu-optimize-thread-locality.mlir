@@ -1,4 +1,5 @@
 // RUN: tileopt %s -split-input-file --tritongpu-optimize-thread-locality | FileCheck %s
+// RUN: tileopt %s -split-input-file --tritongpu-optimize-thread-locality --triton-version=3.9 | FileCheck %s --check-prefix=V39
 
 // A loop accumulating row sums of loaded tiles. Each thread holds 4 consecutive elements of
 // a row, so the loop now only adds those 4 (reshape 16x64 -> 16x16x4, reduce the new last
@@ -23,6 +24,22 @@
 // CHECK: %[[FC:.+]] = ttg.convert_layout %[[F]] : {{.*}} -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #[[A]]}>>
 // CHECK: %[[SUM:.+]] = arith.addf %[[INIT]], %[[FC]]
 // CHECK: tt.store %{{.*}}, %[[SUM]]
+
+// Triton 3.9 builds the same 16x16x4 view without a reshape that may reorder: the row of
+// 64 is split into [1, 16, 4] (repetitions, threads, a thread's elements; nothing moves),
+// the threads are moved before the repetitions, the size-1 dim is dropped (a slice of the
+// 4-D layout) and a conversion gives the 3-D layout (as corpus-3.9's sum_rows).
+// V39-DAG: #[[A:.+]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// V39-DAG: #[[T:.+]] = #ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [2, 16, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+// V39-DAG: #[[S:.+]] = #ttg.blocked<{sizePerThread = [1, 1, 1, 4], threadsPerWarp = [2, 1, 16, 1], warpsPerCTA = [4, 1, 1, 1], order = [3, 2, 1, 0]}>
+// V39-DAG: #[[W:.+]] = #ttg.blocked<{sizePerThread = [1, 1, 1, 4], threadsPerWarp = [2, 16, 1, 1], warpsPerCTA = [4, 1, 1, 1], order = [3, 1, 2, 0]}>
+// V39-LABEL: tt.func @row_sums
+// V39: %[[X:.+]] = tt.load
+// V39: %[[V1:.+]] = tt.reshape %[[X]] : tensor<16x64xf32, #[[A]]> -> tensor<16x1x16x4xf32, #[[S]]>
+// V39-NEXT: %[[V2:.+]] = tt.trans %[[V1]] {order = array<i32: 0, 2, 1, 3>} : tensor<16x1x16x4xf32, #[[S]]> -> tensor<16x16x1x4xf32, #[[W]]>
+// V39-NEXT: %[[V3:.+]] = tt.reshape %[[V2]] efficient_layout : tensor<16x16x1x4xf32, #[[W]]> -> tensor<16x16x4xf32, #ttg.slice<{dim = 2, parent = #[[W]]}>>
+// V39-NEXT: %[[V4:.+]] = ttg.convert_layout %[[V3]] : tensor<16x16x4xf32, #ttg.slice<{dim = 2, parent = #[[W]]}>> -> tensor<16x16x4xf32, #[[T]]>
+// V39-NEXT: "tt.reduce"(%[[V4]]) <{axis = 2 : i32}>
 #A = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @row_sums(%p: tensor<16x64x!tt.ptr<f32>, #A>, %q: tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #A}>>, %n: i32) {
@@ -146,5 +163,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   tt.func @gather(%src: tensor<32x16xf32, #b>, %idx: tensor<64x16xi32, #b>) -> tensor<64x16xf32, #b> {
     %g = tt.gather %src[%idx] {axis = 0 : i32} : (tensor<32x16xf32, #b>, tensor<64x16xi32, #b>) -> tensor<64x16xf32, #b>
     tt.return %g : tensor<64x16xf32, #b>
+  }
+}
+
+// -----
+
+// Where a thread meets the row twice (128 = 2 repetitions x 16 threads x 4), Triton 3.9's
+// exact split is not done here: the 3.6 reshape, which may reorder, gives the view.
+// CHECK-LABEL: tt.func @row_sums_twice
+// V39-LABEL: tt.func @row_sums_twice
+// V39: tt.reshape %{{.+}} allow_reorder efficient_layout : tensor<16x128xf32, #{{.+}}> -> tensor<16x16x8xf32, #{{.+}}>
+// V39-NOT: tt.trans
+#A = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @row_sums_twice(%p: tensor<16x128x!tt.ptr<f32>, #A>, %q: tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #A}>>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>) : i32 {
+      %x = tt.load %p : tensor<16x128x!tt.ptr<f32>, #A>
+      %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<16x128xf32, #A>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+      %next = arith.addf %acc, %s : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+      scf.yield %next : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
+    }
+    tt.store %q, %r : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #A}>>
+    tt.return
   }
 }

@@ -424,3 +424,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A reshape whose layout a pass chose (efficient_layout; here Triton 3.9's thread-locality
+// view, which keeps elements in place) is an anchor: the loaded layout does not flow
+// through it, and its slice layout goes on to the reduction (the conversion moves to
+// the return).
+// CHECK-DAG: #[[W:.+]] = #ttg.blocked<{sizePerThread = [1, 1, 1, 4], threadsPerWarp = [2, 16, 1, 1], warpsPerCTA = [4, 1, 1, 1], order = [3, 1, 2, 0]}>
+// CHECK-LABEL: tt.func @efficient_reshape_anchor
+// CHECK: %[[V:.+]] = tt.reshape %{{.+}} efficient_layout : tensor<16x16x1x4xf32, #[[W]]> -> tensor<16x16x4xf32, #ttg.slice<{dim = 2, parent = #[[W]]}>>
+// CHECK-NEXT: "tt.reduce"(%[[V]]) <{axis = 2 : i32}>
+// CHECK: (tensor<16x16x4xf32, #ttg.slice<{dim = 2, parent = #[[W]]}>>)
+#A = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#S = #ttg.blocked<{sizePerThread = [1, 1, 1, 4], threadsPerWarp = [2, 1, 16, 1], warpsPerCTA = [4, 1, 1, 1], order = [3, 2, 1, 0]}>
+#W = #ttg.blocked<{sizePerThread = [1, 1, 1, 4], threadsPerWarp = [2, 16, 1, 1], warpsPerCTA = [4, 1, 1, 1], order = [3, 1, 2, 0]}>
+#T = #ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [2, 16, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @efficient_reshape_anchor(%p: tensor<16x64x!tt.ptr<f32>, #A>) -> tensor<16x16xf32, #ttg.slice<{dim = 2, parent = #T}>> {
+    %x = tt.load %p : tensor<16x64x!tt.ptr<f32>, #A>
+    %1 = tt.reshape %x : tensor<16x64xf32, #A> -> tensor<16x1x16x4xf32, #S>
+    %2 = tt.trans %1 {order = array<i32: 0, 2, 1, 3>} : tensor<16x1x16x4xf32, #S> -> tensor<16x16x1x4xf32, #W>
+    %3 = tt.reshape %2 efficient_layout : tensor<16x16x1x4xf32, #W> -> tensor<16x16x4xf32, #ttg.slice<{dim = 2, parent = #W}>>
+    %4 = ttg.convert_layout %3 : tensor<16x16x4xf32, #ttg.slice<{dim = 2, parent = #W}>> -> tensor<16x16x4xf32, #T>
+    %5 = "tt.reduce"(%4) <{axis = 2 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<16x16x4xf32, #T>) -> tensor<16x16xf32, #ttg.slice<{dim = 2, parent = #T}>>
+    tt.return %5 : tensor<16x16xf32, #ttg.slice<{dim = 2, parent = #T}>>
+  }
+}
