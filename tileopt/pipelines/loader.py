@@ -55,16 +55,19 @@ def available_pipelines() -> dict[str, Path]:
     return found
 
 
-def pipelines_for_target(backend: str, arch: str) -> list[str]:
-    """The pipelines on the search path whose target is ``backend`` and ``arch`` (for a
-    hint: a file that does not load is left out)."""
+def pipelines_for_target(backend: str, arch: str, triton_version: str | None = None) -> list[str]:
+    """The pipelines on the search path whose target is ``backend`` and ``arch`` (and, if
+    given, whose Triton version is ``triton_version``; for a hint: a file that does not
+    load is left out)."""
     names = []
     for name, path in available_pipelines().items():
         try:
-            target = load_definition(path).target
+            definition = load_definition(path)
         except TileoptError:
             continue
-        if target.get("backend") == backend and str(target.get("arch")) == arch:
+        target = definition.target
+        if target.get("backend") == backend and str(target.get("arch")) == arch and \
+                triton_version in (None, definition.triton_version):
             names.append(name)
     return names
 

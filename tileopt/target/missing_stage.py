@@ -7,6 +7,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 
+from tileopt.dialects.triton_version import module_version
 from tileopt.pipelines.loader import pipelines_for_target
 
 _TRITON_DIALECTS = ("tt.", "ttg.", "ttng.", "amdg.")
@@ -27,7 +28,7 @@ def not_llvm_dialect_message(op: Operation, module: ModuleOp) -> str:
     target = module.attributes.get("ttg.target")
     names = []
     if isinstance(target, StringAttr) and ":" in target.data:
-        names = pipelines_for_target(*target.data.split(":", 1))
+        names = pipelines_for_target(*target.data.split(":", 1), module_version(module))
     pipeline = names[0] if len(names) == 1 else "PIPELINE"
     hint = f"tileopt --pass-pipeline={pipeline} --start-at={start} FILE"
     if pipeline == "PIPELINE":
