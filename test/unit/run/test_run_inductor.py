@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tileopt.run.launch import compile_source, run_kernel
+from tileopt.run.launch import compile_source, run_kernel, with_llvm_ir
 from tileopt.ir import make_context, parse_module
 from tileopt.run.reference import kernel_of
 from tileopt.testing.inductor_cases import case_for, compare, kind_of, sized
@@ -32,15 +32,14 @@ ALL = sorted(INPUTS.rglob("*.ttir"))
 LIBDEVICE = re.compile(r'symbol = "__nv_(?!erff")|math\.(sin|cos|tan|tanh|log10|powf) ')
 GAPS = [
     (LIBDEVICE, "tileopt-run does not run libdevice calls (@__nv_*)"),
-    (re.compile("llvm.intr.assume"), "tileopt-run does not run @llvm.assume"),
     (re.compile("tt.histogram"), "tileopt-run has no shared-memory atomics"),
     (re.compile("f8E4M3|f8E5M2"), "tileopt-run has no fp8 cvt in inline PTX"),
     (re.compile("tt.elementwise_inline_asm"), "the reference does not evaluate inline PTX"),
 ]
-XFAIL = {
-    "gemm_autotune/triton_tem_fused_add_mm_relu_0.ttir":
-        "tileopt cannot lower this ttng.warp_group_dot yet (view offsets overlap)",
-}
+XFAIL: dict[str, str] = {}
+# tileopt-run does not run @llvm.assume yet. An assume only tells LLVM's optimiser what
+# holds; the -O0 IR tileopt-run executes reads nothing from it, so the calls are dropped.
+ASSUME_CALL = re.compile(r"^\s*call void @llvm\.assume\(.*\n", re.M)
 
 
 def why_not(p: Path) -> str | None:
@@ -82,6 +81,8 @@ def test_compiled_kernel_matches_the_reference(ttir: Path):
     case = case_for(ttir)
     args, want = sized(case)
     compiled = compile_source(case.ttir, case.filename, case.pipeline)
+    if ASSUME_CALL.search(compiled.llvm_ir):
+        compiled = with_llvm_ir(compiled, ASSUME_CALL.sub("", compiled.llvm_ir))
     got = run_kernel(compiled, args, case.grid, arg_names=case.names)
     assert got.reports == []
     func = kernel_of(parse_module(case.ttir, case.filename, make_context()), None)
