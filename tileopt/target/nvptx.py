@@ -103,7 +103,8 @@ def llvm_ir_to_ptx(llvm_ir: str, arch: str | GPUTarget = "sm_90a", opt_level: in
         if libdevice is not None:
             llvm_backend.link_bitcode(module, str(libdevice))
         llvm_backend.inline_everything(module)
-        llvm_backend.optimize(module, machine, opt_level, drop_unused=libdevice is not None)
+        llvm_backend.optimize(module, llvm_backend.optimization_machine(target, machine),
+                              opt_level, drop_unused=libdevice is not None)
         llvm_backend.verify(module, filename)
         return machine.emit_assembly(module).encode()
 
