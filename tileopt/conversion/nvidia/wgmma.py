@@ -239,7 +239,11 @@ def _start_field(fl: FunctionLowering, view: SharedView, operand: SharedOperand,
         dynamic = xor
         maybe |= view.offset_xor_bits()
     if any(group_columns):
-        group = b.lshr(fl.ids.warp, b.i32(WARPS_PER_GROUP.bit_length() - 1))
+        # The warp id read here through a shuffle from lane 0, as Triton's LLVM IR reads it
+        # at each dot: a convergent value LLVM keeps in the loop, so ptxas recomputes the
+        # descriptors per iteration instead of holding every stage's in registers.
+        warp = fl.hooks.shuffle_idx(b, fl.ids.warp, b.i32(0))
+        group = b.lshr(warp, b.i32(WARPS_PER_GROUP.bit_length() - 1))
         part = apply_bits(b, group, group_columns)
         dynamic = part if dynamic is None else b.xor(dynamic, part)
         for column in group_columns:

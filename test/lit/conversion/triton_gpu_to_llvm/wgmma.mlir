@@ -105,14 +105,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // operands are a stage of a 3-stage buffer picked by a loop index. The k16 steps add 32
 // bytes to A and 2048 to B; the group's 64 bytes and the stage's multiple of 8192 bytes set
 // no bit of them, so all three add. Descriptor constants as Triton's LLVM IR of the
-// template: A 4611686293305294848 + 0/2/4/6, B + 0/128/256/384.
+// template: A 4611686293305294848 + 0/2/4/6, B + 0/128/256/384; the warp id read at the
+// dot through shfl.sync.idx from lane 0, as there.
 // CHECK-LABEL: llvm.func @groups_split_n
 // CHECK-DAG:     llvm.mlir.constant(4611686293305294848) : i64
 // CHECK-DAG:     llvm.mlir.constant(4611686293305294854) : i64
 // CHECK-DAG:     llvm.mlir.constant(4611686293305295232) : i64
-// CHECK:         llvm.ptrtoint
-// CHECK:         llvm.and
-// CHECK:         %[[WG:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i32
+// CHECK:         %[[W:.*]] = nvvm.shfl.sync idx
+// CHECK-NEXT:    %[[WG:.*]] = llvm.lshr %[[W]], %{{.*}} : i32
 // CHECK-NEXT:    %[[COL:.*]] = llvm.shl %[[WG]], %{{.*}} : i32
 // CHECK-NEXT:    llvm.ptrtoint
 // CHECK-NEXT:    %[[OFF:.*]] = llvm.mul %[[COL]], %{{.*}} : i32
