@@ -626,6 +626,15 @@ def _funnel(left: bool):
     return run
 
 
+def _vector_reduce(ufunc):
+    """llvm.vector.reduce.{or,and,xor,add} over a vector's elements (LLVM's SLP vectoriser
+    makes them from chains of scalar ops)."""
+    def run(ex, ins, args):
+        v = ex.full(np.asarray(args[0]), ins.args[0].type)
+        return ufunc.reduce(v, axis=-1).astype(V.dtype(ins.type))
+    return run
+
+
 _LLVM_INTRINSICS = {
     "llvm.assume": _no_op, "llvm.lifetime.start": _no_op, "llvm.lifetime.end": _no_op,
     "llvm.ctlz": _bit_count(True), "llvm.cttz": _bit_count(False),
@@ -643,4 +652,8 @@ _LLVM_INTRINSICS = {
     "llvm.umax": _int_fn(np.maximum, True), "llvm.umin": _int_fn(np.minimum, True),
     "llvm.abs": _int_fn(lambda a, _: np.abs(a)),
     "llvm.ctpop": _ctpop, "llvm.usub.sat": _sat(True), "llvm.uadd.sat": _sat(False),
+    "llvm.vector.reduce.or": _vector_reduce(np.bitwise_or),
+    "llvm.vector.reduce.and": _vector_reduce(np.bitwise_and),
+    "llvm.vector.reduce.xor": _vector_reduce(np.bitwise_xor),
+    "llvm.vector.reduce.add": _vector_reduce(np.add),
 }

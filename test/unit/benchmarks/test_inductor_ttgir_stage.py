@@ -1,6 +1,6 @@
-"""Layout parity on what PyTorch writes (issue 18): every pinned non-dot kernel of
-``test/inputs/inductor`` (Inductor's and hand-written kernels, with Triton 3.6's output on
-the H100) goes through the ``ttgir`` stage of ``nvidia-sm90`` with the options Triton
+"""Layout parity on what PyTorch writes (issue 18): every pinned kernel of
+``test/inputs/inductor`` (Inductor's and hand-written kernels, GEMM templates included,
+with Triton 3.6's output on the H100) goes through the ``ttgir`` stage of ``nvidia-sm90`` with the options Triton
 compiled it with, as ``benchmarks/inductor/compile_all.py`` runs it, and must hold the same
 ops, types, layouts and attributes as Triton's pinned ``.ttgir`` (any order, any value
 names).
@@ -28,16 +28,20 @@ from compile_all import compare_ttgir_stage  # noqa: E402
 # Ops a kernel needs before it can even be read (issue 18's op work).
 NEEDS_OP = ("gpu.barrier", "llvm.intr.assume")
 # Known differences, by kernel (path under test/inputs/inductor, without .ttir).
-KNOWN: dict[str, str] = {}
+KNOWN: dict[str, str] = {
+    "hand_chained_dot/chained_dot":
+        "Triton keeps the second dot's A (the first dot's result) in registers "
+        "(convert_layout to dot_op); tileopt stores it to shared memory (local_alloc)",
+}
 
 
-def _non_dot_kernels() -> list[Path]:
-    return sorted(p for p in INPUTS.rglob("*.ttir") if "tt.dot" not in p.read_text())
+def _kernels() -> list[Path]:
+    return sorted(INPUTS.rglob("*.ttir"))
 
 
 def _cases():
     registered = make_context()
-    for ttir in _non_dot_kernels():
+    for ttir in _kernels():
         name = str(ttir.relative_to(INPUTS).with_suffix(""))
         text = ttir.read_text()
         marks = []
@@ -52,8 +56,8 @@ def _cases():
 
 
 def test_the_pinned_set_is_there():
-    kernels = _non_dot_kernels()
-    assert len(kernels) >= 133, f"only {len(kernels)} non-dot kernels under {INPUTS}"
+    kernels = _kernels()
+    assert len(kernels) >= 143, f"only {len(kernels)} kernels under {INPUTS}"
     for name in KNOWN:
         assert (INPUTS / f"{name}.ttir").exists(), f"{name} is not pinned"
 

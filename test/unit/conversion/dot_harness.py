@@ -148,6 +148,12 @@ def run_lockstep(block: Block, inputs: list[dict],
             continue
         if op.name in _IGNORED:
             continue
+        if op.name == "nvvm.shfl.sync":  # idx (threads are envs in order, warps of 32)
+            assert "idx" in str(op.properties["kind"]), op
+            values = [env[op.operands[1]] for env in envs]
+            for t, env in enumerate(envs):
+                env[result] = values[t - t % 32 + env[op.operands[2]]]
+            continue
         for env in envs:
             args = [env[v] for v in op.operands]
             if op.name == "llvm.mlir.constant":

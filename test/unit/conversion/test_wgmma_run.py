@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import i32
 from xdsl.ir import Block
 
 from tileopt.conversion.indexing import HardwareIds
+from tileopt.conversion.nvidia.hooks import NvidiaHooks
 from tileopt.conversion.nvidia.wgmma import OperandDescriptor, canonical_offset, swizzled
 from tileopt.conversion.triton_gpu_to_llvm.lowering import PATTERNS
 from tileopt.conversion.type_converter import TensorLayouts, convert_scalar_type, element_type
@@ -49,9 +50,17 @@ module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {num_warps} : i3
 """
 
 
+class _Hooks(ThreadIdHooks):
+    """The NVIDIA shuffle (the warp-group index is read through one)."""
+
+    shuffle_idx = NvidiaHooks.shuffle_idx
+    _shuffle = NvidiaHooks._shuffle
+    _shuffle32 = NvidiaHooks._shuffle32
+
+
 class _Lowering(DotLowering):
     def __init__(self, block: Block, thread, num_warps: int):
-        super().__init__(ThreadIdHooks(32, thread), block)
+        super().__init__(_Hooks(32, thread), block)
         self.ids = HardwareIds(self.b, self.hooks, num_warps)
 
 

@@ -38,10 +38,7 @@ LIBDEVICE = re.compile(r'symbol = "__nv_(?!erff")|math\.(sin|cos|tan|tanh|log10|
                        r'floor|ceil) ')
 NO_LIBDEVICE = None if find_libdevice() else \
     "libdevice.10.bc is not installed (pip install -e '.[test]' brings it)"
-XFAIL = {
-    "gemm_autotune/triton_tem_fused_add_mm_relu_0.ttir":
-        "tileopt cannot lower this ttng.warp_group_dot yet (view offsets overlap)",
-}
+XFAIL: dict[str, str] = {}
 
 
 def why_not(p: Path) -> str | None:

@@ -22,6 +22,8 @@ declare i32 @llvm.nvvm.shfl.sync.up.i32(i32, i32, i32, i32)
 declare i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)
 declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)
 declare float @llvm.fma.f32(float, float, float)
+declare i32 @llvm.vector.reduce.or.v4i32(<4 x i32>)
+declare i32 @llvm.vector.reduce.add.v4i32(<4 x i32>)
 attributes #0 = { "nvvm.reqntid"="128" }
 """
 
@@ -208,6 +210,27 @@ def test_fma_rounds_once():
   store i32 %b, ptr addrspace(1) %out, align 4
   ret void""", [out])
     assert r.outputs[0][0] == 0x3F801001
+
+
+def test_vector_reductions():
+    """What LLVM's SLP vectoriser makes of a chain of ors/adds: per thread, lanes t, t+1,
+    4 and 8 or to t|(t+1)|12, and add to 2t+13."""
+    out = np.zeros((128, 2), np.int32)
+    r = run("""
+  %t1 = add i32 %t, 1
+  %v0 = insertelement <4 x i32> <i32 0, i32 0, i32 4, i32 8>, i32 %t, i32 0
+  %v = insertelement <4 x i32> %v0, i32 %t1, i32 1
+  %o = call i32 @llvm.vector.reduce.or.v4i32(<4 x i32> %v)
+  %s = call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> %v)
+  %i = mul i32 %t, 2
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %i
+  store i32 %o, ptr addrspace(1) %p, align 4
+  %q = getelementptr i32, ptr addrspace(1) %p, i32 1
+  store i32 %s, ptr addrspace(1) %q, align 4
+  ret void""", [out])
+    t = np.arange(128)
+    assert (r.outputs[0][:, 0] == (t | (t + 1) | 12)).all()
+    assert (r.outputs[0][:, 1] == 2 * t + 13).all()
 
 
 def test_the_nvidia_lowerings_memory_asm_forms():

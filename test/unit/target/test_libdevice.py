@@ -38,7 +38,8 @@ def test_libdevice_is_linked_with_triton_ftz_reflect():
     _need_libdevice()
     ptx = translate(calling("__nv_sqrtf"), "ptx", "sm_80")
     assert "sqrt.approx.ftz.f32" in ptx
-    assert "__nv_sqrtf" not in ptx and ".extern" not in ptx
+    code = [line.split("//")[0] for line in ptx.splitlines()]  # a block may keep its name
+    assert not any("__nv_sqrtf" in line or ".extern" in line for line in code)
 
 
 def test_missing_libdevice_is_named(monkeypatch):

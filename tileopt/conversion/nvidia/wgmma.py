@@ -239,7 +239,11 @@ def _start_field(fl: FunctionLowering, view: SharedView, operand: SharedOperand,
         dynamic = xor
         maybe |= view.offset_xor_bits()
     if any(group_columns):
-        group = b.lshr(fl.ids.warp, b.i32(WARPS_PER_GROUP.bit_length() - 1))
+        # The warp id read here through a shuffle from lane 0, as Triton's LLVM IR reads it
+        # at each dot: a convergent value LLVM keeps in the loop, so ptxas recomputes the
+        # descriptors per iteration instead of holding every stage's in registers.
+        warp = fl.hooks.shuffle_idx(b, fl.ids.warp, b.i32(0))
+        group = b.lshr(warp, b.i32(WARPS_PER_GROUP.bit_length() - 1))
         part = apply_bits(b, group, group_columns)
         dynamic = part if dynamic is None else b.xor(dynamic, part)
         for column in group_columns:
@@ -249,6 +253,14 @@ def _start_field(fl: FunctionLowering, view: SharedView, operand: SharedOperand,
         address = b.add(address, b.mul(dynamic, b.i32(operand.bytes)))
     field = b.and_(b.lshr(address, b.i32(4)), b.i32(0x3FFF))
     return b.int_cast(field, i64, signed=False), not (maybe & static_bits)
+
+
+def _group_moves(c_outer: Sequence[tuple[int, ...]]) -> list[tuple[int, int]]:
+    """Where each warp group's part of the accumulator starts (group 0 first)."""
+    moves = [(0, 0)]
+    for basis in c_outer:
+        moves += [(m ^ basis[0], n ^ basis[1]) for m, n in moves]
+    return moves
 
 
 def _group_columns(c_outer: Sequence[tuple[int, ...]], operand: SharedOperand) -> list[int]:
@@ -291,18 +303,22 @@ def _lower_warp_group_dot(fl: FunctionLowering, op: Operation) -> None:
     if not shape.transposable and ((not in_registers and a.mn_major) or bo.mn_major):
         raise ValueError(f"wgmma{shape.types} reads K-major operands only")
     steps = []
+    groups = _group_moves(c.outer["warp"])
     for k0 in range(0, k_total, shape.k):
         for origin in sorted(c.tiles):
             a_start = k0 if in_registers else a.check_tile(origin[0], k0)
             steps.append((a_start, bo.check_tile(origin[1], k0), origin))
+            # The other warp groups read their tiles from their own start (checked too).
+            for dm in {m for m, _ in groups[1:]} if not in_registers else ():
+                a.check_tile(origin[0] + dm, k0)
+            for dn in {n for _, n in groups[1:]}:
+                bo.check_tile(origin[1] + dn, k0)
     a_add = True
     if not in_registers:
-        a_static = max([s[0] for s in steps], default=0)
         a_field, a_add = _start_field(fl, a_view, a, _group_columns(c.outer["warp"], a),
-                                      _bits_up_to(a_static // a.bytes))
-    b_static = max([s[1] for s in steps], default=0)
+                                      _bits_of([s[0] // a.bytes for s in steps]))
     b_field, b_add = _start_field(fl, b_view, bo, _group_columns(c.outer["warp"], bo),
-                                  _bits_up_to(b_static // bo.bytes))
+                                  _bits_of([s[1] // bo.bytes for s in steps]))
     if not (a_add and b_add):
         raise ValueError("the view offsets and the warp groups overlap the tiles' offsets")
 
@@ -330,9 +346,13 @@ def _lower_warp_group_dot(fl: FunctionLowering, op: Operation) -> None:
     fl.set(op.results[0], result)
 
 
-def _bits_up_to(value: int) -> int:
-    """Every bit a sum of offsets up to ``value`` may set."""
-    return (1 << value.bit_length()) - 1
+def _bits_of(offsets: Sequence[int]) -> int:
+    """Every bit the static tile offsets set: a dynamic part with none of them adds to
+    each offset as it xors (a layout composes offsets by xor)."""
+    bits = 0
+    for offset in offsets:
+        bits |= offset
+    return bits
 
 
 def _is_async(op: Operation) -> bool:

@@ -96,3 +96,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Inductor's mm template with 8 warps on a 64x64 tile (gemm_autotune
+// triton_tem_fused_add_mm_relu_0): the two warp groups split N (warpsPerCTA [4, 2]), so
+// group 1 reads B 32 columns (64 bytes) further into the 128-byte swizzle atom, and the
+// operands are a stage of a 3-stage buffer picked by a loop index. The k16 steps add 32
+// bytes to A and 2048 to B; the group's 64 bytes and the stage's multiple of 8192 bytes set
+// no bit of them, so all three add. Descriptor constants as Triton's LLVM IR of the
+// template: A 4611686293305294848 + 0/2/4/6, B + 0/128/256/384; the warp id read at the
+// dot through shfl.sync.idx from lane 0, as there.
+// CHECK-LABEL: llvm.func @groups_split_n
+// CHECK-DAG:     llvm.mlir.constant(4611686293305294848) : i64
+// CHECK-DAG:     llvm.mlir.constant(4611686293305294854) : i64
+// CHECK-DAG:     llvm.mlir.constant(4611686293305295232) : i64
+// CHECK:         %[[W:.*]] = nvvm.shfl.sync idx
+// CHECK-NEXT:    %[[WG:.*]] = llvm.lshr %[[W]], %{{.*}} : i32
+// CHECK-NEXT:    %[[COL:.*]] = llvm.shl %[[WG]], %{{.*}} : i32
+// CHECK-NEXT:    llvm.ptrtoint
+// CHECK-NEXT:    %[[OFF:.*]] = llvm.mul %[[COL]], %{{.*}} : i32
+// CHECK-NEXT:    llvm.add %{{.*}}, %[[OFF]] : i32
+// CHECK:         nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {{{.*}}}, $32, $33, $34, 1, 1, 0, 1;"
+// CHECK-NOT:     wgmma.mma_async
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], instrShape = [16, 32, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @groups_split_n(%stage: i32, %pc: !tt.ptr<f32>) {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+    %as = ttg.memdesc_index %a[%stage] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %bs = ttg.memdesc_index %b[%stage] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %c = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %d = ttng.warp_group_dot %as, %bs, %c {inputPrecision = 0 : i32} : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> * !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> tensor<64x64xf32, #mma>
+    %ps = tt.splat %pc : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
