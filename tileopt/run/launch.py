@@ -148,8 +148,7 @@ def optimized(compiled: Compiled, level: int, filename: str = "<llvm-ir>") -> Co
     module = llvm_backend.parse(compiled.llvm_ir, filename)
     llvm_backend.prepare_for_target(module, target)
     llvm_backend.inline_everything(module)
-    llvm_backend.optimize(module, llvm_backend.optimization_machine(
-        target, llvm_backend.target_machine(target)), level)
+    llvm_backend.optimize(module, llvm_backend.target_machine(target), level)
     return with_llvm_ir(compiled, str(module))
 
 

@@ -173,19 +173,10 @@ def _attribute_words(function: llvm.ValueRef) -> set[str]:
     return words
 
 
-def optimization_machine(target: GPUTarget, machine: llvm.TargetMachine) -> \
-        llvm.TargetMachine | None:
-    """The target machine LLVM's ``-O<n>`` pipeline sees. Triton's NVIDIA ``make_llir``
-    optimises with none (LLVM's generic cost model then decides unrolling: with NVPTX's,
-    LLVM unrolls the K loop of a small GEMM template whole, and ptxas spills), its AMD one
-    with the GPU's."""
-    return None if target.is_nvidia else machine
-
-
 def optimize(module: llvm.ModuleRef, machine: llvm.TargetMachine | None, opt_level: int,
              drop_unused: bool = False) -> None:
     """LLVM's default ``-O<n>`` pipeline (loop unrolling and vectorisers on, as in Triton)
-    for ``machine`` (see :func:`optimization_machine`); at ``-O0`` only the always-inliner
+    for ``machine`` (the GPU's: see docs/lowering.md); at ``-O0`` only the always-inliner
     (Triton's ``translate_to_asm``), and the removal of unused internal functions if
     ``drop_unused`` (after linking a device library)."""
     tuning = llvm.create_pipeline_tuning_options(speed_level=opt_level)

@@ -137,8 +137,7 @@ def _code_generation_input(llvm_ir: str, arch: str | GPUTarget, opt_level: int,
         llvm_backend.prepare_for_target(module, target)
         linked = link_libdevice(module)
         llvm_backend.inline_everything(module)
-        llvm_backend.optimize(module, llvm_backend.optimization_machine(target, machine),
-                              opt_level, drop_unused=linked)
+        llvm_backend.optimize(module, machine, opt_level, drop_unused=linked)
         llvm_backend.verify(module, filename)
         if fp_fusion:
             module = llvm_backend.with_contraction(module)
