@@ -32,15 +32,17 @@ def incremental_verifier():
 @dataclass(frozen=True)
 class PrintOptions:
     """How the IR is printed: ``--mlir-print-debuginfo``, ``--mlir-print-local-scope``,
-    ``--mlir-print-op-generic``."""
+    ``--mlir-print-op-generic``, ``--mlir-use-nameloc-as-prefix``."""
 
     debuginfo: bool = False
     local_scope: bool = False
     generic: bool = False
+    name_locs: bool = False
 
 
 def render(module: ModuleOp, options: PrintOptions | bool = False) -> str:
     if isinstance(options, bool):
         options = PrintOptions(debuginfo=options)
     return ir.print_module(module, debuginfo=options.debuginfo,
-                           local_scope=options.local_scope, generic=options.generic)
+                           local_scope=options.local_scope, generic=options.generic,
+                           name_locs=options.name_locs)

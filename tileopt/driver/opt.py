@@ -58,6 +58,9 @@ FLAGS = [
     Flag("mlir-print-local-scope", "bool", "print every attribute, type and location in place "
          "(no #alias definitions)"),
     Flag("mlir-print-op-generic", "bool", "print every operation in the generic form"),
+    Flag("mlir-use-nameloc-as-prefix", "bool", "name values after their loc(\"name\") "
+         "locations, as Triton's Python prints its files (default: %0, %arg0, %c1_i32, as "
+         "triton-opt)"),
     Flag("show-dialects", "bool", "list the dialects tileopt reads and exit"),
     Flag("emit-bytecode", "bool", "MLIR bytecode output (refused: tileopt writes text only)"),
     Flag("mlir-print-ir-before", "list", "print the IR before these passes (comma separated, "
@@ -282,7 +285,7 @@ def _print_options(args: ParsedArgs) -> PrintOptions:
     from tileopt.driver import ir_io
 
     return ir_io.PrintOptions(args.mlir_print_debuginfo, args.mlir_print_local_scope,
-                              args.mlir_print_op_generic)
+                              args.mlir_print_op_generic, args.mlir_use_nameloc_as_prefix)
 
 
 def _pass_names(values: list[str], flag: str) -> set[str]:

@@ -12,7 +12,8 @@
 - with ``debuginfo``, ``loc(#locN)`` after each op and ``#locN = loc(...)`` lines after
   the module; block argument locations inline (``loc("x"(#loc))``) and their aliases
   (and the aliases those use) defined before the module, as MLIR does;
-- SSA and block names as MLIR chooses them (``naming.py``); ``%x:3`` / ``%x#1`` for ops
+- SSA and block names as MLIR chooses them at print time (``naming.py``; name locations
+  only when asked, as MLIR's ``printNameLocAsPrefix``); ``%x:3`` / ``%x#1`` for ops
   with several results; ``// pred: ^bb1`` comments on blocks;
 - floats as MLIR writes them (``floats.py``): ``1.000000e+00``, ``0.707106769``,
   ``0xFF800000``; dense splats as ``dense<...>``; attribute dictionaries sorted by name.
@@ -494,11 +495,12 @@ def _nest(elements: list[str], shape: list[int]) -> str:
 
 
 def print_module(module: ModuleOp, debuginfo: bool = False, local_scope: bool = False,
-                 generic: bool = False) -> str:
+                 generic: bool = False, name_locs: bool = False) -> str:
     """The module as MLIR/triton-opt prints it (``--mlir-print-debuginfo`` if asked;
     ``local_scope``: every attribute and location in place, no aliases; ``generic``: every
-    op in the generic form)."""
-    names = assign_names(module)
+    op in the generic form; ``name_locs``: values named after their ``loc("name")``, as
+    ``--mlir-use-nameloc-as-prefix`` and every file Triton's Python writes)."""
+    names = assign_names(module, name_locs)
     if local_scope:
         stream = io.StringIO()
         printer = TileoptPrinter(stream=stream, print_debuginfo=debuginfo, names=names,

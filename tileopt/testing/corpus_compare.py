@@ -441,7 +441,7 @@ def _check_text(file_id: str, text: str, ctx, prepare, exact: bool = False) -> O
         return Outcome(file_id, True, False, False, f"printed text does not parse: "
                        f"{err.format()}", ops)
     fixpoint = again == printed
-    exact = print_module(module, debuginfo=True) == text if exact else None
+    exact = print_module(module, debuginfo=True, name_locs=True) == text if exact else None
     difference = first_difference(normalise(prepare(text)), normalise(prepare(printed)))
     if difference is None:
         detail = "" if fixpoint else "printing is not a fixpoint"

@@ -45,6 +45,6 @@ def test_ttgir_stage_text_is_tritons(corpus, target, kernel):
     module = parse_module(source.read_text(), str(source), ctx)
     PassManager(pipeline, str(source)).run(ctx, module)
     expected = _strip_locations((corpus / target / f"{kernel}.ttgir").read_text()).strip()
-    difference = first_difference(expected, print_module(module).strip())
+    difference = first_difference(expected, print_module(module, name_locs=True).strip())
     assert difference is None, "line {}:\n  triton:  {}\n  tileopt: {}".format(*difference)
 
