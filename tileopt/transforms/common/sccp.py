@@ -264,6 +264,7 @@ def sccp(root: Operation) -> None:
     # regions of a block's last op come next), each op's results replaced by the folder's
     # constants, the op erased once all are and it is effect-free, then the block's
     # arguments. The order decides the order of the constants at the top.
+    taken = [(op, solver.get(op.cond)) for op in root.walk() if isinstance(op, scf.IfOp)]
     constants = _Constants()
     blocks = [block for region in root.regions for block in reversed(region.blocks)]
     while blocks:
@@ -279,8 +280,7 @@ def sccp(root: Operation) -> None:
         for arg in block.args:
             _replace_with_constant(solver, constants, arg)
     # scf.if with a constant condition: keep only the branch taken.
-    for op in [o for o in root.walk() if isinstance(o, scf.IfOp)]:
-        cond = solver.get(op.cond)
+    for op, cond in taken:
         if isinstance(cond, IntegerAttr) and op.parent is not None:
             _inline_taken_branch(op, cond.value.data != 0)
 

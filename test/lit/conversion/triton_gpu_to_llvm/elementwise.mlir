@@ -117,17 +117,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // is min then max (NaN-propagating minimum/maximum with propagateNan = all, minnum/maxnum
 // otherwise); bitcast, int_to_ptr and ptr_to_int are LLVM's casts.
 // CHECK-LABEL: llvm.func @triton_elementwise
-// CHECK:         %[[A:.*]] = llvm.zext %a : i32 to i64
-// CHECK:         %[[B:.*]] = llvm.zext %b : i32 to i64
+// CHECK:         %[[A:.*]] = llvm.zext %arg0 : i32 to i64
+// CHECK:         %[[B:.*]] = llvm.zext %arg1 : i32 to i64
 // CHECK:         %[[M:.*]] = llvm.mul %[[A]], %[[B]] : i64
 // CHECK:         %[[H:.*]] = llvm.lshr %[[M]], %{{.*}} : i64
 // CHECK:         llvm.trunc %[[H]] : i64 to i32
-// CHECK:         %[[LO:.*]] = llvm.intr.minnum(%x, %hi) : (f32, f32) -> f32
-// CHECK:         llvm.intr.maxnum(%[[LO]], %lo) : (f32, f32) -> f32
-// CHECK:         %[[LO2:.*]] = llvm.intr.minimum(%x, %hi) : (f32, f32) -> f32
-// CHECK:         llvm.intr.maximum(%[[LO2]], %lo) : (f32, f32) -> f32
+// CHECK:         %[[LO:.*]] = llvm.intr.minnum(%arg2, %arg4) : (f32, f32) -> f32
+// CHECK:         llvm.intr.maxnum(%[[LO]], %arg3) : (f32, f32) -> f32
+// CHECK:         %[[LO2:.*]] = llvm.intr.minimum(%arg2, %arg4) : (f32, f32) -> f32
+// CHECK:         llvm.intr.maximum(%[[LO2]], %arg3) : (f32, f32) -> f32
 // CHECK:         llvm.bitcast %{{.*}} : f32 to i32
-// CHECK:         llvm.ptrtoint %p : !llvm.ptr<1> to i64
+// CHECK:         llvm.ptrtoint %arg5 : !llvm.ptr<1> to i64
 // CHECK:         llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @triton_elementwise(%a: i32, %b: i32, %x: f32, %lo: f32, %hi: f32, %p: !tt.ptr<i32>) {
