@@ -38,6 +38,7 @@ with attribute aliases expanded on both sides (``expand_aliases``).
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import re
 import sys
@@ -326,15 +327,22 @@ def normalise(text: str) -> str:
     return renamed(_strip_locations(text))
 
 
+_DEFINES = re.compile(r"(?::\d+)? = |: ")
+
+
 def renamed(text: str) -> str:
-    """``text`` with SSA names replaced by ``%v0, %v1, ...`` in order of appearance."""
-    names: dict[str, str] = {}
+    """``text`` with SSA values renamed ``%v0, %v1, ...`` in order of definition: each
+    definition (``%x = ``, ``%x:2 = ``, ``%x: type`` of an argument) is a new value, a use
+    is the latest definition of its name. So a name reused by sibling regions, as MLIR's
+    printer does, still names different values."""
+    current: dict[str, str] = {}
+    count = itertools.count()
 
     def rename(match: re.Match[str]) -> str:
         name = match.group()
-        if name not in names:
-            names[name] = f"%v{len(names)}"
-        return names[name]
+        if _DEFINES.match(text, match.end()) or name not in current:
+            current[name] = f"%v{next(count)}"
+        return current[name]
 
     return _SSA_NAME.sub(rename, text)
 
