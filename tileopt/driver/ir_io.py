@@ -32,7 +32,7 @@ def incremental_verifier():
 @dataclass(frozen=True)
 class PrintOptions:
     """How the IR is printed: ``--mlir-print-debuginfo``, ``--mlir-print-local-scope``,
-    ``--mlir-print-op-generic``."""
+    ``--mlir-print-op-generic``, ``--mlir-use-nameloc-as-prefix``."""
 
     debuginfo: bool = False
     local_scope: bool = False
@@ -40,6 +40,7 @@ class PrintOptions:
     elide_elements: int | None = None  # --mlir-elide-elementsattrs-if-larger
     pretty_debuginfo: bool = False
     value_users: bool = False  # --mlir-print-value-users
+    name_locs: bool = False  # --mlir-use-nameloc-as-prefix
 
 
 def render(module: ModuleOp, options: PrintOptions | bool = False) -> str:
@@ -49,4 +50,5 @@ def render(module: ModuleOp, options: PrintOptions | bool = False) -> str:
                            local_scope=options.local_scope, generic=options.generic,
                            elide_elements=options.elide_elements,
                            pretty_debuginfo=options.pretty_debuginfo,
-                           value_users=options.value_users)
+                           value_users=options.value_users,
+                           name_locs=options.name_locs)

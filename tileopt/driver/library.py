@@ -77,5 +77,6 @@ def run_stages(text: str, pipeline: Pipeline, *, filename: str = "<input>",
     for stage in pipeline.stages[first:]:
         part = slice_stages(pipeline, stage, stage)
         PassManager(part, filename, diagnostics=found.append).run(ctx, module)
-        texts[stage] = ir_io.render(module, ir_io.PrintOptions(debuginfo=True))
+        # As Triton's Python writes its stage files: locations, names from name locations.
+        texts[stage] = ir_io.render(module, ir_io.PrintOptions(debuginfo=True, name_locs=True))
     return StagedRun(texts, module, found)

@@ -69,6 +69,9 @@ FLAGS = [
     Flag("mlir-print-local-scope", "bool", "print every attribute, type and location in place "
          "(no #alias definitions)"),
     Flag("mlir-print-op-generic", "bool", "print every operation in the generic form"),
+    Flag("mlir-use-nameloc-as-prefix", "bool", "name values after their loc(\"name\") "
+         "locations, as Triton's Python prints its files (default: %0, %arg0, %c1_i32, as "
+         "triton-opt)"),
     Flag("show-dialects", "bool", "list the dialects tileopt reads and exit"),
     Flag("emit-bytecode", "bool", "MLIR bytecode output (refused: tileopt writes text only)"),
     Flag("mlir-print-ir-before", "list", "print the IR before these passes (comma separated, "
@@ -336,7 +339,8 @@ def _print_options(args: ParsedArgs) -> PrintOptions:
                                f"elements, not '{args.mlir_elide_elementsattrs_if_larger}'")
     return ir_io.PrintOptions(args.mlir_print_debuginfo, args.mlir_print_local_scope,
                               args.mlir_print_op_generic, elide, args.mlir_pretty_debuginfo,
-                              args.mlir_print_value_users)
+                              args.mlir_print_value_users,
+                              args.mlir_use_nameloc_as_prefix)
 
 
 def _pass_names(values: list[str], flag: str) -> set[str]:

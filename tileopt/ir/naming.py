@@ -1,17 +1,22 @@
 """SSA value and block names chosen the way MLIR's printer chooses them for Triton.
 
-This follows ``SSANameState`` in ``mlir/lib/IR/AsmPrinter.cpp`` with the flag Triton
-prints with (``printNameLocAsPrefix``):
+This follows ``SSANameState`` in ``mlir/lib/IR/AsmPrinter.cpp`` (as Triton 3.6's MLIR
+prints; checked against it through Triton's Python bindings). Names are derived when
+printing; the SSA names of the parsed text are never kept:
 
 - a region's values are named first, then the regions nested in its ops, each of those
   starting from the counters the enclosing region ended with (so sibling loops reuse
   names, and a loop body's names come after every name of the function body);
-- a result takes the name of its op's ``loc("name"(...))``; otherwise the value's name
-  hint (kept from the parsed text, so text without locations keeps its names);
-  otherwise an op's own naming (``arith.constant``: ``%c42_i32``, ``%true``, ``%cst``);
-  otherwise a number ``%0``, ``%1``, ...;
-- entry block arguments are ``%argN`` (one counter for all entry blocks) unless their
-  location is a ``NameLoc``; other block arguments are numbered;
+- with ``name_locs`` (MLIR's ``printNameLocAsPrefix``: ``--mlir-use-nameloc-as-prefix``,
+  on in every file Triton's Python writes) a value takes the name of the first
+  ``loc("name")`` inside its location (its op's for a result), searched as MLIR's
+  ``findInstanceOf`` does: the location itself, then what it wraps, fusions and both
+  sides of a call site, in order;
+- otherwise a result takes its op's own name (MLIR's ``getAsmResultNames``: among the ops
+  tileopt has only ``arith.constant`` gives one: ``%c42_i32``, ``%c42``, ``%true``,
+  ``%cst``), else a number ``%0``, ``%1``, ...;
+- entry block arguments are ``%argN`` (one counter for all entry blocks, counted for
+  named ones too); other block arguments are numbered;
 - a taken name gets ``_N`` appended, N from one counter for all names (``%x``, ``%x_0``,
   ``%y_1``); only names of the same or enclosing regions count as taken;
 - an op with several results has one name, ``%name:3``, used as ``%name#1``;
@@ -23,11 +28,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, NameLoc, Signedness
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import (
+    CallSiteLoc,
+    FusedLoc,
+    IntegerAttr,
+    IntegerType,
+    NameLoc,
+    Signedness,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 _VALID_CHAR = re.compile(r"[A-Za-z0-9$._-]")
-_DEFAULT_ARG_NAME = re.compile(r"arg\d+")
 
 
 def sanitize_identifier(name: str) -> str:
@@ -50,7 +61,9 @@ def _asm_result_name(op: Operation) -> str | None:
     """The names ops give their results themselves (MLIR's ``getAsmResultNames``)."""
     if op.name != "arith.constant":
         return None
-    value = op.properties.get("value") or op.attributes.get("value")
+    value = op.properties.get("value")
+    if value is None:  # not ``or``: an IntegerAttr of 0 is falsy
+        value = op.attributes.get("value")
     if isinstance(value, IntegerAttr):
         type_ = value.type
         if isinstance(type_, IntegerType) and type_.width.data == 1:
@@ -67,10 +80,18 @@ def _integer_type_text(type_: IntegerType) -> str:
     return f"{prefix}{type_.width.data}"
 
 
-def _name_loc(location) -> str | None:
+def _name_loc(location: Attribute | None) -> str | None:
+    """The first ``NameLoc`` in a pre-order walk of ``location`` (``findInstanceOf``):
+    unlike a diagnostic's position, a call site's caller counts too."""
     if isinstance(location, NameLoc):
         return location.desc.data
-    return None
+    if isinstance(location, FusedLoc):
+        inner = location.locations.data
+    elif isinstance(location, CallSiteLoc):
+        inner = (location.callee, location.caller)
+    else:
+        return None
+    return next((name for part in inner if (name := _name_loc(part)) is not None), None)
 
 
 @dataclass
@@ -103,7 +124,9 @@ class NameTable:
     blocks: dict[Block, str] = field(default_factory=dict)
 
 
-def assign_names(root: Operation) -> NameTable:
+def assign_names(root: Operation, name_locs: bool = False) -> NameTable:
+    """Names for everything under ``root``; ``name_locs``: name values after their name
+    locations (MLIR's ``printNameLocAsPrefix``)."""
     table = NameTable()
     work: list[tuple[Region, _Counters, _Scope | None]] = [
         (region, _Counters(), None) for region in reversed(root.regions)]
@@ -111,7 +134,7 @@ def assign_names(root: Operation) -> NameTable:
         region, counters, parent_scope = work.pop()
         scope = _Scope(parent_scope)
         counters = _Counters(counters.value, counters.argument, counters.conflict)
-        _name_region(region, counters, scope, table)
+        _name_region(region, counters, scope, table, name_locs)
         nested = [(inner, counters, scope) for op in _region_ops(region)
                   for inner in op.regions]
         work.extend(reversed(nested))
@@ -137,29 +160,25 @@ def _unique(name: str, counters: _Counters, scope: _Scope) -> str:
 
 
 def _name_region(region: Region, counters: _Counters, scope: _Scope,
-                 table: NameTable) -> None:
+                 table: NameTable, name_locs: bool) -> None:
     for number, block in enumerate(region.blocks):
         table.blocks[block] = f"bb{number}"
         entry = number == 0
         for arg in block.args:
-            name = _name_loc(arg.location)
-            if name is None:
-                hint = arg.name_hint
-                if entry:
-                    argument_name = f"arg{counters.argument}"
-                    counters.argument += 1
-                    name = hint if hint and not _DEFAULT_ARG_NAME.fullmatch(hint) \
-                        else argument_name
-                else:
-                    name = hint
-            elif entry:
+            name = None
+            if entry:
+                name = f"arg{counters.argument}"
                 counters.argument += 1
+            if name_locs and (named := _name_loc(arg.location)) is not None:
+                name = named  # an empty one gives a number, as in MLIR
             _set_name(arg, name, counters, scope, table)
         for op in block.ops:
             if not op.results:
                 continue
             first = op.results[0]
-            name = _name_loc(op.location) or first.name_hint or _asm_result_name(op)
+            name = _name_loc(op.location) if name_locs else None
+            if name is None:
+                name = _asm_result_name(op)
             base = _set_name(first, name, counters, scope, table)
             if len(op.results) > 1:
                 table.result_groups[op] = base

@@ -12,7 +12,8 @@
 - with ``debuginfo``, ``loc(#locN)`` after each op and ``#locN = loc(...)`` lines after
   the module; block argument locations inline (``loc("x"(#loc))``) and their aliases
   (and the aliases those use) defined before the module, as MLIR does;
-- SSA and block names as MLIR chooses them (``naming.py``); ``%x:3`` / ``%x#1`` for ops
+- SSA and block names as MLIR chooses them at print time (``naming.py``; name locations
+  only when asked, as MLIR's ``printNameLocAsPrefix``); ``%x:3`` / ``%x#1`` for ops
   with several results; ``// pred: ^bb1`` comments on blocks;
 - floats as MLIR writes them (``floats.py``): ``1.000000e+00``, ``0.707106769``,
   ``0xFF800000``; dense splats as ``dense<...>``; attribute dictionaries sorted by name.
@@ -566,23 +567,25 @@ def _nest(elements: list[str], shape: list[int]) -> str:
 def print_module(module: ModuleOp, debuginfo: bool = False, local_scope: bool = False,
                  generic: bool = False, elide_elements: int | None = None,
                  pretty_debuginfo: bool = False, value_users: bool = False,
-                 triton_version: str | None = None) -> str:
+                 triton_version: str | None = None, name_locs: bool = False) -> str:
     """The module as MLIR/triton-opt prints it (``--mlir-print-debuginfo`` if asked;
     ``local_scope``: every attribute and location in place, no aliases; ``generic``: every
     op in the generic form; ``elide_elements``: dense attributes of more elements elided;
     ``pretty_debuginfo``: locations in MLIR's pretty form; ``value_users``: comments naming
-    each value's users), spelled as Triton ``triton_version`` prints it (default: the
-    module's version, ``tileopt.dialects.triton_version``)."""
+    each value's users; ``name_locs``: values named after their ``loc("name")``, as
+    ``--mlir-use-nameloc-as-prefix`` and every file Triton's Python writes), spelled as
+    Triton ``triton_version`` prints it (default: the module's version,
+    ``tileopt.dialects.triton_version``)."""
     settings = dict(elide_elements_larger=elide_elements, pretty_debuginfo=pretty_debuginfo,
                     print_value_users=value_users,
                     _op_ids=op_ids(module) if value_users else {})
     with printing_as(triton_version or module_version(module)):
-        return _print_module(module, debuginfo, local_scope, generic, settings)
+        return _print_module(module, debuginfo, local_scope, generic, settings, name_locs)
 
 
 def _print_module(module: ModuleOp, debuginfo: bool, local_scope: bool,
-                  generic: bool, settings: dict) -> str:
-    names = assign_names(module)
+                  generic: bool, settings: dict, name_locs: bool) -> str:
+    names = assign_names(module, name_locs)
     if local_scope:
         stream = io.StringIO()
         printer = TileoptPrinter(stream=stream, print_debuginfo=debuginfo, names=names,

@@ -2,7 +2,7 @@
 
 // Branches keep their successors and operands.
 // CHECK-LABEL: llvm.func @branches
-// CHECK:         llvm.cond_br %c, ^[[T:.*]](%a : i32), ^[[E:.*]](%b : i32)
+// CHECK:         llvm.cond_br %arg0, ^[[T:.*]](%arg1 : i32), ^[[E:.*]](%arg2 : i32)
 // CHECK:       ^[[T]](%[[X:.*]]: i32):
 // CHECK-NEXT:    llvm.br ^[[J:.*]](%[[X]] : i32)
 // CHECK:       ^[[E]](%[[Y:.*]]: i32):
@@ -26,12 +26,12 @@ llvm.func @branches(%c: i1, %a: i32, %b: i32) -> i32 {
 // default.
 // CHECK-LABEL: llvm.func @switch
 // CHECK:         %[[C5:.*]] = llvm.mlir.constant(5 : i32) : i32
-// CHECK-NEXT:    %[[E5:.*]] = llvm.icmp "eq" %f, %[[C5]] : i32
+// CHECK-NEXT:    %[[E5:.*]] = llvm.icmp "eq" %arg0, %[[C5]] : i32
 // CHECK-NEXT:    llvm.cond_br %[[E5]], ^[[FIVE:.*]], ^[[NEXT:.*]]
 // CHECK:       ^[[NEXT]]:
 // CHECK-NEXT:    %[[C7:.*]] = llvm.mlir.constant(7 : i32) : i32
-// CHECK-NEXT:    %[[E7:.*]] = llvm.icmp "eq" %f, %[[C7]] : i32
-// CHECK-NEXT:    llvm.cond_br %[[E7]], ^[[SEVEN:.*]](%a : i32), ^[[LAST:.*]]
+// CHECK-NEXT:    %[[E7:.*]] = llvm.icmp "eq" %arg0, %[[C7]] : i32
+// CHECK-NEXT:    llvm.cond_br %[[E7]], ^[[SEVEN:.*]](%arg1 : i32), ^[[LAST:.*]]
 // CHECK:       ^[[LAST]]:
 // CHECK-NEXT:    llvm.br ^[[DEFAULT:.*]]
 llvm.func @switch(%f: i32, %a: i32) {
@@ -52,7 +52,7 @@ llvm.func @switch(%f: i32, %a: i32) {
 
 // An assert continues where its condition holds and traps where it does not.
 // CHECK-LABEL: llvm.func @assert
-// CHECK:         llvm.cond_br %c, ^[[OK:.*]], ^[[FAIL:.*]]
+// CHECK:         llvm.cond_br %arg0, ^[[OK:.*]], ^[[FAIL:.*]]
 // CHECK:       ^[[FAIL]]:
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.trap"() : () -> ()
 // CHECK-NEXT:    llvm.unreachable

@@ -8,7 +8,7 @@
 
 // CHECK: // -----// IR Dump After BreakIR Failed (test-break-ir) ('builtin.module' operation) //----- //
 // CHECK-NEXT: module {
-// CHECK-NEXT: func.func @f(%a: i32) -> i32 {
+// CHECK-NEXT: func.func @f(%arg0: i32) -> i32 {
 // CHECK-NEXT: {{^ *}}return{{$}}
 // CHECK: error: invalid IR after pass 'test-break-ir':
 

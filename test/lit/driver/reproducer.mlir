@@ -8,8 +8,8 @@
 // RUN: not tileopt %S/Inputs/simple.mlir --run-reproducer 2>&1 | FileCheck %s --check-prefix=NONE
 
 // CHECK-LABEL: func.func @f
-// CHECK-NEXT:    return %a : i32
-// PLAIN:         %0 = arith.addi %a, %c0_i32 : i32
+// CHECK-NEXT:    return %arg0 : i32
+// PLAIN:         %0 = arith.addi %arg0, %c0_i32 : i32
 // DUMP: builtin.module(canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true})
 // BOTH: error: --run-reproducer runs the pipeline the input names: it cannot be combined with --pass-pipeline or pass flags
 // NONE: error: --run-reproducer: the input has no 'mlir_reproducer' entry in a {-# external_resources: ... #-} block

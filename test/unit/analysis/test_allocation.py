@@ -367,7 +367,7 @@ def test_pass_writes_offsets_and_total():
     pass_cls(compute_capability=80).apply(None, mod)
     printed = print_module(mod)
     assert "ttg.shared = 512 : i32" in printed
-    assert re.search(r"ttg\.convert_layout %a \{allocation\.offset = 0 : i32\}", printed)
+    assert re.search(r"ttg\.convert_layout %arg0 \{allocation\.offset = 0 : i32\}", printed)
     mod = parse_module(text)
     get_pass("allocate-shared-memory")().apply(None, mod)
     assert "ttg.shared = 2048 : i32" in print_module(mod)

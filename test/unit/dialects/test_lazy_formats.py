@@ -45,5 +45,5 @@ def test_ops_round_trip_through_lazy_formats():
     text = ("tt.func @f(%p: !tt.ptr<f32>) {\n"
             "  %0 = tt.splat %p : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>\n"
             "  tt.return\n}\n")
-    assert "tt.splat %p : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>" in print_module(
+    assert "tt.splat %arg0 : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>" in print_module(
         parse_module(text, "<test>"))

@@ -8,7 +8,11 @@ fixpoint), and the first must equal Triton's own text once locations are removed
 values renamed in order of appearance (``tileopt.testing.corpus_compare.normalise``).
 Printing by the version the parser read off the text (what ``tileopt`` does without
 ``--triton-version``) must give the same text. Printed with locations, the text must even
-be Triton's byte for byte.
+be Triton's byte for byte, SSA names aside: values are
+named when printing, and the names of an ``scf.for``'s induction variable and iter_args
+come from name locations that the text does not carry (MLIR itself prints them as
+``%argN`` when it reads the text back). Names are compared by
+``test/unit/corpus_match/test_ttgir_stage_text.py`` and ``test/lit/ir/value-names.mlir``.
 """
 
 from __future__ import annotations
@@ -61,7 +65,8 @@ def test_round_trip_matches_triton(version, file_id, ctx):
     assert outcome.ok, outcome.detail
     assert outcome.fixpoint, outcome.detail
     assert outcome.matches, outcome.detail
-    # stricter than asked: with locations, the print is Triton's text byte for byte
+    # stricter than asked: with locations, the print is Triton's text byte for byte (names
+    # aside, see above)
     assert outcome.exact_with_locations, "printed with debuginfo, the text differs"
 
 

@@ -9,9 +9,9 @@ from xdsl.dialects.builtin import IntegerAttr, StringAttr, i32
 from tileopt.ir import make_context, parse_module, print_module
 
 
-def _round_trip(text: str, debuginfo: bool = False, ctx=None) -> str:
+def _round_trip(text: str, debuginfo: bool = False, ctx=None, name_locs: bool = False) -> str:
     return print_module(parse_module(textwrap.dedent(text), "p.mlir", ctx),
-                        debuginfo=debuginfo)
+                        debuginfo=debuginfo, name_locs=name_locs)
 
 
 # --- module, func, default dialect -------------------------------------------------------
@@ -85,14 +85,16 @@ def test_names_come_from_name_locations_with_a_global_conflict_counter():
     #x = loc("x"("k.py":1:1))
     #y = loc("y"("k.py":2:1))
     """
-    printed = _round_trip(text)
+    printed = _round_trip(text, name_locs=True)
     assert "%x = arith.addi %arg0, %arg0" in printed
     assert "%y = arith.addi %x, %x" in printed
     assert "%x_0 = arith.addi %y, %y" in printed
     assert "%y_1 = arith.addi %x_0, %x_0" in printed
+    # Without --mlir-use-nameloc-as-prefix (triton-opt's default) they are numbered.
+    assert "%3 = arith.addi %2, %2" in _round_trip(text)
 
 
-def test_constants_name_themselves_and_hints_survive():
+def test_constants_name_themselves_and_input_names_are_not_kept():
     text = """\
     func.func @f() -> i32 {
       %0 = arith.constant 42 : i32
@@ -107,8 +109,9 @@ def test_constants_name_themselves_and_hints_survive():
     printed = _round_trip(text)
     for line in ("%c42_i32 = arith.constant 42 : i32", "%c-1_i64 = arith.constant -1 : i64",
                  "%true = arith.constant true", "%cst = arith.constant 1.000000e+00 : f32",
-                 "%c2 = arith.constant 2 : index", "%mine = arith.constant 7 : i32"):
+                 "%c2 = arith.constant 2 : index", "%c7_i32 = arith.constant 7 : i32"):
         assert line in printed
+    assert "%mine" not in printed
 
 
 def test_blocks_have_predecessor_comments():
@@ -257,7 +260,7 @@ def test_debuginfo_locations():
     # As MLIR prints it: the argument takes its name from its NameLoc and keeps the
     # location inline; the alias MLIR still defines for it (#loc3) and the aliases it
     # uses go on top, op locations after the module; numbers by depth, then first use.
-    printed = _round_trip(text, debuginfo=True)
+    printed = _round_trip(text, debuginfo=True, name_locs=True)
     assert printed == textwrap.dedent("""\
     #loc = loc("k.py":1:0)
     #loc3 = loc("a"(#loc))

@@ -31,14 +31,15 @@ def predicated(body: str) -> str:
 
 def test_store_without_mask_gets_the_splat_predicate():
     text = predicated("tt.store %p, %x : tensor<512x!tt.ptr<f32>, #bl>")
-    assert "%0 = tt.splat %c : i1 -> tensor<512xi1, #blocked>" in text
-    assert "tt.store %p, %x, %0 :" in text
+    # Arguments print as triton-opt names them: %p, %x, %m, %c are %arg0 .. %arg3.
+    assert "%0 = tt.splat %arg3 : i1 -> tensor<512xi1, #blocked>" in text
+    assert "tt.store %arg0, %arg1, %0 :" in text
 
 
 def test_masked_load_gets_predicate_and_mask():
     text = predicated("%y = tt.load %p, %m : tensor<512x!tt.ptr<f32>, #bl>")
-    assert "%1 = arith.andi %0, %m : tensor<512xi1, #blocked>" in text
-    assert "tt.load %p, %1 :" in text
+    assert "%1 = arith.andi %0, %arg2 : tensor<512xi1, #blocked>" in text
+    assert "tt.load %arg0, %1 :" in text
 
 
 def test_pure_ops_and_waits_run_unguarded():

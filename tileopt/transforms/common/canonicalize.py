@@ -5,15 +5,18 @@ The patterns and folders come from the ops themselves (``HasCanonicalizationPatt
 and ``HasFolder``): xDSL's own for its ops, and those tileopt attaches (docs/patterns.md)
 to ``tt`` ops (``dialects/tt_canonicalize.py``), to ``ttg.convert_layout`` and the ops it
 folds into, and to upstream ``arith``/``scf`` ops (``transforms/canonicalization/``). Dead side-effect-free ops and unreachable
-blocks are erased. As MLIR's ``OperationFolder`` does, constants are then de-duplicated and
-moved to the top of the entry block of their closest isolated-from-above op (a function),
-which is why Triton's IR after canonicalize opens with its constants.
+blocks are erased. As MLIR's greedy driver does at the start of each of its iterations,
+constants are de-duplicated and moved to the top of the entry block of their closest
+isolated-from-above op (a function), each time the worklist is filled (``GreedyWalker``):
+that is why Triton's IR after canonicalize opens with its constants, the ones found
+last on top.
 """
 
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import UnknownLoc
+from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -57,65 +60,91 @@ def _constant_key(op: Operation) -> tuple:
             tuple(op.result_types))
 
 
-def _isolated_scopes(root: Operation):
-    """``root`` and every isolated-from-above op inside it (each a constant scope)."""
-    yield root
-    for op in root.walk():
-        if op is not root and op.has_trait(IsolatedFromAbove):
-            yield op
+def _insertion_region(op: Operation) -> Region | None:
+    """Where MLIR's ``OperationFolder`` keeps a constant: the region of the closest
+    enclosing op that is isolated from above (or has no parent, a module)."""
+    region = op.parent_region()
+    while region is not None:
+        parent = region.parent_op()
+        if parent is None or parent.has_trait(IsolatedFromAbove) or parent.parent is None:
+            return region
+        region = parent.parent_region()
+    return None
 
 
-def _scope_constants(scope: Operation) -> list[Operation]:
-    """Constant ops whose closest isolated-from-above ancestor is ``scope``."""
-    found = []
-    for region in scope.regions:
-        for op in region.walk():
-            if not op.has_trait(ConstantLike) or op.regions:
-                continue
-            parent = op.parent_op()
-            while parent is not None and parent is not scope and not parent.has_trait(
-                    IsolatedFromAbove):
-                parent = parent.parent_op()
-            if parent is scope:
-                found.append(op)
-    return found
+def hoist_and_unique_constants(root: Operation | Region) -> None:
+    """The constant CSE that starts each iteration of MLIR's greedy rewrite driver
+    (``OperationFolder::insertKnownConstant`` on every constant, in walk order).
 
-
-def hoist_and_unique_constants(root: Operation) -> None:
-    for scope in list(_isolated_scopes(root)):
-        if not scope.regions or not scope.regions[0].blocks:
+    The first constant of each value and type in its isolated region is kept, later ones
+    are replaced by it (and it loses its location, the merged ones had others). A kept
+    constant not already in the run of kept constants at the top of the region's entry
+    block moves to the very top: so constants found deeper in a function end up above
+    those found earlier, as in Triton's output. One moved out of a nested block loses its
+    location; one moved within the entry block keeps it (``%x`` stays ``%x``)."""
+    known: dict[tuple, Operation] = {}
+    kept: set[Operation] = set()
+    for const in [op for op in root.walk() if op.has_trait(ConstantLike) and not op.regions]:
+        region = _insertion_region(const)
+        if region is None or not region.blocks:
             continue
-        entry = scope.regions[0].blocks.first
-        if scope is root and scope.name == "builtin.module":
-            continue  # constants directly in a module stay where they are
-        known: dict[tuple, Operation] = {}
-        kept: list[Operation] = []
-        for const in _scope_constants(scope):
-            key = _constant_key(const)
-            existing = known.get(key)
-            if existing is not None:
-                for old, new in zip(const.results, existing.results, strict=True):
-                    old.replace_all_uses_with(new)
-                const.parent_block().erase_op(const)
-                continue
-            known[key] = const
-            kept.append(const)
-        # Move them, in order of first appearance, to the top of the entry block.
-        anchor = None
-        for const in kept:
-            if anchor is None:
-                if const.parent is entry and entry.first_op is const:
-                    anchor = const
-                    continue
-                const.detach()
-                Rewriter.insert_op(const, InsertPoint.at_start(entry))
-            else:
-                if anchor.next_op is const:
-                    anchor = const
-                    continue
-                const.detach()
-                Rewriter.insert_op(const, InsertPoint.after(anchor))
-            anchor = const
+        key = (id(region), _constant_key(const))
+        existing = known.get(key)
+        if existing is not None:
+            for old, new in zip(const.results, existing.results, strict=True):
+                old.replace_all_uses_with(new)
+            const.parent_block().erase_op(const)
+            existing.location = UnknownLoc()
+            continue
+        known[key] = const
+        kept.add(const)
+        entry = region.blocks.first
+        previous = const.prev_op
+        if const.parent is not entry:
+            const.location = UnknownLoc()
+        elif previous is None or previous in kept:
+            continue
+        const.detach()
+        Rewriter.insert_op(const, InsertPoint.at_start(entry))
+
+
+class GreedyApplier(GreedyRewritePatternApplier):
+    """xDSL's applier (dead ops erased, folds, then the patterns) where an op made by a
+    fold or a pattern without a location takes the location of the op it rewrites, as
+    MLIR's folder and (nearly all) patterns build them (``op->getLoc()``)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        location = op.location
+
+        def adopt(new: Operation) -> None:
+            if isinstance(new.location, UnknownLoc):
+                new.location = location
+
+        rewriter.operation_insertion_handler.append(adopt)
+        try:
+            super().match_and_rewrite(op, rewriter)
+        finally:
+            rewriter.operation_insertion_handler.remove(adopt)
+
+
+class GreedyWalker(PatternRewriteWalker):
+    """xDSL's walker that, as MLIR's greedy driver, merges and hoists the constants
+    (``hoist_and_unique_constants``) each time it fills its worklist: at the start of
+    every iteration, the last one (which finds nothing to do) included."""
+
+    def _populate_worklist(self, op: Operation | Region | Block) -> None:
+        if not isinstance(op, Block):
+            hoist_and_unique_constants(op)
+        super()._populate_worklist(op)
+
+
+def apply_greedily(ctx: Context, root: Operation, patterns: list[RewritePattern]) -> None:
+    """MLIR's ``applyPatternsGreedily`` on every region of ``root``: dead ops erased, ops
+    folded, ``patterns`` applied, constants merged and hoisted, until nothing changes."""
+    walker = GreedyWalker(GreedyApplier(patterns, ctx=ctx, folding_enabled=True),
+                          post_walk_func=region_dce)
+    for region in root.regions:
+        walker.rewrite_region(region)
 
 
 @register_pass
@@ -143,9 +172,4 @@ class Canonicalize(Pass):
     top_down: bool = option(True, "seed the worklist in general top-down order")
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        pattern = GreedyRewritePatternApplier([OpCanonicalization()], ctx=ctx,
-                                              folding_enabled=True)
-        walker = PatternRewriteWalker(pattern, post_walk_func=region_dce)
-        for region in op.regions:
-            walker.rewrite_region(region)
-        hoist_and_unique_constants(op)
+        apply_greedily(ctx, op, [OpCanonicalization()])

@@ -6,8 +6,9 @@ when its callee is a ``tt.func``/``func.func`` with a body, not marked ``noinlin
 not (mutually) recursive, and whose body is one block once unreachable blocks are dropped
 (the frontend leaves a ``^bb1: // no predecessors`` after an early ``tt.return``). Inlined
 ops get MLIR's ``callsite(callee-loc at call-loc)`` locations. Private functions left
-without uses are erased, and then, as MLIR's inliner does, the ``default-pipeline``
-(``canonicalize``) runs over the module.
+without uses are erased. As MLIR's inliner does, the ``default-pipeline``
+(``canonicalize``) runs on every function, callees first, before the calls in it are
+inlined and again after.
 """
 
 from __future__ import annotations
@@ -100,20 +101,29 @@ def _inlinable(func: Operation | None) -> bool:
     return last is not None and last.name in RETURN_OPS
 
 
-def inline_calls(module: Operation) -> bool:
-    """Inline every inlinable call in ``module``; return whether anything changed."""
-    symbols = {symbol_name(op): op for op in module.regions[0].blocks.first.ops
-               if symbol_name(op) is not None}
+def _symbols(module: Operation) -> dict[str, Operation]:
+    return {symbol_name(op): op for op in module.regions[0].blocks.first.ops
+            if symbol_name(op) is not None}
+
+
+def _calls_of(symbols: dict[str, Operation]) -> dict[str, set[str]]:
+    return {name: {c for c in referenced_symbols(op) if c in symbols and c != name}
+            | ({name} if name in referenced_symbols(op) else set())
+            for name, op in symbols.items()}
+
+
+def inline_calls(module: Operation, within: Operation | None = None) -> bool:
+    """Inline every inlinable call in ``module`` (only those inside ``within``, if given);
+    return whether anything changed."""
+    symbols = _symbols(module)
     # Calls inside a function to itself, directly or through others, are left alone.
-    calls_of = {name: {c for c in referenced_symbols(op) if c in symbols and c != name}
-                | ({name} if name in referenced_symbols(op) else set())
-                for name, op in symbols.items()}
+    calls_of = _calls_of(symbols)
     recursive = {name for name in symbols if _reaches(name, name, calls_of)}
     changed = False
     progress = True
     while progress:
         progress = False
-        for call in [op for op in module.walk() if op.name in CALL_OPS]:
+        for call in [op for op in (within or module).walk() if op.name in CALL_OPS]:
             name = _callee(call)
             func = symbols.get(name) if name is not None else None
             if name in recursive or func is None or func.name != CALL_OPS[call.name]:
@@ -123,6 +133,29 @@ def inline_calls(module: Operation) -> bool:
             _inline_call(call, func)
             progress = changed = True
     return changed
+
+
+def callees_first(module: Operation) -> list[Operation]:
+    """The module's functions, each after every function it calls (MLIR's inliner visits
+    the call graph's SCCs bottom-up); otherwise in module order."""
+    symbols = _symbols(module)
+    calls_of = _calls_of(symbols)
+    order: list[Operation] = []
+    seen: set[str] = set()
+    for root in symbols:
+        stack = [(root, iter(sorted(calls_of[root])))]
+        seen.add(root)
+        while stack:
+            name, pending = stack[-1]
+            callee = next((c for c in pending if c not in seen), None)
+            if callee is None:
+                stack.pop()
+                if symbols[name].name in FUNC_OPS:
+                    order.append(symbols[name])
+                continue
+            seen.add(callee)
+            stack.append((callee, iter(sorted(calls_of[callee]))))
+    return order
 
 
 def _reaches(start: str, goal: str, edges: dict[str, set[str]]) -> bool:
@@ -157,8 +190,9 @@ class Inline(Pass):
     """Inline function calls (tt.call, func.call) and erase private functions left unused."""
 
     name = "inline"
-    default_pipeline: str = option("canonicalize", "passes run on the module after inlining "
-                                   "(MLIR pipeline text; empty for none)")
+    default_pipeline: str = option("canonicalize", "passes run on each function before and "
+                                   "after inlining into it (MLIR pipeline text; empty for "
+                                   "none)")
     # MLIR's other options of this pass, which Triton's reproducers print (in this order):
     # accepted; tileopt inlines every call, once, and runs no pass on other ops.
     inlining_threshold: int = option(4294967295, "max. callee/caller size ratio in percent "
@@ -168,11 +202,22 @@ class Inline(Pass):
                                            "applied)")
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        if not inline_calls(op):
-            return
-        erase_dead_private_functions(op)
-        if self.default_pipeline.strip():
-            from tileopt.pipelines.text import parse_pipeline_text
+        from tileopt.pipelines.text import parse_pipeline_text
 
-            for step in parse_pipeline_text(self.default_pipeline).pass_steps():
-                step.pass_.apply(ctx, op)
+        steps = (parse_pipeline_text(self.default_pipeline).pass_steps()
+                 if self.default_pipeline.strip() else [])
+
+        def optimize(func: Operation) -> None:
+            for step in steps:
+                step.pass_.apply(ctx, func)
+
+        # As MLIR's inliner: each function, callees first, is simplified, then the calls
+        # in it are inlined and, if any was, it is simplified again. So the constants of
+        # an inlined body arrive already hoisted, in the callee's order.
+        for func in callees_first(op):
+            if func.parent is None:
+                continue  # erased meanwhile
+            optimize(func)
+            if inline_calls(op, within=func):
+                optimize(func)
+        erase_dead_private_functions(op)

@@ -6,11 +6,12 @@ through ops with folders (evaluated on constant operands, without touching the I
 ``scf.if`` (only the branch a constant condition takes counts), and through ``scf.for`` /
 ``scf.while`` loop-carried values (a value that every iteration keeps equal to its constant
 init stays constant; iterated to a fixpoint). Then, as MLIR's ``OperationFolder`` does,
-every value found constant is replaced by one ``arith.constant`` per value and type at the
-top of its function (existing ones there are reused); ops all of whose results were so
-replaced are erased if effect-free (other dead ops, and constants left unused, stay for
-later passes), and ``scf.if`` with a constant condition is replaced by the branch it takes
-(MLIR leaves that to canonicalize).
+every value found constant, those of existing constants too, is replaced by one
+``arith.constant`` per value and type at the top of its function, made in MLIR's visit
+order (so the constants come out in MLIR's order, without locations); ops all of whose
+results were so replaced are erased if effect-free (other dead ops stay for later passes),
+and ``scf.if`` with a constant condition is replaced by the branch it takes (MLIR leaves
+that to canonicalize).
 
 Sound by construction: ops with memory effects, unknown ops, function arguments and
 induction variables are overdefined; only ops with folders produce constants (an op's
@@ -211,8 +212,10 @@ class _Solver:
 
 
 class _Constants:
-    """MLIR's ``OperationFolder`` for sccp: one ``arith.constant`` per value and type in
-    each function, at the top of its entry block (existing ones there are reused)."""
+    """The ``OperationFolder`` MLIR's sccp makes for its rewrite: it starts empty (the
+    constants already there are not reused: they are replaced too), and makes one
+    ``arith.constant`` per value and type in each function, each new one at the very top
+    of the entry block, with no location."""
 
     def __init__(self) -> None:
         self.known: dict[Block, dict[tuple, SSAValue]] = {}
@@ -232,16 +235,10 @@ class _Constants:
         entry = self._entry(value)
         if entry is None:
             return None
-        known = self.known.get(entry)
-        if known is None:
-            known = self.known[entry] = {}
-            for op in entry.ops:
-                if op.has_trait(ConstantLike) and len(op.results) == 1:
-                    held = _constant_value(op)
-                    known.setdefault((held, op.results[0].type), op.results[0])
+        known = self.known.setdefault(entry, {})
         key = (attr, value.type)
         if key not in known:
-            const = arith.ConstantOp(attr, value.type)  # shared by its uses: no location
+            const = arith.ConstantOp(attr, value.type)
             Rewriter.insert_op(const, InsertPoint.at_start(entry))
             known[key] = const.result
         return known[key]
@@ -263,36 +260,41 @@ def sccp(root: Operation) -> None:
         for block in region.blocks:
             solver.set_all(block.args, [OVERDEFINED] * len(block.args))
             solver.visit_block(block)
-    # Replace every value found constant (not ones already made by constants), used or
-    # not, by the function's constant of that value, as MLIR does.
+    # As MLIR's rewrite: blocks from a stack (a region's blocks pushed in reverse, so the
+    # regions of a block's last op come next), each op's results replaced by the folder's
+    # constants, the op erased once all are and it is effect-free, then the block's
+    # arguments. The order decides the order of the constants at the top.
+    taken = [(op, solver.get(op.cond)) for op in root.walk() if isinstance(op, scf.IfOp)]
     constants = _Constants()
-    replaced: set[SSAValue] = set()
-    for value, lattice in list(solver.state.items()):
-        if lattice is OVERDEFINED:
-            continue
-        owner = value.owner
-        if isinstance(owner, Operation) and (owner.has_trait(ConstantLike) or owner.parent is None):
-            continue
-        if not isinstance(owner, Operation) and owner.parent is None:
-            continue
-        replacement = constants.get(value, lattice)
-        if replacement is not None:
-            hint = replacement.name_hint
-            value.replace_all_uses_with(replacement)
-            replacement.name_hint = hint  # a constant is named after its value, not a use
-            replaced.add(value)
+    blocks = [block for region in root.regions for block in reversed(region.blocks)]
+    while blocks:
+        block = blocks.pop()
+        for op in list(block.ops):
+            replaced = bool(op.results)
+            for result in op.results:
+                replaced &= _replace_with_constant(solver, constants, result)
+            if replaced and not op.regions and is_memory_effect_free(op):
+                op.parent_block().erase_op(op)
+                continue
+            blocks.extend(b for region in op.regions for b in reversed(region.blocks))
+        for arg in block.args:
+            _replace_with_constant(solver, constants, arg)
     # scf.if with a constant condition: keep only the branch taken.
-    for op in [o for o in root.walk() if isinstance(o, scf.IfOp)]:
-        cond = solver.get(op.cond)
+    for op, cond in taken:
         if isinstance(cond, IntegerAttr) and op.parent is not None:
             _inline_taken_branch(op, cond.value.data != 0)
-    # Erase the ops all of whose results were replaced (MLIR's sccp leaves other dead ops,
-    # and the constants it made, to later passes).
-    for op in list(root.walk(reverse=True)):
-        if op is root or op.parent is None or op.regions or not op.results:
-            continue
-        if all(r in replaced and not r.uses for r in op.results) and is_memory_effect_free(op):
-            op.parent_block().erase_op(op)
+
+
+def _replace_with_constant(solver: _Solver, constants: _Constants, value: SSAValue) -> bool:
+    lattice = solver.get(value)
+    if lattice is OVERDEFINED:
+        return False
+    replacement = constants.get(value, lattice)
+    if replacement is None:
+        return False
+    if replacement is not value:
+        value.replace_all_uses_with(replacement)
+    return True
 
 
 SCCP = register_op_pass(

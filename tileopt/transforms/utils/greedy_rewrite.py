@@ -6,7 +6,8 @@ greedy driver. That driver does more than apply the patterns: it folds every op 
 erases ops whose results are unused and that have no side effects, and (with its default
 ``cseConstants``) merges equal constants and moves them to the top of their function. Those
 side effects are visible in Triton's output, so they are reproduced here: xDSL's walker
-with folding and region DCE, then constant uniquing and hoisting as ``canonicalize`` does.
+with folding and region DCE, and constant uniquing and hoisting at the start of each
+iteration, as ``canonicalize`` does (``apply_greedily``).
 """
 
 from __future__ import annotations
@@ -15,23 +16,13 @@ from collections.abc import Sequence
 
 from xdsl.context import Context
 from xdsl.ir import Operation
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriteWalker,
-    RewritePattern,
-)
-from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.pattern_rewriter import RewritePattern
 
-from tileopt.transforms.common.canonicalize import hoist_and_unique_constants
+from tileopt.transforms.common.canonicalize import apply_greedily
 
 
 def apply_patterns_greedily(ctx: Context, root: Operation,
                             patterns: Sequence[RewritePattern]) -> None:
     """Apply ``patterns`` to every op under ``root`` until nothing changes, folding ops and
     removing dead ones as MLIR's greedy driver does."""
-    applier = GreedyRewritePatternApplier(list(patterns), ctx=ctx, folding_enabled=True)
-    walker = PatternRewriteWalker(applier, post_walk_func=region_dce)
-    for region in root.regions:
-        walker.rewrite_region(region)
-    hoist_and_unique_constants(root)
-
+    apply_greedily(ctx, root, list(patterns))

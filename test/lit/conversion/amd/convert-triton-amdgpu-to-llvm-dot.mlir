@@ -10,14 +10,14 @@
 // warp is 2 M tiles x 2 K steps: four instructions, K outermost.
 // CHECK-LABEL: llvm.func @mfma_f16
 // CHECK-DAG:     %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK:         %[[A1:.*]] = llvm.insertelement %x, %{{.*}} : vector<4xf16>
-// CHECK-NEXT:    %[[A2:.*]] = llvm.insertelement %x, %[[A1]]
-// CHECK-NEXT:    %[[A3:.*]] = llvm.insertelement %x, %[[A2]]
-// CHECK-NEXT:    %[[A:.*]] = llvm.insertelement %x, %[[A3]]
-// CHECK:         %[[B1:.*]] = llvm.insertelement %y, %{{.*}} : vector<4xf16>
-// CHECK-NEXT:    %[[B2:.*]] = llvm.insertelement %y, %[[B1]]
-// CHECK-NEXT:    %[[B3:.*]] = llvm.insertelement %y, %[[B2]]
-// CHECK-NEXT:    %[[B:.*]] = llvm.insertelement %y, %[[B3]]
+// CHECK:         %[[A1:.*]] = llvm.insertelement %arg0, %{{.*}} : vector<4xf16>
+// CHECK-NEXT:    %[[A2:.*]] = llvm.insertelement %arg0, %[[A1]]
+// CHECK-NEXT:    %[[A3:.*]] = llvm.insertelement %arg0, %[[A2]]
+// CHECK-NEXT:    %[[A:.*]] = llvm.insertelement %arg0, %[[A3]]
+// CHECK:         %[[B1:.*]] = llvm.insertelement %arg1, %{{.*}} : vector<4xf16>
+// CHECK-NEXT:    %[[B2:.*]] = llvm.insertelement %arg1, %[[B1]]
+// CHECK-NEXT:    %[[B3:.*]] = llvm.insertelement %arg1, %[[B2]]
+// CHECK-NEXT:    %[[B:.*]] = llvm.insertelement %arg1, %[[B3]]
 // CHECK-NEXT:    rocdl.mfma.f32.32x32x8f16 %[[A]], %[[B]], %{{.*}}, %[[ZERO]], %[[ZERO]], %[[ZERO]] : (vector<4xf16>, vector<4xf16>, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
 // CHECK-COUNT-3: rocdl.mfma.f32.32x32x8f16
 // CHECK-NOT:     rocdl.mfma
@@ -41,9 +41,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // B first) and kWidth 8 = two instructions per 16x32x16 tile, the second taking the lane's
 // other 4 K and the first's result as its accumulator.
 // CHECK-LABEL: llvm.func @mfma_bf16_kpack
-// CHECK:         llvm.insertelement %y, %{{.*}} : vector<4xbf16>
+// CHECK:         llvm.insertelement %arg1, %{{.*}} : vector<4xbf16>
 // CHECK:         %[[B0:.*]] = llvm.bitcast %{{.*}} : vector<4xbf16> to vector<4xi16>
-// CHECK:         llvm.insertelement %x, %{{.*}} : vector<4xbf16>
+// CHECK:         llvm.insertelement %arg0, %{{.*}} : vector<4xbf16>
 // CHECK:         %[[A0:.*]] = llvm.bitcast %{{.*}} : vector<4xbf16> to vector<4xi16>
 // CHECK-NEXT:    %[[D0:.*]] = rocdl.mfma.f32.16x16x16bf16.1k %[[B0]], %[[A0]], %{{.*}} : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 // CHECK:         %[[B1:.*]] = llvm.bitcast %{{.*}} : vector<4xbf16> to vector<4xi16>
@@ -110,11 +110,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // accumulators. 16x32 x 32x16 = two K steps, the second accumulating the first's result.
 // CHECK-LABEL: llvm.func @wmma_f16
 // CHECK-SAME:    nvvm.reqntid = array<i32: 32>
-// CHECK:         llvm.insertelement %y, %{{.*}} : vector<16xf16>
+// CHECK:         llvm.insertelement %arg1, %{{.*}} : vector<16xf16>
 // CHECK:         %[[U:.*]] = llvm.mlir.undef : vector<16xf16>
-// CHECK-NEXT:    llvm.insertelement %x, %[[U]]
-// CHECK-COUNT-14: llvm.insertelement %x,
-// CHECK-NEXT:    %[[A:.*]] = llvm.insertelement %x,
+// CHECK-NEXT:    llvm.insertelement %arg0, %[[U]]
+// CHECK-COUNT-14: llvm.insertelement %arg0,
+// CHECK-NEXT:    %[[A:.*]] = llvm.insertelement %arg0,
 // CHECK-NEXT:    %[[D0:.*]] = rocdl.wmma.f32.16x16x16.f16 %{{.*}}, %[[A]], %{{.*}} : (vector<16xf16>, vector<16xf16>, vector<8xf32>) -> vector<8xf32>
 // CHECK:         llvm.extractelement %[[D0]]
 // CHECK:         rocdl.wmma.f32.16x16x16.f16
@@ -187,7 +187,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK-NEXT:    %[[E3:.*]] = llvm.extractelement %[[A]]
 // CHECK-NOT:     llvm.load
 // CHECK:         rocdl.s.setprio 1
-// CHECK:         llvm.insertelement %y
+// CHECK:         llvm.insertelement %arg1
 // CHECK:         %[[AV:.*]] = llvm.insertelement %[[E3]], %{{.*}} : vector<4xf16>
 // CHECK-NEXT:    %[[D:.*]] = rocdl.mfma.f32.32x32x8f16 %{{.*}}, %[[AV]], %{{.*}}
 // CHECK-COUNT-16: llvm.extractelement %[[D]]
@@ -324,11 +324,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK-DAG:     %[[I1:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-DAG:     %[[I2:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK-DAG:     %[[OPSEL:.*]] = llvm.mlir.constant(false) : i1
-// CHECK:         %[[C0:.*]] = llvm.insertelement %z, %{{.*}}[%[[I0]] : i32] : vector<16xf16>
+// CHECK:         %[[C0:.*]] = llvm.insertelement %arg2, %{{.*}}[%[[I0]] : i32] : vector<16xf16>
 // CHECK-NEXT:    %[[C1:.*]] = llvm.insertelement %[[HZ]], %[[C0]][%[[I1]] : i32] : vector<16xf16>
-// CHECK-NEXT:    llvm.insertelement %z, %[[C1]][%[[I2]] : i32] : vector<16xf16>
-// CHECK-COUNT-15: llvm.insertelement %x,
-// CHECK-NEXT:    %[[A:.*]] = llvm.insertelement %x,
+// CHECK-NEXT:    llvm.insertelement %arg2, %[[C1]][%[[I2]] : i32] : vector<16xf16>
+// CHECK-COUNT-15: llvm.insertelement %arg0,
+// CHECK-NEXT:    %[[A:.*]] = llvm.insertelement %arg0,
 // CHECK:         %[[D:.*]] = rocdl.wmma.f16.16x16x16.f16 %[[A]], %{{.*}}, %{{.*}}, %[[OPSEL]] : (vector<16xf16>, vector<16xf16>, vector<16xf16>, i1) -> vector<16xf16>
 // CHECK-NEXT:    llvm.extractelement %[[D]][%[[I0]] : i32] : vector<16xf16>
 // CHECK-NEXT:    llvm.extractelement %[[D]][%[[I2]] : i32] : vector<16xf16>

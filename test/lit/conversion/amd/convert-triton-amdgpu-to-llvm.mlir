@@ -99,12 +99,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // quad_perm without bound_ctrl: [2,3,0,1] (78) then [1,0,3,2] (177). An f16 travels
 // sign-extended in a 32-bit register, as the cross-lane instructions move dwords.
 // CHECK-LABEL: llvm.func internal @rows
-// CHECK:         %[[H:.*]] = llvm.bitcast %x : f16 to i16
+// CHECK:         %[[H:.*]] = llvm.bitcast %arg0 : f16 to i16
 // CHECK-NEXT:    %[[W:.*]] = llvm.sext %[[H]] : i16 to i32
 // CHECK-NEXT:    %[[D:.*]] = rocdl.update.dpp %[[W]], %[[W]] with 78, 15, 15, false : i32
 // CHECK-NEXT:    %[[T:.*]] = llvm.trunc %[[D]] : i32 to i16
 // CHECK-NEXT:    %[[F:.*]] = llvm.bitcast %[[T]] : i16 to f16
-// CHECK-NEXT:    llvm.fadd %x, %[[F]] : f16
+// CHECK-NEXT:    llvm.fadd %arg0, %[[F]] : f16
 // CHECK:         rocdl.update.dpp %{{.*}} with 177, 15, 15, false : i32
 // CHECK-NOT:     rocdl.readlane
 // CHECK-NOT:     rocdl.barrier
@@ -133,13 +133,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-DAG:     %[[FLAGS:.*]] = llvm.mlir.constant(159744 : i32) : i32
 // CHECK-DAG:     %[[OOR:.*]] = llvm.mlir.constant(-2147483648 : i32) : i32
 // CHECK-DAG:     %[[OTHER:.*]] = llvm.mlir.constant(-1.000000e+00 : f32) : f32
-// CHECK:         %[[M:.*]] = llvm.icmp "slt" %[[I:.*]], %n : i32
-// CHECK:         %[[RIN:.*]] = rocdl.make.buffer.rsrc %in, %[[STRIDE]], %[[RECORDS]], %[[FLAGS]] : <1> to <8>
+// CHECK:         %[[M:.*]] = llvm.icmp "slt" %[[I:.*]], %arg2 : i32
+// CHECK:         %[[RIN:.*]] = rocdl.make.buffer.rsrc %arg0, %[[STRIDE]], %[[RECORDS]], %[[FLAGS]] : <1> to <8>
 // CHECK:         %[[B:.*]] = llvm.mul %[[I]], %{{.*}} : i32
 // CHECK-NEXT:    %[[OFF:.*]] = llvm.select %[[M]], %[[B]], %[[OOR]] : i1, i32
 // CHECK-NEXT:    %[[L:.*]] = rocdl.raw.ptr.buffer.load %[[RIN]], %[[OFF]], %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK:         llvm.select %[[M]], %{{.*}}, %[[OTHER]] : i1, f32
-// CHECK:         %[[ROUT:.*]] = rocdl.make.buffer.rsrc %out, %[[STRIDE]], %[[RECORDS]], %[[FLAGS]] : <1> to <8>
+// CHECK:         %[[ROUT:.*]] = rocdl.make.buffer.rsrc %arg1, %[[STRIDE]], %[[RECORDS]], %[[FLAGS]] : <1> to <8>
 // CHECK:         rocdl.raw.ptr.buffer.store %{{.*}}, %[[ROUT]], %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK-NOT:     llvm.cond_br
 // LLIR-LABEL: define amdgpu_kernel void @buffer_copy
@@ -165,9 +165,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // atomicrmw at the agent scope (Triton's `gpu`); the old value (0 where masked off) comes
 // through the join block.
 // CHECK-LABEL: llvm.func internal @hist
-// CHECK:         llvm.cond_br %m, ^[[DO:.*]], ^[[JOIN:.*]](%{{.*}} : i32)
+// CHECK:         llvm.cond_br %arg1, ^[[DO:.*]], ^[[JOIN:.*]](%{{.*}} : i32)
 // CHECK:       ^[[DO]]:
-// CHECK-NEXT:    %[[OLD:.*]] = llvm.atomicrmw add %bins, %{{.*}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, i32
+// CHECK-NEXT:    %[[OLD:.*]] = llvm.atomicrmw add %arg0, %{{.*}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, i32
 // CHECK-NEXT:    llvm.br ^[[JOIN]](%[[OLD]] : i32)
 // LLIR-LABEL: define internal void @hist
 // LLIR:         atomicrmw add ptr addrspace(1) %0, i32 1 syncscope("agent") acq_rel, align 4
@@ -190,7 +190,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT:    %[[DOWN:.*]] = llvm.sub %[[LANE]], %[[ONE]] : i32
 // CHECK-NEXT:    %[[SRC:.*]] = llvm.select %[[LOW]], %[[LANE]], %[[DOWN]] : i1, i32
 // CHECK-NEXT:    %[[ADDR:.*]] = llvm.shl %[[SRC]], %{{.*}} : i32
-// CHECK-NEXT:    rocdl.ds_bpermute %[[ADDR]], %x : (i32, i32) -> i32
+// CHECK-NEXT:    rocdl.ds_bpermute %[[ADDR]], %arg0 : (i32, i32) -> i32
 // CHECK-COUNT-5: rocdl.ds_bpermute
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
@@ -212,7 +212,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // masked-off element's offset is out of range, so nothing is updated there.
 // CHECK-LABEL: llvm.func @buffer_add
 // CHECK-DAG:     %[[OOR:.*]] = llvm.mlir.constant(-2147483648 : i32) : i32
-// CHECK:         %[[R:.*]] = rocdl.make.buffer.rsrc %p
+// CHECK:         %[[R:.*]] = rocdl.make.buffer.rsrc %arg0
 // CHECK:         llvm.fence syncscope("agent") release
 // CHECK:         %[[OFF:.*]] = llvm.select %{{.*}}, %{{.*}}, %[[OOR]] : i1, i32
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.amdgcn.raw.ptr.buffer.atomic.fadd"(%{{.*}}, %[[R]], %[[OFF]], %{{.*}}, %{{.*}}) : (f32, !llvm.ptr<8>, i32, i32, i32) -> f32
@@ -238,10 +238,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-LABEL: llvm.func internal @math
 // CHECK-DAG:     %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
 // CHECK-DAG:     %[[EDGE:.*]] = llvm.mlir.constant(1.0029{{[0-9e+.]*}} : f32) : f32
-// CHECK:         %[[S:.*]] = llvm.fmul %x, %[[LOG2E]] : f32
+// CHECK:         %[[S:.*]] = llvm.fmul %arg0, %[[LOG2E]] : f32
 // CHECK-NEXT:    llvm.intr.exp2(%[[S]]) : (f32) -> f32
-// CHECK:         llvm.call_intrinsic "llvm.amdgcn.sqrt"(%x) : (f32) -> f32
-// CHECK:         %[[A:.*]] = llvm.intr.fabs(%x) : (f32) -> f32
+// CHECK:         llvm.call_intrinsic "llvm.amdgcn.sqrt"(%arg0) : (f32) -> f32
+// CHECK:         %[[A:.*]] = llvm.intr.fabs(%arg0) : (f32) -> f32
 // CHECK-NEXT:    %[[FAR:.*]] = llvm.fcmp "oge" %[[A]], %[[EDGE]] : f32
 // CHECK:         llvm.cond_br %[[FAR]], ^[[LARGE:.*]], ^[[J1:.*]](%{{.*}} : f32)
 // CHECK:       ^[[LARGE]]:
@@ -251,7 +251,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK:       ^[[J1]](%[[R1:.*]]: f32):
 // CHECK:         llvm.cond_br %{{.*}}, ^[[SMALL:.*]], ^[[J2:.*]](%[[R1]] : f32)
 // CHECK:       ^[[SMALL]]:
-// CHECK-NEXT:    llvm.fmul %x, %x : f32
+// CHECK-NEXT:    llvm.fmul %arg0, %arg0 : f32
 // CHECK-COUNT-7: llvm.intr.fma
 // CHECK:       ^[[J2]](%{{.*}}: f32):
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>

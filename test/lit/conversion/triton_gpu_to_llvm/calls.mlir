@@ -14,7 +14,7 @@
 // CHECK:         llvm.extractvalue %[[R]][0] : !llvm.struct<(f32, f32, f32)>
 // CHECK:         llvm.extractvalue %[[R]][2] : !llvm.struct<(f32, f32, f32)>
 // CHECK-LABEL: llvm.func internal @helper
-// CHECK-SAME:    (%x: f32, %arg1: f32, %n: i32 {tt.divisibility = 16 : i32}, %[[FRAME:.*]]: !llvm.ptr<3>) -> !llvm.struct<(f32, f32, f32)>
+// CHECK-SAME:    (%arg0: f32, %arg1: f32, %arg2: i32 {tt.divisibility = 16 : i32}, %[[FRAME:.*]]: !llvm.ptr<3>) -> !llvm.struct<(f32, f32, f32)>
 // CHECK-SAME:    noinline = true
 // CHECK:         llvm.getelementptr %[[FRAME]]
 // CHECK:         llvm.insertvalue

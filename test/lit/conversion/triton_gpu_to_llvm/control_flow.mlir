@@ -6,7 +6,7 @@
 // CHECK-LABEL: llvm.func @loop
 // CHECK:         llvm.br ^[[HEAD:.*]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : i32, f32, f32, f32, f32)
 // CHECK:       ^[[HEAD]](%[[IV:.*]]: i32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
-// CHECK:         %[[C:.*]] = llvm.icmp "slt" %[[IV]], %n : i32
+// CHECK:         %[[C:.*]] = llvm.icmp "slt" %[[IV]], %arg1 : i32
 // CHECK:         llvm.cond_br %[[C]], ^[[BODY:.*]], ^[[EXIT:.*]]
 // CHECK:       ^[[BODY]]:
 // CHECK-COUNT-4: llvm.fadd
@@ -70,7 +70,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-LABEL: llvm.func @while_loop
 // CHECK:         llvm.br ^[[HEAD:.*]](%{{.*}} : i32)
 // CHECK:       ^[[HEAD]](%[[X:.*]]: i32):
-// CHECK:         %[[C:.*]] = llvm.icmp "slt" %[[X]], %n : i32
+// CHECK:         %[[C:.*]] = llvm.icmp "slt" %[[X]], %arg1 : i32
 // CHECK:         llvm.cond_br %[[C]], ^[[BODY:.*]](%[[X]] : i32), ^[[EXIT:.*]](%[[X]] : i32)
 // CHECK:       ^[[BODY]](%[[Y:.*]]: i32):
 // CHECK:         llvm.br ^[[HEAD]](%{{.*}} : i32)

@@ -119,17 +119,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // with propagateNan = all, maxnum/minnum otherwise), in the order of Triton 3.6's
 // make_llir (a NaN x gives lo); bitcast, int_to_ptr and ptr_to_int are LLVM's casts.
 // CHECK-LABEL: llvm.func @triton_elementwise
-// CHECK:         %[[A:.*]] = llvm.zext %a : i32 to i64
-// CHECK:         %[[B:.*]] = llvm.zext %b : i32 to i64
+// CHECK:         %[[A:.*]] = llvm.zext %arg0 : i32 to i64
+// CHECK:         %[[B:.*]] = llvm.zext %arg1 : i32 to i64
 // CHECK:         %[[M:.*]] = llvm.mul %[[A]], %[[B]] : i64
 // CHECK:         %[[H:.*]] = llvm.lshr %[[M]], %{{.*}} : i64
 // CHECK:         llvm.trunc %[[H]] : i64 to i32
-// CHECK:         %[[LO:.*]] = llvm.intr.maxnum(%x, %lo) : (f32, f32) -> f32
-// CHECK:         llvm.intr.minnum(%[[LO]], %hi) : (f32, f32) -> f32
-// CHECK:         %[[LO2:.*]] = llvm.intr.maximum(%x, %lo) : (f32, f32) -> f32
-// CHECK:         llvm.intr.minimum(%[[LO2]], %hi) : (f32, f32) -> f32
+// CHECK:         %[[LO:.*]] = llvm.intr.maxnum(%arg2, %arg3) : (f32, f32) -> f32
+// CHECK:         llvm.intr.minnum(%[[LO]], %arg4) : (f32, f32) -> f32
+// CHECK:         %[[LO2:.*]] = llvm.intr.maximum(%arg2, %arg3) : (f32, f32) -> f32
+// CHECK:         llvm.intr.minimum(%[[LO2]], %arg4) : (f32, f32) -> f32
 // CHECK:         llvm.bitcast %{{.*}} : f32 to i32
-// CHECK:         llvm.ptrtoint %p : !llvm.ptr<1> to i64
+// CHECK:         llvm.ptrtoint %arg5 : !llvm.ptr<1> to i64
 // CHECK:         llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @triton_elementwise(%a: i32, %b: i32, %x: f32, %lo: f32, %hi: f32, %p: !tt.ptr<i32>) {

@@ -31,7 +31,7 @@
 // CHECK-NEXT:    llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK-NOT:     llvm.fadd
 // CHECK:         %[[T0:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i32
-// CHECK:         "@$2 st.global.b32 [ $1 + 0 ], { $0 };", "r,l,b" %{{.*}}, %out, %[[T0]]
+// CHECK:         "@$2 st.global.b32 [ $1 + 0 ], { $0 };", "r,l,b" %{{.*}}, %arg1, %[[T0]]
 // CHECK-NOT:     nvvm.barrier0
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {

@@ -9,7 +9,7 @@
 // sizes, puts a barrier between the reduce's reads and the conversion's writes.
 // ALLOC: ttg.shared = 1024 : i32
 // ALLOC: }) {allocation.offset = 0 : i32} : (tensor<4x64xf32, #blocked>)
-// ALLOC: ttg.convert_layout %x {allocation.offset = 0 : i32}
+// ALLOC: ttg.convert_layout %5 {allocation.offset = 0 : i32}
 // CHECK-LABEL: llvm.func @reduce_and_shuffle
 // CHECK:         llvm.store {{.*}} !llvm.ptr<3>
 // CHECK:         nvvm.barrier0

@@ -31,8 +31,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
 // slice, is computed once (the 16x1 tensor's 4 registers repeat one element, so its
 // multiply is done once too), and all 4 stored registers are that one value.
 // CHECK-LABEL: llvm.func @expand_broadcast
-// CHECK:         %[[ROW:.*]] = llvm.add %{{.*}}, %base : i32
-// CHECK-NOT:     llvm.add %{{.*}}, %base
+// CHECK:         %[[ROW:.*]] = llvm.add %{{.*}}, %arg1 : i32
+// CHECK-NOT:     llvm.add %{{.*}}, %arg1
 // CHECK:         llvm.mul %[[ROW]], %{{.*}} : i32
 // CHECK-NOT:     llvm.mul
 // CHECK:         %[[V:.*]] = llvm.insertelement %[[ROW]], %{{.*}}[%{{.*}} : i32] : vector<4xi32>

@@ -2,9 +2,9 @@
 // Triton's canonicalization patterns and folders for tt ops.
 
 // CHECK-LABEL: tt.func @masked_load_store
-// CHECK-NEXT:    %[[V:.*]] = tt.load %p cacheModifier = cg : tensor<4x!tt.ptr<f32>>
-// CHECK-NEXT:    tt.store %p, %[[V]] : tensor<4x!tt.ptr<f32>>
-// CHECK-NEXT:    tt.store %p, %o : tensor<4x!tt.ptr<f32>>
+// CHECK-NEXT:    %[[V:.*]] = tt.load %arg0 cacheModifier = cg : tensor<4x!tt.ptr<f32>>
+// CHECK-NEXT:    tt.store %arg0, %[[V]] : tensor<4x!tt.ptr<f32>>
+// CHECK-NEXT:    tt.store %arg0, %arg1 : tensor<4x!tt.ptr<f32>>
 // CHECK-NEXT:    tt.return
 tt.func @masked_load_store(%p: tensor<4x!tt.ptr<f32>>, %o: tensor<4xf32>) {
   %true = arith.constant dense<true> : tensor<4xi1>
@@ -20,7 +20,7 @@ tt.func @masked_load_store(%p: tensor<4x!tt.ptr<f32>>, %o: tensor<4xf32>) {
 // -----
 
 // CHECK-LABEL: tt.func @shape_chains
-// CHECK-NEXT:    %[[S:.*]] = tt.splat %x : f32 -> tensor<8x64xf32>
+// CHECK-NEXT:    %[[S:.*]] = tt.splat %arg0 : f32 -> tensor<8x64xf32>
 // CHECK-NEXT:    tt.return %[[S]] : tensor<8x64xf32>
 tt.func @shape_chains(%x: f32) -> tensor<8x64xf32> {
   %s = tt.splat %x : f32 -> tensor<64xf32>
@@ -45,7 +45,7 @@ tt.func @constants() -> (tensor<4xi32>, tensor<1xi32>) {
 // -----
 
 // CHECK-LABEL: tt.func @pointer_folds
-// CHECK-NEXT:    tt.return %p, %bp : tensor<4x!tt.ptr<f32>>, !tt.ptr<tensor<4x8xf16>>
+// CHECK-NEXT:    tt.return %arg0, %arg1 : tensor<4x!tt.ptr<f32>>, !tt.ptr<tensor<4x8xf16>>
 tt.func @pointer_folds(%p: tensor<4x!tt.ptr<f32>>, %bp: !tt.ptr<tensor<4x8xf16>>) -> (tensor<4x!tt.ptr<f32>>, !tt.ptr<tensor<4x8xf16>>) {
   %zero = arith.constant dense<0> : tensor<4xi32>
   %c0 = arith.constant 0 : i32
@@ -57,7 +57,7 @@ tt.func @pointer_folds(%p: tensor<4x!tt.ptr<f32>>, %bp: !tt.ptr<tensor<4x8xf16>>
 // -----
 
 // CHECK-LABEL: tt.func @transpose_twice
-// CHECK-NEXT:    %[[T:.*]] = tt.trans %x {order = array<i32: 0, 2, 1>} : tensor<2x4x8xf32> -> tensor<2x8x4xf32>
+// CHECK-NEXT:    %[[T:.*]] = tt.trans %arg0 {order = array<i32: 0, 2, 1>} : tensor<2x4x8xf32> -> tensor<2x8x4xf32>
 // CHECK-NEXT:    tt.return %[[T]]
 tt.func @transpose_twice(%x: tensor<2x4x8xf32>) -> tensor<2x8x4xf32> {
   %a = tt.trans %x {order = array<i32: 2, 0, 1>} : tensor<2x4x8xf32> -> tensor<8x2x4xf32>
@@ -69,7 +69,7 @@ tt.func @transpose_twice(%x: tensor<2x4x8xf32>) -> tensor<2x8x4xf32> {
 
 // A volatile load has a write effect: canonicalize's dead-code removal keeps it.
 // CHECK-LABEL: tt.func @volatile_load_stays
-// CHECK-NEXT:    tt.load %p {isVolatile = true}
+// CHECK-NEXT:    tt.load %arg0 {isVolatile = true}
 // CHECK-NEXT:    tt.return
 tt.func @volatile_load_stays(%p: tensor<4x!tt.ptr<f32>>) {
   %v = tt.load %p : tensor<4x!tt.ptr<f32>>
@@ -82,7 +82,7 @@ tt.func @volatile_load_stays(%p: tensor<4x!tt.ptr<f32>>) {
 // tt.bitcast has no folder in Triton 3.6: a bitcast to its own type and a bitcast of a
 // bitcast stay (Triton 3.6's canonicalize keeps both in this function).
 // CHECK-LABEL: tt.func @bitcast_stays
-// CHECK-NEXT:    %[[S:.*]] = tt.splat %x : i32 -> tensor<16xi32>
+// CHECK-NEXT:    %[[S:.*]] = tt.splat %arg0 : i32 -> tensor<16xi32>
 // CHECK-NEXT:    %[[B:.*]] = tt.bitcast %[[S]] : tensor<16xi32> -> tensor<16xi32>
 // CHECK-NEXT:    %[[F:.*]] = tt.bitcast %[[B]] : tensor<16xi32> -> tensor<16xf32>
 // CHECK-NEXT:    %[[I:.*]] = tt.bitcast %[[F]] : tensor<16xf32> -> tensor<16xi32>

@@ -9,11 +9,11 @@
 
 // CHECK-LABEL: tt.func @small_tile
 // CHECK: scf.for
-// CHECK-NEXT: %[[XL:.*]] = ttg.local_load %va
+// CHECK-NEXT: %[[XL:.*]] = ttg.local_load %arg8
 // CHECK-NEXT: rocdl.s.setprio 1
-// CHECK-NEXT: %[[X:.*]] = tt.load %pa
+// CHECK-NEXT: %[[X:.*]] = tt.load %arg6
 // CHECK-NEXT: rocdl.sched.barrier 0
-// CHECK-NEXT: %[[YL:.*]] = ttg.local_load %vb
+// CHECK-NEXT: %[[YL:.*]] = ttg.local_load %arg9
 // CHECK-NEXT: rocdl.s.setprio 0
 // CHECK-NEXT: tt.splat
 // CHECK-NEXT: arith.cmpi

@@ -14,7 +14,7 @@
 // CHECK: %[[BASE:.*]] = tt.splat %[[P]] : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
 // CHECK: %[[PTRS:.*]] = tt.addptr %[[BASE]], %[[OFF]]
 // CHECK: tt.load %[[PTRS]]
-// CHECK-NOT: tt.addptr %p, %row
+// CHECK-NOT: tt.addptr %arg0, %arg1
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
   tt.func @small_tensor(%p: !tt.ptr<f32> {tt.pointer_range = 32 : i32}, %row: i32) -> tensor<1024xf32, #blocked> {
@@ -39,13 +39,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // the load.
 // CHECK-LABEL: tt.func @not_marked
 // CHECK-NEXT: tt.make_range
-// CHECK-NEXT: tt.splat %p
+// CHECK-NEXT: tt.splat %arg0
 // CHECK-NEXT: tt.addptr
 // CHECK-NEXT: tt.load
 // CHECK-NOT: arith.addi
 // LARGE-LABEL: tt.func @not_marked
 // LARGE: %[[Z:.*]] = arith.constant 0 : i32
-// LARGE: %[[B:.*]] = tt.addptr %p, %[[Z]] : !tt.ptr<f32>, i32
+// LARGE: %[[B:.*]] = tt.addptr %arg0, %[[Z]] : !tt.ptr<f32>, i32
 // LARGE: %[[W:.*]] = arith.extsi %{{.*}} : tensor<1024xi32, #blocked> to tensor<1024xi64, #blocked>
 // LARGE: %[[N:.*]] = arith.trunci %[[W]] : tensor<1024xi64, #blocked> to tensor<1024xi32, #blocked>
 // LARGE: %[[S:.*]] = tt.splat %[[B]]

@@ -74,7 +74,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // Buffer atomics only on CDNA3/4; the all-true mask is dropped.
 // CHECK-LABEL: tt.func @atomic_add
-// GFX942: %[[OLD:.*]] = amdg.buffer_atomic_rmw fadd, relaxed, gpu, %v, %p[%{{.*}}] : tensor<1024xf32, #blocked>
+// GFX942: %[[OLD:.*]] = amdg.buffer_atomic_rmw fadd, relaxed, gpu, %arg1, %arg0[%{{.*}}] : tensor<1024xf32, #blocked>
 // GFX942-NEXT: tt.return %[[OLD]]
 // GFX1100: tt.atomic_rmw fadd, relaxed, gpu
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>

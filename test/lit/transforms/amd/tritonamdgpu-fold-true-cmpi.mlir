@@ -20,7 +20,7 @@ tt.func @range_below_block(%x: tensor<64xf32>) -> (tensor<64xi1>, i1) {
 
 // An unknown bound: nothing is known.
 // CHECK-LABEL: tt.func @unknown_bound
-// CHECK: %[[LT:.*]] = arith.cmpi slt, %pid, %n : i32
+// CHECK: %[[LT:.*]] = arith.cmpi slt, %0, %arg0 : i32
 // CHECK: tt.return %[[LT]]
 tt.func @unknown_bound(%n: i32) -> i1 {
   %pid = tt.get_program_id x : i32
@@ -34,7 +34,7 @@ tt.func @unknown_bound(%n: i32) -> i1 {
 // pass does not fold (only true comparisons).
 // CHECK-LABEL: tt.func @program_id_non_negative
 // CHECK-DAG: %[[T:.*]] = arith.constant true
-// CHECK-DAG: %[[LT:.*]] = arith.cmpi slt, %pid, %c0 : i32
+// CHECK-DAG: %[[LT:.*]] = arith.cmpi slt, %0, %c0_i32 : i32
 // CHECK: tt.return %[[T]], %[[LT]] : i1, i1
 tt.func @program_id_non_negative() -> (i1, i1) {
   %c0 = arith.constant 0 : i32

@@ -9,7 +9,7 @@
 // CHECK-NEXT: scf.for
 // CHECK-NEXT: %[[K:.*]] = tt.load
 // CHECK-NEXT: ttg.convert_layout %[[K]]
-// CHECK-NEXT: ttg.convert_layout %prev : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
+// CHECK-NEXT: ttg.convert_layout %arg6 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
 // CHECK-NEXT: ttg.convert_layout %[[Q]] : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked1>
 // CHECK-NEXT: tt.dot %[[QA]]
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>

@@ -10,11 +10,11 @@
 // CHECK-DAG: #[[ROT:.*]] = #ttg.amd_rotating_shared<{vec = 4, perPhase = 2, maxPhase = 8, order = [1, 0]}>
 // CHECK-DAG: #[[T:.*]] = #ttg.linear<{register = {{\[\[}}0, 1], [0, 2], [0, 16]], lane = {{\[\[}}1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]], warp = {{\[\[}}0, 4], [0, 8]], block = []}>
 // CHECK-LABEL: tt.func @m_contiguous_a
-// CHECK: %[[P:.*]] = ttg.convert_layout %pa : {{.*}} -> tensor<64x32x!tt.ptr<f16>, #[[WIDE]]>
-// CHECK: %[[M:.*]] = ttg.convert_layout %m : {{.*}} -> tensor<64x32xi1, #[[WIDE]]>
+// CHECK: %[[P:.*]] = ttg.convert_layout %arg0 : {{.*}} -> tensor<64x32x!tt.ptr<f16>, #[[WIDE]]>
+// CHECK: %[[M:.*]] = ttg.convert_layout %arg1 : {{.*}} -> tensor<64x32xi1, #[[WIDE]]>
 // CHECK: %[[L:.*]] = tt.load %[[P]], %[[M]] : tensor<64x32x!tt.ptr<f16>, #[[WIDE]]>
 // CHECK: %[[BACK:.*]] = ttg.convert_layout %[[L]]
-// CHECK: tt.load %pb
+// CHECK: tt.load %arg2
 // CHECK: %[[W:.*]] = ttg.convert_layout %[[BACK]] : {{.*}} -> tensor<64x32xf16, #[[WIDE]]>
 // CHECK: %[[X:.*]] = amdg.in_thread_transpose %[[W]] : tensor<64x32xf16, #[[WIDE]]> -> tensor<64x32xf16, #[[T]]>
 // CHECK: ttg.local_alloc %[[X]] : (tensor<64x32xf16, #[[T]]>) -> !ttg.memdesc<64x32xf16, #[[ROT]], #smem>

@@ -42,9 +42,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // Left alone: a value also used elsewhere (its chain op has two uses), an op with two
 // operands in the chain (addf), and a conversion from a blocked layout.
 // CHECK-LABEL: tt.func @not_bypassed
-// CHECK: tt.store %p, %s : tensor<64x64x!tt.ptr<f16>, #[[B:.*]]>
-// CHECK: tt.store %p, %t : tensor<64x64x!tt.ptr<f16>, #[[B]]>
-// CHECK: tt.store %p, %y : tensor<64x64x!tt.ptr<f16>, #[[B]]>
+// CHECK: tt.store %arg2, %2 : tensor<64x64x!tt.ptr<f16>, #[[B:.*]]>
+// CHECK: tt.store %arg2, %1 : tensor<64x64x!tt.ptr<f16>, #[[B]]>
+// CHECK: tt.store %arg2, %3 : tensor<64x64x!tt.ptr<f16>, #[[B]]>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
 #mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>

@@ -10,14 +10,14 @@
 // CHECK-LABEL: tt.func @three_stages
 // CHECK: %[[A:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable>
 // CHECK: %[[B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #shared1, #smem, mutable>
-// CHECK: %[[P0:.*]] = arith.cmpi sgt, %n, %c0 : i32
+// CHECK: %[[P0:.*]] = arith.cmpi sgt, %arg2, %c0_i32 : i32
 // CHECK: %[[M0:.*]] = tt.splat %[[P0]]
-// CHECK: %[[X0:.*]] = tt.load %pa0, %[[M0]] {amd.pipeliner_part = "prologue"}
-// CHECK: tt.load %pa0, %{{.*}} {amd.pipeliner_part = "prologue"}
+// CHECK: %[[X0:.*]] = tt.load %4, %[[M0]] {amd.pipeliner_part = "prologue"}
+// CHECK: tt.load %4, %{{.*}} {amd.pipeliner_part = "prologue"}
 // CHECK: ttg.local_store %[[X0]]
-// CHECK: %[[P1:.*]] = arith.cmpi sgt, %n, %c1 : i32
-// CHECK: %[[UB:.*]] = arith.subi %n, %c2_i32 : i32
-// CHECK: %[[R:.*]]:8 = scf.for %{{.*}} = %c0 to %[[UB]] step %c1
+// CHECK: %[[P1:.*]] = arith.cmpi sgt, %arg2, %c1_i32 : i32
+// CHECK: %[[UB:.*]] = arith.subi %arg2, %c2_i32 : i32
+// CHECK: %[[R:.*]]:8 = scf.for %{{.*}} = %c0_i32 to %[[UB]] step %c1_i32
 // CHECK-NOT: amd.pipeliner_part
 // CHECK: tt.load
 // CHECK: ttg.local_load %arg8
@@ -26,7 +26,7 @@
 // CHECK: ttg.local_store
 // CHECK: scf.yield
 // CHECK: %[[T:.*]] = arith.addi %{{.*}}, %c-1_i32 : i32
-// CHECK: %[[E1:.*]] = arith.cmpi sge, %[[T]], %c1 : i32
+// CHECK: %[[E1:.*]] = arith.cmpi sge, %[[T]], %c1_i32 : i32
 // CHECK: %[[E2:.*]] = arith.cmpi sge, %[[T]], %c2_i32 : i32
 // CHECK: ttg.local_load %[[R]]#4
 // CHECK: %[[IF1:.*]] = scf.if %[[E1]]
@@ -78,7 +78,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // CHECK-LABEL: tt.func @two_stages
 // CHECK: ttg.local_alloc : () -> !ttg.memdesc<1x64x64xf16
-// CHECK: arith.subi %n, %c1 : i32
+// CHECK: arith.subi %arg2, %c1_i32 : i32
 // CHECK: scf.for
 // CHECK: ttg.local_load
 // CHECK: tt.dot
@@ -117,7 +117,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // CHECK-LABEL: tt.func @unscheduled
 // CHECK-NOT: ttg.local_alloc
-// CHECK: scf.for %{{.*}} = %c0 to %n
+// CHECK: scf.for %{{.*}} = %c0_i32 to %arg1
 // CHECK-NOT: scf.if
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {

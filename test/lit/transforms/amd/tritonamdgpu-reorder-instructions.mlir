@@ -49,18 +49,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // second global load sinks to just before the dot, behind the shared-memory reads.
 // CHECK-LABEL: tt.func @matmul_schedule
 // CHECK-NEXT: %[[Z:.*]] = arith.constant dense<0> : tensor<128x64xi32, #blocked>
-// CHECK-NEXT: %[[KS:.*]] = tt.splat %k
+// CHECK-NEXT: %[[KS:.*]] = tt.splat %arg3
 // CHECK-NEXT: %[[M:.*]] = arith.cmpi slt, %[[Z]], %[[KS]]
-// CHECK-NEXT: tt.load %pa, %[[M]]
+// CHECK-NEXT: tt.load %arg0, %[[M]]
 // CHECK-NEXT: arith.constant 0 : i32
 // CHECK: scf.for
-// CHECK-NEXT: %[[A:.*]] = tt.load %pa
-// CHECK-NEXT: ttg.local_load %bufA
-// CHECK-NEXT: ttg.local_load %bufB
-// CHECK-NEXT: %[[B:.*]] = tt.load %pb
+// CHECK-NEXT: %[[A:.*]] = tt.load %arg0
+// CHECK-NEXT: ttg.local_load %arg4
+// CHECK-NEXT: ttg.local_load %arg5
+// CHECK-NEXT: %[[B:.*]] = tt.load %arg1
 // CHECK-NEXT: tt.dot
-// CHECK-NEXT: ttg.local_store %[[A]], %bufA
-// CHECK-NEXT: ttg.local_store %[[B]], %bufB
+// CHECK-NEXT: ttg.local_store %[[A]], %arg4
+// CHECK-NEXT: ttg.local_store %[[B]], %arg5
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>

@@ -7,11 +7,11 @@
 // CHECK: scf.for
 // CHECK: tt.load %{{.*}} {loop.cluster = 0 : i32, loop.stage = 0 : i32}
 // CHECK-NEXT: tt.load %{{.*}} {loop.cluster = 0 : i32, loop.stage = 0 : i32}
-// CHECK-NEXT: ttg.convert_layout %{{[a-z]+}} : tensor
-// CHECK-NEXT: ttg.convert_layout %{{[a-z]+}} : tensor
+// CHECK-NEXT: ttg.convert_layout %{{[0-9]+}} : tensor
+// CHECK-NEXT: ttg.convert_layout %{{[0-9]+}} : tensor
 // CHECK-NEXT: tt.dot %{{.*}} {loop.cluster = 1 : i32, loop.stage = 2 : i32}
-// CHECK-NEXT: tt.addptr %{{[a-z]+}}, %{{[a-z]+}} : tensor
-// CHECK-NEXT: tt.addptr %{{[a-z]+}}, %{{[a-z]+}} : tensor
+// CHECK-NEXT: tt.addptr %arg{{[0-9]+}}, %cst : tensor
+// CHECK-NEXT: tt.addptr %arg{{[0-9]+}}, %cst : tensor
 // CHECK: } {tt.scheduled_max_stage = 2 : i32}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>

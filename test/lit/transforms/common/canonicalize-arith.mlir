@@ -6,7 +6,7 @@
 // A constant on the left of a commutative op moves right, then x * 1 is x.
 // CHECK-LABEL: tt.func @muli_one_on_the_left
 // CHECK-NOT:     arith.muli
-// CHECK:         tt.return %x
+// CHECK:         tt.return %arg0
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @muli_one_on_the_left(%x: tensor<128xi32, #blocked>) -> tensor<128xi32, #blocked> {
@@ -21,7 +21,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // The constant moves right without folding; the op keeps its flags.
 // CHECK-LABEL: func.func @commutative_constant_moves_right
 // CHECK:         %[[C:.*]] = arith.constant dense<3> : tensor<4xi32>
-// CHECK:         arith.addi %x, %[[C]] overflow<nsw> : tensor<4xi32>
+// CHECK:         arith.addi %arg0, %[[C]] overflow<nsw> : tensor<4xi32>
 func.func @commutative_constant_moves_right(%x: tensor<4xi32>) -> tensor<4xi32> {
   %c = arith.constant dense<3> : tensor<4xi32>
   %r = arith.addi %c, %x overflow<nsw> : tensor<4xi32>
@@ -35,7 +35,7 @@ func.func @commutative_constant_moves_right(%x: tensor<4xi32>) -> tensor<4xi32> 
 // CHECK-LABEL: func.func @integer_identities
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0> : tensor<4xi32>
 // CHECK-NOT:     arith.{{(addi|subi|muli|divsi|divui|remsi|ori|xori|andi|shli)}}
-// CHECK:         return %x, %x, %x, %x, %x, %x, %x, %x, %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[ZERO]]
+// CHECK:         return %arg0, %arg0, %arg0, %arg0, %arg0, %arg0, %arg0, %arg0, %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[ZERO]]
 func.func @integer_identities(%x: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) {
   %c0 = arith.constant dense<0> : tensor<4xi32>
   %c1 = arith.constant dense<1> : tensor<4xi32>
@@ -118,7 +118,7 @@ func.func @integer_constants_left_alone() -> (i32, i32, i32, i32) {
 // CHECK-DAG:     %[[T:.*]] = arith.constant dense<true> : tensor<128xi1, #blocked>
 // CHECK-DAG:     %[[F:.*]] = arith.constant dense<false> : tensor<128xi1, #blocked>
 // CHECK-DAG:     %[[C10:.*]] = arith.constant 10 : i32
-// CHECK:         %[[SWAPPED:.*]] = arith.cmpi sgt, %y, %[[C10]] : i32
+// CHECK:         %[[SWAPPED:.*]] = arith.cmpi sgt, %arg1, %[[C10]] : i32
 // CHECK:         tt.return %[[T]], %[[F]], %[[T]], %[[F]], %[[SWAPPED]]
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32} {
@@ -140,7 +140,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // i1 comparisons against 0 and 1, and an i1 widened then compared with 0, are the i1.
 // CHECK-LABEL: func.func @cmpi_of_i1
 // CHECK-NOT:     arith.cmpi
-// CHECK:         return %b, %b, %b
+// CHECK:         return %arg0, %arg0, %arg0
 func.func @cmpi_of_i1(%b: i1) -> (i1, i1, i1) {
   %false = arith.constant false
   %true = arith.constant true
@@ -156,7 +156,7 @@ func.func @cmpi_of_i1(%b: i1) -> (i1, i1, i1) {
 
 // not(cmpi) is the inverse comparison.
 // CHECK-LABEL: func.func @xori_of_cmpi
-// CHECK:         %[[R:.*]] = arith.cmpi sge, %a, %b : i32
+// CHECK:         %[[R:.*]] = arith.cmpi sge, %arg0, %arg1 : i32
 // CHECK-NOT:     arith.xori
 // CHECK:         return %[[R]]
 func.func @xori_of_cmpi(%a: i32, %b: i32) -> i1 {
@@ -170,9 +170,9 @@ func.func @xori_of_cmpi(%a: i32, %b: i32) -> i1 {
 
 // select: constant condition, equal arms, i1 select of true/false, select of 1/0.
 // CHECK-LABEL: func.func @select
-// CHECK:         %[[EXT:.*]] = arith.extui %c : i1 to i32
+// CHECK:         %[[EXT:.*]] = arith.extui %arg0 : i1 to i32
 // CHECK-NOT:     arith.select
-// CHECK:         return %a, %b, %a, %c, %[[EXT]]
+// CHECK:         return %arg1, %arg2, %arg1, %arg0, %[[EXT]]
 func.func @select(%c: i1, %a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, i1, i32) {
   %true = arith.constant true
   %all = arith.constant dense<false> : tensor<4xi1>
@@ -214,10 +214,10 @@ func.func @integer_casts() -> (tensor<4xi32>, i32, i8, index, index) {
 // Chains of integer casts: extsi(extsi(x)) is one extsi; trunci(extsi(x)) to x's type is x;
 // trunci(extui(x)) to a type between is extui; extsi(extui(x)) is extui.
 // CHECK-LABEL: func.func @cast_chains
-// CHECK-DAG:     %[[S:.*]] = arith.extsi %x : i8 to i64
-// CHECK-DAG:     %[[U:.*]] = arith.extui %x : i8 to i16
-// CHECK-DAG:     %[[SU:.*]] = arith.extui %x : i8 to i64
-// CHECK:         return %[[S]], %x, %[[U]], %[[SU]]
+// CHECK-DAG:     %[[S:.*]] = arith.extsi %arg0 : i8 to i64
+// CHECK-DAG:     %[[U:.*]] = arith.extui %arg0 : i8 to i16
+// CHECK-DAG:     %[[SU:.*]] = arith.extui %arg0 : i8 to i64
+// CHECK:         return %[[S]], %arg0, %[[U]], %[[SU]]
 func.func @cast_chains(%x: i8) -> (i64, i8, i16, i64) {
   %a = arith.extsi %x : i8 to i32
   %0 = arith.extsi %a : i32 to i64
@@ -307,8 +307,8 @@ func.func @float_casts() -> (tensor<4xf16>, f16, tensor<4xf16>, f16, f32) {
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1065353216 : i32
 // CHECK-DAG:     %[[NINF:.*]] = arith.constant dense<-8388608> : tensor<4xi32>
 // CHECK-DAG:     %[[BF:.*]] = arith.constant 1.000000e+00 : bf16
-// CHECK-DAG:     %[[TWICE:.*]] = arith.bitcast %y : i32 to f32
-// CHECK:         return %x, %[[ONE]], %[[NINF]], %[[BF]], %[[TWICE]]
+// CHECK-DAG:     %[[TWICE:.*]] = arith.bitcast %arg1 : i32 to f32
+// CHECK:         return %arg0, %[[ONE]], %[[NINF]], %[[BF]], %[[TWICE]]
 func.func @bitcast(%x: i32, %y: i32) -> (i32, i32, tensor<4xi32>, bf16, f32) {
   %0 = arith.bitcast %x : i32 to i32
   %one = arith.constant 1.0 : f32
@@ -328,9 +328,9 @@ func.func @bitcast(%x: i32, %y: i32) -> (i32, i32, tensor<4xi32>, bf16, f32) {
 // Float identities: x + -0.0, x - 0.0, x * 1.0, x / 1.0 are x; x + 0.0 and x * 0.0 are not
 // (-0.0 + 0.0 is +0.0, inf * 0.0 is NaN).
 // CHECK-LABEL: func.func @float_identities
-// CHECK:         %[[PZ:.*]] = arith.addf %x, %{{.*}} : tensor<4xf32>
-// CHECK:         %[[MZ:.*]] = arith.mulf %x, %{{.*}} : tensor<4xf32>
-// CHECK:         return %x, %x, %x, %x, %[[PZ]], %[[MZ]]
+// CHECK:         %[[PZ:.*]] = arith.addf %arg0, %{{.*}} : tensor<4xf32>
+// CHECK:         %[[MZ:.*]] = arith.mulf %arg0, %{{.*}} : tensor<4xf32>
+// CHECK:         return %arg0, %arg0, %arg0, %arg0, %[[PZ]], %[[MZ]]
 func.func @float_identities(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %nz = arith.constant dense<-0.0> : tensor<4xf32>
   %pz = arith.constant dense<0.0> : tensor<4xf32>
@@ -373,7 +373,7 @@ func.func @float_constants() -> (tensor<4xf16>, tensor<4xf16>, tensor<4xf32>) {
 // CHECK-DAG:     %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
 // CHECK-DAG:     %[[PZ:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG:     %[[NZ:.*]] = arith.constant -0.000000e+00 : f32
-// CHECK:         return %[[ONE]], %[[NAN]], %[[PZ]], %[[NZ]], %x
+// CHECK:         return %[[ONE]], %[[NAN]], %[[PZ]], %[[NZ]], %arg0
 func.func @float_min_max(%x: f32) -> (f32, f32, f32, f32, f32) {
   %nan = arith.constant 0x7FC00000 : f32
   %one = arith.constant 1.0 : f32
@@ -395,10 +395,10 @@ func.func @float_min_max(%x: f32) -> (f32, f32, f32, f32, f32) {
 // CHECK-DAG:     %[[C7:.*]] = arith.constant 7 : i32
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[C12:.*]] = arith.constant 12 : i32
-// CHECK-DAG:     %[[A:.*]] = arith.addi %x, %[[C7]] : i32
-// CHECK-DAG:     %[[B:.*]] = arith.addi %x, %[[C1]] : i32
-// CHECK-DAG:     %[[M:.*]] = arith.muli %x, %[[C12]] : i32
-// CHECK-DAG:     %[[S:.*]] = arith.subi %x, %y : i32
+// CHECK-DAG:     %[[A:.*]] = arith.addi %arg0, %[[C7]] : i32
+// CHECK-DAG:     %[[B:.*]] = arith.addi %arg0, %[[C1]] : i32
+// CHECK-DAG:     %[[M:.*]] = arith.muli %arg0, %[[C12]] : i32
+// CHECK-DAG:     %[[S:.*]] = arith.subi %arg0, %arg1 : i32
 // CHECK:         return %[[A]], %[[B]], %[[M]], %[[S]]
 func.func @reassociate(%x: i32, %y: i32) -> (i32, i32, i32, i32) {
   %c3 = arith.constant 3 : i32
@@ -435,7 +435,7 @@ func.func @no_reassociation_of_splats(%x: tensor<4xi32>) -> tensor<4xi32> {
 // (a - b) + b -> a, (a + b) - a -> b, xor(xor(x, a), a) -> x, -(-x) -> x.
 // CHECK-LABEL: func.func @cancellations
 // CHECK-NOT:     arith.
-// CHECK:         return %a, %b, %a, %f
+// CHECK:         return %arg0, %arg1, %arg0, %arg2
 func.func @cancellations(%a: i32, %b: i32, %f: f32) -> (i32, i32, i32, f32) {
   %s = arith.subi %a, %b : i32
   %0 = arith.addi %s, %b : i32

@@ -32,7 +32,7 @@ func.func @for_iter_args(%n: i32, %p: i64, %q: i64) -> (i64, i32, i64, i64) {
 // A loop whose bounds are equal, or whose upper bound is below the lower one, is its inits.
 // CHECK-LABEL: func.func @for_zero_trips
 // CHECK-NOT:     scf.for
-// CHECK:         return %init, %init
+// CHECK:         return %arg1, %arg1
 func.func @for_zero_trips(%lb: i32, %init: f32) -> (f32, f32) {
   %c1 = arith.constant 1 : i32
   %cm4 = arith.constant -4 : i32
@@ -54,7 +54,7 @@ func.func @for_zero_trips(%lb: i32, %init: f32) -> (f32, f32) {
 // CHECK-LABEL: func.func @for_single_trip
 // CHECK-NOT:     scf.for
 // CHECK:         %[[C4:.*]] = arith.constant 4 : i32
-// CHECK:         %[[B:.*]] = arith.addi %init, %[[C4]] : i32
+// CHECK:         %[[B:.*]] = arith.addi %arg0, %[[C4]] : i32
 // CHECK:         return %[[B]]
 func.func @for_single_trip(%init: i32) -> i32 {
   %c4 = arith.constant 4 : i32
@@ -72,7 +72,7 @@ func.func @for_single_trip(%init: i32) -> i32 {
 // An empty loop that runs at least once and yields values from outside is those values.
 // CHECK-LABEL: func.func @for_empty_body
 // CHECK-NOT:     scf.for
-// CHECK:         return %b
+// CHECK:         return %arg1
 func.func @for_empty_body(%a: f32, %b: f32) -> f32 {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -104,7 +104,7 @@ func.func @for_two_trips(%init: i32) -> i32 {
 // if of a constant condition is the branch it takes.
 // CHECK-LABEL: func.func @if_constant_condition
 // CHECK-NOT:     scf.if
-// CHECK:         return %b
+// CHECK:         return %arg1
 func.func @if_constant_condition(%a: f32, %b: f32) -> f32 {
   %false = arith.constant false
   %r = scf.if %false -> (f32) {
@@ -141,7 +141,7 @@ func.func @if_to_select(%c: i1, %a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor
 
 // Unused results go; results computed inside a branch stay with the if.
 // CHECK-LABEL: func.func @if_unused_results
-// CHECK:         %[[R:.*]] = scf.if %c -> (f32) {
+// CHECK:         %[[R:.*]] = scf.if %arg0 -> (f32) {
 // CHECK-NEXT:      %[[M:.*]] = arith.mulf
 // CHECK-NEXT:      scf.yield %[[M]] : f32
 // CHECK-NEXT:    } else {
@@ -166,7 +166,7 @@ func.func @if_unused_results(%c: i1, %a: f32, %b: f32) -> f32 {
 
 // if (not c) A else B is if c B else A.
 // CHECK-LABEL: func.func @if_negated_condition
-// CHECK:         scf.if %c -> (f32) {
+// CHECK:         scf.if %arg0 -> (f32) {
 // CHECK-NEXT:      arith.subf
 // CHECK:         } else {
 // CHECK-NEXT:      arith.addf
@@ -187,8 +187,8 @@ func.func @if_negated_condition(%c: i1, %a: f32, %b: f32) -> f32 {
 
 // Inside the then branch the condition is true; an else that only yields is removed.
 // CHECK-LABEL: func.func @if_condition_propagation
-// CHECK:         scf.if %c {
-// CHECK-NEXT:      tt.store %p, %v : !tt.ptr<f32>
+// CHECK:         scf.if %arg0 {
+// CHECK-NEXT:      tt.store %arg1, %arg2 : !tt.ptr<f32>
 // CHECK-NEXT:    }
 // CHECK-NOT:     else
 func.func @if_condition_propagation(%c: i1, %p: !tt.ptr<f32>, %v: f32, %w: f32) {
@@ -205,13 +205,13 @@ func.func @if_condition_propagation(%c: i1, %p: !tt.ptr<f32>, %v: f32, %w: f32) 
 // Two ifs in a row on one condition are merged; the second reads the first's values
 // directly.
 // CHECK-LABEL: func.func @combine_ifs
-// CHECK:         %[[R:.*]]:2 = scf.if %c -> (f32, f32) {
-// CHECK-NEXT:      %[[M:.*]] = arith.mulf %a, %b
-// CHECK-NEXT:      %[[N:.*]] = arith.addf %[[M]], %a
+// CHECK:         %[[R:.*]]:2 = scf.if %arg0 -> (f32, f32) {
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %arg1, %arg2
+// CHECK-NEXT:      %[[N:.*]] = arith.addf %[[M]], %arg1
 // CHECK-NEXT:      scf.yield %[[M]], %[[N]] : f32, f32
 // CHECK-NEXT:    } else {
-// CHECK-NEXT:      %[[D:.*]] = arith.divf %a, %b
-// CHECK-NEXT:      %[[E:.*]] = arith.subf %[[D]], %a
+// CHECK-NEXT:      %[[D:.*]] = arith.divf %arg1, %arg2
+// CHECK-NEXT:      %[[E:.*]] = arith.subf %[[D]], %arg1
 // CHECK-NEXT:      scf.yield %[[D]], %[[E]] : f32, f32
 // CHECK-NEXT:    }
 // CHECK-NOT:     scf.if
@@ -238,9 +238,9 @@ func.func @combine_ifs(%c: i1, %a: f32, %b: f32) -> (f32, f32) {
 
 // Nested ifs become one if on the conjunction.
 // CHECK-LABEL: func.func @combine_nested_ifs
-// CHECK:         %[[AND:.*]] = arith.andi %a, %b : i1
+// CHECK:         %[[AND:.*]] = arith.andi %arg0, %arg1 : i1
 // CHECK-NEXT:    scf.if %[[AND]] {
-// CHECK-NEXT:      tt.store %p, %v : !tt.ptr<f32>
+// CHECK-NEXT:      tt.store %arg2, %arg3 : !tt.ptr<f32>
 // CHECK-NEXT:    }
 // CHECK-NOT:     scf.if
 func.func @combine_nested_ifs(%a: i1, %b: i1, %p: !tt.ptr<f32>, %v: f32) {

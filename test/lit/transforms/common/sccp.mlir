@@ -2,11 +2,16 @@
 
 // Constants flow through folders, a taken scf.if branch, and loop-carried values that
 // every iteration keeps equal to their init.
-// New constants go to the top of the function, existing ones are reused (MLIR's
-// OperationFolder); ops whose results all became constants are erased.
+// Every constant value, existing constants included, gets a new constant at the top of the
+// function, the one made last on top (MLIR's sccp with a fresh OperationFolder); ops whose
+// results all became constants are erased.
+// The constants in the order Triton 3.6's sccp gives them for this function.
 // CHECK-LABEL: func.func @propagate
 // CHECK-NEXT:    %[[TEN:.*]] = arith.constant 10 : i32
-// CHECK:         %[[FIVE:.*]] = arith.constant 5 : i32
+// CHECK-NEXT:    %true = arith.constant true
+// CHECK-NEXT:    %[[FIVE:.*]] = arith.constant 5 : i32
+// CHECK-NEXT:    %c1_i32 = arith.constant 1 : i32
+// CHECK-NEXT:    %c0_i32 = arith.constant 0 : i32
 // CHECK:         %[[R:.*]]:2 = scf.for
 // CHECK-NOT:       arith.muli
 // CHECK:           arith.addi

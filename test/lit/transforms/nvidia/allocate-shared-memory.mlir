@@ -92,9 +92,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK: ttg.shared = 5120 : i32
 // CHECK-LABEL: tt.func public @reuse
   tt.func public @reuse(%x: tensor<128xf32, #s4>) {
-// CHECK: %a = ttg.local_alloc {allocation.offset = 0 : i32}
-// CHECK: %b = ttg.local_alloc {allocation.offset = 4096 : i32}
-// CHECK: ttg.convert_layout %x {allocation.offset = 4096 : i32}
+// CHECK: %0 = ttg.local_alloc {allocation.offset = 0 : i32}
+// CHECK: %1 = ttg.local_alloc {allocation.offset = 4096 : i32}
+// CHECK: ttg.convert_layout %arg0 {allocation.offset = 4096 : i32}
     %a = ttg.local_alloc : () -> !ttg.memdesc<32x32xf32, #sh, #smem, mutable>
     %b = ttg.local_alloc : () -> !ttg.memdesc<16x16xf32, #sh, #smem, mutable>
     ttg.local_dealloc %b : !ttg.memdesc<16x16xf32, #sh, #smem, mutable>

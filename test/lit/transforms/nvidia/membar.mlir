@@ -12,9 +12,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %a = ttg.local_alloc : () -> !ttg.memdesc<32x32xf32, #sh, #smem, mutable>
 // CHECK: ttg.local_store
 // CHECK-NEXT: nvvm.barrier0
-// CHECK-NEXT: %l = ttg.local_load
+// CHECK-NEXT: %1 = ttg.local_load
 // CHECK-NOT: nvvm.barrier0
-// CHECK: %l2 = ttg.local_load
+// CHECK: %2 = ttg.local_load
     ttg.local_store %t, %a : tensor<32x32xf32, #b> -> !ttg.memdesc<32x32xf32, #sh, #smem, mutable>
     %l = ttg.local_load %a : !ttg.memdesc<32x32xf32, #sh, #smem, mutable> -> tensor<32x32xf32, #b>
     %l2 = ttg.local_load %a : !ttg.memdesc<32x32xf32, #sh, #smem, mutable> -> tensor<32x32xf32, #b>
@@ -101,11 +101,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NOT: nvvm.barrier0
 // CHECK: }
 // CHECK-NEXT: nvvm.barrier0
-// CHECK-NEXT: %l = ttg.local_load
+// CHECK-NEXT: %1 = ttg.local_load
     %l = ttg.local_load %a : !ttg.memdesc<32x32xf32, #sh, #smem, mutable> -> tensor<32x32xf32, #b>
 // CHECK: ttg.async_wait
 // CHECK-NEXT: nvvm.barrier0
-// CHECK-NEXT: %l2 = ttg.local_load
+// CHECK-NEXT: %3 = ttg.local_load
     %w = ttg.async_wait {num = 0 : i32}
     %l2 = ttg.local_load %a : !ttg.memdesc<32x32xf32, #sh, #smem, mutable> -> tensor<32x32xf32, #b>
     tt.return

@@ -174,7 +174,7 @@ module {
 // CHECK-LABEL: tt.func public @call_device_function
 // CHECK:         tt.call @device_helper(%{{.*}}, %{{.*}}) : (tensor<128xf32, #blocked>, i32) -> tensor<128xf32, #blocked>
 // CHECK-LABEL: tt.func private @device_helper
-// CHECK-SAME:    (%x: tensor<128xf32, #blocked>, %n: i32 {tt.divisibility = 16 : i32}) -> tensor<128xf32, #blocked>
+// CHECK-SAME:    (%arg0: tensor<128xf32, #blocked>, %arg1: i32 {tt.divisibility = 16 : i32}) -> tensor<128xf32, #blocked>
 module {
   tt.func public @call_device_function(%p: !tt.ptr<f32>, %n: i32) {
     %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>

@@ -10,7 +10,7 @@
 
 // CHECK: #[[MMA:.+]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 4], instrShape = [16, 8]}>
 // CHECK-LABEL: tt.func @matmul_sm80
-// CHECK: %[[ACC:.+]] = ttg.convert_layout %c : tensor<128x128xf32, #{{.+}}> -> tensor<128x128xf32, #[[MMA]]>
+// CHECK: %[[ACC:.+]] = ttg.convert_layout %arg2 : tensor<128x128xf32, #{{.+}}> -> tensor<128x128xf32, #[[MMA]]>
 // CHECK: %[[A:.+]] = ttg.convert_layout %{{.+}} : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #{{.+}}}>> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>>
 // CHECK: %[[B:.+]] = ttg.convert_layout %{{.+}} : tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #{{.+}}}>> -> tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 2}>>
 // CHECK: %[[D:.+]] = tt.dot %[[A]], %[[B]], %[[ACC]], inputPrecision = tf32 : {{.*}} -> tensor<128x128xf32, #[[MMA]]>
@@ -41,9 +41,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK-DAG: #[[MMA:.+]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
 // CHECK-DAG: #[[SH:.+]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 // CHECK-LABEL: tt.func @matmul_sm90
-// CHECK-NEXT: %[[B:.+]] = ttg.local_alloc %b : (tensor<64x128xf16, #{{.+}}>) -> !ttg.memdesc<64x128xf16, #[[SH]], #smem>
-// CHECK-NEXT: %[[A:.+]] = ttg.local_alloc %a : (tensor<128x64xf16, #{{.+}}>) -> !ttg.memdesc<128x64xf16, #[[SH]], #smem>
-// CHECK-NEXT: %[[ACC:.+]] = ttg.convert_layout %c : {{.*}} -> tensor<128x128xf32, #[[MMA]]>
+// CHECK-NEXT: %[[B:.+]] = ttg.local_alloc %arg1 : (tensor<64x128xf16, #{{.+}}>) -> !ttg.memdesc<64x128xf16, #[[SH]], #smem>
+// CHECK-NEXT: %[[A:.+]] = ttg.local_alloc %arg0 : (tensor<128x64xf16, #{{.+}}>) -> !ttg.memdesc<128x64xf16, #[[SH]], #smem>
+// CHECK-NEXT: %[[ACC:.+]] = ttg.convert_layout %arg2 : {{.*}} -> tensor<128x128xf32, #[[MMA]]>
 // CHECK-NEXT: %[[D:.+]] = ttng.warp_group_dot %[[A]], %[[B]], %[[ACC]] {inputPrecision = 0 : i32} : !ttg.memdesc<128x64xf16, #[[SH]], #smem> * !ttg.memdesc<64x128xf16, #[[SH]], #smem> -> tensor<128x128xf32, #[[MMA]]>
 // CHECK-NEXT: ttg.convert_layout %[[D]] : tensor<128x128xf32, #[[MMA]]> -> tensor<128x128xf32, #{{.+}}>
 // CHECK-NOT: ttg.convert_layout

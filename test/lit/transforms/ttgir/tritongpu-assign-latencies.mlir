@@ -54,8 +54,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: tt.load %{{.+}} {tt.latency = 1 : i32} : tensor<128x!tt.ptr<i32>
 // CHECK: tt.load %{{.+}} {tt.latency = 1 : i32} : tensor<128x64x!tt.ptr<f16>
 // CHECK: scf.for
-// CHECK: tt.load %ip : tensor<128x!tt.ptr<i32>
-// CHECK: tt.load %pa {tt.latency = 1 : i32} : tensor<128x64x!tt.ptr<f16>
+// CHECK: tt.load %arg6 : tensor<128x!tt.ptr<i32>
+// CHECK: tt.load %14 {tt.latency = 1 : i32} : tensor<128x64x!tt.ptr<f16>
 // CHECK: tt.dot
 #la = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>

@@ -11,25 +11,25 @@
 // CHECK: %[[LEN_J:.+]] = arith.ceildivsi
 // CHECK: %[[MAXJ:.+]] = arith.maxsi %{{.*}}, %[[LEN_J]] : i32
 // CHECK: %[[TOTAL:.+]] = arith.muli %[[LEN_I]], %{{.*}} : i32
-// CHECK: %[[FUSED:.+]]:5 = scf.for %{{.*}} = %{{.*}} to %[[TOTAL]] step %{{.*}} iter_args(%[[T:.+]] = %c-1_i32, %[[I:.+]] = %{{.*}}, %[[J:.+]] = %{{.*}}, %[[ACC:.+]] = %c0, %[[X:.+]] = %{{.*}}) -> (i32, i32, i32, i32, i32)
+// CHECK: %[[FUSED:.+]]:5 = scf.for %{{.*}} = %{{.*}} to %[[TOTAL]] step %{{.*}} iter_args(%[[T:.+]] = %c-1_i32, %[[I:.+]] = %{{.*}}, %[[J:.+]] = %{{.*}}, %[[ACC:.+]] = %c0_i32, %[[X:.+]] = %{{.*}}) -> (i32, i32, i32, i32, i32)
 // CHECK: %[[TNEXT:.+]] = arith.select
 // CHECK: %[[PRO:.+]]:3 = scf.if %{{.*}} -> (i32, i32, i32) {
-// CHECK-NEXT: %[[INEW:.+]] = arith.addi %[[I]], %c1 : i32
-// CHECK-NEXT: %[[XNEW:.+]] = arith.muli %[[INEW]], %c4 : i32
-// CHECK-NEXT: scf.yield %c0, %[[XNEW]], %[[INEW]] : i32, i32, i32
+// CHECK-NEXT: %[[INEW:.+]] = arith.addi %[[I]], %c1_i32 : i32
+// CHECK-NEXT: %[[XNEW:.+]] = arith.muli %[[INEW]], %c4_i32 : i32
+// CHECK-NEXT: scf.yield %c0_i32, %[[XNEW]], %[[INEW]] : i32, i32, i32
 // CHECK-NEXT: } else {
 // CHECK-NEXT: scf.yield %[[J]], %[[X]], %[[I]] : i32, i32, i32
 // CHECK: %[[BODY:.+]]:2 = scf.if %{{.*}} -> (i32, i32) {
 // CHECK-NEXT: %[[Y:.+]] = arith.addi %[[ACC]], %[[PRO]]#1 : i32
 // CHECK-NEXT: %[[Z:.+]] = arith.addi %[[Y]], %[[PRO]]#0 : i32
-// CHECK-NEXT: %[[JNEXT:.+]] = arith.addi %[[PRO]]#0, %c1 : i32
+// CHECK-NEXT: %[[JNEXT:.+]] = arith.addi %[[PRO]]#0, %c1_i32 : i32
 // CHECK-NEXT: scf.yield %[[JNEXT]], %[[Z]] : i32, i32
 // CHECK-NEXT: } else {
 // CHECK-NEXT: scf.yield %[[PRO]]#0, %[[ACC]] : i32, i32
 // CHECK: %[[EPI:.+]] = scf.if %{{.*}} -> (i32) {
 // CHECK-NEXT: %[[Q:.+]] = tt.addptr %{{.*}}, %[[PRO]]#2
 // CHECK-NEXT: tt.store %[[Q]], %[[BODY]]#1
-// CHECK-NEXT: scf.yield %c0 : i32
+// CHECK-NEXT: scf.yield %c0_i32 : i32
 // CHECK-NEXT: } else {
 // CHECK-NEXT: scf.yield %[[BODY]]#1 : i32
 // CHECK: scf.yield %[[TNEXT]], %[[PRO]]#2, %[[BODY]]#0, %[[EPI]], %[[PRO]]#1

@@ -9,7 +9,7 @@
 // CHECK-DAG: #[[ST:.+]] = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1]}>
 // CHECK-LABEL: tt.func @transposed_b_sm80
 // CHECK-NOT: tt.trans
-// CHECK: %[[A:.+]] = ttg.local_alloc %bt : (tensor<64x32xf16, #{{.+}}>) -> !ttg.memdesc<64x32xf16, #[[S]], #smem>
+// CHECK: %[[A:.+]] = ttg.local_alloc %arg1 : (tensor<64x32xf16, #{{.+}}>) -> !ttg.memdesc<64x32xf16, #[[S]], #smem>
 // CHECK: %[[T:.+]] = ttg.memdesc_trans %[[A]] {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #[[S]], #smem> -> !ttg.memdesc<32x64xf16, #[[ST]], #smem>
 // CHECK: %[[L:.+]] = ttg.local_load %[[T]] : !ttg.memdesc<32x64xf16, #[[ST]], #smem> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
 // CHECK-NOT: ttg.convert_layout
@@ -36,7 +36,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-DAG: #[[NT:.+]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>
 // CHECK-LABEL: tt.func @transposed_b_sm90
 // CHECK-NOT: tt.trans
-// CHECK: %[[A:.+]] = ttg.local_alloc %bt : (tensor<64x32xf16, #{{.+}}>) -> !ttg.memdesc<64x32xf16, #[[N]], #smem>
+// CHECK: %[[A:.+]] = ttg.local_alloc %arg1 : (tensor<64x32xf16, #{{.+}}>) -> !ttg.memdesc<64x32xf16, #[[N]], #smem>
 // CHECK: %[[T:.+]] = ttg.memdesc_trans %[[A]] {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #[[N]], #smem> -> !ttg.memdesc<32x64xf16, #[[NT]], #smem>
 // CHECK: ttng.warp_group_dot %{{.+}}, %[[T]], %{{.+}}
 #b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>

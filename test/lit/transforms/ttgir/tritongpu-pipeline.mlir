@@ -13,14 +13,14 @@
 // CHECK-LABEL: tt.func @three_stages
 // CHECK: %[[A:.+]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
 // CHECK: %[[B:.+]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
-// CHECK: %[[P0:.+]] = arith.cmpi sgt, %n, %c0
-// CHECK: ttg.async_copy_global_to_local %a0, {{.*}} {contiguity = 8 : i32}
+// CHECK: %[[P0:.+]] = arith.cmpi sgt, %arg2, %c0_i32
+// CHECK: ttg.async_copy_global_to_local %arg0, {{.*}} {contiguity = 8 : i32}
 // CHECK: ttg.async_commit_group
-// CHECK: ttg.async_copy_global_to_local %b0
-// CHECK: %[[P1:.+]] = arith.cmpi sgt, %n, %c1
+// CHECK: ttg.async_copy_global_to_local %arg1
+// CHECK: %[[P1:.+]] = arith.cmpi sgt, %arg2, %c1_i32
 // CHECK-COUNT-2: ttg.async_copy_global_to_local
-// CHECK: scf.for %[[IV:.+]] = %c0 to %n step %c1 iter_args({{.*}}) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token, !ttg.async.token, !ttg.async.token)
-// CHECK: %[[LAST:.+]] = arith.subi %n, %c2_i32
+// CHECK: scf.for %[[IV:.+]] = %c0_i32 to %arg2 step %c1_i32 iter_args({{.*}}) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token, !ttg.async.token, !ttg.async.token)
+// CHECK: %[[LAST:.+]] = arith.subi %arg2, %c2_i32
 // CHECK: %[[GUARD:.+]] = arith.cmpi slt, %[[IV]], %[[LAST]]
 // CHECK: %[[TOKEN:.+]] = ttg.async_wait %{{.+}}, %{{.+}} {num = 2 : i32}
 // CHECK: ttg.local_load %{{.+}} token %[[TOKEN]]
@@ -66,16 +66,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // CHECK-LABEL: tt.func @two_stages_masked_other
 // CHECK: ttg.local_alloc : () -> !ttg.memdesc<1x512xf32, #shared, #smem, mutable>
-// CHECK: %[[P0:.+]] = arith.cmpi sgt, %n, %c0
+// CHECK: %[[P0:.+]] = arith.cmpi sgt, %arg2, %c0_i32
 // CHECK: %[[S:.+]] = tt.splat %[[P0]]
-// CHECK: %[[M:.+]] = arith.andi %[[S]], %m
-// CHECK: ttg.async_copy_global_to_local %p0, %{{.+}} mask %[[M]] other %ones {contiguity = 4 : i32}
+// CHECK: %[[M:.+]] = arith.andi %[[S]], %arg1
+// CHECK: ttg.async_copy_global_to_local %arg0, %{{.+}} mask %[[M]] other %cst_0 {contiguity = 4 : i32}
 // CHECK: scf.for
 // CHECK: %[[T:.+]] = ttg.async_wait %{{.+}} {num = 0 : i32}
 // CHECK: %[[L:.+]] = ttg.local_load %{{.+}} token %[[T]]
-// CHECK: %[[X:.+]] = arith.select %m, %[[L]], %ones
+// CHECK: %[[X:.+]] = arith.select %arg1, %[[L]], %cst_0
 // CHECK: arith.addf %{{.+}}, %[[X]]
-// CHECK: arith.andi %{{.+}}, %m
+// CHECK: arith.andi %{{.+}}, %arg1
 // CHECK: ttg.async_copy_global_to_local
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
@@ -103,10 +103,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // CHECK-LABEL: tt.func @in_registers
 // CHECK-NOT: ttg.local_alloc
-// CHECK: %[[P0:.+]] = arith.cmpi sgt, %n, %c0
+// CHECK: %[[P0:.+]] = arith.cmpi sgt, %arg1, %c0_i32
 // CHECK: %[[M0:.+]] = tt.splat %[[P0]]
-// CHECK: %[[X0:.+]] = tt.load %p0, %[[M0]]
-// CHECK: scf.for {{.*}} iter_args(%{{.+}} = %s0, %{{.+}} = %p0, %[[X:.+]] = %[[X0]])
+// CHECK: %[[X0:.+]] = tt.load %arg0, %[[M0]]
+// CHECK: scf.for {{.*}} iter_args(%{{.+}} = %cst_0, %{{.+}} = %arg0, %[[X:.+]] = %[[X0]])
 // CHECK: arith.addf %{{.+}}, %[[X]]
 // CHECK: tt.load
 // CHECK-NOT: ttg.async_copy_global_to_local

@@ -30,8 +30,8 @@ tt.func @dot_add_i_lhs(%a: tensor<32x16xi8>, %b: tensor<16x32xi8>, %d: tensor<32
 
 // A dot that already accumulates into something else is left alone.
 // CHECK-LABEL: tt.func @dot_add_nonzero_acc
-// CHECK: tt.dot %{{.*}}, %{{.*}}, %c :
-// CHECK: arith.addf %d, %dot
+// CHECK: tt.dot %{{.*}}, %{{.*}}, %arg2 :
+// CHECK: arith.addf %arg3, %0
 tt.func @dot_add_nonzero_acc(%a: tensor<32x16xf16>, %b: tensor<16x32xf16>, %c: tensor<32x32xf32>, %d: tensor<32x32xf32>) -> tensor<32x32xf32> {
   %dot = tt.dot %a, %b, %c : tensor<32x16xf16> * tensor<16x32xf16> -> tensor<32x32xf32>
   %sum = arith.addf %d, %dot : tensor<32x32xf32>
@@ -109,8 +109,8 @@ tt.func @addptr_i32_constants(%p: !tt.ptr<f32>) -> (!tt.ptr<f32>, !tt.ptr<f32>) 
 
 // 32-bit offsets of unknown value could overflow separately: not combined.
 // CHECK-LABEL: tt.func @addptr_i32_unknown
-// CHECK: %[[Q:.*]] = tt.addptr %p, %x
-// CHECK-NEXT: tt.addptr %[[Q]], %y
+// CHECK: %[[Q:.*]] = tt.addptr %arg0, %arg1
+// CHECK-NEXT: tt.addptr %[[Q]], %arg2
 tt.func @addptr_i32_unknown(%p: tensor<8x!tt.ptr<f32>>, %x: tensor<8xi32>, %y: tensor<8xi32>) -> tensor<8x!tt.ptr<f32>> {
   %q = tt.addptr %p, %x : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
   %r = tt.addptr %q, %y : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
@@ -144,7 +144,7 @@ tt.func @broadcast_mul_sum(%x: tensor<32x16x1xf32>, %y: tensor<1x16x64xf32>) -> 
 
 // A reshape to 1-D that only feeds a reduction may reorder elements.
 // CHECK-LABEL: tt.func @reshape_for_reduce
-// CHECK: tt.reshape %x allow_reorder : tensor<4x8xf32> -> tensor<32xf32>
+// CHECK: tt.reshape %arg0 allow_reorder : tensor<4x8xf32> -> tensor<32xf32>
 tt.func @reshape_for_reduce(%x: tensor<4x8xf32>) -> f32 {
   %r = tt.reshape %x : tensor<4x8xf32> -> tensor<32xf32>
   %s = "tt.reduce"(%r) <{axis = 0 : i32}> ({

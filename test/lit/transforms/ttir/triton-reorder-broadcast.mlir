@@ -53,9 +53,9 @@ tt.func @broadcast_mul(%x: tensor<64x1xf32>, %b: f32) -> tensor<64x32xf32> {
 
 // Broadcasts from different shapes cannot move together.
 // CHECK-LABEL: tt.func @broadcasts_of_different_shapes
-// CHECK: tt.broadcast %x
-// CHECK: tt.broadcast %y
-// CHECK: arith.addi %bx, %by : tensor<64x32xi32>
+// CHECK: tt.broadcast %arg0
+// CHECK: tt.broadcast %arg1
+// CHECK: arith.addi %0, %1 : tensor<64x32xi32>
 tt.func @broadcasts_of_different_shapes(%x: tensor<64x1xi32>, %y: tensor<1x32xi32>) -> tensor<64x32xi32> {
   %bx = tt.broadcast %x : tensor<64x1xi32> -> tensor<64x32xi32>
   %by = tt.broadcast %y : tensor<1x32xi32> -> tensor<64x32xi32>
@@ -67,7 +67,7 @@ tt.func @broadcasts_of_different_shapes(%x: tensor<64x1xi32>, %y: tensor<1x32xi3
 
 // Loads have memory effects: left alone.
 // CHECK-LABEL: tt.func @load_not_moved
-// CHECK: tt.load %sp : tensor<16x!tt.ptr<f32>>
+// CHECK: tt.load %0 : tensor<16x!tt.ptr<f32>>
 tt.func @load_not_moved(%p: !tt.ptr<f32>) -> tensor<16xf32> {
   %sp = tt.splat %p : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
   %v = tt.load %sp : tensor<16x!tt.ptr<f32>>
@@ -78,7 +78,7 @@ tt.func @load_not_moved(%p: !tt.ptr<f32>) -> tensor<16xf32> {
 
 // The expand_dims/broadcast canonicalization runs too.
 // CHECK-LABEL: tt.func @expand_dims_of_broadcast
-// CHECK-NEXT: %[[E:.*]] = tt.expand_dims %x {axis = 0 : i32} : tensor<1xf32> -> tensor<1x1xf32>
+// CHECK-NEXT: %[[E:.*]] = tt.expand_dims %arg0 {axis = 0 : i32} : tensor<1xf32> -> tensor<1x1xf32>
 // CHECK-NEXT: %[[B:.*]] = tt.broadcast %[[E]] : tensor<1x1xf32> -> tensor<1x8xf32>
 // CHECK-NEXT: tt.return %[[B]]
 tt.func @expand_dims_of_broadcast(%x: tensor<1xf32>) -> tensor<1x8xf32> {

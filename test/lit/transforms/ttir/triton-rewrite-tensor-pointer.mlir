@@ -38,7 +38,7 @@ tt.func @load_1d(%base: !tt.ptr<f32>, %n: i64, %off: i32) -> tensor<128xf32> {
 // A 2-D store without boundary check: no mask; each dimension's index row is expanded
 // on the other axis, scaled by its stride, broadcast to the block and added.
 // CHECK-LABEL: tt.func @store_2d_no_check
-// CHECK-SAME: %[[S0:s0]]: i64, %[[S1:s1]]: i64, %{{.*}}: i32, %{{.*}}: i32, %[[V:v]]: tensor<16x32xf16>
+// CHECK-SAME: %[[S0:arg3]]: i64, %[[S1:arg4]]: i64, %{{.*}}: i32, %{{.*}}: i32, %[[V:arg7]]: tensor<16x32xf16>
 // CHECK: tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<16xi64> -> tensor<16x1xi64>
 // CHECK: tt.splat %[[S0]] : i64 -> tensor<16x1xi64>
 // CHECK: tt.broadcast %{{.*}} : tensor<16x1xi64> -> tensor<16x32xi64>
