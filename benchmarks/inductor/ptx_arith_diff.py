@@ -148,22 +148,14 @@ def tileopt_side(ttir: Path) -> tuple[str, str]:
     import contextlib
     import io
 
-    from tileopt.driver.ir_io import render
-    from tileopt.driver.pass_manager import PassManager
-    from tileopt.ir import make_context, parse_module
-    from tileopt.pipelines import resolve_pass_pipeline
     from tileopt.target import translate
     from tileopt.target.nvptx import llvm_ir_for_code_generation
+    from tileopt.testing.inductor_cases import lower_with_options
 
     meta = json.loads(ttir.with_suffix(".json").read_text())
-    pipeline = resolve_pass_pipeline(
-        f"nvidia-sm90{{num-warps={meta['num_warps']} num-ctas={meta['num_ctas']} "
-        f"num-stages={meta['num_stages']}}}")
-    ctx = make_context()
-    module = parse_module(ttir.read_text(), str(ttir), ctx)
     with contextlib.redirect_stderr(io.StringIO()):  # the pipeline's incomplete-stage notes
-        PassManager(pipeline, str(ttir)).run(ctx, module)
-    llvm_ir = translate(render(module, False), emit="llvm-ir", filename=str(ttir))
+        lowered = lower_with_options(ttir, "nvidia-sm90")
+    llvm_ir = translate(lowered, emit="llvm-ir", filename=str(ttir))
     fusion = meta.get("enable_fp_fusion", True)
     ptx = translate(llvm_ir, emit="ptx", arch="sm_90a", opt_level=3, filename=str(ttir),
                     fp_fusion=fusion)
