@@ -187,6 +187,16 @@ def ftz(a):
     return np.where(np.abs(a) < F32_MIN_NORMAL, np.copysign(np.float32(0), a), a).astype(np.float32)
 
 
+def _xorsign_abs(pick):
+    """fmin/fmax.xorsign.abs (what Triton's clamp(x, -limit, limit) becomes on sm_90):
+    the magnitude of ``pick`` of the operands' magnitudes, the sign their signs' xor."""
+    def run(a, b):
+        a, b = np.asarray(a), np.asarray(b)
+        magnitude = pick(np.abs(a), np.abs(b))
+        return np.where(np.signbit(a) ^ np.signbit(b), -magnitude, magnitude).astype(a.dtype)
+    return run
+
+
 def _float_type(mods: list[str]):
     if any(m in ("d", "f64") for m in mods):
         return np.dtype(np.float64)
@@ -212,7 +222,8 @@ def float_operation(op: str, mods: list[str]):
     return lambda *a: _saturate(fn(*a))
 
 
-_KNOWN_MODIFIERS = {"approx", "full", "ftz", "sat", "f", "d", "f32", "f64", *MODES}
+_KNOWN_MODIFIERS = {"approx", "full", "ftz", "sat", "f", "d", "f32", "f64", "xorsign", "abs",
+                    *MODES}
 
 
 def _saturate(x):
@@ -238,6 +249,9 @@ def _float_function(op: str, mods: list[str]):
         return flushed(np.abs, flush)
     if op in ("fmax", "fmin") and set(mods) <= {"ftz", "f", "d"}:
         return flushed(np.fmax if op == "fmax" else np.fmin, flush)
+    if op in ("fmax", "fmin") and {"xorsign", "abs"} <= set(mods) <= {"ftz", "f", "xorsign",
+                                                                      "abs"}:
+        return flushed(_xorsign_abs(np.fmax if op == "fmax" else np.fmin), flush)
     if op == "saturate":
         return flushed(_saturate, flush)
     if op in _ROUND:

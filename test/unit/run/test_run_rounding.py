@@ -87,3 +87,13 @@ def test_from_int_64_bit():
     assert list(R.from_int(x, np.float64, "rz")) == [2.0 ** 53, 2.0 ** 63 - 1024, -2.0 ** 53]
     u = np.array([2 ** 64 - 1], np.uint64)
     assert R.from_int(u, np.float32, "rz")[0] == np.nextafter(np.float32(2 ** 64), np.float32(0))
+
+
+def test_min_xorsign_abs():
+    """PTX min.xorsign.abs (Triton's clamp(x, -limit, limit) on sm_90): the smaller
+    magnitude, signed by the xor of the signs."""
+    fn = R.float_operation("fmin", ["xorsign", "abs", "f"])
+    a = np.array([3.0, -3.0, 0.5, -0.5], np.float32)
+    b = np.array([2.0, 2.0, -2.0, -2.0], np.float32)
+    assert fn(a, b).tolist() == [2.0, -2.0, -0.5, 0.5]
+    assert R.float_operation("fmin", ["xorsign", "f"]) is None  # only with .abs

@@ -73,4 +73,5 @@ def test_extern_call_is_linked_and_inlined():
     """``__nv_tanhf`` comes out of libdevice as PTX arithmetic: no call, no extern."""
     _need_libdevice()
     ptx = translate(CALLS_TANH, "ptx", "sm_90a")
-    assert "__nv_tanhf" not in ptx and ".extern" not in ptx and "call" not in ptx
+    code = [line.split("//")[0] for line in ptx.splitlines()]  # a block may keep its name
+    assert not any(word in line for line in code for word in ("__nv_tanhf", ".extern", "call"))
