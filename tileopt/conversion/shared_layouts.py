@@ -13,8 +13,12 @@ offset bits, the lanes of one transaction the next ones, everything else above -
 *swizzled* for the other side: high offset bits are xor-ed into the bank bits until the
 other side's lanes also hit distinct banks. Both orientations are built, each side's vector
 width measured, bank conflicts counted exactly by enumerating the lanes of a warp, and the
-cheaper plan kept. The banks (how many, how wide) are the vendor's
-(``TargetHooks.shared_memory_banks``). Pure Python, tested exhaustively
+cheaper plan kept. Where the target moves 8x8 matrices of 16-bit elements
+(``ldmatrix``/``stmatrix``, ``TargetHooks.matrix_moves``), maps that give one side that
+shape are built too (the lanes that pick a row's columns at the lowest offsets), and a side
+of that shape is counted as matrix instructions when they are cheaper: the other side then
+keeps its 16-byte vectors, as in Triton's lowering. The banks (how many, how wide) are the
+vendor's (``TargetHooks.shared_memory_banks``). Pure Python, tested exhaustively
 (test/unit/conversion).
 """
 
@@ -67,6 +71,36 @@ class SharedMemoryBanks:
                     banks[word % self.count].add(word)
             worst = max(worst, max(len(s) for s in banks.values()))
         return worst
+
+
+# --------------------------------------------------------------------------- 8x8 matrices
+
+
+MATRIX_ROW_BYTES = 16
+
+
+def matrix_shape(registers: Sequence[int], lanes: Sequence[int],
+                 others: Sequence[int]) -> tuple[bool, list[int]] | None:
+    """(transpose, row bases) when byte offsets of a warp's 16-bit registers have the
+    shape of ``ldmatrix``/``stmatrix`` (8x8 matrices), else None.
+
+    A lane gets two adjacent elements of row ``lane // 4``, columns ``2 * (lane % 4)``: so
+    register bit 0 and lane bits 0-1 must move 2, 4 and 8 bytes (lane bits 2-4 then pick
+    rows), or, transposed, lane bits 2-4 move 2, 4, 8 bytes (register bit 0 and lane bits
+    0-1 pick rows). Rows, the other registers (matrix selectors, further instructions)
+    and ``others`` (warps, a constant xor) must keep rows 16-byte aligned.
+    """
+    if len(lanes) != 5 or not registers:
+        return None
+    pair = [registers[0], lanes[0], lanes[1]]
+    for transpose in (False, True):
+        columns, rows = (lanes[2:5], pair) if transpose else (pair, list(lanes[2:5]))
+        if list(columns) != [2, 4, 8]:
+            continue
+        if any(v % MATRIX_ROW_BYTES for v in rows + list(registers[1:]) + list(others)):
+            return None
+        return transpose, rows
+    return None
 
 
 # --------------------------------------------------------------------------- GF(2) helpers
@@ -158,6 +192,8 @@ class Side:
     # Distinct addresses a thread computes (an xor each); an access whose constant
     # offset shares no bit with the thread's part adds it as an immediate instead.
     address_registers: int = 1
+    # Moved as 8x8 matrices (``matrix_shape``): None, or whether transposed.
+    matrix: bool | None = None
 
     @property
     def vector(self) -> int:
@@ -237,9 +273,49 @@ def _vector_bases(layout: LinearLayout, packing: CoordPacking, element_bytes: in
     return result
 
 
+def _measure_matrix(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking,
+                    banks: SharedMemoryBanks) -> Side | None:
+    """The :class:`Side` of 16-bit ``layout`` moved as 8x8 matrices under ``columns``
+    (one instruction per two, four or eight registers), or None if not that shape."""
+    def images(dim: str) -> list[int]:
+        return [xor_columns(columns, b) * 2 for b in _bases(layout, packing, dim)]
+
+    registers = images("register")
+    shape = matrix_shape(registers, images("lane"), images("warp"))
+    if shape is None:
+        return None
+    transpose, rows = shape
+    addresses = [_xor_sum(rows, row) for row in range(8)]  # one matrix's rows
+    per_instruction = 2 << min(2, len(registers) - 1)
+    return Side((), banks.conflict_ways(addresses, MATRIX_ROW_BYTES),
+                max(1, (1 << len(registers)) // per_instruction),
+                banks.phases(MATRIX_ROW_BYTES), 1, transpose)
+
+
+def _xor_sum(values: Sequence[int], selector: int) -> int:
+    out = 0
+    for i, v in enumerate(values):
+        if selector >> i & 1:
+            out ^= v
+    return out
+
+
 def _measure(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking,
-             element_bytes: int, unique_registers: int, banks: SharedMemoryBanks) -> Side:
-    """Vector, worst conflict and access count of ``layout`` under offset map ``columns``."""
+             element_bytes: int, unique_registers: int, banks: SharedMemoryBanks,
+             matrix: bool = False) -> Side:
+    """Vector, worst conflict and access count of ``layout`` under offset map ``columns``
+    (``matrix``: the target moves 8x8 matrices of 16-bit elements; used where cheaper)."""
+    side = _measure_vectors(layout, columns, packing, element_bytes, unique_registers, banks)
+    if matrix and element_bytes == 2:
+        moved = _measure_matrix(layout, columns, packing, banks)
+        if moved is not None and moved.cost < side.cost:
+            return moved
+    return side
+
+
+def _measure_vectors(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking,
+                     element_bytes: int, unique_registers: int,
+                     banks: SharedMemoryBanks) -> Side:
     images: dict[int, int] = {}
     for i, basis in enumerate(_bases(layout, packing, "register")):
         if basis:
@@ -370,13 +446,26 @@ def _vector_candidates(first: LinearLayout, second: LinearLayout, packing: Coord
     return found
 
 
+def _matrix_columns(layout: LinearLayout, packing: CoordPacking) -> list[list[int]]:
+    """The coordinate vectors that 16-bit ``layout`` needs at element offsets 1, 2, 4 to
+    move 8x8 matrices (``matrix_shape``): lane bits 2-4 (transposed) or register bit 0
+    and lane bits 0-1."""
+    lanes = _bases(layout, packing, "lane")
+    registers = _bases(layout, packing, "register")
+    if len(lanes) != 5 or not registers:
+        return []
+    return [lanes[2:5], [registers[0], lanes[0], lanes[1]]]
+
+
 def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
                   element_bytes: int, src_registers: int, dst_registers: int,
-                  banks: SharedMemoryBanks) -> TransferPlan:
+                  banks: SharedMemoryBanks, matrix_store: bool = False,
+                  matrix_load: bool = False) -> TransferPlan:
     """The cheapest offset map found for writing in ``src`` and reading in ``dst``.
 
     ``*_registers``: distinct registers each side accesses per thread; ``banks``: the
-    target's shared-memory banks.
+    target's shared-memory banks; ``matrix_*``: the target moves 8x8 matrices of 16-bit
+    elements (then maps that give a side that shape are tried too, as Triton does).
     """
     packing = CoordPacking(shape)
     bits = packing.bits
@@ -384,7 +473,12 @@ def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
     for first, second in ((src, dst), (dst, src)):
         lanes = _bases(first, packing, "lane")
         other = _vector_bases(second, packing, element_bytes)
-        for vec in _vector_candidates(first, second, packing, element_bytes):
+        vecs = _vector_candidates(first, second, packing, element_bytes)
+        if element_bytes == 2:
+            for side, allowed in ((src, matrix_store), (dst, matrix_load)):
+                if allowed:
+                    vecs += [v for v in _matrix_columns(side, packing) if v not in vecs]
+        for vec in vecs:
             phase_bits = log2_exact(banks.phase_lanes(element_bytes << len(vec)))
             order = vec + lanes[:phase_bits] + _bases(first, packing, "register") \
                 + lanes[phase_bits:] + _bases(first, packing, "warp")
@@ -395,8 +489,10 @@ def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
                                            other_vector, keep_low=len(vec), banks=banks))
     best = None
     for columns in candidates:
-        store = _measure(src, columns, packing, element_bytes, src_registers, banks)
-        load = _measure(dst, columns, packing, element_bytes, dst_registers, banks)
+        store = _measure(src, columns, packing, element_bytes, src_registers, banks,
+                         matrix_store)
+        load = _measure(dst, columns, packing, element_bytes, dst_registers, banks,
+                        matrix_load)
         plan = TransferPlan(tuple(shape), element_bytes, tuple(columns), store, load)
         if best is None or _cost(plan) < _cost(best):
             best = plan

@@ -221,6 +221,11 @@ class TargetHooks(ABC):
 
     # -------------------------------------------------------------- matrix moves and async copies
 
+    def matrix_moves(self) -> tuple[bool, bool]:
+        """Whether :meth:`load_matrix` and :meth:`store_matrix` exist on this target
+        (the planner of ``convert_layout`` counts on them only then)."""
+        return False, False
+
     def load_matrix(self, b: LLVMBuilder, ptr: SSAValue, count: int,
                     transpose: bool) -> list[SSAValue] | None:
         """Load ``count`` (1, 2 or 4) 8x8 matrices of 16-bit elements from shared memory

@@ -355,9 +355,13 @@ class NvidiaHooks(TargetHooks):
         return {"layout": nvvm.MMALayoutAttr(nvvm.MMALayout.COL if transpose
                                              else nvvm.MMALayout.ROW)}
 
+    def matrix_moves(self) -> tuple[bool, bool]:
+        # ldmatrix: sm_75 on; stmatrix: sm_90 on
+        return self.compute_capability >= 75, self.compute_capability >= 90
+
     def load_matrix(self, b: LLVMBuilder, ptr: SSAValue, count: int,
                     transpose: bool) -> list[SSAValue] | None:
-        if self.compute_capability < 75:  # ldmatrix: sm_75 on
+        if not self.matrix_moves()[0]:
             return None
         result_type = _words_type(32, count)
         result = b.emit(nvvm.LdMatrixOp.create(
@@ -369,7 +373,7 @@ class NvidiaHooks(TargetHooks):
 
     def store_matrix(self, b: LLVMBuilder, ptr: SSAValue, words: Sequence[SSAValue],
                      transpose: bool) -> bool:
-        if self.compute_capability < 90:  # stmatrix: sm_90 on
+        if not self.matrix_moves()[1]:
             return False
         b.insert(nvvm.StMatrixOp.create(operands=[ptr, *words],
                                         properties=self._matrix_layout(transpose)))

@@ -7,7 +7,8 @@ Derived from the two linear layouts (``register_maps``, ``shared_layouts``):
 - otherwise through shared memory: each thread writes its distinct registers, a barrier,
   each thread reads the elements of its new registers. The offset map is chosen for vector
   accesses on both sides where possible and bank-conflict-free transactions, xor-swizzled
-  over GF(2) (``shared_layouts.plan_transfer``).
+  over GF(2) (``shared_layouts.plan_transfer``); 16-bit sides of 8x8-matrix shape move
+  with ``ldmatrix``/``stmatrix`` where the target has them (``shared_access.matrix_plan``).
 
 The scratch buffer comes from ``allocate-shared-memory`` (``allocation.offset``) or the
 stand-in of ``shared_memory.py``. Where the allocator set aside less than the whole tensor
@@ -36,9 +37,12 @@ from tileopt.conversion.triton_gpu_to_llvm.lowering import (
 )
 from tileopt.conversion.triton_gpu_to_llvm.shared_access import (
     Access,
+    load_matrices,
     load_registers,
+    matrix_plan,
     storage_bytes,
     storage_type,
+    store_matrices,
     store_registers,
 )
 from tileopt.conversion.type_converter import convert_scalar_type
@@ -155,12 +159,14 @@ def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSA
     storage = storage_type(element_type)
     element_bytes = storage_bytes(element_type)
     allotted = fl.module.shared.allotted_bytes(op)
+    matrix_load, matrix_store = fl.hooks.matrix_moves()
     rounds = split_rounds(src, dst, shape, 0)
     while True:
         src_unique, _ = unique_registers(rounds.src)
         dst_unique, dst_canonical = unique_registers(rounds.dst)
         plan = plan_transfer(rounds.src, rounds.dst, rounds.shape, element_bytes,
-                             len(src_unique), len(dst_unique), fl.hooks.shared_memory_banks)
+                             len(src_unique), len(dst_unique), fl.hooks.shared_memory_banks,
+                             matrix_store, matrix_load)
         if allotted is None or plan.bytes <= allotted \
                 or len(rounds.src_positions) == len(round_candidates(src, dst)):
             break  # fits (or cannot be split further: offset() reports it)
@@ -171,15 +177,27 @@ def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSA
 
     store = Access(base, plan.hardware_offsets(rounds.src, plan.element_bytes), plan.store)
     load = Access(base, plan.hardware_offsets(rounds.dst, plan.element_bytes), plan.load)
+    # A side whose offsets have the shape of 8x8 matrices moves them whole (the target
+    # permitting), as Triton's ldmatrix/stmatrix do: both sides then access 16 bytes.
+    store_matrix = matrix_plan(store, plan.element_bytes) if plan.store.matrix is not None \
+        else None
+    load_matrix = matrix_plan(load, plan.element_bytes) if plan.load.matrix is not None \
+        else None
+    dst_count = rounds.dst.in_dim_size("register")
     result: list[SSAValue | None] = [None] * dst.in_dim_size("register")
     for v in range(rounds.count):
         if v:  # the previous round's loads are done before this one overwrites them
             fl.hooks.barrier(b)
         part = [values[rounds.src_register(i, v)]
                 for i in range(rounds.src.in_dim_size("register"))]
-        store_registers(fl, store, src_unique, part, storage)
+        if store_matrix is None or not store_matrices(fl, store, store_matrix, part):
+            store_registers(fl, store, src_unique, part, storage)
         fl.hooks.barrier(b)
-        loaded = load_registers(fl, load, dst_unique, storage, element_type)
+        loaded = None
+        if load_matrix is not None:
+            loaded = load_matrices(fl, load, load_matrix, dst_count, element_type)
+        if loaded is None:
+            loaded = load_registers(fl, load, dst_unique, storage, element_type)
         for i, canonical in enumerate(dst_canonical):
             result[rounds.dst_register(i, v)] = loaded[canonical]
     return result

@@ -23,7 +23,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from tileopt.conversion.indexing import HW_DIMS, apply_layout, register_coordinates
 from tileopt.conversion.llvm_builder import LLVMBuilder
-from tileopt.conversion.shared_layouts import MAX_VECTOR_BYTES, Side
+from tileopt.conversion.shared_layouts import MAX_VECTOR_BYTES, Side, matrix_shape
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering
 from tileopt.conversion.triton_gpu_to_llvm.shared_view import SharedView
 from tileopt.conversion.type_converter import bit_width
@@ -238,36 +238,23 @@ class MatrixPlan:
 
 
 def matrix_plan(access: Access, element_bytes: int) -> MatrixPlan | None:
-    """The :class:`MatrixPlan` of ``access``, or None when its shape is not 8x8 tiles.
-
-    A lane of ``ldmatrix`` gets two adjacent elements of row ``lane // 4``, columns
-    ``2 * (lane % 4)``; so register bit 0 and lane bits 0-1 must move 2, 4 and 8 bytes
-    (lane bits 2-4 then pick rows), or, transposed, lane bits 2-4 move 2, 4, 8 bytes
-    (register bit 0 and lane bits 0-1 pick rows). Rows, matrices, warps and the view's
-    xor must keep 16-byte alignment.
-    """
+    """The :class:`MatrixPlan` of ``access``, or None when its shape is not 8x8 tiles
+    (:func:`~tileopt.conversion.shared_layouts.matrix_shape`; the view's xor must keep
+    rows aligned too)."""
     if element_bytes != 2 or not isinstance(access.xor, int):
         return None
     registers = _images(access.offsets, "register")
-    lanes = _images(access.offsets, "lane")
-    if len(lanes) != 5 or not registers:
+    warps = _images(access.offsets, "warp")
+    shape = matrix_shape(registers, _images(access.offsets, "lane"), warps + [access.xor])
+    if shape is None:
         return None
-    for transpose in (False, True):
-        columns = lanes[2:5] if transpose else [registers[0], lanes[0], lanes[1]]
-        rows = [registers[0], lanes[0], lanes[1]] if transpose else lanes[2:5]
-        if columns != [2, 4, 8]:
-            continue
-        selectors = tuple(range(1, min(3, len(registers))))
-        rest = rows + registers[1:] + _images(access.offsets, "warp") + [access.xor]
-        if any(v & 15 for v in rest):
-            return None
-        padded = [registers[s] for s in selectors] + [0] * (2 - len(selectors))
-        addresses = LinearLayout(
-            {"lane": [[v] for v in rows + padded],
-             "warp": [[v] for v in _images(access.offsets, "warp")]},
-            {OFFSET: access.offsets.out_dim_size(OFFSET)}, require_surjective=False)
-        return MatrixPlan(transpose, selectors, addresses)
-    return None
+    transpose, rows = shape
+    selectors = tuple(range(1, min(3, len(registers))))
+    padded = [registers[s] for s in selectors] + [0] * (2 - len(selectors))
+    addresses = LinearLayout(
+        {"lane": [[v] for v in rows + padded], "warp": [[v] for v in warps]},
+        {OFFSET: access.offsets.out_dim_size(OFFSET)}, require_surjective=False)
+    return MatrixPlan(transpose, selectors, addresses)
 
 
 def _pair_type(element_type: Attribute) -> Attribute:

@@ -54,3 +54,58 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// 16-bit elements, 8 consecutive along the rows written and 8 along the columns read
+// (Inductor's rotary kernel, 32x32 bf16, 4 warps): as in Triton's PTX for it, each thread
+// writes its 8 elements as one 16-byte store (the truncations packed in pairs) and reads
+// its new ones with one transposing ldmatrix.x4, in Triton's 2 KiB.
+// CHECK:       module attributes {{{.*}}ttg.shared = 2048 : i32
+// CHECK-LABEL: llvm.func @matrix_load_bf16
+// CHECK-COUNT-8: llvm.fptrunc %{{.*}} : f32 to bf16
+// CHECK-NOT:     : bf16, !llvm.ptr<3>
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK-NEXT:    nvvm.barrier0
+// CHECK-NEXT:    %[[R:.+]] = llvm.getelementptr
+// CHECK-NEXT:    nvvm.ldmatrix %[[R]] {layout = #nvvm.mma_layout<col>, num = 4 : i32} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NOT:     !llvm.ptr<3>
+// CHECK:         llvm.return
+#src = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#dst = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @matrix_load_bf16(%s: f32, %p: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+    %x = tt.splat %s : f32 -> tensor<32x32xf32, #src>
+    %t = arith.truncf %x : tensor<32x32xf32, #src> to tensor<32x32xbf16, #src>
+    %c = ttg.convert_layout %t : tensor<32x32xbf16, #src> -> tensor<32x32xbf16, #dst>
+    %ps = tt.splat %p : !tt.ptr<bf16> -> tensor<32x32x!tt.ptr<bf16>, #dst>
+    tt.store %ps, %c : tensor<32x32x!tt.ptr<bf16>, #dst>
+    tt.return
+  }
+}
+
+// -----
+
+// Two rows of 512 (Inductor's rotary kernel, 2x512 bf16): Triton reads with one
+// transposing ldmatrix.x4 too (and writes with stmatrix); here the writes go as pairs of
+// adjacent elements, one 32-bit store each, never 16-bit ones.
+// CHECK-LABEL: llvm.func @pairs_bf16
+// CHECK-NOT:     : bf16, !llvm.ptr<3>
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
+// CHECK-NEXT:    nvvm.barrier0
+// CHECK-NEXT:    %[[R:.+]] = llvm.getelementptr
+// CHECK-NEXT:    nvvm.ldmatrix %[[R]] {layout = #nvvm.mma_layout<col>, num = 4 : i32} : (!llvm.ptr<3>)
+// CHECK-NOT:     !llvm.ptr<3>
+// CHECK:         llvm.return
+#src = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#dst = #ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @pairs_bf16(%s: f32, %p: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+    %x = tt.splat %s : f32 -> tensor<2x512xf32, #src>
+    %t = arith.truncf %x : tensor<2x512xf32, #src> to tensor<2x512xbf16, #src>
+    %c = ttg.convert_layout %t : tensor<2x512xbf16, #src> -> tensor<2x512xbf16, #dst>
+    %ps = tt.splat %p : !tt.ptr<bf16> -> tensor<2x512x!tt.ptr<bf16>, #dst>
+    tt.store %ps, %c : tensor<2x512x!tt.ptr<bf16>, #dst>
+    tt.return
+  }
+}
