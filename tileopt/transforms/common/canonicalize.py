@@ -25,6 +25,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike, IsolatedFromAbove
+from xdsl.transforms.canonicalization_patterns.scf import RehoistConstInLoops
 from xdsl.transforms.dead_code_elimination import region_dce
 
 # The pattern modules attach their patterns to the ops when imported.
@@ -44,6 +45,11 @@ class OpCanonicalization(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         for pattern in canonicalization_patterns(type(op)):
+            if isinstance(pattern, RehoistConstInLoops):
+                # hoist_and_unique_constants does MLIR's constant hoisting; xDSL's pattern
+                # would also move unregistered ops out of loops (it takes them for
+                # constants), away from the values they use.
+                continue
             name = op.name  # the op may be gone after the rewrite
             pattern.match_and_rewrite(op, rewriter)
             if rewriter.has_done_action:
@@ -84,7 +90,9 @@ def hoist_and_unique_constants(root: Operation | Region) -> None:
     location; one moved within the entry block keeps it (``%x`` stays ``%x``)."""
     known: dict[tuple, Operation] = {}
     kept: set[Operation] = set()
-    for const in [op for op in root.walk() if op.has_trait(ConstantLike) and not op.regions]:
+    # An unregistered op is no constant (xDSL's has_trait says yes for it by default).
+    for const in [op for op in root.walk()
+                  if op.has_trait(ConstantLike, value_if_unregistered=False) and not op.regions]:
         region = _insertion_region(const)
         if region is None or not region.blocks:
             continue
