@@ -30,6 +30,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 # The pattern modules attach their patterns to the ops when imported.
 import tileopt.transforms.canonicalization.arith_patterns  # noqa: F401
+from tileopt.transforms.canonicalization.arith_patterns import ArithFolding
 import tileopt.transforms.canonicalization.convert_layout_patterns  # noqa: F401
 import tileopt.transforms.canonicalization.scf_patterns  # noqa: F401
 from tileopt.dialects.canonicalization import canonicalization_patterns
@@ -149,7 +150,10 @@ class GreedyWalker(PatternRewriteWalker):
 def apply_greedily(ctx: Context, root: Operation, patterns: list[RewritePattern]) -> None:
     """MLIR's ``applyPatternsGreedily`` on every region of ``root``: dead ops erased, ops
     folded, ``patterns`` applied, constants merged and hoisted, until nothing changes."""
-    walker = GreedyWalker(GreedyApplier(patterns, ctx=ctx, folding_enabled=True),
+    # MLIR's driver calls Operation::fold on every op before the patterns: the op's
+    # folder, then the trait folds (a commutative op's constant operand moves right).
+    walker = GreedyWalker(GreedyApplier([ArithFolding(), *patterns], ctx=ctx,
+                                        folding_enabled=True),
                           post_walk_func=region_dce)
     for region in root.regions:
         walker.rewrite_region(region)
