@@ -147,13 +147,17 @@ class GreedyWalker(PatternRewriteWalker):
         super()._populate_worklist(op)
 
 
-def apply_greedily(ctx: Context, root: Operation, patterns: list[RewritePattern]) -> None:
+def apply_greedily(ctx: Context, root: Operation, patterns: list[RewritePattern],
+                   fold_first: bool = True) -> None:
     """MLIR's ``applyPatternsGreedily`` on every region of ``root``: dead ops erased, ops
-    folded, ``patterns`` applied, constants merged and hoisted, until nothing changes."""
-    # MLIR's driver calls Operation::fold on every op before the patterns: the op's
-    # folder, then the trait folds (a commutative op's constant operand moves right).
-    walker = GreedyWalker(GreedyApplier([ArithFolding(), *patterns], ctx=ctx,
-                                        folding_enabled=True),
+    folded, ``patterns`` applied, constants merged and hoisted, until nothing changes.
+
+    MLIR's driver calls ``Operation::fold`` on every op before the patterns: the op's
+    folder, then the trait folds (a commutative op's constant operand moves right), done
+    here by ``ArithFolding``. ``fold_first=False`` where the patterns fold first
+    themselves (``canonicalize``'s, which count a fold as a pattern applied)."""
+    first: list[RewritePattern] = [ArithFolding()] if fold_first else []
+    walker = GreedyWalker(GreedyApplier([*first, *patterns], ctx=ctx, folding_enabled=True),
                           post_walk_func=region_dce)
     for region in root.regions:
         walker.rewrite_region(region)
@@ -184,4 +188,4 @@ class Canonicalize(Pass):
     top_down: bool = option(True, "seed the worklist in general top-down order")
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        apply_greedily(ctx, op, [OpCanonicalization()])
+        apply_greedily(ctx, op, [OpCanonicalization()], fold_first=False)
