@@ -57,7 +57,8 @@ class SameOperandsAndResultShape(OpTrait):
 
 
 def _check_one_encoding(types, what: str) -> None:
-    encodings = {encoding_of(t) for t in types if isinstance(t, TensorType)}
+    # A tensor without an encoding goes with any (Triton's verifySameEncoding).
+    encodings = {encoding_of(t) for t in types if isinstance(t, TensorType)} - {None}
     if len(encodings) > 1:
         raise VerifyException(f"requires the same encoding for all {what}")
 

@@ -631,13 +631,23 @@ class NvidiaMmaEncodingAttr(_MmaLayout):
 class AMDMfmaEncodingAttr(_MmaLayout):
     """``#ttg.amd_mfma``: accumulator layout of AMD CDNA matrix-core (MFMA) instructions."""
 
+    # Triton 3.6's parser reads a missing version as 0 and isTransposed as false, and
+    # skips keys it does not know (``isTranspose``, in some of Triton's own tests).
     FIELDS = (
-        *_params(version=INT, warpsPerCTA=INTS, instrShape=INTS, isTransposed=BOOL),
+        _Field("version", INT, 0),
+        *_params(warpsPerCTA=INTS, instrShape=INTS),
+        _Field("isTransposed", BOOL, False),
         *_cta_fields("warpsPerCTA"),
         _Field("tilesPerWarp", INTS, lambda values: [1] * _length(values, "instrShape"),
                omit_if=lambda v: all(t == 1 for t in ints_of(v))),
         _Field("elementBitWidth", INT, 32, omit_if=lambda v: v.data == 32),
     )
+
+    @classmethod
+    def _read_entries(cls, parser: AttrParser, entries: dict[str, Attribute],
+                      start: int) -> dict[str, Attribute]:
+        known = {f.name for f in cls.FIELDS}
+        return {key: value for key, value in entries.items() if key in known}
 
     def to_encoding(self) -> AmdMfma:
         d = self.as_dict()

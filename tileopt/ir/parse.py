@@ -284,6 +284,24 @@ class TileoptParser(Parser):
                                  "integer type") from None
             raise
 
+    # --- arrow type lists ----------------------------------------------------------
+
+    def parse_comma_separated_list(self, delimiter, parse, context_msg: str = ""):
+        """MLIR's arrow type lists take one type without parentheses (``scf.if %c ->
+        tensor<8xi64> {``, ``scf.for ... -> index {``); xDSL's parsers of those ops ask
+        for a parenthesized list."""
+        if (delimiter is self.Delimiter.PAREN
+                and self._current_token.kind is not MLIRTokenKind.L_PAREN
+                and self._after_arrow()):
+            return [parse()]
+        return super().parse_comma_separated_list(delimiter, parse, context_msg)
+
+    def _after_arrow(self) -> bool:
+        text, end = self.lexer.input.content, self._current_token.span.start
+        while end > 0 and text[end - 1].isspace():
+            end -= 1
+        return text[end - 2:end] == "->"
+
     # --- operations: positions and unknown names -----------------------------------
 
     def parse_operation(self) -> Operation:

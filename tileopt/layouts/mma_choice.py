@@ -147,11 +147,10 @@ def dot_operand_swizzle(dot: DotOperand, shape: Sequence[int], order: Sequence[i
     if not isinstance(parent, NvidiaMma) or parent.version_major not in (2, 3):
         return 1, 1, 1
     rank = len(order)
-    per_phase = max(128 // (shape[order[0]] * 4 // kw), 1)
+    # Rows of the contiguous dimension one 128-byte line holds (Triton 3.6's wheel: kWidth
+    # plays no part, and a dimension narrower than kWidth still gets one).
+    per_phase = max(1024 // (shape[order[0]] * element_bits), 1)
     mat_m, mat_n, mat_k = 8, 8, 4 * kw
-    inner = 0 if op_idx == 0 else 1
-    if 32 // element_bits != kw and order[0] == inner:
-        per_phase = max(per_phase, 2 * (32 // element_bits))
     row_major = order[0] == rank - 1
     if op_idx == 0:
         m, k = (mat_k, mat_m) if need_trans else (mat_m, mat_k)
@@ -159,7 +158,10 @@ def dot_operand_swizzle(dot: DotOperand, shape: Sequence[int], order: Sequence[i
     else:
         n, k = (mat_k, mat_n) if need_trans else (mat_n, mat_k)
         vec, stride = (n, k) if row_major else (k, n)
-    return vec, per_phase, max(stride // per_phase, 1)
+    # A kWidth past 32 bits' worth of elements (Triton 3.6's wheel, checked against it
+    # for 8-, 16- and 32-bit operands of both indices and orders) divides the phases.
+    scale = max(kw * element_bits // 32, 1)
+    return vec, per_phase, max(stride // per_phase // scale, 1)
 
 
 # ------------------------------------------------------------------ AMD matrix cores

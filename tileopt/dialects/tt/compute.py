@@ -161,6 +161,10 @@ class FpToFpOp(_CastOp):
             parser.parse_keyword("rounding")
             parser.parse_punctuation("=")
             props["rounding"] = ROUNDING_MODE.parse(parser)
+        elif "rounding" in attrs:
+            # MLIR reads an inherent attribute written in the dictionary as the property
+            # (`{rounding = 1 : i32}`, the enum's integer storage).
+            props["rounding"] = attrs.pop("rounding")
         parser.parse_punctuation(":")
         src_type = parser.parse_type()
         parser.parse_punctuation("->")

@@ -97,9 +97,10 @@ class SplatOp(_ShapeOp):
 
     def verify_(self) -> None:
         _require_tensor(self.result.type, "result", self.name)
-        if isinstance(self.src.type, TensorType):
+        # A 0-d tensor holds one value, as a scalar does (Triton's verifier takes it).
+        if isinstance(self.src.type, TensorType) and self.src.type.get_shape():
             raise VerifyException(
-                f"source must be a scalar, got {type_str(self.src.type)}"
+                f"source must be a scalar or a 0-d tensor, got {type_str(self.src.type)}"
             )
 
 

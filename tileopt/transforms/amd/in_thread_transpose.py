@@ -62,8 +62,13 @@ def _tensor(value: SSAValue) -> TensorType:
     return value.type
 
 
-def value_sources(value: SSAValue) -> list[SSAValue]:
-    """``value`` and, through ``scf.for`` iter args, the values it may come from."""
+def value_sources(value: SSAValue, seen: set[SSAValue] | None = None) -> list[SSAValue]:
+    """``value`` and, through ``scf.for`` iter args, the values it may come from (each
+    once: a loop may yield an iter arg back unchanged)."""
+    seen = set() if seen is None else seen
+    if value in seen:
+        return []
+    seen.add(value)
     found = [value]
     if isinstance(value, BlockArgument):
         loop = value.block.parent_op()
@@ -71,14 +76,19 @@ def value_sources(value: SSAValue) -> list[SSAValue]:
             raise NoMatch()
         terminator = loop.body.block.last_op
         assert terminator is not None
-        found += value_sources(terminator.operands[value.index - 1])
-        found += value_sources(loop.iter_args[value.index - 1])
+        found += value_sources(terminator.operands[value.index - 1], seen)
+        found += value_sources(loop.iter_args[value.index - 1], seen)
     return found
 
 
-def value_users(value: SSAValue, carried: list[SSAValue]) -> list[Operation]:
+def value_users(value: SSAValue, carried: list[SSAValue],
+                seen: set[SSAValue] | None = None) -> list[Operation]:
     """The ops using ``value``, through yields and loop inits (the values passed through
-    go to ``carried``)."""
+    go to ``carried``; each value is followed once, as a loop may yield it back)."""
+    seen = set() if seen is None else seen
+    if value in seen:
+        return []
+    seen.add(value)
     users: list[Operation] = []
     for use in list(value.uses):
         user = use.operation
@@ -90,11 +100,11 @@ def value_users(value: SSAValue, carried: list[SSAValue]) -> list[Operation]:
                 raise NoMatch()
             for next_value in (parent.results[use.index], parent.body.block.args[use.index + 1]):
                 carried.append(next_value)
-                users += value_users(next_value, carried)
+                users += value_users(next_value, carried, seen)
         elif isinstance(user, scf.ForOp):
             arg = user.body.block.args[use.index - 2]  # after lb, ub, step
             carried.append(arg)
-            users += value_users(arg, carried)
+            users += value_users(arg, carried, seen)
         elif user.name.startswith("scf."):
             raise NoMatch()
         else:

@@ -25,10 +25,12 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike, IsolatedFromAbove
+from xdsl.transforms.canonicalization_patterns.scf import RehoistConstInLoops
 from xdsl.transforms.dead_code_elimination import region_dce
 
 # The pattern modules attach their patterns to the ops when imported.
 import tileopt.transforms.canonicalization.arith_patterns  # noqa: F401
+from tileopt.transforms.canonicalization.arith_patterns import ArithFolding
 import tileopt.transforms.canonicalization.convert_layout_patterns  # noqa: F401
 import tileopt.transforms.canonicalization.scf_patterns  # noqa: F401
 from tileopt.dialects.canonicalization import canonicalization_patterns
@@ -44,6 +46,11 @@ class OpCanonicalization(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         for pattern in canonicalization_patterns(type(op)):
+            if isinstance(pattern, RehoistConstInLoops):
+                # hoist_and_unique_constants does MLIR's constant hoisting; xDSL's pattern
+                # would also move unregistered ops out of loops (it takes them for
+                # constants), away from the values they use.
+                continue
             name = op.name  # the op may be gone after the rewrite
             pattern.match_and_rewrite(op, rewriter)
             if rewriter.has_done_action:
@@ -84,7 +91,9 @@ def hoist_and_unique_constants(root: Operation | Region) -> None:
     location; one moved within the entry block keeps it (``%x`` stays ``%x``)."""
     known: dict[tuple, Operation] = {}
     kept: set[Operation] = set()
-    for const in [op for op in root.walk() if op.has_trait(ConstantLike) and not op.regions]:
+    # An unregistered op is no constant (xDSL's has_trait says yes for it by default).
+    for const in [op for op in root.walk()
+                  if op.has_trait(ConstantLike, value_if_unregistered=False) and not op.regions]:
         region = _insertion_region(const)
         if region is None or not region.blocks:
             continue
@@ -138,10 +147,17 @@ class GreedyWalker(PatternRewriteWalker):
         super()._populate_worklist(op)
 
 
-def apply_greedily(ctx: Context, root: Operation, patterns: list[RewritePattern]) -> None:
+def apply_greedily(ctx: Context, root: Operation, patterns: list[RewritePattern],
+                   fold_first: bool = True) -> None:
     """MLIR's ``applyPatternsGreedily`` on every region of ``root``: dead ops erased, ops
-    folded, ``patterns`` applied, constants merged and hoisted, until nothing changes."""
-    walker = GreedyWalker(GreedyApplier(patterns, ctx=ctx, folding_enabled=True),
+    folded, ``patterns`` applied, constants merged and hoisted, until nothing changes.
+
+    MLIR's driver calls ``Operation::fold`` on every op before the patterns: the op's
+    folder, then the trait folds (a commutative op's constant operand moves right), done
+    here by ``ArithFolding``. ``fold_first=False`` where the patterns fold first
+    themselves (``canonicalize``'s, which count a fold as a pattern applied)."""
+    first: list[RewritePattern] = [ArithFolding()] if fold_first else []
+    walker = GreedyWalker(GreedyApplier([*first, *patterns], ctx=ctx, folding_enabled=True),
                           post_walk_func=region_dce)
     for region in root.regions:
         walker.rewrite_region(region)
@@ -172,4 +188,4 @@ class Canonicalize(Pass):
     top_down: bool = option(True, "seed the worklist in general top-down order")
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        apply_greedily(ctx, op, [OpCanonicalization()])
+        apply_greedily(ctx, op, [OpCanonicalization()], fold_first=False)

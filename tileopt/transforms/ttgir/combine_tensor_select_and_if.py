@@ -21,8 +21,10 @@ from tileopt.transforms.utils.scf_rewrites import replace_if_with_new_signature
 from tileopt.analysis.structured_dominance import dominates
 
 
-def combinable_pairs(root: Operation) -> dict[Operation, scf.IfOp]:
-    """select -> the first ``scf.if`` on its condition it can be folded into."""
+def combinable_pairs(root: Operation) -> dict[scf.IfOp, list[Operation]]:
+    """Each ``scf.if`` -> the selects (in program order) folded into it: a select goes to
+    the first ``scf.if`` on its condition that it dominates and whose position or regions
+    hold every user of the select."""
     candidates: list[tuple[Operation, scf.IfOp]] = []
     for op in root.walk():
         if op.name != "arith.select" or not isinstance(op.results[0].type, TensorType):
@@ -36,22 +38,35 @@ def combinable_pairs(root: Operation) -> dict[Operation, scf.IfOp]:
     for select, if_op in candidates:
         if select in chosen or not dominates(select, if_op):
             continue
-        if all(dominates(if_op, use.operation) and use.operation is not if_op
+        if all(use.operation is not if_op
+               and (dominates(if_op, use.operation) or if_op.is_ancestor(use.operation))
                for use in select.results[0].uses):
             chosen[select] = if_op
-    return chosen
+    grouped: dict[scf.IfOp, list[Operation]] = {}
+    for select, if_op in chosen.items():
+        grouped.setdefault(if_op, []).append(select)
+    return grouped
 
 
-def fold_select_into_if(select: Operation, if_op: scf.IfOp) -> None:
+def fold_selects_into_if(if_op: scf.IfOp, selects: list[Operation]) -> None:
+    """One more result of ``if_op`` per select; a user of a select inside a branch takes
+    that branch's value directly."""
     if not if_op.false_region.blocks:
         if_op.false_region.add_block(Block([scf.YieldOp()]))
-    new_if = replace_if_with_new_signature(if_op, [select.results[0].type])
-    for region, value in ((new_if.true_region, select.operands[1]),
-                          (new_if.false_region, select.operands[2])):
+    for select in selects:
+        for region, value in ((if_op.true_region, select.operands[1]),
+                              (if_op.false_region, select.operands[2])):
+            select.results[0].replace_uses_with_if(
+                value, lambda use, region=region: region.is_ancestor(use.operation))
+    new_if = replace_if_with_new_signature(if_op, [s.results[0].type for s in selects])
+    for region, index in ((new_if.true_region, 1), (new_if.false_region, 2)):
         terminator = region.block.last_op
-        Rewriter.replace_op(terminator, scf.YieldOp(*terminator.operands, value))
-    select.results[0].replace_all_uses_with(new_if.results[-1])
-    Rewriter.erase_op(select)
+        Rewriter.replace_op(terminator, scf.YieldOp(
+            *terminator.operands, *(s.operands[index] for s in selects)))
+    first_new = len(new_if.results) - len(selects)
+    for i, select in enumerate(selects):
+        select.results[0].replace_all_uses_with(new_if.results[first_new + i])
+        Rewriter.erase_op(select)
     Rewriter.erase_op(if_op)
 
 
@@ -62,7 +77,7 @@ class CombineTensorSelectAndIf(Pass):
     name = "tritongpu-combine-tensor-select-and-if"
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        for select, if_op in combinable_pairs(op).items():
-            fold_select_into_if(select, if_op)
+        for if_op, selects in combinable_pairs(op).items():
+            fold_selects_into_if(if_op, selects)
 
 

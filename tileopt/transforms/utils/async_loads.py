@@ -73,7 +73,7 @@ def dot_operand_buffer_layout(value: SSAValue) -> tuple[Attribute | None, bool]:
             if len(order) == 3:  # the batch dim slowest, as dot-operand reads expect
                 order = [d for d in order if d != 0] + [0]
             wanted = dot_operand_shared_layout(dot, list(ty.get_shape()), order,
-                                               element_bit_width(ty.element_type),
+                                               element_bit_width(ty.get_element_type()),
                                                _cta_fields(ty.encoding))
         if layout is not None and layout != wanted:
             return None, True

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import ModuleOp, NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.dialects.layout_of import encoding_of, linear_layout_of
+from tileopt.dialects.ttg_types import MemDescType
 from tileopt.layouts.encodings import get_elems_per_thread, get_order, get_thread_order
 from tileopt.layouts.linear_layout import LayoutError, LinearLayout
 
@@ -122,12 +123,15 @@ def conversion_needs_shared_memory(src: TensorType, dst: TensorType) -> bool:
     return conversion is None or list(conversion.out_dims) != ["register", "lane"]
 
 
-def order_for_memory(ty: TensorType) -> list[int]:
+def order_for_memory(ty: TensorType | MemDescType) -> list[int]:
     """Dim order of a shared buffer holding a register tensor (Triton's
     ``getOrderForMemory``): the element order, unless each thread holds a single element
-    along the lanes' fastest dim, in which case the lanes' order is the better guide."""
+    along the lanes' fastest dim, in which case the lanes' order is the better guide. A
+    buffer's own order for a memdesc."""
     layout, shape = encoding_of(ty.encoding), list(ty.get_shape())
     order = get_order(layout, shape)
+    if isinstance(ty, MemDescType):
+        return order
     thread_order = get_thread_order(layout, shape)
     if order == thread_order:
         return order

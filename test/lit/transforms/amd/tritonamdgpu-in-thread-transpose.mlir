@@ -79,3 +79,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %xs : !ttg.memdesc<64x32xf16, #sa, #smem>
   }
 }
+
+// -----
+
+// The buffer is carried by a loop that yields it back unchanged (a cycle through the
+// iter arg): the network is walked once per value, and the alloc before the loop is
+// rewritten as in @m_contiguous_a (the IR Triton 3.6's wheel gives for this input).
+
+// CHECK-LABEL: tt.func @carried_unchanged
+// CHECK: %[[X:.*]] = amdg.in_thread_transpose %{{.*}} : tensor<64x32xf16, #{{.*}}> -> tensor<64x32xf16, #[[T:.*]]>
+// CHECK: %[[S:.*]] = ttg.local_alloc %[[X]] : (tensor<64x32xf16, #[[T]]>) -> !ttg.memdesc<64x32xf16, #[[ROT:.*]], #smem>
+// CHECK: scf.for {{.*}} iter_args(%[[BUF:.*]] = %[[S]], %{{.*}} = %{{.*}}) -> (!ttg.memdesc<64x32xf16, #[[ROT]], #smem>
+// CHECK: ttg.local_load %[[BUF]] : !ttg.memdesc<64x32xf16, #[[ROT]], #smem>
+// CHECK: scf.yield %[[BUF]], %{{.*}} : !ttg.memdesc<64x32xf16, #[[ROT]], #smem>
+#a = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [64, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>
+#sa = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @carried_unchanged(%pa: tensor<64x32x!tt.ptr<f16>, #a>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>, %acc: tensor<64x64xf32, #mma>, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #a>
+    %xs = ttg.local_alloc %x : (tensor<64x32xf16, #a>) -> !ttg.memdesc<64x32xf16, #sa, #smem>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%buf = %xs, %c = %acc) -> (!ttg.memdesc<64x32xf16, #sa, #smem>, tensor<64x64xf32, #mma>) : i32 {
+      %xd = ttg.local_load %buf : !ttg.memdesc<64x32xf16, #sa, #smem> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
+      %d = tt.dot %xd, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<64x64xf32, #mma>
+      scf.yield %buf, %d : !ttg.memdesc<64x32xf16, #sa, #smem>, tensor<64x64xf32, #mma>
+    }
+    tt.return %r#1 : tensor<64x64xf32, #mma>
+  }
+}

@@ -133,3 +133,52 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res : tensor<64x64xf32, #bl>
   }
 }
+
+// -----
+
+// The accumulator's loop-carried value is yielded from outside the loop (a constant): the
+// peeled epilogue's dots read that value, where they would read the loop's block argument
+// out of its loop (the IR Triton 3.6's wheel gives for this input).
+
+// CHECK-LABEL: tt.func @yields_outside_value
+// CHECK: %[[ONE:.+]] = arith.constant dense<1.000000e+00> : tensor<64x64xf32, #mma>
+// CHECK: scf.for
+// CHECK: scf.yield %[[ONE]],
+// CHECK: scf.if
+// CHECK-NEXT: tt.dot %{{.+}}, %{{.+}}, %[[ONE]] :
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[ONE]] :
+// CHECK: scf.if
+// CHECK-NEXT: tt.dot %{{.+}}, %{{.+}}, %[[ONE]] :
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @yields_outside_value(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<64> : tensor<64x64xi32, #bl>
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %one = arith.constant dense<1.000000e+00> : tensor<64x64xf32, #mma>
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %r2 = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x64xi32, #bl>
+    %off = tt.broadcast %r2 : tensor<1x64xi32, #bl> -> tensor<64x64xi32, #bl>
+    %sa = tt.splat %a : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #bl>
+    %pa0 = tt.addptr %sa, %off : tensor<64x64x!tt.ptr<f16>, #bl>, tensor<64x64xi32, #bl>
+    %sb = tt.splat %b : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #bl>
+    %pb0 = tt.addptr %sb, %off : tensor<64x64x!tt.ptr<f16>, #bl>, tensor<64x64xi32, #bl>
+    %po = tt.splat %o : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #mma>
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %pa = %pa0, %pb = %pb0) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #bl>, tensor<64x64x!tt.ptr<f16>, #bl>)  : i32 {
+      %x = tt.load %pa {loop.cluster = 0 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #bl>
+      %y = tt.load %pb {loop.cluster = 0 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #bl>
+      %xd = ttg.convert_layout %x : tensor<64x64xf16, #bl> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
+      %yd = ttg.convert_layout %y : tensor<64x64xf16, #bl> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
+      %d = tt.dot %xd, %yd, %acc {loop.cluster = 1 : i32, loop.stage = 2 : i32} : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<64x64xf32, #mma>
+      tt.store %po, %d {loop.cluster = 1 : i32, loop.stage = 2 : i32} : tensor<64x64x!tt.ptr<f32>, #mma>
+      %na = tt.addptr %pa, %step : tensor<64x64x!tt.ptr<f16>, #bl>, tensor<64x64xi32, #bl>
+      %nb = tt.addptr %pb, %step : tensor<64x64x!tt.ptr<f16>, #bl>, tensor<64x64xi32, #bl>
+      scf.yield %one, %na, %nb : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #bl>, tensor<64x64x!tt.ptr<f16>, #bl>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
+

@@ -1,5 +1,5 @@
-// RUN: tileopt %s -split-input-file -canonicalize | FileCheck %s
-// RUN: tileopt %s -split-input-file --pass-pipeline='builtin.module(func.func(canonicalize), tt.func(canonicalize))' | FileCheck %s
+// RUN: tileopt %s -split-input-file -allow-unregistered-dialect -canonicalize | FileCheck %s
+// RUN: tileopt %s -split-input-file -allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize), tt.func(canonicalize))' | FileCheck %s
 
 // Constant operands fold; equal constants are merged and moved to the top of the function
 // (also out of loops), as MLIR's folder does; dead ops disappear.
@@ -50,4 +50,26 @@ tt.func @effects(%p: tensor<128x!tt.ptr<f32>>, %v: tensor<128xf32>) {
   %x = tt.load %p : tensor<128x!tt.ptr<f32>>
   tt.store %p, %v : tensor<128x!tt.ptr<f32>>
   tt.return
+}
+
+// -----
+
+// Unregistered ops are not constants: the two equal producers stay two, and the consumer
+// stays in the loop beside the value it uses (neither merged nor hoisted).
+
+// CHECK-LABEL: tt.func @unregistered_ops
+// CHECK: %[[A:.+]] = "producer"() : () -> i32
+// CHECK: %[[B:.+]] = "producer"() : () -> i32
+// CHECK: scf.for
+// CHECK: %[[V:.+]] = arith.addi
+// CHECK: "consumer"(%[[V]]) : (i32) -> ()
+// CHECK: tt.return %[[A]], %[[B]]
+tt.func @unregistered_ops(%lb: index, %ub: index, %step: index, %p: i32) -> (i32, i32) {
+  %a = "producer"() : () -> i32
+  %b = "producer"() : () -> i32
+  scf.for %iv = %lb to %ub step %step {
+    %l = arith.addi %p, %p : i32
+    "consumer"(%l) : (i32) -> ()
+  }
+  tt.return %a, %b : i32, i32
 }

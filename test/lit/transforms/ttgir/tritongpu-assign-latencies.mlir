@@ -147,3 +147,46 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %t#0 : tensor<128x64xf32, #mma>
   }
 }
+
+// -----
+
+// B is read through a transposed view of its buffer (local_alloc -> memdesc_trans ->
+// local_load as the dot's B operand): the buffer chain is followed through the memdesc,
+// and both loads get latency 2, as A's does through its convert_layout.
+
+// CHECK-LABEL: tt.func @transposed_b
+// CHECK: tt.load %{{.+}} {tt.latency = 2 : i32} : tensor<128x64x!tt.ptr<f16>
+// CHECK: tt.load %{{.+}} {tt.latency = 2 : i32} : tensor<128x64x!tt.ptr<f16>
+#la = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#sh = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#sht = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @transposed_b(%a_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<128x128xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #mma>
+    %step = arith.constant dense<64> : tensor<128x64xi32, #la>
+    %k = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #la}>>
+    %k2 = tt.expand_dims %k {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #la}>> -> tensor<1x64xi32, #la>
+    %kk = tt.broadcast %k2 : tensor<1x64xi32, #la> -> tensor<128x64xi32, #la>
+    %pa0 = tt.splat %a_ptr : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>, #la>
+    %pa = tt.addptr %pa0, %kk : tensor<128x64x!tt.ptr<f16>, #la>, tensor<128x64xi32, #la>
+    %pb0 = tt.splat %b_ptr : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>, #la>
+    %pb = tt.addptr %pb0, %kk : tensor<128x64x!tt.ptr<f16>, #la>, tensor<128x64xi32, #la>
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %p = %pa, %q = %pb) -> (tensor<128x128xf32, #mma>, tensor<128x64x!tt.ptr<f16>, #la>, tensor<128x64x!tt.ptr<f16>, #la>)  : i32 {
+      %a = tt.load %p : tensor<128x64x!tt.ptr<f16>, #la>
+      %b = tt.load %q : tensor<128x64x!tt.ptr<f16>, #la>
+      %ad = ttg.convert_layout %a : tensor<128x64xf16, #la> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %bs = ttg.local_alloc %b : (tensor<128x64xf16, #la>) -> !ttg.memdesc<128x64xf16, #sh, #smem>
+      %bt = ttg.memdesc_trans %bs {order = array<i32: 1, 0>} : !ttg.memdesc<128x64xf16, #sh, #smem> -> !ttg.memdesc<64x128xf16, #sht, #smem>
+      %bd = ttg.local_load %bt : !ttg.memdesc<64x128xf16, #sht, #smem> -> tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %ad, %bd, %acc : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<128x128xf32, #mma>
+      %p2 = tt.addptr %p, %step : tensor<128x64x!tt.ptr<f16>, #la>, tensor<128x64xi32, #la>
+      %q2 = tt.addptr %q, %step : tensor<128x64x!tt.ptr<f16>, #la>, tensor<128x64xi32, #la>
+      scf.yield %d, %p2, %q2 : tensor<128x128xf32, #mma>, tensor<128x64x!tt.ptr<f16>, #la>, tensor<128x64x!tt.ptr<f16>, #la>
+    }
+    tt.return %r#0 : tensor<128x128xf32, #mma>
+  }
+}

@@ -59,3 +59,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Two selects on the condition of one scf.if both become results of a single new scf.if,
+// in program order after its own results; a use inside a branch reads that branch's value.
+
+// CHECK-LABEL: tt.func @two_selects_one_if
+// CHECK-SAME: %[[C:[a-zA-Z0-9_]+]]: i1, %[[A:[a-zA-Z0-9_]+]]: tensor<128xf32, #{{.*}}>, %[[B:[a-zA-Z0-9_]+]]: tensor<128xf32, #{{.*}}>, %[[X:[a-zA-Z0-9_]+]]: tensor<128xi32, #{{.*}}>, %[[Y:[a-zA-Z0-9_]+]]: tensor<128xi32, #{{.*}}>
+// CHECK-NOT: arith.select
+// CHECK: %[[IF:.+]]:3 = scf.if %[[C]] -> (tensor<128xf32, #{{.*}}>, tensor<128xf32, #{{.*}}>, tensor<128xi32, #{{.*}}>) {
+// CHECK: %[[T:.+]] = arith.addf %[[A]], %[[A]]
+// CHECK: scf.yield %[[T]], %[[A]], %[[X]] :
+// CHECK: } else {
+// CHECK: scf.yield %[[B]], %[[B]], %[[Y]] :
+// CHECK: }
+// CHECK: tt.return %[[IF]]#1, %[[IF]]#2, %[[IF]]#0
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @two_selects_one_if(%c: i1, %a: tensor<128xf32, #b>, %b: tensor<128xf32, #b>, %x: tensor<128xi32, #b>, %y: tensor<128xi32, #b>) -> (tensor<128xf32, #b>, tensor<128xi32, #b>, tensor<128xf32, #b>) {
+    %s = arith.select %c, %a, %b : tensor<128xf32, #b>
+    %t = arith.select %c, %x, %y : tensor<128xi32, #b>
+    %r = scf.if %c -> (tensor<128xf32, #b>) {
+      %d = arith.addf %s, %s : tensor<128xf32, #b>
+      scf.yield %d : tensor<128xf32, #b>
+    } else {
+      scf.yield %b : tensor<128xf32, #b>
+    }
+    tt.return %s, %t, %r : tensor<128xf32, #b>, tensor<128xi32, #b>, tensor<128xf32, #b>
+  }
+}

@@ -2,8 +2,8 @@
 
 // Ampere: a blocked f16 tile converted to the A and B operands of an mma.sync dot goes
 // through shared memory. A (64x32, column-major in registers: memory order [0, 1]) gets
-// vec = 8 (an 8-row mma stride), perPhase = 128 / (64 * 4 / 2) = 1, maxPhase = 8 / 1; B
-// (32x64, same order) gets vec = k = 8, perPhase = 128 / (32 * 4 / 2) = 2, maxPhase = 8 / 2.
+// vec = 8 (an 8-row mma stride), perPhase = 128 bytes / (64 * 2 bytes) = 1, maxPhase = 8 / 1;
+// B (32x64, same order) gets vec = k = 8, perPhase = 128 / (32 * 2) = 2, maxPhase = 8 / 2.
 
 // CHECK-DAG: #[[SA:.+]] = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
 // CHECK-DAG: #[[SB:.+]] = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1]}>
@@ -60,5 +60,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   tt.func @not_a_dot_operand(%x: tensor<1024xf32, #a>) -> tensor<1024xf32, #b> {
     %y = ttg.convert_layout %x : tensor<1024xf32, #a> -> tensor<1024xf32, #b>
     tt.return %y : tensor<1024xf32, #b>
+  }
+}
+
+// -----
+
+// kWidth past 32 bits (f16 with kWidth 8 and 4, row-major A). A contiguous dimension of 2
+// elements, narrower than kWidth, still gets a swizzle: perPhase = 128 bytes / (2 * 2
+// bytes) = 32. A kWidth of 4 (twice 32 bits) halves maxPhase: 8 / 1 / 2 = 4. (Values as
+// Triton 3.6's wheel gives them for these inputs.)
+
+// CHECK-DAG: #[[NARROW:.+]] = #ttg.swizzled_shared<{vec = 32, perPhase = 32, maxPhase = 1, order = [1, 0]}>
+// CHECK-DAG: #[[WIDE:.+]] = #ttg.swizzled_shared<{vec = 16, perPhase = 1, maxPhase = 4, order = [1, 0]}>
+// CHECK-LABEL: tt.func @wide_kwidth
+// CHECK: ttg.local_alloc %{{.*}} : (tensor<64x2xf16, #{{.*}}>) -> !ttg.memdesc<64x2xf16, #[[NARROW]], #smem>
+// CHECK: ttg.local_alloc %{{.*}} : (tensor<64x64xf16, #{{.*}}>) -> !ttg.memdesc<64x64xf16, #[[WIDE]], #smem>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wide_kwidth(%n: tensor<64x2xf16, #blocked>, %w: tensor<64x64xf16, #blocked>) {
+    %0 = ttg.convert_layout %n : tensor<64x2xf16, #blocked> -> tensor<64x2xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>
+    %1 = ttg.convert_layout %w : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
+    tt.return
   }
 }

@@ -86,3 +86,26 @@ tt.func @expand_dims_of_broadcast(%x: tensor<1xf32>) -> tensor<1x8xf32> {
   %e = tt.expand_dims %b {axis = 0 : i32} : tensor<8xf32> -> tensor<1x8xf32>
   tt.return %e : tensor<1x8xf32>
 }
+
+// -----
+
+// Every op the greedy driver visits is folded first, as MLIR's Operation::fold: a
+// commutative op's constant operand moves to the right, both in the op this pass
+// rewrites (the scalar addf) and in one it leaves alone (the muli). Output as Triton
+// 3.6's wheel gives it.
+
+// CHECK-LABEL: tt.func @constant_lhs
+// CHECK-SAME: (%[[X:[a-zA-Z0-9_]+]]: f32, %[[N:[a-zA-Z0-9_]+]]: tensor<8xi32>)
+// CHECK-DAG: %[[TWO:.+]] = arith.constant dense<2> : tensor<8xi32>
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[SUM:.+]] = arith.addf %[[X]], %[[ONE]] : f32
+// CHECK: tt.splat %[[SUM]] : f32 -> tensor<8xf32>
+// CHECK: arith.muli %[[N]], %[[TWO]] : tensor<8xi32>
+tt.func @constant_lhs(%x: f32, %n: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+  %one = arith.constant dense<1.000000e+00> : tensor<8xf32>
+  %s = tt.splat %x : f32 -> tensor<8xf32>
+  %r = arith.addf %one, %s : tensor<8xf32>
+  %two = arith.constant dense<2> : tensor<8xi32>
+  %m = arith.muli %two, %n : tensor<8xi32>
+  tt.return %r, %m : tensor<8xf32>, tensor<8xi32>
+}

@@ -421,6 +421,9 @@ class LoopExpander:
             if definition is not None and definition in self.stages:
                 self.set_version(self.block.args[position + 1], kernel.results[position],
                                  self.max_stage - self.stages[definition] + 1)
+            else:  # yields a value from outside the loop: every version is that value
+                for version in range(1, self.max_stage + 1):
+                    self.set_version(self.block.args[position + 1], value, version)
         for value, live in ranges.items():
             span = live.last_use_stage - live.def_stage
             first = self.max_stage - live.last_use_stage + 1

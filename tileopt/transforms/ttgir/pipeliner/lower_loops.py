@@ -47,6 +47,7 @@ from tileopt.dialects.ttg import (
 from tileopt.dialects.ttg_attrs import SharedMemorySpaceAttr, SwizzledSharedEncodingAttr
 from tileopt.dialects.ttg_types import AsyncTokenType, MemDescType
 from tileopt.layouts.encodings import get_order
+from tileopt.transforms.canonicalization.convert_layout_patterns import recreate_with_result_type
 from tileopt.transforms.ttgir.pipeliner.schedule import (
     Cluster,
     CoarseSchedule,
@@ -315,9 +316,7 @@ def replace_alloc_with_view(alloc: Operation, view: SSAValue) -> None:
             new_type = user.results[0].type
             new_type = MemDescType.get(list(new_type.get_shape()), new_type.get_element_type(),
                                        new_type.encoding, new_type.memorySpace, True)
-            clone = user.clone()
-            clone.operands[0] = view
-            clone.results[0].type = new_type
+            clone = recreate_with_result_type(user, new_type, [view, *user.operands[1:]])
             Rewriter.insert_op(clone, InsertPoint.before(user))
             replace_alloc_with_view(user, clone.results[0])
             Rewriter.erase_op(user)
