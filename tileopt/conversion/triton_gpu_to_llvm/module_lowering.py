@@ -138,8 +138,6 @@ class ModuleLowering(ModuleState):
             extra_attrs=attributes,
         )
         new_func.location = func.location
-        for old, first in zip(func.regions[0].blocks.first.args, firsts):
-            entry.args[first].name_hint = old.name_hint
         return new_func, entry
 
     def _add_shared_memory_global(self) -> None:

@@ -31,8 +31,7 @@ class WhileLowering(RewritePattern):
             return
         continuation = init_block.split_before(op)
         for result in op.results:
-            arg = continuation.insert_arg(result.type, len(continuation.args))
-            arg.name_hint = result.name_hint
+            continuation.insert_arg(result.type, len(continuation.args))
         before_first = op.before_region.first_block
         after_first = op.after_region.first_block
         before_last = op.before_region.last_block

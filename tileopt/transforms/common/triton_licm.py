@@ -64,7 +64,6 @@ def _guard_load(load: Operation, loop: Operation) -> Operation:
             new_load.properties[key] = value
     new_load.attributes.update(load.attributes)
     new_load.location = load.location
-    new_load.result.name_hint = load.result.name_hint
     Rewriter.replace_op(load, new_load)
     return new_load
 

@@ -124,7 +124,6 @@ def drop_self_yielded_iter_args(loop: scf.ForOp) -> None:
         new_yield.operands = [v for n, v in enumerate(new_yield.operands) if n != k]
         new_body.erase_arg(new_body.args[k + 1])
     for new_index, k in enumerate(keep):
-        new_loop.results[new_index].name_hint = loop.results[k].name_hint
         loop.results[k].replace_all_uses_with(new_loop.results[new_index])
     parent = loop.parent_block()
     parent.insert_op_before(new_loop, loop)

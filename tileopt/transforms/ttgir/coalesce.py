@@ -218,7 +218,6 @@ def convert_op_encoding(op: Operation, encoding: Attribute) -> Operation:
     Rewriter.insert_op(new_op, InsertPoint.before(op))
     replacements = []
     for old, new in zip(op.results, new_op.results):
-        new.name_hint = old.name_hint
         if new.type != old.type:
             back = ConvertLayoutOp(new, old.type)
             back.location = location
