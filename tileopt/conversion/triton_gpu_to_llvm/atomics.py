@@ -98,19 +98,16 @@ def _atomic_rmw(fl: FunctionLowering, op: Operation) -> None:
             pred = and_predicates(b, owner, masks[regs[0]] if masks is not None else None)
             olds.update(zip(regs, fl.hooks.atomic_rmw_vector(
                 b, kind, ptrs[regs[0]], [vals[r] for r in regs], pred, sem, scope)))
-        if used:
-            fl.set(op.results[0], share_results(fl, op, olds, layout, canonical, owner))
-        return
-    use_red = not used and kind != "exch" and sem in ("relaxed", "release")
-    for r in unique:
-        pred = and_predicates(b, owner, masks[r] if masks is not None else None)
-        old = fl.hooks.atomic_rmw(b, kind, ptrs[r], vals[r], pred, sem, scope,
-                                  returns=not use_red)
-        if old is not None:
-            olds[r] = old
-    if not used:
-        return
-    fl.set(op.results[0], share_results(fl, op, olds, layout, canonical, owner))
+    else:
+        use_red = not used and kind != "exch" and sem in ("relaxed", "release")
+        for r in unique:
+            pred = and_predicates(b, owner, masks[r] if masks is not None else None)
+            old = fl.hooks.atomic_rmw(b, kind, ptrs[r], vals[r], pred, sem, scope,
+                                      returns=not use_red)
+            if old is not None:
+                olds[r] = old
+    if used:
+        fl.set(op.results[0], share_results(fl, op, olds, layout, canonical, owner))
 
 
 def _vector_width(fl: FunctionLowering, op: Operation, kind: str, unique: list[int]) -> int:

@@ -169,7 +169,7 @@ def _reduce_slots(fl: FunctionLowering, op: Operation, slot, types: list, slots:
     needed = b.icmp("ult", thread, b.i32(slots)) if slots < threads else None
     first_of_run = b.icmp("eq", b.and_(fl.ids.lane, b.i32(warps - 1)), b.i32(0))
     writer = and_predicates(b, needed, first_of_run)
-    for start in range(0, max(slots, threads) - threads + 1, threads):
+    for start in range(0, max(slots, threads), threads):  # slots and threads: powers of 2
         index = b.add(thread, b.i32(start)) if start else thread
         acc = [fl.hooks.load_shared(b, slot(index, i), ty, 1, needed)[0]
                for i, ty in enumerate(types)]
