@@ -191,61 +191,6 @@ def _runnable(llvm_ir: str) -> str:
     return re.sub(r"\b(fadd|fsub|fmul|fneg) contract\b", r"\1", llvm_ir)
 
 
-def _target_with_extras():
-    """tileopt-run's NVIDIA target and the few intrinsics Triton's inlined libdevice,
-    clamps and hints use that it lacks (saturate, fma with directed rounding, mulhi,
-    min.xorsign.abs, assume)."""
-    import numpy as np
-
-    from tileopt.run import nvidia, rounding
-
-    def saturate(ftz):
-        def run(ex, ins, args):
-            x = np.asarray(args[0], np.float32)
-            x = rounding.ftz(x) if ftz else x
-            return np.where(np.isnan(x), np.float32(0), np.clip(x, 0, 1)).astype(np.float32)
-        return run
-
-    def mulhi(ex, ins, args):
-        a, b = (np.asarray(v).astype(np.uint32).astype(np.uint64) for v in args)
-        return ((a * b) >> np.uint64(32)).astype(np.uint32).view(np.int32)
-
-    def min_xorsign_abs(ex, ins, args):
-        # |result| = min(|a|, |b|) (the number where one is NaN), sign = sign(a) ^ sign(b)
-        a, b = (np.asarray(v, np.float32) for v in args)
-        magnitude = np.fmin(np.abs(a), np.abs(b))
-        negative = np.signbit(a) ^ np.signbit(b)
-        return np.where(negative, -magnitude, magnitude).astype(np.float32)
-
-    def directed_fma(mode, ftz):
-        # a*b is exact in f64; the sum rounded there, then to f32 toward mode's side
-        def run(ex, ins, args):
-            a, b, c = ((rounding.ftz(np.asarray(v, np.float32)) if ftz else
-                        np.asarray(v, np.float32)).astype(np.float64) for v in args)
-            exact = a * b + c
-            near = exact.astype(np.float32)
-            wide = near.astype(np.float64)
-            down = np.where(wide > exact, np.nextafter(near, np.float32(-np.inf)), near)
-            up = np.where(wide < exact, np.nextafter(near, np.float32(np.inf)), near)
-            result = {"rm": down, "rp": up, "rz": np.where(exact < 0, up, down)}[mode]
-            return (rounding.ftz(result) if ftz else result).astype(np.float32)
-        return run
-
-    directed = {f"llvm.nvvm.fma.{mode}{'.ftz' if ftz else ''}.f": directed_fma(mode, ftz)
-                for mode in ("rm", "rp", "rz") for ftz in (False, True)}
-    extras = {**directed,
-              "llvm.nvvm.saturate.ftz.f": saturate(True), "llvm.nvvm.saturate.f": saturate(False),
-              "llvm.nvvm.mulhi.ui": mulhi, "llvm.nvvm.fmin.xorsign.abs.f": min_xorsign_abs,
-              "llvm.assume": lambda ex, ins, args: None}
-
-    class Target(nvidia.NvidiaTarget):
-        def intrinsic(self, name: str):
-            # tileopt-run's own first: it may have gained them since
-            return super().intrinsic(name) or extras.get(name)
-
-    return Target()
-
-
 def run_both(ttir: Path, triton_ir: str, tileopt_ir: str) -> str:
     """'same', 'N of M elements of ARG differ ...', or 'cannot run: why'."""
     import numpy as np
@@ -259,7 +204,6 @@ def run_both(ttir: Path, triton_ir: str, tileopt_ir: str) -> str:
         args, _ = sized(case)
     except Exception as err:  # noqa: BLE001
         return f"cannot run: no arguments ({str(err).splitlines()[0][:100]})"
-    target = _target_with_extras()
     outputs = []
     for side, text in (("Triton", resolve_reflect(triton_ir)), ("tileopt", tileopt_ir)):
         text = _runnable(text)
@@ -267,12 +211,8 @@ def run_both(ttir: Path, triton_ir: str, tileopt_ir: str) -> str:
             compiled = launch.Compiled(text, launch.read_module(text), launch.DEFAULT_SHARED_BYTES,
                                        None, parse_arch("sm_90a"))
             copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-            saved, launch.target_of = launch.target_of, lambda compiled: target
-            try:
-                result = launch.run_kernel(compiled, copies, case.grid, arg_names=case.names,
-                                           checks=False)
-            finally:
-                launch.target_of = saved
+            result = launch.run_kernel(compiled, copies, case.grid, arg_names=case.names,
+                                       checks=False)
         except Exception as err:  # noqa: BLE001
             return f"cannot run {side}'s: {str(err).splitlines()[0][:140]}"
         outputs.append(result.outputs)
