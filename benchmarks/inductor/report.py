@@ -124,7 +124,9 @@ def build_summary(phases: dict[str, dict], log: list[dict], phase_seconds: dict[
 
     summary: dict = {"pipeline": pipeline, "phase_seconds": phase_seconds,
                      "facts": next((p["facts"] for p in phases.values() if p.get("facts")), {}),
-                     "models": {}, "kernels": [], "failures": [], "timing": []}
+                     "models": {}, "kernels": [], "failures": [], "timing": [],
+                     "autotune": {phase: phases.get(phase, {}).get("autotune")
+                                  for phase in (TRITON_A, TILEOPT, TRITON_B)}}
     for model in models:
         runs = {phase: phases.get(phase, {}).get("models", {}).get(model, {})
                 for phase in (TRITON_A, TILEOPT, TRITON_B)}
@@ -255,6 +257,10 @@ def format_summary(summary: dict) -> str:
              f"python {facts.get('python')}",
              "phases: " + ", ".join(f"{p} {s:.0f} s"
                                     for p, s in summary.get("phase_seconds", {}).items()),
+             "autotune: " + "; ".join(
+                 f"{p} {a['mode']} (configs replayed for {a['counts']['replayed']} kernels, "
+                 f"timed for {a['counts']['timed']})"
+                 for p, a in summary.get("autotune", {}).items() if a),
              "", "Models (status per phase: triton-a / tileopt / triton-b)"]
     for model, entry in summary["models"].items():
         status = " / ".join(entry["status"].values())

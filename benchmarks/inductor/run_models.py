@@ -59,6 +59,9 @@ def main() -> int:
     parser.add_argument("--models", default="", help="comma-separated (default: all)")
     parser.add_argument("--phases", default=",".join(PHASES))
     parser.add_argument("--pipeline", default="nvidia-sm90")
+    parser.add_argument("--free-autotune", action="store_true",
+                        help="let every phase time its own configs (default: the later "
+                             "phases launch triton-a's picks; autotune_pin.py)")
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--profile-steps", type=int, default=10)
     parser.add_argument("--device", default="cuda", help="cpu: check the harness (no GPU)")
@@ -140,6 +143,8 @@ def run_phase(phase: str, args, models, work: Path, out: Path, deadline: float) 
                        "--pipeline", args.pipeline, "--steps", str(args.steps),
                        "--profile-steps", str(args.profile_steps),
                        "--device", args.device, "--backend", args.backend, "--out", str(out)]
+            if args.free_autotune:
+                command.append("--free-autotune")
             if remaining is not None:
                 command += ["--models", ",".join(remaining)]
             print(f"== {phase} (attempt {attempt + 1}, {left:.0f} s left)", flush=True)
@@ -239,6 +244,15 @@ def run_worker(args) -> int:
     results = report.load_phase(work)
     results.setdefault("models", {})
     results["facts"] = facts()
+    pin = None
+    if args.device == "cuda":
+        from autotune_pin import AutotunePin
+
+        mode = "record" if args.worker == PHASES[0] or args.free_autotune else "replay"
+        pin = AutotunePin(mode, work.parent / PHASES[0] / "autotune-picks.json",
+                          work / "autotune-picks.json")
+        pin.install()
+        results["autotune"] = {"mode": mode, "counts": pin.counts}
     if args.worker == "tileopt":
         import tileopt.integrations.triton as tileopt_triton
 
@@ -273,6 +287,8 @@ def run_worker(args) -> int:
                 save(results_path, results)
                 return CONTEXT_LOST
         finally:
+            if pin is not None:
+                pin.save()
             save(results_path, results)
             torch._dynamo.reset()
             if torch.cuda.is_available():

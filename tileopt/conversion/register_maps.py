@@ -14,6 +14,7 @@ whose coordinates are ``f(result(r))``. Pure Python; no IR here.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from tileopt.conversion.indexing import register_coordinates
 from tileopt.layouts.linear_layout import LinearLayout
@@ -49,6 +50,192 @@ def register_map(src: LinearLayout, dst: LinearLayout,
             return None
         result.append(found)
     return result
+
+
+@dataclass(frozen=True)
+class WarpTransfer:
+    """A conversion that keeps every element inside its warp, as selects and at most one
+    shuffle per result register (Triton's warp-shuffle case, planned differently).
+
+    Result register ``i`` of the thread with lane ``l`` is what lane
+    ``lane_map(l) ^ lane_offset[i]`` offers: the source register ``base[i]`` XOR the mask
+    of each ``(dim, bit, mask)`` term whose bit is set in the *offering* thread's lane or
+    warp id. ``lane_map`` holds, per lane bit, the lane bits it sets (None: identity);
+    where the read lane is the reader's own, no shuffle is emitted, so a conversion with no
+    ``lane_map`` and no offsets is selects only."""
+
+    base: tuple[int, ...]
+    terms: tuple[tuple[str, int, int], ...]
+    lane_map: tuple[int, ...] | None
+    lane_offset: tuple[int, ...]
+
+    def reads_own_lane(self, register: int) -> bool:
+        return self.lane_map is None and not self.lane_offset[register]
+
+
+# Each term doubles the candidates an offering thread selects among (2**k - 1 selects per
+# result register); past this many, shared memory is cheaper.
+MAX_SELECT_TERMS = 2
+
+
+def warp_transfer(src: LinearLayout, dst: LinearLayout) -> WarpTransfer | None:
+    """The :class:`WarpTransfer` of a src -> dst conversion, or None when an element must
+    change warp, the lanes cannot be matched this way, or it needs more than
+    ``MAX_SELECT_TERMS`` select levels.
+
+    Over GF(2), with ``R``/``L``/``W`` the register/lane/warp parts of a layout: a thread
+    offering its register ``H(l) ^ c`` provides ``E(l) = src_L(l) ^ src_R(H(l))``. Each
+    result lane bit ``j`` is matched to a lane vector ``T_j`` with ``E(T_j) = dst_L(j)``:
+    ``j`` itself where the source already has it there (or where the source broadcasts
+    along ``j`` and a register holds it), else the source lanes holding it, else a source
+    lane bit the source broadcasts along, repurposed to say which register to offer. The
+    plan is checked element by element before it is returned.
+    """
+    if src.in_dims != dst.in_dims or src.out_dim_sizes() != dst.out_dim_sizes():
+        return None
+    if any(src.in_dim_size(d) != dst.in_dim_size(d) for d in src.in_dims if d != "register"):
+        return None
+    for dim in ("block",):
+        if src.has_in_dim(dim) and src.get_bases(dim) != dst.get_bases(dim):
+            return None
+    nreg = src.in_dim_size_log2("register")
+    nlane = src.in_dim_size_log2("lane") if src.has_in_dim("lane") else 0
+    src_reg = [src.apply_flat({"register": 1 << i}) for i in range(nreg)]
+    src_lane = [src.apply_flat({"lane": 1 << k}) for k in range(nlane)]
+    dst_lane = [dst.apply_flat({"lane": 1 << j}) for j in range(nlane)]
+    in_registers = _span_solver(src_reg)
+    moving = [k for k in range(nlane) if src_lane[k]]
+    in_warp = _span_solver(src_reg + [src_lane[k] for k in moving])
+
+    def split(value: int) -> tuple[int, int] | None:
+        """value = src_R(x) ^ src_L(y) -> (x, y), y as lane bits."""
+        combo = in_warp(value)
+        if combo is None:
+            return None
+        lanes = sum(1 << k for i, k in enumerate(moving) if combo >> (nreg + i) & 1)
+        return combo & ((1 << nreg) - 1), lanes
+
+    # First the lane bits that can stay where they are, so that repurposing a broadcast
+    # bit below never takes one of those.
+    lane_map: list[int | None] = [None] * nlane
+    offers: list[tuple[int, int]] = []  # (lane vector, register mask) that H must satisfy
+    for j in range(nlane):
+        registers = 0 if dst_lane[j] == src_lane[j] else (
+            None if src_lane[j] else in_registers(dst_lane[j]))
+        if registers is not None:
+            lane_map[j] = 1 << j
+            offers.append((1 << j, registers))
+    free = [k for k in range(nlane) if not src_lane[k] and lane_map[k] is None]
+    for j in range(nlane):
+        if lane_map[j] is not None:
+            continue
+        parts = split(dst_lane[j])
+        if parts is None:
+            return None
+        registers, lanes = parts
+        if not lanes and registers:
+            if not free:
+                return None  # a register bit must trade places with a lane bit
+            lanes = 1 << free.pop(0)
+        lane_map[j] = lanes
+        if lanes:
+            offers.append((lanes, registers))
+    offer_of = _linear_map(offers, nlane)
+    if offer_of is None:
+        return None
+    terms = [("lane", k, mask) for k, mask in enumerate(offer_of) if mask]
+    if src.has_in_dim("warp"):
+        for bit in range(src.in_dim_size_log2("warp")):
+            delta = src.apply_flat({"warp": 1 << bit}) ^ dst.apply_flat({"warp": 1 << bit})
+            mask = in_registers(delta) if delta else 0
+            if mask is None:
+                return None
+            if mask:
+                terms.append(("warp", bit, mask))
+    if len(terms) > MAX_SELECT_TERMS:
+        return None
+    base, offsets = [], []
+    for r in range(dst.in_dim_size("register")):
+        parts = split(dst.apply_flat({"register": r}))
+        if parts is None:
+            return None
+        registers, lanes = parts
+        base.append(registers ^ _xor_bits(offer_of, lanes))
+        offsets.append(lanes)
+    identity = all(t == 1 << j for j, t in enumerate(lane_map))
+    plan = WarpTransfer(tuple(base), tuple(terms), None if identity else tuple(lane_map),
+                        tuple(offsets))
+    return plan if _transfers_correctly(plan, src, dst) else None
+
+
+def _xor_bits(columns: Sequence[int], value: int) -> int:
+    acc = 0
+    for i, column in enumerate(columns):
+        if value >> i & 1:
+            acc ^= column
+    return acc
+
+
+def _linear_map(pairs: Sequence[tuple[int, int]], nbits: int) -> list[int] | None:
+    """Per input bit, the image of a linear map with ``f(key) = value`` for each pair (0
+    on what the keys do not span); None if the pairs contradict each other."""
+    keys = [key for key, _ in pairs]
+    solve = _span_solver(keys)
+    for k in range(nbits):
+        if solve(1 << k) is None:
+            keys.append(1 << k)
+            pairs = [*pairs, (1 << k, 0)]
+            solve = _span_solver(keys)
+    values = [value for _, value in pairs]
+    images = [_xor_bits(values, solve(1 << k)) for k in range(nbits)]
+    if any(_xor_bits(images, key) != value for key, value in pairs):
+        return None
+    return images
+
+
+def _transfers_correctly(plan: WarpTransfer, src: LinearLayout, dst: LinearLayout) -> bool:
+    """Every element of every thread of the first warp read from where the plan says."""
+    nlane = src.in_dim_size("lane") if src.has_in_dim("lane") else 1
+    warps = src.in_dim_size("warp") if src.has_in_dim("warp") else 1
+    for warp in range(warps):
+        for lane in range(nlane):
+            read = _xor_bits(plan.lane_map, lane) if plan.lane_map is not None else lane
+            for r, base in enumerate(plan.base):
+                sender = read ^ plan.lane_offset[r]
+                ids = {"lane": sender, "warp": warp}
+                register = base
+                for dim, bit, mask in plan.terms:
+                    if ids[dim] >> bit & 1:
+                        register ^= mask
+                where = {"register": register, "lane": sender, "warp": warp}
+                want = {"register": r, "lane": lane, "warp": warp}
+                dims = [d for d in src.in_dims if d in where]
+                if (src.apply_flat({d: where[d] for d in dims})
+                        != dst.apply_flat({d: want[d] for d in dims})):
+                    return False
+    return True
+
+
+def _span_solver(columns: Sequence[int]) -> Callable[[int], int | None]:
+    """``solve(v)``: a bit set ``x`` with the XOR of ``columns[i]`` for ``i`` in ``x``
+    equal to ``v``, or None if ``v`` is outside their span (Gaussian elimination)."""
+    pivots: dict[int, tuple[int, int]] = {}  # lowest set bit -> (vector, combination)
+    for i, column in enumerate(columns):
+        vector, combo = column, 1 << i
+        for low, (pv, pc) in sorted(pivots.items()):
+            if vector >> low & 1:
+                vector, combo = vector ^ pv, combo ^ pc
+        if vector:
+            pivots[(vector & -vector).bit_length() - 1] = (vector, combo)
+
+    def solve(value: int) -> int | None:
+        combo = 0
+        for low, (pv, pc) in sorted(pivots.items()):
+            if value >> low & 1:
+                value, combo = value ^ pv, combo ^ pc
+        return None if value else combo
+
+    return solve
 
 
 def permute_dims(order: Sequence[int]) -> CoordMap:

@@ -45,3 +45,70 @@ def test_elements_changing_threads_have_no_register_map():
 def test_same_layout_is_the_identity():
     layout = to_linear_layout(T, [64, 64])
     assert register_maps.register_map(layout, layout) == list(range(layout.in_dim_size("register")))
+
+
+# In-warp conversions (register_maps.warp_transfer): (src, dst, shape, expected kind).
+ROWS = Blocked((1, 4), (1, 32), (1, 1), (1, 0))
+LANE_ROWS = Blocked((1, 1), (2, 16), (1, 1), (0, 1))
+SPREAD = Blocked((4, 1), (4, 8), (1, 4), (0, 1))
+TALL = Blocked((1, 1), (16, 2), (1, 4), (0, 1))
+WARP_CASES = {
+    # the reduced row of a layer norm: selects on lane bit 0 only
+    "selects": (Slice(1, ROWS), Slice(1, LANE_ROWS), [2], "selects"),
+    # Inductor's looped-reduction result: selects, then one shuffle per register
+    "shuffle": (Slice(1, SPREAD), Slice(1, TALL), [16], "shuffle"),
+    "shuffle_back": (Slice(1, TALL), Slice(1, SPREAD), [16], "shuffle"),
+    # a register bit trades places with a lane bit and no lane is broadcast: not this way
+    "transposition": (Blocked((1, 16), (2, 16), (1, 1), (1, 0)),
+                      Blocked((1, 4), (1, 32), (1, 1), (1, 0)), [4, 256], None),
+    # elements change warp
+    "across_warps": (Blocked((4,), (32,), (4,), (0,)), Blocked((1,), (32,), (4,), (0,)),
+                     [1024], None),
+}
+
+
+def _simulate(plan, src, dst):
+    """What each thread of a warp ends with, run step by step as the lowering emits it:
+    every thread offers a register picked by its own id bits, then reads a lane."""
+    lanes, warps = 32, src.in_dim_size("warp")
+    for warp in range(warps):
+        def offer(lane, base):
+            register = base
+            for dim, bit, mask in plan.terms:
+                if {"lane": lane, "warp": warp}[dim] >> bit & 1:
+                    register ^= mask
+            return src.apply({"register": register, "lane": lane, "warp": warp, "block": 0})
+
+        for lane in range(lanes):
+            read = lane
+            if plan.lane_map is not None:
+                read = 0
+                for j, column in enumerate(plan.lane_map):
+                    if lane >> j & 1:
+                        read ^= column
+            for r, base in enumerate(plan.base):
+                got = offer(read ^ plan.lane_offset[r], base)
+                want = dst.apply({"register": r, "lane": lane, "warp": warp, "block": 0})
+                assert got == want, (lane, warp, r)
+
+
+@pytest.mark.parametrize("name", WARP_CASES)
+def test_warp_transfer(name):
+    src_enc, dst_enc, shape, kind = WARP_CASES[name]
+    src, dst = to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape)
+    plan = register_maps.warp_transfer(src, dst)
+    if kind is None:
+        assert plan is None
+        return
+    assert plan is not None
+    shuffles = plan.lane_map is not None or any(plan.lane_offset)
+    assert shuffles == (kind == "shuffle")
+    assert len(plan.terms) <= register_maps.MAX_SELECT_TERMS
+    _simulate(plan, src, dst)
+
+
+def test_warp_transfer_of_a_register_permutation_reads_its_own_lane():
+    src, dst = to_linear_layout(T, [64, 64]), to_linear_layout(T, [64, 64])
+    plan = register_maps.warp_transfer(src, dst)
+    assert plan.terms == () and plan.lane_map is None and not any(plan.lane_offset)
+    assert list(plan.base) == list(range(src.in_dim_size("register")))

@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import NoneAttr, TensorType, i8
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.conversion import register_maps
+from tileopt.conversion.indexing import apply_bits
 from tileopt.conversion.shared_layouts import plan_transfer
 from tileopt.conversion.shared_memory import scratch_rule
 from tileopt.conversion.triton_gpu_to_llvm.load_store import unique_registers
@@ -62,7 +63,8 @@ def convert_scratch(op: Operation) -> int:
                for t in (src_type, dst_type)):
         return 0  # not a TritonGPU conversion: the pattern reports it
     src, dst = linear_layout_of(src_type), linear_layout_of(dst_type)
-    if register_maps.register_map(src, dst) is not None:
+    if (register_maps.register_map(src, dst) is not None
+            or register_maps.warp_transfer(src, dst) is not None):
         return 0
     size = storage_bytes(convert_scalar_type(src_type.element_type))
     for extent in src_type.get_shape():
@@ -203,6 +205,50 @@ def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSA
     return result
 
 
+def transfer_in_warp(fl: FunctionLowering, plan: register_maps.WarpTransfer,
+                     values: list[SSAValue]) -> list[SSAValue]:
+    """A conversion inside each warp: every thread picks the register it offers with a
+    tree of selects on its lane/warp bits (one level per term, shared between result
+    registers whose candidates coincide), then reads another lane's offer with one shuffle
+    per result register (none where it reads its own)."""
+    b = fl.b
+    ids = {"lane": fl.ids.lane, "warp": fl.ids.warp}
+    bit_set = [b.icmp("ne", b.and_(ids[dim], b.i32(1 << bit)), b.i32(0))
+               for dim, bit, _ in plan.terms]
+    picked: dict[tuple[int, int], SSAValue] = {}
+
+    def pick(register: int, level: int) -> SSAValue:
+        if level == len(plan.terms):
+            return values[register]
+        key = (register, level)
+        if key not in picked:
+            mask = plan.terms[level][2]
+            picked[key] = b.select(bit_set[level], pick(register ^ mask, level + 1),
+                                   pick(register, level + 1))
+        return picked[key]
+
+    read_lane = None
+    if plan.lane_map is not None:
+        read_lane = apply_bits(b, fl.ids.lane, plan.lane_map)
+        read_lane = b.i32(0) if read_lane is None else read_lane
+    received: dict[tuple[int, int], SSAValue] = {}
+    out = []
+    for r, base in enumerate(plan.base):
+        offset = plan.lane_offset[r]
+        if (base, offset) not in received:
+            offered = pick(base, 0)
+            if plan.reads_own_lane(r):
+                value = offered
+            elif read_lane is None:
+                value = fl.hooks.shuffle_xor(b, offered, offset)
+            else:
+                lane = b.xor(read_lane, b.i32(offset)) if offset else read_lane
+                value = fl.hooks.shuffle_idx(b, offered, lane)
+            received[(base, offset)] = value
+        out.append(received[(base, offset)])
+    return out
+
+
 @lowers("ttg.convert_layout")
 def _convert_layout(fl: FunctionLowering, op: Operation) -> None:
     src_type: TensorType = op.operands[0].type
@@ -213,6 +259,10 @@ def _convert_layout(fl: FunctionLowering, op: Operation) -> None:
     mapping = register_maps.register_map(src, dst)
     if mapping is not None:
         fl.set(op.results[0], [values[i] for i in mapping])
+        return
+    plan = register_maps.warp_transfer(src, dst)
+    if plan is not None:
+        fl.set(op.results[0], transfer_in_warp(fl, plan, values))
         return
     element_type = fl.llvm_type(src_type)
     fl.set(op.results[0], convert_through_shared(fl, op, values, src, dst,

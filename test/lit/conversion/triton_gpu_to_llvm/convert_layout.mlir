@@ -109,3 +109,61 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A reduced row (replicated across the 32 lanes, both rows in two registers) to a layout
+// whose lane bit 0 picks the row: every thread already holds its element, in register
+// (lane & 1). One select on that lane bit, no shuffle, no shared memory (Triton 3.6 takes
+// a shuffle and two selects here).
+// CHECK:       module attributes {{{.*}}ttg.shared = 0 : i32
+// CHECK-LABEL: llvm.func @select_in_thread
+// CHECK-NOT:     nvvm.shfl.sync
+// CHECK:         %[[SET:.*]] = llvm.icmp "ne" %{{.*}}, %{{.*}} : i32
+// CHECK:         llvm.select %[[SET]], %{{.*}}, %{{.*}} : i1, f32
+// CHECK-NOT:     nvvm.barrier0
+// CHECK-NOT:     nvvm.shfl.sync
+// CHECK:         llvm.return
+#rows = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+#lanes = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @select_in_thread(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32, #ttg.slice<{dim = 1, parent = #rows}>>
+    %s = arith.sitofp %r : tensor<2xi32, #ttg.slice<{dim = 1, parent = #rows}>> to tensor<2xf32, #ttg.slice<{dim = 1, parent = #rows}>>
+    %c = ttg.convert_layout %s : tensor<2xf32, #ttg.slice<{dim = 1, parent = #rows}>> -> tensor<2xf32, #ttg.slice<{dim = 1, parent = #lanes}>>
+    %o = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32, #ttg.slice<{dim = 1, parent = #lanes}>>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<2x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #lanes}>>
+    %pp = tt.addptr %ps, %o : tensor<2x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #lanes}>>, tensor<2xi32, #ttg.slice<{dim = 1, parent = #lanes}>>
+    tt.store %pp, %c : tensor<2x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #lanes}>>
+    tt.return
+  }
+}
+
+// -----
+
+// Inductor's looped-reduction result: 16 rows, 4 per thread in registers and 4 lanes
+// apart, to one row per lane. The rows a lane needs sit in the registers of other lanes;
+// the source broadcasts along lane bits 2-4, so the lane read from (bits 2-3 say which
+// register it offers) is picked to make one shuffle enough: two levels of selects, one
+// indexed shuffle, no shared memory (Triton 3.6 goes through shared memory here).
+// CHECK:       module attributes {{{.*}}ttg.shared = 0 : i32
+// CHECK-LABEL: llvm.func @shuffle_in_warp
+// CHECK-COUNT-3: llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, f32
+// CHECK:         nvvm.shfl.sync idx %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK-NOT:     nvvm.shfl.sync
+// CHECK-NOT:     nvvm.barrier0
+// CHECK:         llvm.return
+#spread = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#tall = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @shuffle_in_warp(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #spread}>>
+    %f = arith.sitofp %r : tensor<16xi32, #ttg.slice<{dim = 1, parent = #spread}>> to tensor<16xf32, #ttg.slice<{dim = 1, parent = #spread}>>
+    %c = ttg.convert_layout %f : tensor<16xf32, #ttg.slice<{dim = 1, parent = #spread}>> -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #tall}>>
+    %o = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #tall}>>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #tall}>>
+    %pp = tt.addptr %ps, %o : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #tall}>>, tensor<16xi32, #ttg.slice<{dim = 1, parent = #tall}>>
+    tt.store %pp, %c : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #tall}>>
+    tt.return
+  }
+}

@@ -1,0 +1,86 @@
+"""benchmarks/inductor/autotune_pin.py: the first phase's autotune picks replayed in the
+others, with a stand-in for Inductor's CachingAutotuner (no torch here)."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+HARNESS = Path(__file__).resolve().parents[3] / "benchmarks" / "inductor"
+sys.path.insert(0, str(HARNESS))
+
+import autotune_pin  # noqa: E402
+
+
+class Config:
+    def __init__(self, xblock, num_warps):
+        self.kwargs, self.num_warps, self.num_stages = {"XBLOCK": xblock}, num_warps, 1
+
+
+class Launcher:
+    def __init__(self, config):
+        self.config = config
+
+
+def fn(name):
+    kernel = types.SimpleNamespace(src=f"def {name}(): pass")
+    kernel.__name__ = name
+    return kernel
+
+
+class FakeAutotuner:
+    """Times its launchers from a table, as Inductor's benchmark would."""
+
+    def __init__(self, name, times):
+        self.fn, self.size_hints = fn(name), {"x": 4096}
+        self.launchers = [Launcher(Config(x, w)) for x, w in times]
+        self.times = times
+
+    def benchmark_all_configs(self, *args, **kwargs):
+        return {launcher: self.times[(launcher.config.kwargs["XBLOCK"],
+                                      launcher.config.num_warps)] for launcher in self.launchers}
+
+    def autotune_to_one_config(self):
+        timings = self.benchmark_all_configs()
+        return min(timings, key=timings.get).config
+
+
+UNPATCHED = FakeAutotuner.benchmark_all_configs
+
+
+@pytest.fixture
+def fake_inductor(monkeypatch):
+    module = types.ModuleType("torch._inductor.runtime.triton_heuristics")
+    module.CachingAutotuner = FakeAutotuner
+    for name in ("torch", "torch._inductor", "torch._inductor.runtime"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    yield
+    FakeAutotuner.benchmark_all_configs = UNPATCHED
+
+
+def test_later_phases_launch_the_first_phases_pick(tmp_path, fake_inductor):
+    record = tmp_path / "triton-a" / "autotune-picks.json"
+    record.parent.mkdir()
+    pin = autotune_pin.AutotunePin("record", record, record)
+    pin.install()
+    chosen = FakeAutotuner("k", {(1024, 4): 2.0, (512, 8): 2.5}).autotune_to_one_config()
+    assert (chosen.kwargs["XBLOCK"], chosen.num_warps) == (1024, 4)
+    pin.save()
+    FakeAutotuner.benchmark_all_configs = UNPATCHED  # the next phase is a fresh process
+
+    replay = autotune_pin.AutotunePin("replay", record, tmp_path / "tileopt-picks.json")
+    replay.install()
+    # This phase's own timing would pick the other config; the record wins.
+    chosen = FakeAutotuner("k", {(1024, 4): 2.7, (512, 8): 2.1}).autotune_to_one_config()
+    assert (chosen.kwargs["XBLOCK"], chosen.num_warps) == (1024, 4)
+    # A kernel the record lacks is timed.
+    chosen = FakeAutotuner("other", {(1024, 4): 2.7, (512, 8): 2.1}).autotune_to_one_config()
+    assert (chosen.kwargs["XBLOCK"], chosen.num_warps) == (512, 8)
+    assert replay.counts == {"replayed": 1, "timed": 1}
+    replay.save()
+    picks = (tmp_path / "tileopt-picks.json").read_text()
+    assert '"replayed": true' in picks and '"replayed": false' in picks
