@@ -5,9 +5,11 @@ the fastest. For kernels of 1 to 3 us that pick is noise: in the run of 2026-11-
 same PTX took 2.0 us in the Triton phases and 2.7 us in the tileopt phase, which had
 picked another config. Comparing compilers needs one config on both sides, so the
 ``triton-a`` phase records each kernel's pick (keyed by its name, size hints and source)
-and the ``tileopt`` and ``triton-b`` phases launch that config without timing. A kernel
-the record lacks is timed as usual, and counted. The choice among GEMM templates under
-max-autotune is made elsewhere (Inductor's algorithm selection) and is not pinned.
+and the ``tileopt`` and ``triton-b`` phases launch that config without timing. Under
+max-autotune the choice among GEMM template configs (Inductor's algorithm selection,
+which times every choice when the graph compiles) is pinned the same way, keyed by its
+place in the compile order and the names of the choices. A kernel or selection the record
+lacks is timed as usual, and counted.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ def kernel_key(autotuner) -> str:
     fn = autotuner.fn
     text = f"{fn.__name__}|{autotuner.size_hints}|{getattr(fn, 'src', '')}"
     return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def describe_choice(choice) -> str:
+    return f"{choice.name} {getattr(choice, 'description', '')}"
 
 
 def describe(config) -> str:
@@ -41,6 +47,7 @@ class AutotunePin:
         self.picks: dict[str, dict] = (json.loads(picks_path.read_text())
                                        if picks_path.exists() else {})
         self.counts = {"replayed": 0, "timed": 0}
+        self.selections = 0
 
     def install(self) -> None:
         from torch._inductor.runtime.triton_heuristics import CachingAutotuner
@@ -66,6 +73,29 @@ class AutotunePin:
             return timings
 
         CachingAutotuner.benchmark_all_configs = benchmark_all_configs
+
+        from torch._inductor.select_algorithm import AlgorithmSelectorCache
+
+        timed_choices = AlgorithmSelectorCache.benchmark_choices
+
+        def benchmark_choices(cls, choices, *args, **kwargs):
+            pin.selections += 1
+            names = [describe_choice(choice) for choice in choices]
+            digest = hashlib.sha256("\n".join(names).encode()).hexdigest()[:16]
+            key = f"selection {pin.selections} {digest}"
+            wanted = pin.recorded.get(key, {}).get("config")
+            if wanted in names:
+                pin.counts["replayed"] += 1
+                timings = {choice: float(name != wanted) for choice, name in zip(choices, names)}
+            else:
+                pin.counts["timed"] += 1
+                timings = timed_choices(choices, *args, **kwargs)
+            best = min(timings, key=timings.get)
+            pin.picks[key] = {"kernel": "GEMM template selection", "config": describe_choice(best),
+                              "replayed": wanted in names, "configs": len(choices)}
+            return timings
+
+        AlgorithmSelectorCache.benchmark_choices = classmethod(benchmark_choices)
 
     def save(self) -> None:
         self.picks_path.write_text(json.dumps(self.picks, indent=1, sort_keys=True))

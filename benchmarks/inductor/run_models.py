@@ -45,7 +45,7 @@ import report  # noqa: E402
 
 PHASES = ("triton-a", "tileopt", "triton-b")
 # Of the time left when a phase starts, the share it may use (the last takes the rest).
-SHARES = {"triton-a": 0.28, "tileopt": 0.6, "triton-b": 1.0}
+SHARES = {"triton-a": 0.28, "tileopt": 0.65, "triton-b": 1.0}
 CONTEXT_LOST = 3  # a worker's exit status when CUDA errors make the rest of its models moot
 MIN_LEFT_S = 15  # a phase with less left starts no worker
 GRACE_S = 30  # a worker past its deadline (it checks it between models) is killed this late

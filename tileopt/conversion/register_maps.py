@@ -13,11 +13,12 @@ whose coordinates are ``f(result(r))``. Pure Python; no IR here.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tileopt.conversion.indexing import register_coordinates
-from tileopt.layouts.linear_layout import LinearLayout
+from tileopt.layouts.linear_layout import LinearLayout, xor_columns
 
 Coords = tuple[int, ...]
 CoordMap = Callable[[Coords], Coords]
@@ -160,7 +161,7 @@ def warp_transfer(src: LinearLayout, dst: LinearLayout) -> WarpTransfer | None:
         if parts is None:
             return None
         registers, lanes = parts
-        base.append(registers ^ _xor_bits(offer_of, lanes))
+        base.append(registers ^ xor_columns(offer_of, lanes))
         offsets.append(lanes)
     identity = all(t == 1 << j for j, t in enumerate(lane_map))
     plan = WarpTransfer(tuple(base), tuple(terms), None if identity else tuple(lane_map),
@@ -168,12 +169,73 @@ def warp_transfer(src: LinearLayout, dst: LinearLayout) -> WarpTransfer | None:
     return plan if _transfers_correctly(plan, src, dst) else None
 
 
-def _xor_bits(columns: Sequence[int], value: int) -> int:
-    acc = 0
-    for i, column in enumerate(columns):
-        if value >> i & 1:
-            acc ^= column
-    return acc
+@dataclass(frozen=True)
+class WarpPlan:
+    """A :class:`WarpTransfer`, then where a register bit and a lane bit trade places
+    (Triton's mixed transpositions) a swap stage ``after = (i, j)``: each thread whose
+    lane bit ``j`` is set swaps its result registers ``r`` and ``r ^ (1 << i)`` (one
+    select per register). The matching stage before the transfer is folded into the
+    transfer's offer terms."""
+
+    transfer: WarpTransfer
+    after: tuple[int, int] | None
+
+
+@functools.lru_cache(maxsize=256)
+def warp_plan(src: LinearLayout, dst: LinearLayout) -> WarpPlan | None:
+    """How a conversion that keeps elements inside their warp is done without shared
+    memory, or None. A plain :func:`warp_transfer` where one exists; else one swap stage
+    before it (``src`` with lane basis ``j`` XOR register basis ``i``) and one after it
+    (the inverse on ``dst``), tried for the register bits whose data must reach a lane
+    and the lane bits whose data sits in registers."""
+    transfer = warp_transfer(src, dst)
+    if transfer is not None:
+        return WarpPlan(transfer, None)
+    if not (src.has_in_dim("lane") and src.in_dims == dst.in_dims):
+        return None
+    nlane = src.in_dim_size_log2("lane")
+    in_dst_registers = _span_solver([dst.apply_flat({"register": 1 << i})
+                                     for i in range(dst.in_dim_size_log2("register"))])
+    in_src_registers = _span_solver([src.apply_flat({"register": 1 << i})
+                                     for i in range(src.in_dim_size_log2("register"))])
+    leaving = [i for i in range(src.in_dim_size_log2("register"))
+               if (v := src.apply_flat({"register": 1 << i})) and in_dst_registers(v) is None]
+    arriving = [j for j in range(nlane)
+                if (v := dst.apply_flat({"lane": 1 << j})) and in_src_registers(v) is not None
+                and v != src.apply_flat({"lane": 1 << j})]
+    for i in leaving:
+        for j in range(nlane):
+            before = _swapped(src, i, j)
+            for j2 in arriving:
+                for i2 in range(dst.in_dim_size_log2("register")):
+                    if not dst.apply_flat({"register": 1 << i2}):
+                        continue
+                    transfer = warp_transfer(before, _swapped(dst, i2, j2))
+                    if transfer is None:
+                        continue
+                    transfer = _offer_swapped(transfer, i, j)
+                    if (len(transfer.terms) <= MAX_SELECT_TERMS
+                            and _transfers_correctly(transfer, src, dst, (i2, j2))):
+                        return WarpPlan(transfer, (i2, j2))
+    return None
+
+
+def _offer_swapped(transfer: WarpTransfer, register_bit: int, lane_bit: int) -> WarpTransfer:
+    """``transfer`` reading the registers as they were before a swap stage: the stage's
+    XOR joins the offering thread's terms (terms on one bit merge; a zero one goes)."""
+    masks: dict[tuple[str, int], int] = {(dim, bit): mask for dim, bit, mask in transfer.terms}
+    masks[("lane", lane_bit)] = masks.get(("lane", lane_bit), 0) ^ (1 << register_bit)
+    terms = tuple((dim, bit, mask) for (dim, bit), mask in masks.items() if mask)
+    return WarpTransfer(transfer.base, terms, transfer.lane_map, transfer.lane_offset)
+
+
+def _swapped(layout: LinearLayout, register_bit: int, lane_bit: int) -> LinearLayout:
+    """The layout after a swap stage ``(register_bit, lane_bit)``: lane basis ``lane_bit``
+    XOR register basis ``register_bit``."""
+    bases = layout.bases
+    lane, register = bases["lane"][lane_bit], bases["register"][register_bit]
+    bases["lane"][lane_bit] = [a ^ b for a, b in zip(lane, register)]
+    return LinearLayout(bases, layout.out_dim_sizes())
 
 
 def _linear_map(pairs: Sequence[tuple[int, int]], nbits: int) -> list[int] | None:
@@ -187,21 +249,24 @@ def _linear_map(pairs: Sequence[tuple[int, int]], nbits: int) -> list[int] | Non
             pairs = [*pairs, (1 << k, 0)]
             solve = _span_solver(keys)
     values = [value for _, value in pairs]
-    images = [_xor_bits(values, solve(1 << k)) for k in range(nbits)]
-    if any(_xor_bits(images, key) != value for key, value in pairs):
+    images = [xor_columns(values, solve(1 << k)) for k in range(nbits)]
+    if any(xor_columns(images, key) != value for key, value in pairs):
         return None
     return images
 
 
-def _transfers_correctly(plan: WarpTransfer, src: LinearLayout, dst: LinearLayout) -> bool:
-    """Every element of every thread of the first warp read from where the plan says."""
+def _transfers_correctly(plan: WarpTransfer, src: LinearLayout, dst: LinearLayout,
+                         after: tuple[int, int] | None = None) -> bool:
+    """Every element of every thread read from where the plan says (with the swap stage
+    ``after`` on the reading thread's registers)."""
     nlane = src.in_dim_size("lane") if src.has_in_dim("lane") else 1
     warps = src.in_dim_size("warp") if src.has_in_dim("warp") else 1
     for warp in range(warps):
         for lane in range(nlane):
-            read = _xor_bits(plan.lane_map, lane) if plan.lane_map is not None else lane
-            for r, base in enumerate(plan.base):
-                sender = read ^ plan.lane_offset[r]
+            read = xor_columns(plan.lane_map, lane) if plan.lane_map is not None else lane
+            for r in range(len(plan.base)):
+                moved = r ^ (1 << after[0]) if after and lane >> after[1] & 1 else r
+                base, sender = plan.base[moved], read ^ plan.lane_offset[moved]
                 ids = {"lane": sender, "warp": warp}
                 register = base
                 for dim, bit, mask in plan.terms:

@@ -48,18 +48,43 @@ class FakeAutotuner:
         return min(timings, key=timings.get).config
 
 
+class Choice:
+    def __init__(self, name, description):
+        self.name, self.description = name, description
+
+
+class FakeSelector:
+    """Inductor's algorithm selection: times GEMM template choices from a table."""
+
+    times: dict[str, float] = {}
+
+    @classmethod
+    def benchmark_choices(cls, choices, autotune_args):
+        return {choice: cls.times[choice.description] for choice in choices}
+
+    @classmethod
+    def select(cls, choices):
+        timings = cls.benchmark_choices(choices, None)
+        return min(timings, key=timings.get).description
+
+
 UNPATCHED = FakeAutotuner.benchmark_all_configs
+UNPATCHED_SELECTOR = FakeSelector.__dict__["benchmark_choices"]
 
 
 @pytest.fixture
 def fake_inductor(monkeypatch):
     module = types.ModuleType("torch._inductor.runtime.triton_heuristics")
     module.CachingAutotuner = FakeAutotuner
+    selection = types.ModuleType("torch._inductor.select_algorithm")
+    selection.AlgorithmSelectorCache = FakeSelector
+    monkeypatch.setitem(sys.modules, selection.__name__, selection)
     for name in ("torch", "torch._inductor", "torch._inductor.runtime"):
         monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
     monkeypatch.setitem(sys.modules, module.__name__, module)
     yield
     FakeAutotuner.benchmark_all_configs = UNPATCHED
+    FakeSelector.benchmark_choices = UNPATCHED_SELECTOR
 
 
 def test_later_phases_launch_the_first_phases_pick(tmp_path, fake_inductor):
@@ -69,8 +94,13 @@ def test_later_phases_launch_the_first_phases_pick(tmp_path, fake_inductor):
     pin.install()
     chosen = FakeAutotuner("k", {(1024, 4): 2.0, (512, 8): 2.5}).autotune_to_one_config()
     assert (chosen.kwargs["XBLOCK"], chosen.num_warps) == (1024, 4)
+    templates = [Choice("triton_mm", "BLOCK_K=32"), Choice("triton_mm", "BLOCK_K=64")]
+    FakeSelector.times = {"BLOCK_K=32": 5.0, "BLOCK_K=64": 6.0}
+    assert FakeSelector.select(templates) == "BLOCK_K=32"
     pin.save()
-    FakeAutotuner.benchmark_all_configs = UNPATCHED  # the next phase is a fresh process
+    # the next phase is a fresh process
+    FakeAutotuner.benchmark_all_configs = UNPATCHED
+    FakeSelector.benchmark_choices = UNPATCHED_SELECTOR
 
     replay = autotune_pin.AutotunePin("replay", record, tmp_path / "tileopt-picks.json")
     replay.install()
@@ -80,7 +110,9 @@ def test_later_phases_launch_the_first_phases_pick(tmp_path, fake_inductor):
     # A kernel the record lacks is timed.
     chosen = FakeAutotuner("other", {(1024, 4): 2.7, (512, 8): 2.1}).autotune_to_one_config()
     assert (chosen.kwargs["XBLOCK"], chosen.num_warps) == (512, 8)
-    assert replay.counts == {"replayed": 1, "timed": 1}
+    FakeSelector.times = {"BLOCK_K=32": 6.0, "BLOCK_K=64": 5.0}
+    assert FakeSelector.select(templates) == "BLOCK_K=32"
+    assert replay.counts == {"replayed": 2, "timed": 1}
     replay.save()
     picks = (tmp_path / "tileopt-picks.json").read_text()
     assert '"replayed": true' in picks and '"replayed": false' in picks

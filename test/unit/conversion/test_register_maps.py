@@ -58,9 +58,13 @@ WARP_CASES = {
     # Inductor's looped-reduction result: selects, then one shuffle per register
     "shuffle": (Slice(1, SPREAD), Slice(1, TALL), [16], "shuffle"),
     "shuffle_back": (Slice(1, TALL), Slice(1, SPREAD), [16], "shuffle"),
-    # a register bit trades places with a lane bit and no lane is broadcast: not this way
-    "transposition": (Blocked((1, 16), (2, 16), (1, 1), (1, 0)),
-                      Blocked((1, 4), (1, 32), (1, 1), (1, 0)), [4, 256], None),
+    # a register bit trades places with a lane bit and no lane is broadcast: a swap stage
+    # after the shuffle (Inductor's 2x512 persistent reduction, 8 -> 4 columns a thread)
+    "transposition": (Blocked((1, 8), (1, 32), (1, 1), (1, 0)),
+                      Blocked((1, 4), (1, 32), (1, 1), (1, 0)), [2, 512], "swap"),
+    # two register bits trade places with lane bits: shared memory
+    "two_transpositions": (Blocked((1, 16), (2, 16), (1, 1), (1, 0)),
+                           Blocked((1, 4), (1, 32), (1, 1), (1, 0)), [4, 256], None),
     # elements change warp
     "across_warps": (Blocked((4,), (32,), (4,), (0,)), Blocked((1,), (32,), (4,), (0,)),
                      [1024], None),
@@ -69,25 +73,30 @@ WARP_CASES = {
 
 def _simulate(plan, src, dst):
     """What each thread of a warp ends with, run step by step as the lowering emits it:
-    every thread offers a register picked by its own id bits, then reads a lane."""
+    every thread offers a register picked by its own id bits, reads a lane, then (a swap
+    stage) swaps result registers by one of its lane bits."""
+    transfer = plan.transfer
     lanes, warps = 32, src.in_dim_size("warp")
     for warp in range(warps):
         def offer(lane, base):
             register = base
-            for dim, bit, mask in plan.terms:
+            for dim, bit, mask in transfer.terms:
                 if {"lane": lane, "warp": warp}[dim] >> bit & 1:
                     register ^= mask
             return src.apply({"register": register, "lane": lane, "warp": warp, "block": 0})
 
         for lane in range(lanes):
             read = lane
-            if plan.lane_map is not None:
+            if transfer.lane_map is not None:
                 read = 0
-                for j, column in enumerate(plan.lane_map):
+                for j, column in enumerate(transfer.lane_map):
                     if lane >> j & 1:
                         read ^= column
-            for r, base in enumerate(plan.base):
-                got = offer(read ^ plan.lane_offset[r], base)
+            received = [offer(read ^ transfer.lane_offset[r], base)
+                        for r, base in enumerate(transfer.base)]
+            if plan.after is not None and lane >> plan.after[1] & 1:
+                received = [received[r ^ (1 << plan.after[0])] for r in range(len(received))]
+            for r, got in enumerate(received):
                 want = dst.apply({"register": r, "lane": lane, "warp": warp, "block": 0})
                 assert got == want, (lane, warp, r)
 
@@ -96,14 +105,16 @@ def _simulate(plan, src, dst):
 def test_warp_transfer(name):
     src_enc, dst_enc, shape, kind = WARP_CASES[name]
     src, dst = to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape)
-    plan = register_maps.warp_transfer(src, dst)
+    plan = register_maps.warp_plan(src, dst)
     if kind is None:
         assert plan is None
         return
     assert plan is not None
-    shuffles = plan.lane_map is not None or any(plan.lane_offset)
-    assert shuffles == (kind == "shuffle")
-    assert len(plan.terms) <= register_maps.MAX_SELECT_TERMS
+    transfer = plan.transfer
+    shuffles = transfer.lane_map is not None or any(transfer.lane_offset)
+    assert shuffles == (kind in ("shuffle", "swap"))
+    assert (plan.after is not None) == (kind == "swap")
+    assert len(transfer.terms) <= register_maps.MAX_SELECT_TERMS
     _simulate(plan, src, dst)
 
 

@@ -64,7 +64,7 @@ def convert_scratch(op: Operation) -> int:
         return 0  # not a TritonGPU conversion: the pattern reports it
     src, dst = linear_layout_of(src_type), linear_layout_of(dst_type)
     if (register_maps.register_map(src, dst) is not None
-            or register_maps.warp_transfer(src, dst) is not None):
+            or register_maps.warp_plan(src, dst) is not None):
         return 0
     size = storage_bytes(convert_scalar_type(src_type.element_type))
     for extent in src_type.get_shape():
@@ -260,9 +260,16 @@ def _convert_layout(fl: FunctionLowering, op: Operation) -> None:
     if mapping is not None:
         fl.set(op.results[0], [values[i] for i in mapping])
         return
-    plan = register_maps.warp_transfer(src, dst)
+    plan = register_maps.warp_plan(src, dst)
     if plan is not None:
-        fl.set(op.results[0], transfer_in_warp(fl, plan, values))
+        received = transfer_in_warp(fl, plan.transfer, values)
+        if plan.after is not None:
+            register_bit, lane_bit = plan.after
+            b = fl.b
+            swap = b.icmp("ne", b.and_(fl.ids.lane, b.i32(1 << lane_bit)), b.i32(0))
+            received = [b.select(swap, received[r ^ (1 << register_bit)], value)
+                        for r, value in enumerate(received)]
+        fl.set(op.results[0], received)
         return
     element_type = fl.llvm_type(src_type)
     fl.set(op.results[0], convert_through_shared(fl, op, values, src, dst,

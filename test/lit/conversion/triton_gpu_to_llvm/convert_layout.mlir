@@ -167,3 +167,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// 2x512 from 8 to 4 consecutive columns a thread (one warp): column bit 2 moves from a
+// register bit to lane bit 0 while the lane bits move up one. No lane is broadcast, so
+// the register bit and the lane bit trade places: each thread offers, per register, one of
+// two registers picked by its lane bit 4 (32 selects), reads one indexed shuffle per
+// register (32), then swaps register pairs 4 apart by its lane bit 0 (32 selects). No
+// shared memory (Triton 3.6: 32 shuffles and 98 selects).
+// CHECK:       module attributes {{{.*}}ttg.shared = 0 : i32
+// CHECK-LABEL: llvm.func @swap_register_and_lane_bits
+// CHECK:         llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, f32
+// CHECK-COUNT-32: nvvm.shfl.sync idx
+// CHECK-COUNT-32: llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, f32
+// CHECK-NOT:     llvm.select
+// CHECK-NOT:     nvvm.shfl.sync
+// CHECK-NOT:     nvvm.barrier0
+// CHECK:         llvm.return
+#eight = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+#four = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @swap_register_and_lane_bits(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #ttg.slice<{dim = 0, parent = #eight}>>
+    %e = tt.expand_dims %r {axis = 0 : i32} : tensor<512xi32, #ttg.slice<{dim = 0, parent = #eight}>> -> tensor<1x512xi32, #eight>
+    %b = tt.broadcast %e : tensor<1x512xi32, #eight> -> tensor<2x512xi32, #eight>
+    %f = arith.sitofp %b : tensor<2x512xi32, #eight> to tensor<2x512xf32, #eight>
+    %c = ttg.convert_layout %f : tensor<2x512xf32, #eight> -> tensor<2x512xf32, #four>
+    %o = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #ttg.slice<{dim = 0, parent = #four}>>
+    %oe = tt.expand_dims %o {axis = 0 : i32} : tensor<512xi32, #ttg.slice<{dim = 0, parent = #four}>> -> tensor<1x512xi32, #four>
+    %ob = tt.broadcast %oe : tensor<1x512xi32, #four> -> tensor<2x512xi32, #four>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<2x512x!tt.ptr<f32>, #four>
+    %pp = tt.addptr %ps, %ob : tensor<2x512x!tt.ptr<f32>, #four>, tensor<2x512xi32, #four>
+    tt.store %pp, %c : tensor<2x512x!tt.ptr<f32>, #four>
+    tt.return
+  }
+}

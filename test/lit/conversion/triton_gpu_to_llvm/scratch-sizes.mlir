@@ -3,10 +3,10 @@
 
 // The allocator gives each op the scratch its lowering lays out (conversion/shared_memory.py):
 // the reduce across 4 warps gets Triton's 1024 bytes (4 warps x 64 columns x 4 bytes); the
-// conversion stays inside each warp, which Triton does with shuffles and no scratch, but
-// tileopt's lowering goes through shared memory with the whole tile (4 x 64 x 4 bytes). The
-// two live at different times and share offset 0; the barrier analysis, run on the same
-// sizes, puts a barrier between the reduce's reads and the conversion's writes.
+// conversion from warps along rows to warps along columns goes through shared memory with
+// the whole tile (4 x 64 x 4 bytes). The two live at different times and share offset 0;
+// the barrier analysis, run on the same sizes, puts a barrier between the reduce's reads
+// and the conversion's writes.
 // ALLOC: ttg.shared = 1024 : i32
 // ALLOC: }) {allocation.offset = 0 : i32} : (tensor<4x64xf32, #blocked>)
 // ALLOC: ttg.convert_layout %5 {allocation.offset = 0 : i32}
@@ -18,11 +18,12 @@
 // CHECK:         llvm.load {{.*}} !llvm.ptr<3> -> f32
 // CHECK:         nvvm.barrier0
 // CHECK-NEXT:    llvm.getelementptr
-// CHECK:         llvm.store {{.*}} !llvm.ptr<3>
+// CHECK:         llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK:         llvm.store {{.*}} : f32, !llvm.ptr<3>
 // CHECK:         nvvm.barrier0
 // CHECK:         llvm.load {{.*}} !llvm.ptr<3> -> vector<2xf32>
 #a = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
-#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @reduce_and_shuffle(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
     %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #a}>>
