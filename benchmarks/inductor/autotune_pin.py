@@ -5,7 +5,10 @@ the fastest. For kernels of 1 to 3 us that pick is noise: in the run of 2026-11-
 same PTX took 2.0 us in the Triton phases and 2.7 us in the tileopt phase, which had
 picked another config. Comparing compilers needs one config on both sides, so the
 ``triton-a`` phase records each kernel's pick (keyed by its name, size hints and source)
-and the ``tileopt`` and ``triton-b`` phases launch that config without timing. Under
+and the ``tileopt`` and ``triton-b`` phases time the configs as usual, then hand the
+recorded pick the best of those times (it wins; every value is still a measurement,
+which matters because Inductor compares a template's time with its fused epilogue's
+before fusing them: fake times of 0 made the tileopt phase skip a fusion). Under
 max-autotune the choice among GEMM template configs (Inductor's algorithm selection,
 which times every choice when the graph compiles) is pinned the same way, keyed by its
 place in the compile order and the names of the choices. A kernel or selection the record
@@ -23,6 +26,14 @@ def kernel_key(autotuner) -> str:
     fn = autotuner.fn
     text = f"{fn.__name__}|{autotuner.size_hints}|{getattr(fn, 'src', '')}"
     return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def pinned(timings: dict, chosen) -> dict:
+    """``timings`` with the values of ``chosen`` and of the fastest exchanged."""
+    fastest = min(timings, key=timings.get)
+    out = dict(timings)
+    out[chosen], out[fastest] = timings[fastest], timings[chosen]
+    return out
 
 
 def describe_choice(choice) -> str:
@@ -60,13 +71,12 @@ class AutotunePin:
             wanted = pin.recorded.get(key, {}).get("config")
             chosen = [launcher for launcher in autotuner.launchers
                       if describe(launcher.config) == wanted]
+            timings = timed(autotuner, *args, **kwargs)
             if chosen:
                 pin.counts["replayed"] += 1
-                timings = {launcher: 1.0 for launcher in autotuner.launchers}
-                timings[chosen[0]] = 0.0
+                timings = pinned(timings, chosen[0])
             else:
                 pin.counts["timed"] += 1
-                timings = timed(autotuner, *args, **kwargs)
             best = min(timings, key=timings.get)
             pin.picks[key] = {"kernel": autotuner.fn.__name__, "config": describe(best.config),
                               "replayed": bool(chosen), "configs": len(autotuner.launchers)}
@@ -84,12 +94,12 @@ class AutotunePin:
             digest = hashlib.sha256("\n".join(names).encode()).hexdigest()[:16]
             key = f"selection {pin.selections} {digest}"
             wanted = pin.recorded.get(key, {}).get("config")
+            timings = timed_choices(choices, *args, **kwargs)
             if wanted in names:
                 pin.counts["replayed"] += 1
-                timings = {choice: float(name != wanted) for choice, name in zip(choices, names)}
+                timings = pinned(timings, choices[names.index(wanted)])
             else:
                 pin.counts["timed"] += 1
-                timings = timed_choices(choices, *args, **kwargs)
             best = min(timings, key=timings.get)
             pin.picks[key] = {"kernel": "GEMM template selection", "config": describe_choice(best),
                               "replayed": wanted in names, "configs": len(choices)}

@@ -116,3 +116,9 @@ def test_later_phases_launch_the_first_phases_pick(tmp_path, fake_inductor):
     replay.save()
     picks = (tmp_path / "tileopt-picks.json").read_text()
     assert '"replayed": true' in picks and '"replayed": false' in picks
+
+
+def test_the_pick_gets_the_best_time_and_every_time_stays_a_measurement():
+    timings = {"a": 2.0, "b": 1.5, "c": 3.0}
+    assert autotune_pin.pinned(timings, "c") == {"a": 2.0, "b": 3.0, "c": 1.5}
+    assert autotune_pin.pinned(timings, "b") == timings
