@@ -16,6 +16,8 @@
 # so only the ttir route applies.
 #
 # Environment: TILEOPT, TILEOPT_TRANSLATE (the commands; default from PATH), TILEOPT_CORPUS,
+# PIPELINE_SUFFIX ("-triton39" with TILEOPT_CORPUS=../shared/corpus-3.9: Triton 3.9's
+# kernels through tileopt's 3.9 pipelines; KERNELS must then leave out block_ptr_matmul),
 # ROUTES (default "ttir ttgir passes"), KERNELS, TARGETS, PTXAS (default: what
 # tileopt.target.ptxas finds, the nvidia-cuda-nvcc wheel's first; empty: none).
 set -u
@@ -29,6 +31,7 @@ ROUTES=${ROUTES:-"ttir ttgir passes"}
 KERNELS=${KERNELS:-"add add_nodiv axpy_f16 gelu softmax layernorm_fwd sum_rows sum_cols cumsum transpose atomic_hist matmul matmul_small block_ptr_matmul"}
 DOTS=${DOTS:-"dot_bf16_64x32x16 dot_tf32_64x64x32 dot_ieee_f32_64x64x32 dot_fma_f32_32x32x16 dot_acc_f16_64x64x32 dot_chain_f16_64x64x32"}
 TARGETS=${TARGETS:-"cuda-sm80 cuda-sm90"}
+PIPELINE_SUFFIX=${PIPELINE_SUFFIX:-}
 
 if [ ! -f "$CORPUS/README.md" ]; then
   echo "corpus not found at $CORPUS (set TILEOPT_CORPUS)" >&2
@@ -50,8 +53,8 @@ json_string() {  # a JSON string literal of $1 (first line, quotes and backslash
 
 for target in $TARGETS; do
   case $target in
-    cuda-sm80) arch=sm_80; cc=80; pipeline=nvidia-sm80 ;;
-    cuda-sm90) arch=sm_90a; cc=90; pipeline=nvidia-sm90 ;;
+    cuda-sm80) arch=sm_80; cc=80; pipeline=nvidia-sm80$PIPELINE_SUFFIX ;;
+    cuda-sm90) arch=sm_90a; cc=90; pipeline=nvidia-sm90$PIPELINE_SUFFIX ;;
     *) echo "unknown target $target" >&2; exit 1 ;;
   esac
   LLIR_PASSES=${LLIR_PASSES:-"--convert-scf-to-cf --allocate-shared-memory-nv=compute-capability=$cc --convert-triton-gpu-to-llvm --canonicalize --cse"}

@@ -524,25 +524,73 @@ def _load(op: Operation, operands: list[AxisInfo]) -> AxisInfo:
                           for d in range(ptr.rank)))
 
 
+def _every_element_divisibility(src: AxisInfo) -> int:
+    """A power of two dividing every element: a run [2^n, 2^n+1, ...] only guarantees 1."""
+    if src.constant_value is not None:
+        return highest_pow2_divisor(src.constant_value)
+    every = 0
+    for d in range(src.rank):
+        every = gcd(every, 1 if src.contiguity[d] > 1 else src.divisibility[d])
+    return every or 1
+
+
 @_rule("tt.expand_dims")
 def _expand_dims(op: Operation, operands: list[AxisInfo]) -> AxisInfo:
     src = operands[0]
     axis = _attr(op, "axis").value.data
-    if src.constant_value is not None:
-        new_div = highest_pow2_divisor(src.constant_value)
-    else:
-        # The new dim's divisibility holds for every element: a run [2^n, 2^n+1, ...]
-        # only guarantees 1.
-        new_div = 0
-        for d in range(src.rank):
-            new_div = gcd(new_div, 1 if src.contiguity[d] > 1 else src.divisibility[d])
-        new_div = new_div or 1
+    # The new dim's divisibility holds for every element.
+    new_div = _every_element_divisibility(src)
 
     def insert(values: tuple[int, ...], value: int) -> tuple[int, ...]:
         return values[:axis] + (value,) + values[axis:]
 
     return AxisInfo(insert(src.contiguity, 1), insert(src.divisibility, new_div),
                     insert(src.constancy, 1), src.constant_value)
+
+
+def _row_major_strides(shape: Sequence[int]) -> list[int]:
+    strides = [1] * len(shape)
+    for d in range(len(shape) - 2, -1, -1):
+        strides[d] = strides[d + 1] * shape[d + 1]
+    return strides
+
+
+@_rule("tt.reshape")
+def _reshape(op: Operation, operands: list[AxisInfo]) -> AxisInfo:
+    """Row-major reshape (Triton 3.9 writes one where 3.6 wrote expand_dims, e.g. in
+    rewritten tensor descriptors). Each destination dim takes what survives of the source
+    dim its unit step lies in: a contiguous run only where both dims start on the same
+    element stride, a constant run over as many steps as it lasts; every dim keeps what
+    divides every element."""
+    src = operands[0]
+    src_shape = _shape(op.operands[0].type)
+    dst_shape = _shape(op.results[0].type)
+    every = _every_element_divisibility(src)
+    if src.constant_value is not None:
+        return AxisInfo((1,) * len(dst_shape), (every,) * len(dst_shape), tuple(dst_shape),
+                        src.constant_value)
+    if op.properties.get("allow_reorder") is not None:  # elements may move: no runs kept
+        ones = (1,) * len(dst_shape)
+        return AxisInfo(ones, (every,) * len(dst_shape), ones)
+    src_strides, dst_strides = _row_major_strides(src_shape), _row_major_strides(dst_shape)
+    contiguity, divisibility, constancy = ([1] * len(dst_shape), [every] * len(dst_shape),
+                                           [1] * len(dst_shape))
+    for m, stride in enumerate(dst_strides):
+        # leading size-1 dims lie past every source dim: the outermost stands for them
+        i = next((i for i, st in enumerate(src_strides)
+                  if st <= stride < st * src_shape[i]), 0)
+        if src.contiguity[i] > 1:
+            if stride == src_strides[i]:
+                run = min(src.contiguity[i], dst_shape[m])
+                # a cut run starts new runs inside the old one: only ``run`` divides them
+                kept = src.divisibility[i] if run == src.contiguity[i] else min(
+                    src.divisibility[i], run)
+                contiguity[m], divisibility[m] = run, max(every, kept)
+            continue
+        end = src_strides[i] * src.constancy[i]
+        if stride <= end:
+            constancy[m] = min(dst_shape[m], end // stride)
+    return AxisInfo(tuple(contiguity), tuple(divisibility), tuple(constancy))
 
 
 @_rule("tt.broadcast")

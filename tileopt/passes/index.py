@@ -34,6 +34,8 @@ PASS_MODULES: dict[str, str] = {
     "triton-nvidia-check-matmul-two-cta": "tileopt.transforms.nvidia.check_matmul_two_cta",
     "triton-nvidia-gpu-fence-insertion": "tileopt.transforms.nvidia.fence_insertion",
     "triton-nvidia-gpu-membar": "tileopt.conversion.nvidia.membar",
+    "triton-nvidia-optimize-descriptor-encoding": "tileopt.transforms.nvidia.optimize_descriptor_encoding",
+    "triton-nvidia-tma-lowering": "tileopt.transforms.nvidia.tma_lowering",
     "triton-reorder-broadcast": "tileopt.transforms.ttir.reorder_broadcast",
     "triton-rewrite-tensor-descriptor-to-pointer": "tileopt.transforms.ttir.rewrite_tensor_descriptor_to_pointer",
     "triton-rewrite-tensor-pointer": "tileopt.transforms.ttir.rewrite_tensor_pointer",

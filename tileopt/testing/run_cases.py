@@ -19,6 +19,8 @@ import numpy as np
 
 # The corpus kernels with a tt.dot, and the others.
 DOT = ("matmul", "matmul_small", "block_ptr_matmul")
+# Triton 3.9's corpus: block pointers are gone, tensor descriptors came.
+DOT_39 = ("matmul", "matmul_small", "desc_matmul")
 NON_DOT = ("add", "add_nodiv", "axpy_f16", "gelu", "softmax", "layernorm_fwd", "sum_rows",
            "sum_cols", "cumsum", "transpose", "atomic_hist")
 
@@ -189,7 +191,21 @@ def block_ptr_matmul(rng, scale=1, k_steps=1) -> Case:
     return _matmul(rng, (64, 64), True, scale, k_steps)
 
 
-CASES: dict[str, Callable] = {name: globals()[name] for name in NON_DOT + DOT}
+def desc_matmul(rng, scale=1, k_steps=1) -> Case:
+    """C = A @ B through tensor descriptors (128x128x64 blocks): two blocks and a ragged
+    tail along M and N, a K loop of ``k_steps + 1`` steps, the last ragged, which the
+    descriptors' bounds (not a mask of the kernel's) keep in range; the reads past them
+    must give 0. M, N, K multiples of 16, as the .ttir assumes; C is dense (stride N)."""
+    m, n, k = 144 * scale, 144, 64 * k_steps + 16
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = np.full((m, n), np.nan, np.float16)
+    want = (a.astype(np.float64) @ b).astype(np.float16).astype(np.float64)
+    return Case([a, b, c, m, n, k], (math.ceil(m / 128), math.ceil(n / 128)),
+                lambda o: _close(o[2], want, 0, 2 ** -10 * np.maximum(1, np.abs(want))))
+
+
+CASES: dict[str, Callable] = {name: globals()[name] for name in NON_DOT + DOT + ("desc_matmul",)}
 
 
 def compile_options(meta: Path) -> str:

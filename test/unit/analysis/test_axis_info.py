@@ -307,3 +307,42 @@ def test_vector_width_queries(layout, alignment, contiguity, mask):
     assert a.alignment(v["ptrs"]) == alignment
     assert a.contiguity(v["ptrs"]) == contiguity
     assert a.mask_alignment(v["mask"]) == mask
+
+
+def test_reshape_to_a_unit_dim_is_expand_dims():
+    # Triton 3.9 writes tt.reshape where 3.6 wrote expand_dims (tensor descriptors
+    # rewritten to pointers): both must give the same facts.
+    a, v = analyse("""
+  %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %st = tt.splat %stride : i32 -> tensor<64xi32>
+  %srow = arith.muli %rows, %st : tensor<64xi32>
+  %e1 = tt.expand_dims %rows {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %r1 = tt.reshape %rows : tensor<64xi32> -> tensor<64x1xi32>
+  %e0 = tt.expand_dims %rows {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %r0 = tt.reshape %rows : tensor<64xi32> -> tensor<1x64xi32>
+  %es = tt.expand_dims %srow {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rs = tt.reshape %srow : tensor<64xi32> -> tensor<1x64xi32>""",
+        "%stride: i32 {tt.divisibility = 16 : i32}")
+    assert info(a, v, "r1") == info(a, v, "e1") == ((64, 1), (R30, 1), (1, 1), None)
+    assert info(a, v, "r0") == info(a, v, "e0") == ((1, 64), (1, R30), (1, 1), None)
+    assert info(a, v, "rs") == info(a, v, "es") == ((1, 1), (16, 16), (1, 1), None)
+
+
+def test_reshape_splits_and_merges_runs():
+    a, v = analyse("""
+  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %split = tt.reshape %r : tensor<128xi32> -> tensor<2x64xi32>
+  %back = tt.reshape %split : tensor<2x64xi32> -> tensor<128xi32>
+  %s = tt.splat %n : i32 -> tensor<128xi32>
+  %ssplit = tt.reshape %s : tensor<128xi32> -> tensor<4x32xi32>
+  %any = tt.reshape %r allow_reorder : tensor<128xi32> -> tensor<2x64xi32>""",
+        "%n: i32 {tt.divisibility = 8 : i32}")
+    # [[0..63], [64..127]]: runs of 64 along dim 1 starting at 0 and 64; each column
+    # steps by 64 along dim 0, so no run, and element 1 is odd: divisibility 1 there.
+    assert info(a, v, "split") == ((1, 64), (1, 64), (1, 1), None)
+    # merged back: the run of 64 is all that is known (the rows' starts were multiples of 64)
+    assert info(a, v, "back") == ((64,), (64,), (1,), None)
+    # a splat stays constant across every destination dim, its divisibility everywhere
+    assert info(a, v, "ssplit") == ((1, 1), (8, 8), (4, 32), None)
+    # allow_reorder may move elements: no runs survive
+    assert info(a, v, "any") == ((1, 1), (1, 1), (1, 1), None)

@@ -140,12 +140,12 @@ def format_table(results: dict[tuple[str, str], str], targets: tuple[str, ...] =
 
 
 def print_table(capsys, title: str, results: dict[tuple[str, str], str],
-                targets: tuple[str, ...] = TARGETS) -> None:
+                targets: tuple[str, ...] = TARGETS, kernels: tuple[str, ...] = KERNELS) -> None:
     """Print past pytest's capture, so that ``-s`` is not needed to see the table."""
     if not results:
         pytest.skip("no corpus cases ran")
     with capsys.disabled():
-        print(f"\n{title}\n" + format_table(results, targets))
+        print(f"\n{title}\n" + format_table(results, targets, kernels))
 
 
 def module_table(title: str, kernels: tuple[str, ...] = KERNELS):
@@ -209,7 +209,7 @@ def pass_match_tests(pass_name: str, options: PassOptions = no_options,
 
     def test_print_match_table(capsys):
         print_table(capsys, f"{pass_name}: tileopt vs Triton {triton_version}", results,
-                    targets)
+                    targets, KERNELS if not suffix else KERNELS_39)
 
     return test_matches_triton, test_print_match_table
 

@@ -36,3 +36,5 @@ def test_ttgir_front_matches_triton(corpus, passes_root, target, kernel):
 def test_print_chain_table(capsys):
     print_table(capsys, "convert-triton-to-tritongpu + coalesce + F32DotTC vs Triton 3.6 "
                 "before remove-layout-conversions", _chain_results)
+test_matches_triton_39, test_print_match_table_39 = pass_match_tests(
+    "tritongpu-coalesce", triton_version="3.9")

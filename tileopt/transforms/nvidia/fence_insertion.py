@@ -9,7 +9,9 @@ back through memdesc views and loop-carried values; a store counts when it is re
 from the allocation through views of a single use each, as in Triton 3.6), the pass puts a
 ``ttng.fence_async_shared {bCluster = false}``, hoisted out of every loop that contains
 none of those writes, and dropped where the op before it is already such a fence.
-Buffers filled by ``cp.async`` copies need no fence. Below sm90 it does nothing.
+Buffers filled by ``cp.async`` copies need no fence in Triton 3.6; Triton 3.9 counts those
+copies as generic-proxy writes too (its sm90 matmuls get a fence in the loop, before the
+dot; TMA copies are async-proxy and need none). Below sm90 it does nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileopt.analysis.allocation import MEMDESC_VIEW_OPS
+from tileopt.dialects.triton_version import is_version_39
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.dialects.ttng import FenceAsyncSharedOp
 from tileopt.passes import Pass, option, register_pass
@@ -33,10 +36,24 @@ def _single_user(op: Operation) -> Operation | None:
     return users[0] if len(users) == 1 else None
 
 
-def register_writes(value: SSAValue) -> list[Operation]:
+def _async_copies_into(buffer: SSAValue) -> list[Operation]:
+    """The ``cp.async`` copies into ``buffer`` or any view of it."""
+    copies, views = [], [buffer]
+    while views:
+        for use in views.pop().uses:
+            user = use.operation
+            if user.name == "ttg.async_copy_global_to_local" and use.index == 1:
+                copies.append(user)
+            elif user.name in MEMDESC_VIEW_OPS:
+                views.extend(user.results)
+    return copies
+
+
+def register_writes(value: SSAValue, async_copies: bool = False) -> list[Operation]:
     """The ops that write registers into the shared buffer ``value`` reads: allocs with
     an initial value and local_stores, through views and ``scf.for`` iter args; the owner
-    of any other block argument, to be safe."""
+    of any other block argument, to be safe. With ``async_copies`` (Triton 3.9), also the
+    ``cp.async`` copies into the allocation, when no local_store is found."""
     found: dict[Operation, None] = {}
     visited: set[SSAValue] = set()
 
@@ -56,6 +73,9 @@ def register_writes(value: SSAValue) -> list[Operation]:
                     if user.name == "ttg.local_store":
                         found[user] = None
                         return
+                if async_copies and (copies := _async_copies_into(op.results[0])):
+                    found.update(dict.fromkeys(copies))
+                    return
             for operand in op.operands:
                 visit(operand)
             return
@@ -82,7 +102,9 @@ def _enclosing_loop(op: Operation) -> Operation | None:
 
 
 def insert_fence(dot: Operation) -> None:
-    writes = register_writes(dot.operands[0]) + register_writes(dot.operands[1])
+    version_39 = is_version_39(dot)
+    writes = (register_writes(dot.operands[0], version_39)
+              + register_writes(dot.operands[1], version_39))
     if not writes:
         return
     fence = FenceAsyncSharedOp(False)

@@ -1,26 +1,37 @@
 """``triton-rewrite-tensor-descriptor-to-pointer``: tensor descriptors become pointers
 (Triton's ``RewriteTensorDescriptorToPointer.cpp``), for targets without TMA hardware.
 
-A ``!tt.tensordesc<tensor<BxT>>`` stands for a base pointer, the tensor's shape and its
-strides. As in Triton's type conversion, each descriptor becomes ``1 + 2 * rank`` values:
-``!tt.ptr<T>``, ``rank`` i64 sizes and ``rank`` i64 strides. In the ``tt`` dialect tileopt
-reads, descriptors come in as function arguments (Triton's ``tt.make_tensor_descriptor``
-is not part of it), so a descriptor argument is replaced by those ``1 + 2 * rank``
-arguments, in place, and its uses are rewritten:
+A ``!tt.tensordesc<BxT>`` stands for a base pointer, the tensor's shape, its strides and
+whether out-of-bounds elements read NaN (``padding = nan``) or 0. As in Triton, each
+descriptor becomes those values:
 
-- ``descriptor_load %d[i, j]`` -> ``load(ptrs, mask, zeros)``: ``ptrs`` is
-  ``splat(base) + sum_k broadcast(expand(splat(i_k) + range(B_k)) * stride_k)``, the mask
-  keeps ``0 <= index < size`` in every dimension and out-of-bounds elements read 0, which
-  is what a TMA load returns there;
+- a descriptor argument becomes ``1 + 2 * rank + 1`` arguments, in place: ``!tt.ptr<T>``,
+  ``rank`` i64 sizes, ``rank`` i64 strides, an i1 NaN-padding flag (what Triton's launcher
+  passes for a host-side descriptor);
+- a ``tt.make_tensor_descriptor`` (a descriptor made in the kernel, Triton 3.7+'s
+  ``tl.make_tensor_descriptor``) becomes its base and strides, its i32 sizes widened to
+  i64 where it stood, and the padding flag as a constant (Triton 3.9 also writes a second
+  ``false`` constant there, which nothing reads);
+
+and its uses are rewritten:
+
+- ``descriptor_load %d[i, j]`` -> ``load(ptrs, mask, other)``: ``ptrs`` is
+  ``splat(base) + sum_k broadcast(view(splat(i_k) + range(B_k)) * stride_k)``, the mask
+  keeps ``0 <= index < size`` in every dimension, and ``other`` (what a TMA load returns
+  out of bounds) is ``select(nan_flag, NaN, 0)`` for floats, 0 for integers;
 - ``descriptor_store %d[i, j], %v`` -> ``store(ptrs, %v, mask)``.
 
-Cache and eviction hints carry over. Indices are widened to i64 first. As in Triton, the
-pointer and the mask each build their own index ranges (CSE merges them). A descriptor
-used any other way (passed to a call, carried by a loop) is reported as an error.
+``view`` makes each index range rank-``B``: ``tt.expand_dims`` in Triton 3.6, a
+``tt.reshape`` in 3.9 (both checked against Triton: 3.6 run through its own Python
+bindings, 3.9 against its per-pass dumps of desc_matmul). Cache and eviction hints carry
+over. Indices are widened to i64 first. As in Triton, the pointer and the mask each build
+their own index ranges (CSE merges them). A descriptor used any other way (passed to a
+call, carried by a loop) is reported as an error.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -41,9 +52,9 @@ from xdsl.ir import Operation, SSAValue
 
 from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects import tt
-from tileopt.dialects.tt_types import PointerType, TensorDescType
-from tileopt.ir import TileoptError
-from tileopt.passes import Pass, register_pass
+from tileopt.dialects.triton_version import is_version_39
+from tileopt.dialects.tt_types import PADDING_OPTION, PaddingOption, PointerType, TensorDescType
+from tileopt.passes import Pass, PassFailure, register_pass
 from tileopt.transforms.utils.builder import OpBuilder
 
 
@@ -52,10 +63,13 @@ class Descriptor:
     base: SSAValue
     shape: list[SSAValue]
     strides: list[SSAValue]
+    nan_padding: SSAValue
+    reshape: bool  # index ranges take their rank by tt.reshape (3.9), not expand_dims
 
 
-def _offset_ranges(b: OpBuilder, block: tuple[int, ...], indices: list[SSAValue]) -> list[SSAValue]:
-    """``splat(index_k) + range(B_k)`` per dimension, expanded to the block's rank."""
+def _offset_ranges(b: OpBuilder, desc: Descriptor, block: tuple[int, ...],
+                   indices: list[SSAValue]) -> list[SSAValue]:
+    """``splat(index_k) + range(B_k)`` per dimension, brought to the block's rank."""
     ranges = []
     for dim, index in enumerate(indices):
         n = block[dim]
@@ -63,6 +77,11 @@ def _offset_ranges(b: OpBuilder, block: tuple[int, ...], indices: list[SSAValue]
         value = b.add(arith.AddiOp(
             b.add(tt.SplatOp(index, row)),
             b.add(tensor_arith.ExtSIOp(b.add(tt.MakeRangeOp(0, n, TensorType(i32, [n]))), row))))
+        if desc.reshape and len(block) > 1:
+            shape = [n if axis == dim else 1 for axis in range(len(block))]
+            value = b.add(tt.ReshapeOp(value, TensorType(i64, shape)))
+            ranges.append(value)
+            continue
         shape = [n]
         for axis in range(len(block)):
             if axis != dim:
@@ -74,8 +93,9 @@ def _offset_ranges(b: OpBuilder, block: tuple[int, ...], indices: list[SSAValue]
 
 def _pointers(b: OpBuilder, desc: Descriptor, block: tuple[int, ...],
               indices: list[SSAValue]) -> SSAValue:
+    ranges = _offset_ranges(b, desc, block, indices)
     ptr = b.add(tt.SplatOp(desc.base, TensorType(desc.base.type, list(block))))
-    for dim, offsets in enumerate(_offset_ranges(b, block, indices)):
+    for dim, offsets in enumerate(ranges):
         stride = b.add(tt.SplatOp(desc.strides[dim], offsets.type))
         scaled = b.add(arith.MuliOp(offsets, stride))
         ptr = b.add(tt.AddPtrOp(ptr, b.add(tt.BroadcastOp(scaled, TensorType(i64, list(block))))))
@@ -85,7 +105,7 @@ def _pointers(b: OpBuilder, desc: Descriptor, block: tuple[int, ...],
 def _mask(b: OpBuilder, desc: Descriptor, block: tuple[int, ...],
           indices: list[SSAValue]) -> SSAValue:
     mask = None
-    for dim, offsets in enumerate(_offset_ranges(b, block, indices)):
+    for dim, offsets in enumerate(_offset_ranges(b, desc, block, indices)):
         zero = b.add(arith.ConstantOp(IntegerAttr(0, i64)))
         above = b.add(tensor_arith.CmpiOp(offsets, b.add(tt.SplatOp(zero, offsets.type)), "sge"))
         below = b.add(tensor_arith.CmpiOp(
@@ -97,10 +117,14 @@ def _mask(b: OpBuilder, desc: Descriptor, block: tuple[int, ...],
     return mask
 
 
-def _zeros(b: OpBuilder, block: tuple[int, ...], element) -> SSAValue:
-    value = 0 if isinstance(element, IntegerType) else 0.0
-    return b.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(
-        TensorType(element, list(block)), [value])))
+def _padding(b: OpBuilder, desc: Descriptor, block: tuple[int, ...], element) -> SSAValue:
+    """What a load reads out of bounds: 0, or NaN where the descriptor says so."""
+    ty = TensorType(element, list(block))
+    if isinstance(element, IntegerType):
+        return b.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(ty, [0])))
+    nan = b.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(ty, [math.nan])))
+    zero = b.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(ty, [0.0])))
+    return b.add(arith.SelectOp(desc.nan_padding, nan, zero))
 
 
 def _rewrite_use(op: Operation, desc: Descriptor, desc_type: TensorDescType) -> None:
@@ -109,8 +133,9 @@ def _rewrite_use(op: Operation, desc: Descriptor, desc_type: TensorDescType) -> 
     b = OpBuilder(op)
     if isinstance(op, tt.DescriptorLoadOp):
         indices = [b.add(tensor_arith.ExtSIOp(i, i64)) for i in op.indices]
+        other = _padding(b, desc, block, element)
         load = tt.LoadOp(_pointers(b, desc, block, indices), _mask(b, desc, block, indices),
-                         _zeros(b, block, element), attributes=dict(op.attributes))
+                         other, attributes=dict(op.attributes))
         load.properties["cache"] = op.cache
         load.properties["evict"] = op.evict
         value = b.add(load)
@@ -125,8 +150,8 @@ def _rewrite_use(op: Operation, desc: Descriptor, desc_type: TensorDescType) -> 
         b.add(tt.StoreOp(_pointers(b, desc, block, indices), value,
                          _mask(b, desc, block, indices), attributes=dict(op.attributes)))
     else:
-        raise TileoptError(f"{op.name} on a tensor descriptor cannot be rewritten to "
-                           "pointers (only tt.descriptor_load and tt.descriptor_store can)")
+        raise PassFailure(op, f"{op.name} on a tensor descriptor cannot be rewritten to "
+                          "pointers (only tt.descriptor_load and tt.descriptor_store can)")
     op.detach()
     op.erase()
 
@@ -145,22 +170,41 @@ def _expand_arguments(func: tt.FuncOp) -> None:
         old = block.args[index]
         rank = len(desc_type.block_type.get_shape())
         element = desc_type.block_type.element_type
-        types = [PointerType(element)] + [i64] * (2 * rank)
+        types = [PointerType(element)] + [i64] * (2 * rank) + [i1]
         new_args = [block.insert_arg(ty, index + 1 + k) for k, ty in enumerate(types)]
-        desc = Descriptor(new_args[0], new_args[1:1 + rank], new_args[1 + rank:])
+        desc = Descriptor(new_args[0], new_args[1:1 + rank], new_args[1 + rank:1 + 2 * rank],
+                          new_args[-1], is_version_39(func))
         for use in list(old.uses):
             _rewrite_use(use.operation, desc, desc_type)
         block.erase_arg(old)
         inputs[index:index + 1] = types
-        arg_attrs[index:index + 1] = [DictionaryAttr({}) for _ in types]
+        # the pointer keeps the descriptor's attributes (tt.divisibility), as in Triton
+        arg_attrs[index:index + 1] = [arg_attrs[index]] + [DictionaryAttr({}) for _ in types[1:]]
     func.function_type = FunctionType.from_lists(inputs, list(func.function_type.outputs.data))
     if func.arg_attrs is not None or any(a.data for a in arg_attrs):
         func.arg_attrs = ArrayAttr(arg_attrs)
 
 
+def _rewrite_made(make: tt.MakeTensorDescOp) -> None:
+    """A descriptor made in the kernel: its values where it stood, then its uses."""
+    b = OpBuilder(make)
+    version_39 = is_version_39(make)
+    shape = [b.add(tensor_arith.ExtSIOp(size, i64)) for size in make.shape]
+    nan = (make.padding is not None
+           and PADDING_OPTION.value_of(make.padding) == PaddingOption.PAD_NAN)
+    flags = [b.add(arith.ConstantOp(IntegerAttr(int(nan), i1)))
+             for _ in range(2 if version_39 else 1)]
+    desc = Descriptor(make.base, shape, list(make.strides), flags[0], version_39)
+    for use in list(make.result.uses):
+        _rewrite_use(use.operation, desc, make.result.type)
+    make.detach()
+    make.erase()
+
+
 @register_pass
 class RewriteTensorDescriptorToPointer(Pass):
-    """Rewrite tensor descriptor arguments and their loads/stores into pointer arithmetic."""
+    """Rewrite tensor descriptors (arguments and tt.make_tensor_descriptor) and their
+    loads/stores into pointer arithmetic."""
 
     name = "triton-rewrite-tensor-descriptor-to-pointer"
 
@@ -168,9 +212,12 @@ class RewriteTensorDescriptorToPointer(Pass):
         for func in [f for f in op.walk() if isinstance(f, tt.FuncOp)]:
             if any(isinstance(t, TensorDescType) for t in func.function_type.inputs.data):
                 _expand_arguments(func)
+        for make in [o for o in op.walk() if isinstance(o, tt.MakeTensorDescOp)]:
+            _rewrite_made(make)
         for inner in op.walk():
             if isinstance(inner, tt.FuncOp):
                 continue
             if any(isinstance(v.type, TensorDescType) for v in (*inner.operands, *inner.results)):
-                raise TileoptError(f"{inner.name}: tensor descriptors that are not function "
-                                   "arguments are not supported")
+                raise PassFailure(inner, f"{inner.name}: a tensor descriptor used other than "
+                                  "by tt.descriptor_load / tt.descriptor_store cannot be "
+                                  "rewritten to pointers")
