@@ -162,7 +162,7 @@ def norm_mlp() -> Case:
 
 # Inductor decides whether to fuse a template's epilogue by timing the fused kernel against
 # template + pointwise; the decision flips between runs (H100, 2026-11-26: the tileopt
-# phase kept the GELU out of the addmm template in every run, triton-b once kept the
+# phase kept the GELU out of the addmm template in two runs, triton-b once kept the
 # bias+ReLU out of the mm template), and the graph, its kernels and their rounding with
 # it. Off, every phase fuses wherever it may: one graph to compare.
 MAX_AUTOTUNE = {"max_autotune_gemm_backends": "TRITON", "max_autotune_gemm_search_space": "DEFAULT",
