@@ -18,9 +18,9 @@ cheaper plan kept. Where the target moves 8x8 matrices of 16-bit elements
 shape are built too (the coordinates that pick a row's columns at the lowest offsets; a
 32-bit element takes two columns), and a side of that shape is counted as matrix
 instructions when they are cheaper: the other side keeps its 16-byte vectors or, where
-the lowest offsets suit both, moves matrices too, as in Triton's lowering. The banks (how many, how wide) are the
-vendor's (``TargetHooks.shared_memory_banks``). Pure Python, tested exhaustively
-(test/unit/conversion).
+the lowest offsets suit both, moves matrices too, as in Triton's lowering. The banks
+(how many, how wide) are the vendor's (``TargetHooks.shared_memory_banks``). Pure
+Python, tested exhaustively (test/unit/conversion).
 """
 
 from __future__ import annotations

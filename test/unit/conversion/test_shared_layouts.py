@@ -106,37 +106,33 @@ def test_common_register_bases_vectorise_both_sides():
 
 
 # Inductor's rotary kernel (the conversion before its transposed store) under its
-# autotuning configs, in bf16 and f32 (the same layouts with half the elements a thread):
-# Triton moves one side, or both, as 8x8 matrices of 16-bit elements (ldmatrix/stmatrix).
+# autotuning configs, bf16 and f32 (../shared kernel caches): blocked layouts written as
+# "sizePerThread/threadsPerWarp/warpsPerCTA/order" (r: order [1, 0], c: [0, 1]), and which
+# sides Triton's PTX moves as 8x8 matrices of 16-bit elements (store, load; None: tileopt
+# differs, where it takes fewer instructions or mirrors Triton's plan).
 ROTARY = {
-    "32x32": (Blocked((1, 8), (8, 4), (4, 1), (1, 0)), Blocked((8, 1), (4, 8), (1, 4), (0, 1)),
-              [32, 32]),
-    "64x64": (Blocked((1, 8), (4, 8), (8, 1), (1, 0)), Blocked((8, 1), (8, 4), (1, 8), (0, 1)),
-              [64, 64]),
-    "2x512": (Blocked((1, 8), (1, 32), (2, 2), (1, 0)), Blocked((2, 1), (1, 32), (1, 4), (0, 1)),
-              [2, 512]),
-    "1024x1": (Blocked((8, 1), (32, 1), (4, 1), (0, 1)), Blocked((1, 1), (32, 1), (4, 1), (0, 1)),
-               [1024, 1]),
-    "256x16": (Blocked((1, 8), (16, 2), (8, 1), (1, 0)), Blocked((8, 1), (32, 1), (1, 8), (0, 1)),
-               [256, 16]),
+    (2, "32x32"): ("1x8/8x4/4x1/r", "8x1/4x8/1x4/c", (False, True)),
+    (2, "64x64"): ("1x8/4x8/8x1/r", "8x1/8x4/1x8/c", None),
+    (2, "2x512"): ("1x8/1x32/2x2/r", "2x1/1x32/1x4/c", (True, True)),
+    (2, "1024x1"): ("8x1/32x1/4x1/c", "1x1/32x1/4x1/c", (True, True)),
+    (2, "256x16"): ("1x8/16x2/8x1/r", "8x1/32x1/1x8/c", None),
+    (4, "2x512"): ("1x4/1x32/1x4/r", "2x1/1x32/1x4/c", (False, True)),
+    (4, "1024x1"): ("4x1/32x1/4x1/c", "1x1/32x1/4x1/c", (False, True)),
+    (4, "16x256"): ("1x4/1x32/4x2/r", "4x1/4x8/1x8/c", (False, True)),
+    (4, "256x16"): ("1x4/8x4/8x1/r", "4x1/32x1/2x4/c", (True, False)),
 }
-ROTARY_F32 = {
-    "2x512": (Blocked((1, 4), (1, 32), (1, 4), (1, 0)), Blocked((2, 1), (1, 32), (1, 4), (0, 1)),
-              [2, 512]),
-    "1024x1": (Blocked((4, 1), (32, 1), (4, 1), (0, 1)), Blocked((1, 1), (32, 1), (4, 1), (0, 1)),
-               [1024, 1]),
-    "16x256": (Blocked((1, 4), (1, 32), (4, 2), (1, 0)), Blocked((4, 1), (4, 8), (1, 8), (0, 1)),
-               [16, 256]),
-    "256x16": (Blocked((1, 4), (8, 4), (8, 1), (1, 0)), Blocked((4, 1), (32, 1), (2, 4), (0, 1)),
-               [256, 16]),
-}
-# Triton's PTX of each (../shared kernel caches of the rotary kernel): which sides move
-# matrices (store, load); the .trans form is the one with 16-bit columns along lane bits 2-4.
-TRITON_MATRIX_SIDES = {
-    (2, "2x512"): (True, True), (2, "1024x1"): (True, True),
-    (4, "2x512"): (False, True), (4, "1024x1"): (False, True), (4, "16x256"): (False, True),
-    (4, "256x16"): (True, False),
-}
+
+
+def _blocked(spec: str) -> Blocked:
+    *sizes, order = spec.split("/")
+    return Blocked(*(tuple(int(n) for n in size.split("x")) for size in sizes),
+                   (1, 0) if order == "r" else (0, 1))
+
+
+def _rotary(element_bytes, name):
+    src, dst, _ = ROTARY[element_bytes, name]
+    shape = [int(n) for n in name.split("x")]
+    return to_linear_layout(_blocked(src), shape), to_linear_layout(_blocked(dst), shape), shape
 
 
 def _check_matrices(plan, layout, element_bytes, warps):
@@ -169,11 +165,9 @@ def _check_matrices(plan, layout, element_bytes, warps):
                         assert rows.setdefault((i, row), base) == base
 
 
-@pytest.mark.parametrize("element_bytes,name",
-                         [(2, n) for n in ROTARY] + [(4, n) for n in ROTARY_F32])
+@pytest.mark.parametrize("element_bytes,name", ROTARY)
 def test_conversions_move_8x8_matrices(element_bytes, name):
-    src_enc, dst_enc, shape = (ROTARY if element_bytes == 2 else ROTARY_F32)[name]
-    src, dst = to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape)
+    src, dst, shape = _rotary(element_bytes, name)
     warps = src.in_dim_size("warp")
     plan = plan_transfer(src, dst, shape, element_bytes, src.in_dim_size("register"),
                          dst.in_dim_size("register"), BANKS, matrix_store=True, matrix_load=True)
@@ -184,7 +178,7 @@ def test_conversions_move_8x8_matrices(element_bytes, name):
         _check_matrices(plan, layout, element_bytes, warps)
         assert side.ways == 1
         assert element_bytes == 2 or not side.matrix  # 32-bit words: never transposed
-    expected = TRITON_MATRIX_SIDES.get((element_bytes, name))
+    expected = ROTARY[element_bytes, name][2]
     if expected is not None:
         assert (plan.store.matrix is not None, plan.load.matrix is not None) == expected
     # the other side: no 16-bit accesses (pairs at least, as Triton packs them)
@@ -194,15 +188,13 @@ def test_conversions_move_8x8_matrices(element_bytes, name):
 
 def test_rotary_32x32_is_tritons_plan():
     """Triton's PTX for it: one 16-byte st.shared.v4 and one ldmatrix.x4.trans a thread."""
-    src_enc, dst_enc, shape = ROTARY["32x32"]
-    src, dst = to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape)
+    src, dst, shape = _rotary(2, "32x32")
     plan = plan_transfer(src, dst, shape, 2, 8, 8, BANKS, matrix_store=True, matrix_load=True)
     assert (plan.store.vector, plan.store.accesses, plan.store.matrix) == (8, 1, None)
     assert (plan.load.matrix, plan.load.accesses) == (True, 1)
 
 
 def test_no_matrices_without_the_instructions():
-    src_enc, dst_enc, shape = ROTARY["32x32"]
-    src, dst = to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape)
+    src, dst, shape = _rotary(2, "32x32")
     plan = plan_transfer(src, dst, shape, 2, 8, 8, BANKS)
     assert plan.store.matrix is None and plan.load.matrix is None
