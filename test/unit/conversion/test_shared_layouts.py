@@ -198,3 +198,15 @@ def test_no_matrices_without_the_instructions():
     src, dst, shape = _rotary(2, "32x32")
     plan = plan_transfer(src, dst, shape, 2, 8, 8, BANKS)
     assert plan.store.matrix is None and plan.load.matrix is None
+
+
+def test_reduction_output_keeps_its_vector_store():
+    """Inductor's 16xf32 reduction outputs (``triton_red_fused_sum_1``, 4 warps): Triton's
+    PTX writes each thread's 4 sums with one st.shared.v4; a stmatrix.x4 would cost the
+    same, and at equal cost the plain store wins (no row addresses to compute)."""
+    shape = [16]
+    src = to_linear_layout(Slice(1, _blocked("4x1/4x8/1x4/c")), shape)
+    dst = to_linear_layout(Slice(1, _blocked("1x1/16x2/1x4/c")), shape)
+    plan = plan_transfer(src, dst, shape, 4, 4, 1, BANKS, matrix_store=True, matrix_load=True)
+    assert (plan.store.matrix, plan.store.vector, plan.store.accesses) == (None, 4, 1)
+    assert plan.load.accesses == 1
