@@ -14,12 +14,13 @@ offset bits, the lanes of one transaction the next ones, everything else above -
 other side's lanes also hit distinct banks. Both orientations are built, each side's vector
 width measured, bank conflicts counted exactly by enumerating the lanes of a warp, and the
 cheaper plan kept. Where the target moves 8x8 matrices of 16-bit elements
-(``ldmatrix``/``stmatrix``, ``TargetHooks.matrix_moves``), maps that give one side that
-shape are built too (the lanes that pick a row's columns at the lowest offsets), and a side
-of that shape is counted as matrix instructions when they are cheaper: the other side then
-keeps its 16-byte vectors, as in Triton's lowering. The banks (how many, how wide) are the
-vendor's (``TargetHooks.shared_memory_banks``). Pure Python, tested exhaustively
-(test/unit/conversion).
+(``ldmatrix``/``stmatrix``, ``TargetHooks.matrix_moves``), maps that give a side that
+shape are built too (the coordinates that pick a row's columns at the lowest offsets; a
+32-bit element takes two columns), and a side of that shape is counted as matrix
+instructions when they are cheaper: the other side keeps its 16-byte vectors or, where
+the lowest offsets suit both, moves matrices too, as in Triton's lowering. The banks
+(how many, how wide) are the vendor's (``TargetHooks.shared_memory_banks``). Pure
+Python, tested exhaustively (test/unit/conversion).
 """
 
 from __future__ import annotations
@@ -77,30 +78,61 @@ class SharedMemoryBanks:
 
 
 MATRIX_ROW_BYTES = 16
+# Element widths moved as 8x8 matrices of 16-bit elements: a 32-bit element is two
+# adjacent 16-bit columns (one word of a lane).
+MATRIX_ELEMENT_BYTES = (2, 4)
 
 
-def matrix_shape(registers: Sequence[int], lanes: Sequence[int],
-                 others: Sequence[int]) -> tuple[bool, list[int]] | None:
-    """(transpose, row bases) when byte offsets of a warp's 16-bit registers have the
-    shape of ``ldmatrix``/``stmatrix`` (8x8 matrices), else None.
+@dataclass(frozen=True)
+class MatrixShape:
+    """How a warp's registers move as 8x8 matrices of 16-bit elements
+    (``ldmatrix``/``stmatrix``): ``transpose`` the ``.trans`` form; ``pair`` the register
+    bit whose two 16-bit values share a lane's 32-bit word (None for 32-bit elements,
+    one per word); ``rows`` the byte offsets of row bits 0-2 of a matrix; ``selectors``
+    the register bits that pick the matrix (word) of one instruction (up to two: x1, x2,
+    x4); the other register bits are further instructions."""
 
-    A lane gets two adjacent elements of row ``lane // 4``, columns ``2 * (lane % 4)``: so
-    register bit 0 and lane bits 0-1 must move 2, 4 and 8 bytes (lane bits 2-4 then pick
-    rows), or, transposed, lane bits 2-4 move 2, 4, 8 bytes (register bit 0 and lane bits
-    0-1 pick rows). Rows, the other registers (matrix selectors, further instructions)
-    and ``others`` (warps, a constant xor) must keep rows 16-byte aligned.
+    transpose: bool
+    pair: int | None
+    rows: tuple[int, ...]
+    selectors: tuple[int, ...]
+
+    @property
+    def registers_per_instruction(self) -> int:
+        return (1 if self.pair is None else 2) << len(self.selectors)
+
+
+def matrix_shape(registers: Sequence[int], lanes: Sequence[int], others: Sequence[int],
+                 element_bytes: int) -> MatrixShape | None:
+    """The :class:`MatrixShape` of a warp's registers whose byte offsets are
+    ``registers``/``lanes`` (``others``: warps, a constant xor), or None.
+
+    Lane ``l`` holds the word at row ``l // 4``, bytes ``4 * (l % 4)`` of a matrix: lane
+    bits 0-1 must move 4 and 8 bytes (lane bits 2-4 then pick rows). 16-bit elements
+    fill the word with a register pair (some register bit moving 2 bytes); transposed,
+    lane bits 2-4 move 2, 4, 8 bytes and the pair's register bit and lane bits 0-1 pick
+    rows. Rows, the other registers and ``others`` must keep rows 16-byte aligned.
     """
-    if len(lanes) != 5 or not registers:
+    if len(lanes) != 5 or element_bytes not in MATRIX_ELEMENT_BYTES:
         return None
-    pair = [registers[0], lanes[0], lanes[1]]
-    for transpose in (False, True):
-        columns, rows = (lanes[2:5], pair) if transpose else (pair, list(lanes[2:5]))
-        if list(columns) != [2, 4, 8]:
-            continue
-        if any(v % MATRIX_ROW_BYTES for v in rows + list(registers[1:]) + list(others)):
+    lanes = list(lanes)
+    pair: int | None = None
+    if element_bytes == 4:
+        transpose, rows = False, lanes[2:5]
+        if lanes[:2] != [4, 8]:
             return None
-        return transpose, rows
-    return None
+    elif lanes[:2] == [4, 8] and 2 in registers:
+        pair = list(registers).index(2)
+        transpose, rows = False, lanes[2:5]
+    elif lanes[2:5] == [2, 4, 8] and registers:
+        pair = 0
+        transpose, rows = True, [registers[0]] + lanes[:2]
+    else:
+        return None
+    rest = [i for i in range(len(registers)) if i != pair]
+    if any(v % MATRIX_ROW_BYTES for v in rows + [registers[i] for i in rest] + list(others)):
+        return None
+    return MatrixShape(transpose, pair, tuple(rows), tuple(rest[:2]))
 
 
 # --------------------------------------------------------------------------- GF(2) helpers
@@ -274,22 +306,21 @@ def _vector_bases(layout: LinearLayout, packing: CoordPacking, element_bytes: in
 
 
 def _measure_matrix(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking,
-                    banks: SharedMemoryBanks) -> Side | None:
-    """The :class:`Side` of 16-bit ``layout`` moved as 8x8 matrices under ``columns``
-    (one instruction per two, four or eight registers), or None if not that shape."""
+                    element_bytes: int, banks: SharedMemoryBanks) -> Side | None:
+    """The :class:`Side` of ``layout`` moved as 8x8 matrices under ``columns`` (one
+    instruction per up to four words), or None if not that shape."""
     def images(dim: str) -> list[int]:
-        return [xor_columns(columns, b) * 2 for b in _bases(layout, packing, dim)]
+        return [xor_columns(columns, b) * element_bytes for b in _bases(layout, packing, dim)]
 
     registers = images("register")
-    shape = matrix_shape(registers, images("lane"), images("warp"))
+    shape = matrix_shape(registers, images("lane"), images("warp"), element_bytes)
     if shape is None:
         return None
-    transpose, rows = shape
-    addresses = [_xor_sum(rows, row) for row in range(8)]  # one matrix's rows
-    per_instruction = 2 << min(2, len(registers) - 1)
+    addresses = [_xor_sum(shape.rows, row) for row in range(8)]  # one matrix's rows
+    moved = (8 * MATRIX_ROW_BYTES) << len(shape.selectors)  # bytes of one instruction
     return Side((), banks.conflict_ways(addresses, MATRIX_ROW_BYTES),
-                max(1, (1 << len(registers)) // per_instruction),
-                banks.phases(MATRIX_ROW_BYTES), 1, transpose)
+                max(1, (1 << len(registers)) // shape.registers_per_instruction),
+                max(1, moved // (banks.count * banks.width)), 1, shape.transpose)
 
 
 def _xor_sum(values: Sequence[int], selector: int) -> int:
@@ -306,8 +337,8 @@ def _measure(layout: LinearLayout, columns: Sequence[int], packing: CoordPacking
     """Vector, worst conflict and access count of ``layout`` under offset map ``columns``
     (``matrix``: the target moves 8x8 matrices of 16-bit elements; used where cheaper)."""
     side = _measure_vectors(layout, columns, packing, element_bytes, unique_registers, banks)
-    if matrix and element_bytes == 2:
-        moved = _measure_matrix(layout, columns, packing, banks)
+    if matrix and element_bytes in MATRIX_ELEMENT_BYTES:
+        moved = _measure_matrix(layout, columns, packing, element_bytes, banks)
         if moved is not None and moved.cost < side.cost:
             return moved
     return side
@@ -446,15 +477,19 @@ def _vector_candidates(first: LinearLayout, second: LinearLayout, packing: Coord
     return found
 
 
-def _matrix_columns(layout: LinearLayout, packing: CoordPacking) -> list[list[int]]:
-    """The coordinate vectors that 16-bit ``layout`` needs at element offsets 1, 2, 4 to
-    move 8x8 matrices (``matrix_shape``): lane bits 2-4 (transposed) or register bit 0
-    and lane bits 0-1."""
+def _matrix_columns(layout: LinearLayout, packing: CoordPacking,
+                    element_bytes: int) -> list[list[int]]:
+    """The coordinate vectors ``layout`` needs at the lowest element offsets to move
+    8x8 matrices (``matrix_shape``): 32-bit, lane bits 0-1; 16-bit, lane bits 2-4
+    (transposed) or a register bit and lane bits 0-1 (any register bit: one that the
+    other side's lane bits 2-4 also hold gives matrices on both sides)."""
     lanes = _bases(layout, packing, "lane")
-    registers = _bases(layout, packing, "register")
-    if len(lanes) != 5 or not registers:
+    if len(lanes) != 5:
         return []
-    return [lanes[2:5], [registers[0], lanes[0], lanes[1]]]
+    if element_bytes == 4:
+        return [lanes[:2]]
+    registers = [r for r in _bases(layout, packing, "register") if r]
+    return [lanes[2:5]] * bool(registers) + [[r] + lanes[:2] for r in registers]
 
 
 def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
@@ -465,7 +500,8 @@ def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
 
     ``*_registers``: distinct registers each side accesses per thread; ``banks``: the
     target's shared-memory banks; ``matrix_*``: the target moves 8x8 matrices of 16-bit
-    elements (then maps that give a side that shape are tried too, as Triton does).
+    elements (then maps that give a side that shape are tried too, for 16- and 32-bit
+    elements, as Triton does).
     """
     packing = CoordPacking(shape)
     bits = packing.bits
@@ -474,10 +510,11 @@ def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
         lanes = _bases(first, packing, "lane")
         other = _vector_bases(second, packing, element_bytes)
         vecs = _vector_candidates(first, second, packing, element_bytes)
-        if element_bytes == 2:
+        if element_bytes in MATRIX_ELEMENT_BYTES:
             for side, allowed in ((src, matrix_store), (dst, matrix_load)):
                 if allowed:
-                    vecs += [v for v in _matrix_columns(side, packing) if v not in vecs]
+                    vecs += [v for v in _matrix_columns(side, packing, element_bytes)
+                             if v not in vecs]
         for vec in vecs:
             phase_bits = log2_exact(banks.phase_lanes(element_bytes << len(vec)))
             order = vec + lanes[:phase_bits] + _bases(first, packing, "register") \
@@ -494,7 +531,7 @@ def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
         load = _measure(dst, columns, packing, element_bytes, dst_registers, banks,
                         matrix_load)
         plan = TransferPlan(tuple(shape), element_bytes, tuple(columns), store, load)
-        if best is None or _cost(plan) < _cost(best):
+        if best is None or _rank(plan) < _rank(best):
             best = plan
     assert best is not None
     return best
@@ -502,6 +539,12 @@ def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
 
 def _cost(plan: TransferPlan) -> int:
     return plan.store.cost + LOAD_WEIGHT * plan.load.cost
+
+
+def _rank(plan: TransferPlan) -> tuple[int, int]:
+    """Cost, then fewer matrix sides: at equal cost a matrix side only adds the rows'
+    address arithmetic (ptxas: two more registers on Inductor's 16xf32 reductions)."""
+    return _cost(plan), (plan.store.matrix is not None) + (plan.load.matrix is not None)
 
 
 def _powers_down(n: int) -> list[int]:

@@ -232,7 +232,8 @@ class TargetHooks(ABC):
         as a warp: lane ``8 * i + j`` gives in ``ptr`` the address of row ``j`` of matrix
         ``i`` (16 contiguous bytes); lane ``l`` gets word ``i`` = elements ``(l // 4,
         2 * (l % 4) + {0, 1})`` of matrix ``i`` (``transpose``: of its transpose) as
-        ``count`` i32. None: the target has no such instruction (plain loads are used)."""
+        ``count`` i32 (untransposed, the 32-bit element at bytes ``4 * (l % 4)`` of row
+        ``l // 4``). None: the target has no such instruction (plain loads are used)."""
         return None
 
     def store_matrix(self, b: LLVMBuilder, ptr: SSAValue, words: Sequence[SSAValue],

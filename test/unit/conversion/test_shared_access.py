@@ -54,8 +54,10 @@ CASES = [
     (DotOperand(0, MMA, 2), f"128x64xf16, {SWIZZLED}", (0, 0), 8, 2, False),
     (DotOperand(1, MMA, 2), f"64x128xf16, {SWIZZLED}", (0, 0), 8, 1, True),
     (DotOperand(0, MMA, 2), f"128x32xf16, {SWIZZLED}, #smem, 128x64", (0, 32), 8, 2, False),
-    # the tf32 operands of benchmarks/gpu's dot_tf32_64x64x32: kWidth 1, an unswizzled buffer
-    (DotOperand(0, MMA_2X2, 1), f"64x32xf32, {FLAT}", (0, 0), 4, 1, None),
+    # the tf32 operands of benchmarks/gpu's dot_tf32_64x64x32: kWidth 1, an unswizzled
+    # buffer; A's 32-bit elements along k are two 16-bit columns each: ldmatrix (Triton's
+    # PTX of it on sm_80 has 8 ldmatrix.x4 for A), B's would need 32-bit transposes
+    (DotOperand(0, MMA_2X2, 1), f"64x32xf32, {FLAT}", (0, 0), 4, 1, False),
     (DotOperand(1, MMA_2X2, 1), f"32x64xf32, {FLAT}", (0, 0), 4, 1, None),
 ]
 
@@ -124,13 +126,14 @@ def test_register_addresses_follow_the_encoding(case):
 def test_matrix_rows(case):
     """Lane ``8 i + j`` gives the address of row ``j`` of matrix ``i``; a row starts at
     the element a lane receives first: (row j, columns 0-1) of matrix i, so the lane
-    ``4 j`` (``.trans``: the one holding rows j and j+1 of column 0) and register
-    ``start | matrix bits``."""
+    ``4 j`` (``.trans``: the one holding rows j and j+1 of column 0 in the halves of its
+    word) and register ``start | matrix bits``."""
     _, _, offsets, warps, _, transpose = case
     fl, ty, layout, view, block = _lower(case)
     access = access_of_view(fl, layout, view)
     plan = matrix_plan(access, view.element_bytes)
     assert plan is not None and plan.transpose == transpose and plan.count == 4
+    eb = view.element_bytes
     address, constants = matrix_addresses(fl, access, plan)
     registers = layout.in_dim_size("register")
     ptrs = {r: address(constants[r]) for r in range(registers) if plan.starts(r)}
@@ -141,11 +144,11 @@ def test_matrix_rows(case):
         lane, warp = thread % 32, thread // 32
         i, j = lane // 8, lane % 8
         for start, ptr in ptrs.items():
-            first, _ = plan.words(start)[i]
+            word = plan.words(start)[i]
             if transpose:
-                register, holder = first | (j & 1), (j >> 1)
+                register, holder = word[j & 1], (j >> 1)
             else:
-                register, holder = first, 4 * j
+                register, holder = word[0], 4 * j
             out = layout.apply({"register": register, "lane": holder, "warp": warp, "block": 0})
             coords = tuple(out[f"dim{d}"] + offsets[d] for d in range(len(offsets)))
-            assert env[ptr] - base == expected[coords] * 2, (thread, start)
+            assert env[ptr] - base == expected[coords] * eb, (thread, start)

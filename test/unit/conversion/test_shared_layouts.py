@@ -15,6 +15,7 @@ from tileopt.conversion.shared_layouts import (
     CoordPacking,
     SharedMemoryBanks,
     invert,
+    matrix_shape,
     plan_transfer,
 )
 from tileopt.layouts.encodings import Blocked, Slice, to_linear_layout
@@ -104,72 +105,108 @@ def test_common_register_bases_vectorise_both_sides():
     assert plan.store.ways == plan.load.ways == 1
 
 
-# Inductor's rotary kernel (bf16, the conversion before its transposed store) under its
-# autotuning configs: Triton moves one side, or both, as 8x8 matrices (ldmatrix/stmatrix).
+# Inductor's rotary kernel (the conversion before its transposed store) under its
+# autotuning configs, bf16 and f32 (../shared kernel caches): blocked layouts written as
+# "sizePerThread/threadsPerWarp/warpsPerCTA/order" (r: order [1, 0], c: [0, 1]), and which
+# sides Triton's PTX moves as 8x8 matrices of 16-bit elements (store, load; None: tileopt
+# differs, where it takes fewer instructions or mirrors Triton's plan).
 ROTARY = {
-    "32x32": (Blocked((1, 8), (8, 4), (4, 1), (1, 0)), Blocked((8, 1), (4, 8), (1, 4), (0, 1)),
-              [32, 32]),
-    "64x64": (Blocked((1, 8), (4, 8), (8, 1), (1, 0)), Blocked((8, 1), (8, 4), (1, 8), (0, 1)),
-              [64, 64]),
-    "2x512": (Blocked((1, 8), (1, 32), (2, 2), (1, 0)), Blocked((2, 1), (1, 32), (1, 4), (0, 1)),
-              [2, 512]),
-    "1024x1": (Blocked((8, 1), (32, 1), (4, 1), (0, 1)), Blocked((1, 1), (32, 1), (4, 1), (0, 1)),
-               [1024, 1]),
-    "256x16": (Blocked((1, 8), (16, 2), (8, 1), (1, 0)), Blocked((8, 1), (32, 1), (1, 8), (0, 1)),
-               [256, 16]),
+    (2, "32x32"): ("1x8/8x4/4x1/r", "8x1/4x8/1x4/c", (False, True)),
+    (2, "64x64"): ("1x8/4x8/8x1/r", "8x1/8x4/1x8/c", None),
+    (2, "2x512"): ("1x8/1x32/2x2/r", "2x1/1x32/1x4/c", (True, True)),
+    (2, "1024x1"): ("8x1/32x1/4x1/c", "1x1/32x1/4x1/c", (True, True)),
+    (2, "256x16"): ("1x8/16x2/8x1/r", "8x1/32x1/1x8/c", None),
+    (4, "2x512"): ("1x4/1x32/1x4/r", "2x1/1x32/1x4/c", (False, True)),
+    (4, "1024x1"): ("4x1/32x1/4x1/c", "1x1/32x1/4x1/c", (False, True)),
+    (4, "16x256"): ("1x4/1x32/4x2/r", "4x1/4x8/1x8/c", (False, True)),
+    (4, "256x16"): ("1x4/8x4/8x1/r", "4x1/32x1/2x4/c", (True, False)),
 }
 
 
-def _check_matrices(plan, layout, transpose, warps):
-    """Every register word of ``layout`` is where ldmatrix/stmatrix (``transpose``) puts
-    it: lane l holds row l // 4, columns 2 * (l % 4) + {0, 1} of matrix i (transposed:
-    rows 2 * (l % 4) + {0, 1}, column l // 4), rows 16 contiguous aligned bytes."""
-    registers = layout.in_dim_size("register")
-    selectors = [1 << s for s in range(1, min(3, registers.bit_length() - 1))]
+def _blocked(spec: str) -> Blocked:
+    *sizes, order = spec.split("/")
+    return Blocked(*(tuple(int(n) for n in size.split("x")) for size in sizes),
+                   (1, 0) if order == "r" else (0, 1))
+
+
+def _rotary(element_bytes, name):
+    src, dst, _ = ROTARY[element_bytes, name]
+    shape = [int(n) for n in name.split("x")]
+    return to_linear_layout(_blocked(src), shape), to_linear_layout(_blocked(dst), shape), shape
+
+
+def _check_matrices(plan, layout, element_bytes, warps):
+    """Every register of ``layout`` is where ldmatrix/stmatrix put it, by the PTX
+    manual: lane l holds the 32-bit word at row l // 4, bytes 4 * (l % 4) of matrix i
+    (16-bit elements: columns 2 * (l % 4) + {0, 1}; transposed: rows 2 * (l % 4) + {0, 1},
+    column l // 4), each row 16 contiguous aligned bytes; the lowering's choice of which
+    registers form a word and pick a matrix is read from ``matrix_shape``."""
+    offsets = plan.hardware_offsets(layout, element_bytes)
+    shape = matrix_shape(*([b[0] for b in offsets.get_bases(d)]
+                           for d in ("register", "lane", "warp")), element_bytes)
+    assert shape is not None
+    halves = [0] if shape.pair is None else [0, 1 << shape.pair]
+    word_bits = sum(halves) | sum(1 << s for s in shape.selectors)
     for warp in range(warps):
-        for start in range(0, registers, 2 << len(selectors)):
+        for start in range(layout.in_dim_size("register")):
+            if start & word_bits:
+                continue
             rows = {}
-            for i in range(1 << len(selectors)):
-                lo = start | sum(s for t, s in enumerate(selectors) if i >> t & 1)
+            for i in range(1 << len(shape.selectors)):
+                word = start | sum(1 << s for t, s in enumerate(shape.selectors) if i >> t & 1)
                 for lane in range(32):
-                    for k in (0, 1):
-                        offset = 2 * plan.offset(_element(layout, lo | k, lane, warp))
-                        row, column = ((2 * (lane % 4) + k, lane // 4) if transpose
+                    for k, half in enumerate(halves):
+                        offset = element_bytes * plan.offset(_element(layout, word | half, lane,
+                                                                      warp))
+                        row, column = ((2 * (lane % 4) + k, lane // 4) if shape.transpose
                                        else (lane // 4, 2 * (lane % 4) + k))
                         base = offset - 2 * column
                         assert base % 16 == 0 and offset // 16 == base // 16
                         assert rows.setdefault((i, row), base) == base
 
 
-@pytest.mark.parametrize("name", ROTARY)
-def test_16_bit_conversions_move_8x8_matrices(name):
-    src_enc, dst_enc, shape = ROTARY[name]
-    src, dst = to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape)
+@pytest.mark.parametrize("element_bytes,name", ROTARY)
+def test_conversions_move_8x8_matrices(element_bytes, name):
+    src, dst, shape = _rotary(element_bytes, name)
     warps = src.in_dim_size("warp")
-    plan = plan_transfer(src, dst, shape, 2, src.in_dim_size("register"),
+    plan = plan_transfer(src, dst, shape, element_bytes, src.in_dim_size("register"),
                          dst.in_dim_size("register"), BANKS, matrix_store=True, matrix_load=True)
     moved = [(layout, side) for layout, side in ((src, plan.store), (dst, plan.load))
              if side.matrix is not None]
     assert moved, "one side at least moves matrices, as Triton's does"
     for layout, side in moved:
-        _check_matrices(plan, layout, side.matrix, warps)
+        _check_matrices(plan, layout, element_bytes, warps)
         assert side.ways == 1
+        assert element_bytes == 2 or not side.matrix  # 32-bit words: never transposed
+    expected = ROTARY[element_bytes, name][2]
+    if expected is not None:
+        assert (plan.store.matrix is not None, plan.load.matrix is not None) == expected
     # the other side: no 16-bit accesses (pairs at least, as Triton packs them)
     for side in (plan.store, plan.load):
-        assert side.matrix is not None or side.vector >= 2
+        assert side.matrix is not None or side.vector * element_bytes >= 4
 
 
 def test_rotary_32x32_is_tritons_plan():
     """Triton's PTX for it: one 16-byte st.shared.v4 and one ldmatrix.x4.trans a thread."""
-    src_enc, dst_enc, shape = ROTARY["32x32"]
-    src, dst = to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape)
+    src, dst, shape = _rotary(2, "32x32")
     plan = plan_transfer(src, dst, shape, 2, 8, 8, BANKS, matrix_store=True, matrix_load=True)
     assert (plan.store.vector, plan.store.accesses, plan.store.matrix) == (8, 1, None)
     assert (plan.load.matrix, plan.load.accesses) == (True, 1)
 
 
 def test_no_matrices_without_the_instructions():
-    src_enc, dst_enc, shape = ROTARY["32x32"]
-    src, dst = to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape)
+    src, dst, shape = _rotary(2, "32x32")
     plan = plan_transfer(src, dst, shape, 2, 8, 8, BANKS)
     assert plan.store.matrix is None and plan.load.matrix is None
+
+
+def test_reduction_output_keeps_its_vector_store():
+    """Inductor's 16xf32 reduction outputs (``triton_red_fused_sum_1``, 4 warps): Triton's
+    PTX writes each thread's 4 sums with one st.shared.v4; a stmatrix.x4 would cost the
+    same, and at equal cost the plain store wins (no row addresses to compute)."""
+    shape = [16]
+    src = to_linear_layout(Slice(1, _blocked("4x1/4x8/1x4/c")), shape)
+    dst = to_linear_layout(Slice(1, _blocked("1x1/16x2/1x4/c")), shape)
+    plan = plan_transfer(src, dst, shape, 4, 4, 1, BANKS, matrix_store=True, matrix_load=True)
+    assert (plan.store.matrix, plan.store.vector, plan.store.accesses) == (None, 4, 1)
+    assert plan.load.accesses == 1

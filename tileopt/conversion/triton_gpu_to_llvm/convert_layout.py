@@ -7,8 +7,8 @@ Derived from the two linear layouts (``register_maps``, ``shared_layouts``):
 - otherwise through shared memory: each thread writes its distinct registers, a barrier,
   each thread reads the elements of its new registers. The offset map is chosen for vector
   accesses on both sides where possible and bank-conflict-free transactions, xor-swizzled
-  over GF(2) (``shared_layouts.plan_transfer``); 16-bit sides of 8x8-matrix shape move
-  with ``ldmatrix``/``stmatrix`` where the target has them (``shared_access.matrix_plan``).
+  over GF(2) (``shared_layouts.plan_transfer``); 16- and 32-bit sides of 8x8-matrix shape
+  move with ``ldmatrix``/``stmatrix`` where the target has them (``shared_access.matrix_plan``).
 
 The scratch buffer comes from ``allocate-shared-memory`` (``allocation.offset``) or the
 stand-in of ``shared_memory.py``. Where the allocator set aside less than the whole tensor

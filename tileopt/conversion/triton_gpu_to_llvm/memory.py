@@ -30,7 +30,7 @@ def _store(fl: FunctionLowering, op: Operation, tensor: SSAValue, view: SharedVi
     layout = fl.layouts.of(tensor.type)
     values = fl.get(tensor)
     access = access_of_view(fl, layout, view)
-    plan = matrix_plan(access, view.element_bytes)
+    plan = matrix_plan(access, view.element_bytes) if fl.hooks.matrix_moves()[1] else None
     if plan is not None and store_matrices(fl, access, plan, values):
         return
     unique, _ = unique_registers(layout)
@@ -58,7 +58,7 @@ def _local_load(fl: FunctionLowering, op: Operation) -> None:
     element_type = fl.llvm_type(result.type)
     access = access_of_view(fl, layout, view)
     count = layout.in_dim_size("register")
-    plan = matrix_plan(access, view.element_bytes)
+    plan = matrix_plan(access, view.element_bytes) if fl.hooks.matrix_moves()[0] else None
     loaded = None
     if plan is not None:
         loaded = load_matrices(fl, access, plan, count, element_type)

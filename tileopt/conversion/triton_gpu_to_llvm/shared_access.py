@@ -8,9 +8,10 @@ or the offset map ``convert_layout`` plans). Linearity gives the address of regi
 ``r`` of a thread as ``thread_part ^ constant(r)``: the thread part is computed once per
 function (prologue), each register adds a constant. A *vector* is a run of register
 bases that map to consecutive bytes (up to 16), with no other basis touching the bits
-below it, so that every vector is aligned. On NVIDIA, 16-bit ``local_load``s whose
+below it, so that every vector is aligned. On NVIDIA, 16- and 32-bit ``local_load``s whose
 access has the shape of ``ldmatrix`` (and on sm_90 stores of ``stmatrix``) move whole
-8x8 matrices per warp instead (:func:`matrix_plan`).
+8x8 matrices per warp instead (:func:`matrix_plan`; 32-bit elements as two 16-bit
+columns).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from tileopt.conversion.indexing import HW_DIMS, apply_layout, register_coordinates
 from tileopt.conversion.llvm_builder import LLVMBuilder
-from tileopt.conversion.shared_layouts import MAX_VECTOR_BYTES, Side, matrix_shape
+from tileopt.conversion.shared_layouts import MAX_VECTOR_BYTES, MatrixShape, Side, matrix_shape
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering
 from tileopt.conversion.triton_gpu_to_llvm.shared_view import SharedView
 from tileopt.conversion.type_converter import bit_width
@@ -217,48 +218,64 @@ def load_registers(fl: FunctionLowering, access: Access, registers: list[int],
 @dataclass(frozen=True)
 class MatrixPlan:
     """An access moved as 8x8 matrices of 16-bit elements (``TargetHooks.load_matrix``):
-    ``transpose`` the ``.trans`` form; ``selectors`` the register bits that pick the
-    matrix of one instruction (its word ``i``); ``addresses`` (lane, warp) -> byte offset
-    of the row each lane gives."""
+    ``shape`` says which register bits fill a word (``pair``) and pick the matrix of one
+    instruction (``selectors``: word ``i``); ``addresses`` (lane, warp) -> byte offset of
+    the row each lane gives."""
 
-    transpose: bool
-    selectors: tuple[int, ...]
+    shape: MatrixShape
     addresses: LinearLayout
 
     @property
-    def count(self) -> int:
-        return 1 << len(self.selectors)
+    def transpose(self) -> bool:
+        return self.shape.transpose
 
-    def words(self, start: int) -> list[tuple[int, int]]:
-        """The register pairs of each word of the instruction at register ``start``."""
-        return [(r, r | 1) for r in Side(self.selectors, 1, 0).group(start)]
+    @property
+    def count(self) -> int:
+        return 1 << len(self.shape.selectors)
+
+    def words(self, start: int) -> list[tuple[int, ...]]:
+        """The registers of each word of the instruction at register ``start`` (a
+        16-bit pair, low half first, or one 32-bit register)."""
+        pair = self.shape.pair
+        return [(r,) if pair is None else (r, r | 1 << pair)
+                for r in Side(self.shape.selectors, 1, 0).group(start)]
 
     def starts(self, register: int) -> bool:
-        return not register & 1 and not any(register >> s & 1 for s in self.selectors)
+        bits = self.shape.selectors + (() if self.shape.pair is None else (self.shape.pair,))
+        return not any(register >> s & 1 for s in bits)
 
 
 def matrix_plan(access: Access, element_bytes: int) -> MatrixPlan | None:
     """The :class:`MatrixPlan` of ``access``, or None when its shape is not 8x8 tiles
     (:func:`~tileopt.conversion.shared_layouts.matrix_shape`; the view's xor must keep
     rows aligned too)."""
-    if element_bytes != 2 or not isinstance(access.xor, int):
+    if not isinstance(access.xor, int):
         return None
     registers = _images(access.offsets, "register")
     warps = _images(access.offsets, "warp")
-    shape = matrix_shape(registers, _images(access.offsets, "lane"), warps + [access.xor])
+    shape = matrix_shape(registers, _images(access.offsets, "lane"), warps + [access.xor],
+                         element_bytes)
     if shape is None:
         return None
-    transpose, rows = shape
-    selectors = tuple(range(1, min(3, len(registers))))
-    padded = [registers[s] for s in selectors] + [0] * (2 - len(selectors))
+    padded = [registers[s] for s in shape.selectors] + [0] * (2 - len(shape.selectors))
     addresses = LinearLayout(
-        {"lane": [[v] for v in rows + padded], "warp": [[v] for v in warps]},
+        {"lane": [[v] for v in list(shape.rows) + padded], "warp": [[v] for v in warps]},
         {OFFSET: access.offsets.out_dim_size(OFFSET)}, require_surjective=False)
-    return MatrixPlan(transpose, selectors, addresses)
+    return MatrixPlan(shape, addresses)
 
 
-def _pair_type(element_type: Attribute) -> Attribute:
-    return VectorType(element_type, [2])
+def _word_values(b: LLVMBuilder, word: SSAValue, element_type: Attribute) -> list[SSAValue]:
+    """The elements of one 32-bit word a matrix instruction moved (low half first)."""
+    if bit_width(element_type) == 32:
+        return [word if element_type == i32 else b.bitcast(word, element_type)]
+    return b.unpack_vector(b.bitcast(word, VectorType(element_type, [2])))
+
+
+def _word(b: LLVMBuilder, values: list[SSAValue]) -> SSAValue:
+    """The 32-bit word holding ``values`` (one 32-bit element or a 16-bit pair)."""
+    if len(values) == 2:
+        return b.bitcast(b.pack_vector(values), i32)
+    return values[0] if values[0].type == i32 else b.bitcast(values[0], i32)
 
 
 def load_matrices(fl: FunctionLowering, access: Access, plan: MatrixPlan,
@@ -274,9 +291,8 @@ def load_matrices(fl: FunctionLowering, access: Access, plan: MatrixPlan,
         words = fl.hooks.load_matrix(b, address(constants[r]), plan.count, plan.transpose)
         if words is None:
             return None
-        for word, (lo, hi) in zip(words, plan.words(r)):
-            pair = b.bitcast(word, _pair_type(element_type))
-            loaded[lo], loaded[hi] = b.unpack_vector(pair)
+        for word, registers in zip(words, plan.words(r)):
+            loaded.update(zip(registers, _word_values(b, word, element_type)))
     return loaded
 
 
@@ -289,8 +305,7 @@ def store_matrices(fl: FunctionLowering, access: Access, plan: MatrixPlan,
     for r in range(len(values)):
         if not plan.starts(r):
             continue
-        words = [b.bitcast(b.pack_vector([values[lo], values[hi]]), i32)
-                 for lo, hi in plan.words(r)]
+        words = [_word(b, [values[g] for g in registers]) for registers in plan.words(r)]
         if not fl.hooks.store_matrix(b, address(constants[r]), words, plan.transpose):
             return False
     return True

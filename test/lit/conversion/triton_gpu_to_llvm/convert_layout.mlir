@@ -1,16 +1,22 @@
 // RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm | FileCheck %s
+// RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm=compute-capability=90 | FileCheck %s --check-prefix=SM90
 
 // Elements move between threads: through shared memory. Each thread writes its 4
-// consecutive elements as one 128-bit store, a barrier, and reads its 4 new ones (512
-// apart, not consecutive) one by one. The module records the 2 KiB of scratch.
+// consecutive elements as one 128-bit store, a barrier, and reads its 4 new ones (128
+// apart, not consecutive) with one ldmatrix.x4: its lanes take 32-bit words of rows 16
+// bytes long, so 32-bit elements move as pairs of 16-bit columns (Triton's PTX of the
+// rotary kernel's 1024x1 f32 conversion does the same). The module records the 2 KiB of
+// scratch.
 // CHECK:       module attributes {{{.*}}ttg.shared = 2048 : i32
 // CHECK-LABEL: llvm.func @through_shared
 // CHECK:         %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
 // CHECK:         %[[W:.*]] = llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK:         llvm.store %{{.*}}, %[[W]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // CHECK-NEXT:    nvvm.barrier0
-// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+// CHECK-NEXT:    %[[R:.+]] = llvm.getelementptr
+// CHECK-NEXT:    nvvm.ldmatrix %[[R]] {layout = #nvvm.mma_layout<row>, num = 4 : i32} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NOT:     nvvm.barrier0
+// CHECK-NOT:     !llvm.ptr<3>
 #src = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #dst = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
@@ -86,9 +92,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Two rows of 512 (Inductor's rotary kernel, 2x512 bf16): Triton reads with one
-// transposing ldmatrix.x4 too (and writes with stmatrix); here the writes go as pairs of
-// adjacent elements, one 32-bit store each, never 16-bit ones.
+// Two rows of 512 (Inductor's rotary kernel, 2x512 bf16): Triton's PTX writes with one
+// stmatrix.x4 and reads with one transposing ldmatrix.x4. Both suit one offset map: the
+// written word pairs registers 4 apart (columns 0 and 4 of the thread's 8), so the
+// stored row's 16-bit columns are the columns the reader's lanes 4-16 pick. Without
+// stmatrix (sm_80) the writes go as pairs, one 32-bit store each, never 16-bit ones.
 // CHECK-LABEL: llvm.func @pairs_bf16
 // CHECK-NOT:     : bf16, !llvm.ptr<3>
 // CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
@@ -97,6 +105,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT:    nvvm.ldmatrix %[[R]] {layout = #nvvm.mma_layout<col>, num = 4 : i32} : (!llvm.ptr<3>)
 // CHECK-NOT:     !llvm.ptr<3>
 // CHECK:         llvm.return
+// SM90-LABEL:  llvm.func @pairs_bf16
+// SM90-COUNT-8:  %[[T:.+]] = llvm.fptrunc %{{.*}} : f32 to bf16
+// SM90:          %[[W0:.+]] = llvm.insertelement %[[T0:.+]], %{{.*}}[%{{.*}} : i32] : vector<2xbf16>
+// SM90-NOT:      : bf16, !llvm.ptr<3>
+// SM90:          nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {layout = #nvvm.mma_layout<row>} : !llvm.ptr<3>, i32, i32, i32, i32
+// SM90-NEXT:     nvvm.barrier0
+// SM90-NEXT:     %[[R:.+]] = llvm.getelementptr
+// SM90-NEXT:     nvvm.ldmatrix %[[R]] {layout = #nvvm.mma_layout<col>, num = 4 : i32} : (!llvm.ptr<3>)
+// SM90-NOT:      !llvm.ptr<3>
+// SM90:          llvm.return
 #src = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
 #dst = #ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [0, 1]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
@@ -135,6 +153,41 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<2x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #lanes}>>
     %pp = tt.addptr %ps, %o : tensor<2x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #lanes}>>, tensor<2xi32, #ttg.slice<{dim = 1, parent = #lanes}>>
     tt.store %pp, %c : tensor<2x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #lanes}>>
+    tt.return
+  }
+}
+
+// -----
+
+// 32-bit elements as pairs of 16-bit columns (Inductor's rotary kernel, 256x16 f32, 8
+// warps): a lane's 4 consecutive elements sit in 4 matrices' rows, so Triton's PTX writes
+// them with one stmatrix.x4 (sm_90; sm_80 has none: 32-bit stores) and reads with 16-byte
+// vectors; four of each a thread. The words are the elements' bits.
+// CHECK-LABEL: llvm.func @matrix_store_f32
+// CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK-NEXT:    nvvm.barrier0
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT:     !llvm.ptr<3>
+// CHECK:         llvm.return
+// SM90-LABEL:  llvm.func @matrix_store_f32
+// SM90-NOT:      !llvm.ptr<3> -> f32
+// SM90:          %[[A:.+]] = llvm.bitcast %{{.*}} : f32 to i32
+// SM90-COUNT-3:  llvm.bitcast %{{.*}} : f32 to i32
+// SM90-NEXT:     %[[P:.+]] = llvm.getelementptr
+// SM90-NEXT:     nvvm.stmatrix %[[P]], %[[A]], %{{.*}}, %{{.*}}, %{{.*}} {layout = #nvvm.mma_layout<row>} : !llvm.ptr<3>, i32, i32, i32, i32
+// SM90-COUNT-3:  nvvm.stmatrix
+// SM90-NEXT:     nvvm.barrier0
+// SM90-COUNT-4:  llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// SM90-NOT:      !llvm.ptr<3>
+// SM90:          llvm.return
+#src = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
+#dst = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @matrix_store_f32(%s: f32, %p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %x = tt.splat %s : f32 -> tensor<256x16xf32, #src>
+    %c = ttg.convert_layout %x : tensor<256x16xf32, #src> -> tensor<256x16xf32, #dst>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<256x16x!tt.ptr<f32>, #dst>
+    tt.store %ps, %c : tensor<256x16x!tt.ptr<f32>, #dst>
     tt.return
   }
 }
@@ -200,6 +253,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<2x512x!tt.ptr<f32>, #four>
     %pp = tt.addptr %ps, %ob : tensor<2x512x!tt.ptr<f32>, #four>, tensor<2x512xi32, #four>
     tt.store %pp, %c : tensor<2x512x!tt.ptr<f32>, #four>
+    tt.return
+  }
+}
+
+// -----
+
+// The other way round (16x256 f32, 8 warps): Triton's PTX writes 16-byte vectors and
+// reads with ldmatrix.x4 (sm_75 on), each 32-bit word bitcast back to f32.
+// CHECK-LABEL: llvm.func @matrix_load_f32
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK-NEXT:    nvvm.barrier0
+// CHECK-NEXT:    %[[R:.+]] = llvm.getelementptr
+// CHECK-NEXT:    %[[M:.+]] = nvvm.ldmatrix %[[R]] {layout = #nvvm.mma_layout<row>, num = 4 : i32} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NEXT:    %[[W:.+]] = llvm.extractvalue %[[M]][0] : !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-COUNT-3: llvm.extractvalue %[[M]]
+// CHECK-NEXT:    llvm.bitcast %[[W]] : i32 to f32
+// CHECK-COUNT-3: nvvm.ldmatrix {{.*}}
+// CHECK-NOT:     !llvm.ptr<3>
+// CHECK:         llvm.return
+#src = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 2], order = [1, 0]}>
+#dst = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 8], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @matrix_load_f32(%s: f32, %p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %x = tt.splat %s : f32 -> tensor<16x256xf32, #src>
+    %c = ttg.convert_layout %x : tensor<16x256xf32, #src> -> tensor<16x256xf32, #dst>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x256x!tt.ptr<f32>, #dst>
+    tt.store %ps, %c : tensor<16x256x!tt.ptr<f32>, #dst>
     tt.return
   }
 }

@@ -3,24 +3,26 @@
 // block_ptr_matmul's sm_90 epilogue (Triton 3.6): 8 KiB of f16 in a wgmma accumulator
 // to a blocked layout, through the 2 KiB allocate-shared-memory sets aside (one round of
 // Triton's swizzled layout). Four rounds over the columns held in registers on both
-// sides (bits 16 and 32): each stores its quarter, a barrier, loads it, and a barrier
-// before the next round overwrites it;
-// none after the last.
+// sides (bits 16 and 32): each stores its quarter with one stmatrix.x4 (the
+// accumulator's pairs are 8x8 matrices' rows), a barrier, loads it with 16-byte
+// vectors, and a barrier before the next round overwrites it; none after the last.
+// Triton's PTX of the kernel: 4 stmatrix.x4 and 4 ld.shared.v4.b32.
 // CHECK:       module attributes {{{.*}}ttg.shared = 2048 : i32
 // CHECK-LABEL: llvm.func @epilogue
-// CHECK-COUNT-4: llvm.store %{{.*}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<3>
+// CHECK-NOT:   !llvm.ptr<3> -> 
+// CHECK:       nvvm.stmatrix {{.*}} {layout = #nvvm.mma_layout<row>} : !llvm.ptr<3>, i32, i32, i32, i32
 // CHECK-NEXT:  nvvm.barrier0
 // CHECK:       llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
 // CHECK:       nvvm.barrier0
-// CHECK-COUNT-4: llvm.store %{{.*}} : vector<2xf16>, !llvm.ptr<3>
+// CHECK:       nvvm.stmatrix
 // CHECK-NEXT:  nvvm.barrier0
 // CHECK:       llvm.load %{{.*}} : !llvm.ptr<3> -> vector<8xf16>
 // CHECK:       nvvm.barrier0
-// CHECK-COUNT-4: llvm.store %{{.*}} : vector<2xf16>, !llvm.ptr<3>
+// CHECK:       nvvm.stmatrix
 // CHECK-NEXT:  nvvm.barrier0
 // CHECK:       llvm.load %{{.*}} : !llvm.ptr<3> -> vector<8xf16>
 // CHECK:       nvvm.barrier0
-// CHECK-COUNT-4: llvm.store %{{.*}} : vector<2xf16>, !llvm.ptr<3>
+// CHECK:       nvvm.stmatrix
 // CHECK-NEXT:  nvvm.barrier0
 // CHECK:       llvm.load %{{.*}} : !llvm.ptr<3> -> vector<8xf16>
 // CHECK-NOT:   nvvm.barrier0

@@ -18,10 +18,9 @@
 // CHECK:         llvm.load {{.*}} !llvm.ptr<3> -> f32
 // CHECK:         nvvm.barrier0
 // CHECK-NEXT:    llvm.getelementptr
-// CHECK:         llvm.store {{.*}} : f32, !llvm.ptr<3>
-// CHECK:         llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK:         llvm.store {{.*}} : vector<2xf32>, !llvm.ptr<3>
 // CHECK:         nvvm.barrier0
-// CHECK:         llvm.load {{.*}} !llvm.ptr<3> -> vector<2xf32>
+// CHECK:         nvvm.ldmatrix {{.*}} {layout = #nvvm.mma_layout<row>, num = 2 : i32}
 #a = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
