@@ -66,6 +66,7 @@ from tileopt.transforms.utils.op_motion import enclosing_for
 from tileopt.transforms.utils.scf_rewrites import (
     SCF_CLEANUP_PATTERNS,
     eliminate_dead_iter_args,
+    locate_loop_arguments,
     replace_for_with_new_signature,
     replace_if_with_new_signature,
 )
@@ -345,12 +346,8 @@ class LayoutPropagation:
             op.operands[3 + i] = self.value_as(init, layout)
             self._set_in_place(result, layout)
             self._set_in_place(arg, layout)
-        # Triton builds a new loop here, whose block arguments are located as scf.for's
-        # builder locates them: the induction variable at the loop, each loop-carried
-        # value at its init (what names them with name locations)
-        op.body.block.args[0].location = op.location
-        for init, arg in zip(op.iter_args, args):
-            arg.location = value_location(init)
+        # Triton builds a new loop here
+        locate_loop_arguments(op.body.block, op.location, dict(zip(args, op.iter_args)))
 
     def rewrite_while(self, op: scf.WhileOp) -> None:
         before_args = op.before_region.block.args

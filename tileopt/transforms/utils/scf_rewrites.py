@@ -28,6 +28,16 @@ from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 from tileopt.ir.locations import value_location
 
 
+def locate_loop_arguments(block: Block, location: Attribute,
+                          inits: dict[BlockArgument, SSAValue]) -> None:
+    """The locations ``scf.for``'s builder gives the block arguments of a loop it builds,
+    for a pass that keeps the old block instead (what names them with name locations):
+    the induction variable at the loop, each loop-carried value at its init."""
+    block.args[0].location = location
+    for arg, init in inits.items():
+        arg.location = value_location(init)
+
+
 def replace_with_block(op: Operation, block: Block) -> None:
     """Move ``block``'s ops but its terminator before ``op`` and give ``op``'s results the
     terminator's operands. ``op`` stays, without uses, for the caller to erase."""
@@ -138,11 +148,7 @@ class ForIterArgsFolder(RewritePattern):
         rewriter.insert(new_for, InsertPoint.before(op))
         new_block = new_for.body.block
         old_args = list(new_block.args[1:])
-        # MLIR builds a new loop, whose builder locates the induction variable at the loop
-        # and each loop-carried value at its init
-        new_block.args[0].location = op.location
-        for i in keep:
-            old_args[i].location = value_location(op.iter_args[i])
+        locate_loop_arguments(new_block, op.location, {old_args[i]: op.iter_args[i] for i in keep})
         for i, value in forwarded.items():
             old_args[i].replace_all_uses_with(value)
         for i, first in duplicate_of.items():
