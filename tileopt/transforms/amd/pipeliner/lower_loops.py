@@ -152,7 +152,7 @@ def lower_loop(loop: scf.ForOp, axis_info: AxisInfoAnalysis, filter_small: bool)
             ty = load.results[0].type
             if encoding is None or load.name != "tt.load" or not isinstance(ty, TensorType):
                 continue
-            alloc = create_multi_buffer(loop, ty, encoding, plan.buffers)
+            alloc = create_multi_buffer(loop, ty, encoding, plan.buffers, load.location)
             copy, view, store, local = stream_copy(load, alloc, index)
             schedule.insert(copy, *schedule[load])
             schedule.insert(view, *plan.place(LOCAL_STORE))
