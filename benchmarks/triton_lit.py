@@ -194,7 +194,9 @@ def run_one(run: RunLine, requires: list[str], tileopt: str, filecheck: str,
     seconds = time.perf_counter() - start
     if missing:
         return Outcome(run, "unsupported", missing, seconds)
-    return Outcome(run, "fail", first_error(result.stderr + result.stdout), seconds)
+    # the file's %t is spelled %t, as in the RUN line (no machine's temp path)
+    detail = first_error(result.stderr + result.stdout).replace(str(temp / "t"), "%t")
+    return Outcome(run, "fail", detail, seconds)
 
 
 def find_tileopt() -> str:

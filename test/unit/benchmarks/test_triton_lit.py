@@ -63,3 +63,17 @@ def test_pass_fail_and_unsupported(tmp_path):
     assert outcomes["missing"].detail == "-no-such-pass"
     assert (outcomes["tool"].status, outcomes["tool"].detail) == ("unsupported",
                                                                    "tool mlir-translate")
+
+
+def test_a_failure_in_a_split_file_names_it_by_percent_t(tmp_path):
+    body = "tt.func @f(%arg0: i32) -> i32 {\n  tt.return %arg0 : i32\n}\n"
+    path = tmp_path / "split.mlir"
+    path.write_text("// RUN: split-file %s %t\n"
+                    "// RUN: triton-opt %t/a.mlir -canonicalize | FileCheck %t/a.mlir\n"
+                    "//--- a.mlir\n// CHECK: tt.return %arg1\n" + body)
+    commands, requires = triton_lit.run_lines(path)
+    outcomes = triton_lit.run_file(path, commands, requires, triton_lit.find_tileopt(),
+                                   triton_lit.find_filecheck(), 60.0)
+    assert outcomes[-1].status == "fail"
+    assert outcomes[-1].detail.startswith("%t/a.mlir:"), outcomes[-1].detail
+

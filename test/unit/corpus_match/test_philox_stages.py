@@ -54,18 +54,8 @@ def test_philox_stage_matches_triton(target, stage):
     assert result.equal, result.summary()
 
 
-def _strict_cases():
-    for target in PIPELINES:
-        for stage in STAGES:
-            marks = ()
-            if stage == "ttgir" and target.startswith("hip"):
-                marks = (pytest.mark.xfail(strict=True, reason=(
-                    "tritongpu-remove-layout-conversions re-creates a constant without its "
-                    "name location: %source_16 prints as %cst_16")),)
-            yield pytest.param(target, stage, id=f"{target}-{stage}", marks=marks)
-
-
-@pytest.mark.parametrize(("target", "stage"), list(_strict_cases()))
+@pytest.mark.parametrize("stage", STAGES)
+@pytest.mark.parametrize("target", PIPELINES)
 def test_philox_stage_text_is_tritons(target, stage):
     module = _run_stage(target, stage)
     expected = _strip_locations((FIXTURES / target / STAGES[stage][1]).read_text()).strip()

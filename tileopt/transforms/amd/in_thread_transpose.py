@@ -5,8 +5,9 @@ along K are transposed in registers before they are written to LDS (Triton 3.6's
 For each ``local_load`` into a dot operand of an MFMA/WMMA dot:
 
 - the shared-memory ops reachable from it (``local_alloc``, ``local_store``,
-  ``memdesc_index``, ``local_load``, ``local_dealloc``, through ``scf.for`` iter args and
-  results) are collected; any other user (an async copy) stops the rewrite;
+  ``memdesc_index``, ``local_load``, ``local_dealloc``, through the results and block
+  arguments of ``scf.for``, ``scf.if`` and ``scf.while``) are collected; any other user
+  (an async copy) stops the rewrite;
 - every tensor written to LDS must be a ``#ttg.blocked`` value whose fastest dim is not K
   and that comes from ``tt.load`` ops of one type (rank 2) holding at least two K elements
   per thread once lanes and warps are placed;
@@ -47,6 +48,7 @@ from tileopt.layouts.mma_choice import dot_operand_swizzle
 from tileopt.layouts.tiling import identity_standard_nd, standard_out_dim_names
 from tileopt.passes import Pass, register_pass
 from tileopt.transforms.utils.blocked_layouts import blocked_for_shape
+from tileopt.transforms.utils.builder import located
 
 _STORES = ("ttg.local_alloc", "ttg.local_store")
 _READS = ("ttg.local_load", "ttg.local_dealloc")
@@ -62,63 +64,119 @@ def _tensor(value: SSAValue) -> TensorType:
     return value.type
 
 
-def value_sources(value: SSAValue, seen: set[SSAValue] | None = None) -> list[SSAValue]:
-    """``value`` and, through ``scf.for`` iter args, the values it may come from (each
-    once: a loop may yield an iter arg back unchanged)."""
-    seen = set() if seen is None else seen
-    if value in seen:
-        return []
-    seen.add(value)
-    found = [value]
-    if isinstance(value, BlockArgument):
-        loop = value.block.parent_op()
-        if not isinstance(loop, scf.ForOp) or value.index == 0:
-            raise NoMatch()
-        terminator = loop.body.block.last_op
-        assert terminator is not None
-        found += value_sources(terminator.operands[value.index - 1], seen)
-        found += value_sources(loop.iter_args[value.index - 1], seen)
+_REGION_BRANCHES = ("scf.for", "scf.if", "scf.while")
+
+
+def _yields_of(op: Operation) -> list[Operation]:
+    """The ``scf.yield`` ops directly in ``op``'s regions, in walk order."""
+    return [inner for inner in op.walk()
+            if isinstance(inner, scf.YieldOp) and inner.parent_op() is op]
+
+
+def _sources_through(values: list[SSAValue], seen: set[SSAValue]) -> list[SSAValue]:
+    found: list[SSAValue] = []
+    for value in values:
+        found += value_sources(value, seen)
     return found
 
 
-def value_users(value: SSAValue, carried: list[SSAValue],
-                seen: set[SSAValue] | None = None) -> list[Operation]:
-    """The ops using ``value``, through yields and loop inits (the values passed through
-    go to ``carried``; each value is followed once, as a loop may yield it back)."""
-    seen = set() if seen is None else seen
+def value_sources(value: SSAValue, seen: set[SSAValue]) -> list[SSAValue]:
+    """The values ``value`` may come from, through control flow, then ``value`` itself
+    (Triton's ``traverseCFForValueDefs``; a value already in ``seen`` gives none): a
+    result of an ``scf`` op comes from what the yields directly inside it yield; a loop's
+    block argument from its init and its update (a ``while`` takes the body's yield and
+    the init at the argument's index); an induction variable from the lower bound. A
+    function argument, or a block argument of any other op, cannot be followed."""
     if value in seen:
         return []
     seen.add(value)
+    if isinstance(value, OpResult) and value.op.name in _REGION_BRANCHES:
+        yielded = []
+        for yield_op in _yields_of(value.op):
+            if value.index >= len(yield_op.operands):
+                raise NoMatch()
+            yielded.append(yield_op.operands[value.index])
+        return _sources_through(yielded, seen) + [value]
+    if not isinstance(value, BlockArgument):
+        return [value]
+    parent = value.block.parent_op()
+    if isinstance(parent, scf.ForOp):
+        if value.index == 0:
+            return _sources_through([parent.lb], seen) + [value]
+        terminator = parent.body.block.last_op
+        assert terminator is not None
+        return _sources_through([terminator.operands[value.index - 1],
+                                 parent.iter_args[value.index - 1]], seen) + [value]
+    if isinstance(parent, scf.WhileOp):
+        terminator = parent.after_region.block.last_op
+        assert terminator is not None
+        if value.index >= min(len(terminator.operands), len(parent.operands)):
+            raise NoMatch()
+        return _sources_through([terminator.operands[value.index],
+                                 parent.operands[value.index]], seen) + [value]
+    raise NoMatch()
+
+
+def value_users(value: SSAValue, seen: set[SSAValue]) -> tuple[list[Operation], list[SSAValue]]:
+    """The ops using ``value``, through control flow, and the values it passes through
+    (Triton's ``traverseCFForValueUses``; a value already in ``seen`` gives none): a yield
+    passes it to its op's result (``for``, ``if``) and back to the loop's block argument
+    (``for``; a ``while``'s before-argument); a loop init to its block argument; an
+    ``scf.condition`` to the body's argument and the ``while``'s result. A return, or any
+    other ``scf`` user, cannot be followed."""
+    if value in seen:
+        return [], []
+    seen.add(value)
     users: list[Operation] = []
+    carried: list[SSAValue] = []
+
+    def follow(next_value: SSAValue) -> None:
+        more_users, more_carried = value_users(next_value, seen)
+        users.extend(more_users)
+        carried.append(next_value)
+        carried.extend(more_carried)
+
     for use in list(value.uses):
         user = use.operation
         if user.name == "tt.return":
             raise NoMatch()
         if isinstance(user, scf.YieldOp):
             parent = user.parent_op()
-            if not isinstance(parent, scf.ForOp):
+            if isinstance(parent, (scf.ForOp, scf.IfOp)):
+                follow(parent.results[use.index])
+            if isinstance(parent, scf.ForOp):
+                follow(parent.body.block.args[use.index + 1])
+            elif isinstance(parent, scf.WhileOp):
+                follow(parent.before_region.block.args[use.index])
+            elif not isinstance(parent, scf.IfOp):
                 raise NoMatch()
-            for next_value in (parent.results[use.index], parent.body.block.args[use.index + 1]):
-                carried.append(next_value)
-                users += value_users(next_value, carried, seen)
         elif isinstance(user, scf.ForOp):
-            arg = user.body.block.args[use.index - 2]  # after lb, ub, step
-            carried.append(arg)
-            users += value_users(arg, carried, seen)
+            follow(user.body.block.args[use.index - 2])  # after lb, ub, step
+        elif isinstance(user, scf.WhileOp):
+            follow(user.before_region.block.args[use.index])
+        elif isinstance(user, scf.ConditionOp):
+            loop = user.parent_op()
+            assert isinstance(loop, scf.WhileOp)
+            follow(loop.after_region.block.args[use.index - 1])
+            follow(loop.results[use.index - 1])
         elif user.name.startswith("scf."):
             raise NoMatch()
         else:
             users.append(user)
-    return users
+    return users, carried
 
 
 class SharedNetwork:
-    """The shared-memory ops around one ``local_load`` (Triton's ``findReachableSMemOps``)."""
+    """The shared-memory ops around one ``local_load`` (Triton's ``findReachableSMemOps``):
+    the writes (``stores``) and every memory value on the way (``values``), found breadth
+    first, each value followed once per direction."""
 
     def __init__(self, root: Operation):
         self.stores: list[Operation] = []
         self.values: list[SSAValue] = []
         seen: set[Operation] = set()
+        backward_seen: set[SSAValue] = set()
+        forward_seen: set[SSAValue] = set()
         step = [root]
         while step:
             following: list[Operation] = []
@@ -139,13 +197,15 @@ class SharedNetwork:
                 else:  # async copies write LDS directly: nothing to transpose
                     raise NoMatch()
                 if operand is not None:
-                    for source in value_sources(operand):
+                    for source in value_sources(operand, backward_seen):
                         self.values.append(source)
                         if isinstance(source, OpResult) and source.op.name in (
                                 "ttg.local_alloc", "ttg.memdesc_index"):
                             following.append(source.op)
                 if output is not None:
-                    following += value_users(output, self.values)
+                    users, carried = value_users(output, forward_seen)
+                    self.values += carried
+                    following += users
             step = following
 
 
@@ -181,7 +241,7 @@ def match(local_load: Operation) -> tuple[SharedNetwork, list[Operation], int] |
                 return None
             if layout.to_encoding().order[0] == k_dim:
                 return None  # already contiguous along K
-            for source in value_sources(data):
+            for source in value_sources(data, set()):
                 if isinstance(source, OpResult) and source.op.name == "tt.load" \
                         and source.op not in loads:
                     loads.append(source.op)
@@ -248,7 +308,8 @@ def refine_load(load: Operation, layout: BlockedEncodingAttr) -> None:
     operands = []
     for operand in load.operands:
         if isinstance(operand.type, TensorType):
-            convert = ConvertLayoutOp(operand, _with_encoding(operand.type, layout))
+            convert = located(ConvertLayoutOp(operand, _with_encoding(operand.type, layout)),
+                              load.location)
             Rewriter.insert_op(convert, point)
             operand = convert.results[0]
         operands.append(operand)
@@ -257,7 +318,7 @@ def refine_load(load: Operation, layout: BlockedEncodingAttr) -> None:
     Rewriter.insert_op(new, point)
     result = Rewriter.replace_value_with_new_type(
         new.results[0], _with_encoding(_tensor(load.results[0]), layout))
-    back = ConvertLayoutOp(result, load.results[0].type)
+    back = located(ConvertLayoutOp(result, load.results[0].type), load.location)
     Rewriter.insert_op(back, point)
     load.results[0].replace_all_uses_with(back.results[0])
     Rewriter.erase_op(load)
@@ -269,11 +330,12 @@ def transpose_before_store(store: Operation, layout: BlockedEncodingAttr,
         return
     data = store.operands[0]
     point = InsertPoint.before(store)
-    convert = ConvertLayoutOp(data, _with_encoding(_tensor(data), layout))
+    convert = located(ConvertLayoutOp(data, _with_encoding(_tensor(data), layout)),
+                      store.location)
     Rewriter.insert_op(convert, point)
-    transpose = InThreadTransposeOp.build(operands=[convert.results[0]],
-                                          result_types=[_with_encoding(_tensor(data),
-                                                                       transposed)])
+    transpose = located(InThreadTransposeOp.build(
+        operands=[convert.results[0]],
+        result_types=[_with_encoding(_tensor(data), transposed)]), store.location)
     Rewriter.insert_op(transpose, point)
     store.operands = [transpose.results[0], *store.operands[1:]]
 

@@ -50,6 +50,7 @@ from tileopt.transforms.canonicalization.arith_patterns import (
     owner,
     same_value,
 )
+from tileopt.transforms.utils.scf_rewrites import locate_loop_arguments
 
 Rewrite = Callable[[Operation, PatternRewriter], bool]
 
@@ -120,6 +121,8 @@ def for_iter_args_folder(op: Operation, rewriter: PatternRewriter) -> bool:
     new_for = scf.ForOp(op.lb, op.ub, op.step, kept_inits,
                         rewriter.move_region_contents_to_new_regions(op.body))
     _copy_attributes(op, new_for)
+    locate_loop_arguments(new_for.body.block, op.location,
+                          dict(zip(new_for.body.block.args[1:], kept_inits)))
     new_results = iter(new_for.results)
     values = [init if drop else next(new_results)
               for init, drop in zip(op.iter_args, dropped)]

@@ -36,6 +36,8 @@ from tileopt.layouts.encodings import get_order, get_thread_order, get_warp_orde
 from tileopt.passes import Pass, register_pass
 from tileopt.dialects.triton_version import is_version_39
 from tileopt.dialects.tt_canonicalize import dense_splat
+from tileopt.ir.locations import value_location
+from tileopt.transforms.utils.builder import located
 from tileopt.transforms.utils.blocked_layouts import blocked_for_shape, make_blocked
 from tileopt.transforms.canonicalization.convert_layout_patterns import is_expensive_view
 from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
@@ -341,7 +343,8 @@ def make_thread_local(c: _Candidate) -> None:
     old_accum = loop.iter_args[c.carried]
     accum_type = TensorType(src.element_type, view_shape[:-1], slice2d)
     neutral = _NEUTRAL[_combiner(reduce).name]
-    new_accum = arith.ConstantOp(dense_splat(accum_type, neutral))
+    new_accum = located(arith.ConstantOp(dense_splat(accum_type, neutral)),
+                        value_location(old_accum))
     Rewriter.insert_op(new_accum, InsertPoint.after(old_accum.op))
 
     old_yield = loop.body.block.last_op
@@ -360,7 +363,7 @@ def make_thread_local(c: _Candidate) -> None:
                                                       layout3d),
                                   allow_reorder=True, efficient_layout=True)]
         for view in views:
-            Rewriter.insert_op(view, point)
+            Rewriter.insert_op(located(view, reduce.location), point)
             point = InsertPoint.after(view)
         mapping[operand] = views[-1].results[0]
     local = reduce.clone(value_mapper=mapping)
@@ -374,13 +377,15 @@ def make_thread_local(c: _Candidate) -> None:
     operands = list(old_yield.operands)
     operands[c.carried] = block.args[c.carried + 1]
     operands.append(new_update.results[0])
-    Rewriter.insert_op(scf.YieldOp(*operands), InsertPoint.before(old_yield))
+    Rewriter.insert_op(located(scf.YieldOp(*operands), old_yield.location),
+                       InsertPoint.before(old_yield))
 
     # one reduction across threads after the loop, back in the accumulator's layout
     final_reduce = _clone_with_inferred_type(
         reduce, {reduce.operands[0]: new_loop.results[-1]}, InsertPoint.after(new_loop))
     result = new_loop.results[c.carried]
-    convert = ConvertLayoutOp(final_reduce.results[0], result.type)
+    convert = located(ConvertLayoutOp(final_reduce.results[0], result.type),
+                      final_reduce.location)
     Rewriter.insert_op(convert, InsertPoint.after(final_reduce))
     final = _clone_with_inferred_type(
         update, {update.operands[0]: old_accum, update.operands[1]: convert.result},

@@ -25,6 +25,7 @@ from tileopt.dialects.ttg_attrs import (
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.layouts.mma_choice import dot_operand_swizzle
 from tileopt.passes import Pass, register_pass
+from tileopt.transforms.utils.builder import located
 from tileopt.transforms.utils.tensor_layouts import (
     conversion_needs_shared_memory,
     order_for_memory,
@@ -76,8 +77,8 @@ def convert_through_shared_memory(convert: ConvertLayoutOp) -> bool:
     shared = dot_operand_shared_layout(dot, shape, order_for_memory(src),
                                        _bits(src.element_type), _cta_fields(src.encoding))
     buffer_type = MemDescType.get(shape, src.element_type, shared, SharedMemorySpaceAttr())
-    alloc = LocalAllocOp(buffer_type, convert.src)
-    load = LocalLoadOp(alloc.result, dst)
+    alloc = located(LocalAllocOp(buffer_type, convert.src), convert.location)
+    load = located(LocalLoadOp(alloc.result, dst), convert.location)
     Rewriter.insert_op(alloc, InsertPoint.before(convert))
     Rewriter.insert_op(load, InsertPoint.before(convert))
     convert.result.replace_all_uses_with(load.result)

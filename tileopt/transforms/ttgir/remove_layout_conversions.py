@@ -45,6 +45,8 @@ from tileopt.dialects.ttg import ConvertLayoutOp, threads_per_warp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, DotOperandEncodingAttr
 from tileopt.passes import Pass, PassFailure, register_pass
 from tileopt.transforms.canonicalization.convert_layout_patterns import CONVERT_LAYOUT_PATTERNS
+from tileopt.ir.locations import value_location
+from tileopt.transforms.utils.builder import located
 from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
 from tileopt.transforms.utils.layout_propagation import (
     Operand,
@@ -64,6 +66,7 @@ from tileopt.transforms.utils.op_motion import enclosing_for
 from tileopt.transforms.utils.scf_rewrites import (
     SCF_CLEANUP_PATTERNS,
     eliminate_dead_iter_args,
+    locate_loop_arguments,
     replace_for_with_new_signature,
     replace_if_with_new_signature,
 )
@@ -261,7 +264,8 @@ class LayoutPropagation:
         ty = tensor_type(value)
         if ty is None or layout is None or ty.encoding == layout:
             return value
-        convert = ConvertLayoutOp(value, with_encoding(ty, layout))
+        convert = located(ConvertLayoutOp(value, with_encoding(ty, layout)),
+                          value_location(value))
         _insert_after_value(convert, value)
         return convert.result
 
@@ -342,6 +346,8 @@ class LayoutPropagation:
             op.operands[3 + i] = self.value_as(init, layout)
             self._set_in_place(result, layout)
             self._set_in_place(arg, layout)
+        # Triton builds a new loop here
+        locate_loop_arguments(op.body.block, op.location, dict(zip(args, op.iter_args)))
 
     def rewrite_while(self, op: scf.WhileOp) -> None:
         before_args = op.before_region.block.args
@@ -644,14 +650,15 @@ class LayoutRematerialization:
                 operands = list(op.operands)
                 for i in sorted(yield_operands[op]):
                     operands.append(mapping[op.operands[i]])
-                Rewriter.replace_op(op, scf.YieldOp(*operands))
+                Rewriter.replace_op(op, located(scf.YieldOp(*operands), op.location))
                 continue
             if op.name == "arith.constant":
                 result = op.results[0]
                 clone = op.clone()
                 Rewriter.insert_op(clone, InsertPoint.before(op))
-                cvt = ConvertLayoutOp(clone.results[0],
-                                      with_encoding(result.type, layouts[result]))
+                cvt = located(ConvertLayoutOp(clone.results[0],
+                                              with_encoding(result.type, layouts[result])),
+                              op.location)
                 Rewriter.insert_op(cvt, InsertPoint.before(op))
                 mapping[result] = cvt.result
                 self.add_remat(result, layouts[result], cvt.result)
@@ -741,7 +748,8 @@ class LayoutRematerialization:
             return False
         # no cost check here: Triton 3.6 hoists whenever the slice allows it
         operand = extension.operands[0]
-        new_convert = ConvertLayoutOp(operand, with_encoding(operand.type, src_layout))
+        new_convert = located(ConvertLayoutOp(operand, with_encoding(operand.type, src_layout)),
+                              convert.location)
         Rewriter.insert_op(new_convert, InsertPoint.before(extension))
         new_extension = extension.clone(value_mapper={operand: new_convert.result})
         retype(new_extension.results[0],
@@ -802,7 +810,8 @@ class LayoutRematerialization:
         mapping: dict[SSAValue, SSAValue] = {}
 
         def hoist(value: SSAValue, layout: Attribute, point: InsertPoint) -> None:
-            new_convert = ConvertLayoutOp(value, with_encoding(value.type, layout))
+            new_convert = located(ConvertLayoutOp(value, with_encoding(value.type, layout)),
+                                  convert.location)
             Rewriter.insert_op(new_convert, point)
             mapping[value] = new_convert.result
             slice_.pop(value, None)
@@ -855,7 +864,9 @@ class LayoutRematerialization:
             result = producer.results[0]
             if tensor_type(result) is None:
                 continue
-            new_convert = ConvertLayoutOp(result, with_encoding(result.type, layouts[result]))
+            new_convert = located(ConvertLayoutOp(result, with_encoding(result.type,
+                                                                        layouts[result])),
+                                  convert.location)
             Rewriter.insert_op(new_convert, InsertPoint.after(producer))
             mapping[result] = new_convert.result
         if not inner:

@@ -17,3 +17,10 @@ class OpBuilder:
         op.location = self.anchor.location
         Rewriter.insert_op(op, InsertPoint.before(self.anchor))
         return op.results[0] if op.results else None  # type: ignore[return-value]
+
+
+def located(op: Operation, location) -> Operation:
+    """``op`` with ``location`` (an ``OpBuilder``'s ``create(loc, ...)``): the op a pass
+    builds takes the location of the value or op it stands for, as in MLIR."""
+    op.location = location
+    return op

@@ -60,11 +60,12 @@ def is_pure_and_speculatable(op: Operation) -> bool:
 def move_loop_invariant_code(
         root: Operation,
         should_move: Callable[[Operation, Operation], bool],
-        before_move: Callable[[Operation, Operation], None] | None = None) -> int:
+        before_move: Callable[[Operation, Operation], Operation] | None = None) -> int:
     """Hoist what ``should_move(op, loop)`` allows out of every loop in ``root``.
 
-    ``before_move(op, loop)`` may rewrite the op just before it leaves the loop (triton-licm
-    adds a trip-count guard to loads). Returns the number of ops moved.
+    ``before_move(op, loop)`` may rewrite the op just before it leaves the loop, and returns
+    the op that moves (triton-licm adds a trip-count guard to loads). Returns the number of
+    ops moved.
     """
     loops = [op for op in root.walk(region_first=True) if op.name in LOOP_OPS]
     moved = 0
@@ -78,7 +79,7 @@ def move_loop_invariant_code(
                 if not is_invariant(op, loop) or not should_move(op, loop):
                     continue
                 if before_move is not None:
-                    before_move(op, loop)
+                    op = before_move(op, loop)
                 op.detach()
                 Rewriter.insert_op(op, InsertPoint.before(loop))
                 moved += 1

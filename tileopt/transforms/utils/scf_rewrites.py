@@ -25,6 +25,18 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 
+from tileopt.ir.locations import value_location
+
+
+def locate_loop_arguments(block: Block, location: Attribute,
+                          inits: dict[BlockArgument, SSAValue]) -> None:
+    """The locations ``scf.for``'s builder gives the block arguments of a loop it builds,
+    for a pass that keeps the old block instead (what names them with name locations):
+    the induction variable at the loop, each loop-carried value at its init."""
+    block.args[0].location = location
+    for arg, init in inits.items():
+        arg.location = value_location(init)
+
 
 def replace_with_block(op: Operation, block: Block) -> None:
     """Move ``block``'s ops but its terminator before ``op`` and give ``op``'s results the
@@ -67,9 +79,10 @@ def replace_for_with_new_signature(
     new_for = scf.ForOp(for_op.lb, for_op.ub, for_op.step,
                         [*for_op.iter_args, *new_inits], body)
     new_for.attributes.update(for_op.attributes)
+    new_for.location = for_op.location
     block = new_for.body.block
     for value in new_inits:
-        block.insert_arg(value.type, len(block.args))
+        block.insert_arg(value.type, len(block.args), value_location(value))
     _take_place(for_op, new_for, replacements)
     return new_for
 
@@ -84,6 +97,7 @@ def replace_if_with_new_signature(
     new_if = scf.IfOp(if_op.cond, [*(r.type for r in if_op.results), *new_types],
                       then_region, else_region)
     new_if.attributes.update(if_op.attributes)
+    new_if.location = if_op.location
     _take_place(if_op, new_if, replacements)
     return new_if
 
@@ -134,6 +148,7 @@ class ForIterArgsFolder(RewritePattern):
         rewriter.insert(new_for, InsertPoint.before(op))
         new_block = new_for.body.block
         old_args = list(new_block.args[1:])
+        locate_loop_arguments(new_block, op.location, {old_args[i]: op.iter_args[i] for i in keep})
         for i, value in forwarded.items():
             old_args[i].replace_all_uses_with(value)
         for i, first in duplicate_of.items():

@@ -24,6 +24,7 @@ from functools import lru_cache
 from xdsl.dialects.builtin import ModuleOp, NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from tileopt.analysis.layout_conversion import ConversionPath, conversion_path
 from tileopt.dialects.layout_of import encoding_of, linear_layout_of
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.layouts.encodings import get_elems_per_thread, get_order, get_thread_order
@@ -111,16 +112,19 @@ def conversion_reorders_registers(src: TensorType, dst: TensorType) -> bool:
 
 
 def conversion_needs_shared_memory(src: TensorType, dst: TensorType) -> bool:
-    """Converting moves data between warps (or CTAs): it goes through shared memory.
-
-    Conversions that stay inside each warp (lanes and registers only) are done with warp
-    shuffles. Triton additionally sends shuffles that would need several rounds of mixed
-    lane/register transpositions through shared memory; that refinement is not modelled.
+    """Converting goes through shared memory (Triton's ``cvtNeedsSharedMemory``): data
+    moves between warps (or CTAs), or inside warps by a permutation that shuffles cannot do
+    in one round (two or more mixed register/lane transpositions). Decided by
+    ``tileopt.analysis.layout_conversion``, which the allocation and the lowering ask too.
     """
     if conversion_reorders_registers(src, dst):
         return False
-    conversion = minimal_conversion(src, dst)
-    return conversion is None or list(conversion.out_dims) != ["register", "lane"]
+    try:
+        src_enc, dst_enc = encoding_of(src), encoding_of(dst)
+    except LayoutError:
+        return True
+    path = conversion_path(src_enc, dst_enc, list(src.get_shape()))
+    return path is ConversionPath.SHARED_MEMORY
 
 
 def order_for_memory(ty: TensorType | MemDescType) -> list[int]:

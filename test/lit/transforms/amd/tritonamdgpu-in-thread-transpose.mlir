@@ -110,3 +110,41 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r#1 : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// The buffer reaches the local_load as an scf.if result: both branches' allocs are
+// followed back through the yields, both loads refined and both writes transposed, and
+// the if's result takes the rotating layout. (Expected text: Triton 3.6's own output.)
+
+// CHECK-LABEL: tt.func @through_if
+// CHECK: %[[BUF:.*]] = scf.if %{{.*}} -> (!ttg.memdesc<64x32xf16, #[[ROT:.*]], #smem>) {
+// CHECK:   %[[X:.*]] = amdg.in_thread_transpose %{{.*}} : tensor<64x32xf16, #{{.*}}> -> tensor<64x32xf16, #[[T:.*]]>
+// CHECK:   %[[XS:.*]] = ttg.local_alloc %[[X]] : (tensor<64x32xf16, #[[T]]>) -> !ttg.memdesc<64x32xf16, #[[ROT]], #smem>
+// CHECK:   scf.yield %[[XS]]
+// CHECK: } else {
+// CHECK:   %[[Y:.*]] = amdg.in_thread_transpose %{{.*}} : tensor<64x32xf16, #{{.*}}> -> tensor<64x32xf16, #[[T]]>
+// CHECK:   %[[YS:.*]] = ttg.local_alloc %[[Y]] : (tensor<64x32xf16, #[[T]]>) -> !ttg.memdesc<64x32xf16, #[[ROT]], #smem>
+// CHECK:   scf.yield %[[YS]]
+// CHECK: }
+// CHECK: ttg.local_load %[[BUF]] : !ttg.memdesc<64x32xf16, #[[ROT]], #smem>
+#a = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [64, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>
+#sa = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @through_if(%pa: tensor<64x32x!tt.ptr<f16>, #a>, %qa: tensor<64x32x!tt.ptr<f16>, #a>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>, %acc: tensor<64x64xf32, #mma>, %cond: i1) -> tensor<64x64xf32, #mma> {
+    %buf = scf.if %cond -> (!ttg.memdesc<64x32xf16, #sa, #smem>) {
+      %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #a>
+      %xs = ttg.local_alloc %x : (tensor<64x32xf16, #a>) -> !ttg.memdesc<64x32xf16, #sa, #smem>
+      scf.yield %xs : !ttg.memdesc<64x32xf16, #sa, #smem>
+    } else {
+      %y = tt.load %qa : tensor<64x32x!tt.ptr<f16>, #a>
+      %ys = ttg.local_alloc %y : (tensor<64x32xf16, #a>) -> !ttg.memdesc<64x32xf16, #sa, #smem>
+      scf.yield %ys : !ttg.memdesc<64x32xf16, #sa, #smem>
+    }
+    %xd = ttg.local_load %buf : !ttg.memdesc<64x32xf16, #sa, #smem> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
+    %d = tt.dot %xd, %b, %acc : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<64x64xf32, #mma>
+    tt.return %d : tensor<64x64xf32, #mma>
+  }
+}

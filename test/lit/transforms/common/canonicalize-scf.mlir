@@ -1,4 +1,5 @@
 // RUN: tileopt %s -split-input-file -canonicalize | FileCheck %s
+// RUN: tileopt %s -split-input-file -canonicalize --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=NAMES
 
 // MLIR's scf.for and scf.if canonicalization patterns.
 
@@ -250,4 +251,30 @@ func.func @combine_nested_ifs(%a: i1, %b: i1, %p: !tt.ptr<f32>, %v: f32) {
     }
   }
   func.return
+}
+
+// -----
+
+// Locations: the loop that drops a value is a new one, whose builder locates the
+// induction variable at the loop and each value it keeps at its init (what names them
+// with name locations). (Expected text: Triton 3.6's canonicalizer's output.)
+
+// NAMES-LABEL: tt.func @located
+// NAMES: %r = scf.for %r_0 = %c0_i32 to %arg0 step %c1_i32 iter_args(%z_1 = %z) -> (f32)
+// NAMES-NEXT: %s = arith.addf %z_1, %arg2 : f32
+// NAMES-NEXT: scf.yield %s : f32
+module {
+  tt.func @located(%n: i32, %p: !tt.ptr<f32>, %v: f32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant 0.000000e+00 : f32 loc("z")
+    %w = arith.constant 1.000000e+00 : f32 loc("w")
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z, %b = %w) -> (f32, f32) : i32 {
+      %s = arith.addf %a, %v : f32 loc("s")
+      scf.yield %s, %b : f32, f32 loc("y")
+    } loc("r")
+    tt.store %p, %r#0 : !tt.ptr<f32> loc("st")
+    tt.store %p, %r#1 : !tt.ptr<f32> loc("st")
+    tt.return
+  }
 }

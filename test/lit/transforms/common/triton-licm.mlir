@@ -1,11 +1,12 @@
 // RUN: tileopt %s -split-input-file -triton-licm | FileCheck %s
 
-// A loop that only reads memory: the invariant load leaves it, guarded by lb < ub.
+// A loop that only reads memory: the invariant load leaves it, guarded by lb < ub (the
+// guard first, as Triton's getPredMask builds the and).
 // CHECK-LABEL: tt.func @hoist_load
 // CHECK-SAME:  (%[[P:[a-z0-9_]+]]: tensor<128x!tt.ptr<f32>>, %[[M:[a-z0-9_]+]]: tensor<128xi1>, %[[LB:[a-z0-9_]+]]: i32, %[[UB:[a-z0-9_]+]]: i32)
 // CHECK:         %[[ENTER:.*]] = arith.cmpi slt, %[[LB]], %[[UB]] : i32
 // CHECK:         %[[GUARD:.*]] = tt.splat %[[ENTER]] : i1 -> tensor<128xi1>
-// CHECK:         %[[MASK:.*]] = arith.andi %[[M]], %[[GUARD]] : tensor<128xi1>
+// CHECK:         %[[MASK:.*]] = arith.andi %[[GUARD]], %[[M]] : tensor<128xi1>
 // CHECK:         %[[X:.*]] = tt.load %[[P]], %[[MASK]] : tensor<128x!tt.ptr<f32>>
 // CHECK:         arith.mulf %[[X]]
 // CHECK:         scf.for
@@ -61,4 +62,41 @@ tt.func @atomic_and_volatile(%p: tensor<128x!tt.ptr<i32>>, %v: tensor<128xi32>, 
     scf.yield %a : tensor<128xi32>
   }
   tt.return
+}
+
+// -----
+
+// Each load is guarded as it leaves the loop, so each guard sits right before its load
+// (Triton's order); a scalar load takes the condition itself as its mask. (Expected
+// order: Triton 3.6's own output.)
+// CHECK-LABEL: tt.func @two_loads_and_scalar
+// CHECK-SAME:  (%[[P:[a-z0-9_]+]]: tensor<128x!tt.ptr<f32>>, %[[Q:[a-z0-9_]+]]: tensor<128x!tt.ptr<f32>>, %[[S:[a-z0-9_]+]]: !tt.ptr<f32>, %[[LB:[a-z0-9_]+]]: i32, %[[UB:[a-z0-9_]+]]: i32)
+// CHECK:         %[[E1:.*]] = arith.cmpi slt, %[[LB]], %[[UB]] : i32
+// CHECK-NEXT:    %[[G1:.*]] = tt.splat %[[E1]] : i1 -> tensor<128xi1>
+// CHECK-NEXT:    %[[X:.*]] = tt.load %[[P]], %[[G1]] : tensor<128x!tt.ptr<f32>>
+// CHECK-NEXT:    %[[E2:.*]] = arith.cmpi slt, %[[LB]], %[[UB]] : i32
+// CHECK-NEXT:    %[[G2:.*]] = tt.splat %[[E2]] : i1 -> tensor<128xi1>
+// CHECK-NEXT:    %[[Y:.*]] = tt.load %[[Q]], %[[G2]] : tensor<128x!tt.ptr<f32>>
+// CHECK-NEXT:    %[[E3:.*]] = arith.cmpi slt, %[[LB]], %[[UB]] : i32
+// CHECK-NEXT:    %[[Z:.*]] = tt.load %[[S]], %[[E3]] : !tt.ptr<f32>
+// CHECK-NEXT:    tt.splat %[[Z]] : f32 -> tensor<128xf32>
+// CHECK-NEXT:    arith.addf %[[X]], %[[Y]]
+// CHECK-NEXT:    arith.addf
+// CHECK-NEXT:    scf.for
+// CHECK-NOT:       tt.load
+// CHECK:           scf.yield
+tt.func @two_loads_and_scalar(%p: tensor<128x!tt.ptr<f32>>, %q: tensor<128x!tt.ptr<f32>>, %s: !tt.ptr<f32>, %lb: i32, %ub: i32) -> tensor<128xf32> {
+  %c1 = arith.constant 1 : i32
+  %init = arith.constant dense<0.0> : tensor<128xf32>
+  %r = scf.for %i = %lb to %ub step %c1 iter_args(%acc = %init) -> (tensor<128xf32>) : i32 {
+    %x = tt.load %p : tensor<128x!tt.ptr<f32>>
+    %y = tt.load %q : tensor<128x!tt.ptr<f32>>
+    %z = tt.load %s : !tt.ptr<f32>
+    %zs = tt.splat %z : f32 -> tensor<128xf32>
+    %xy = arith.addf %x, %y : tensor<128xf32>
+    %xyz = arith.addf %xy, %zs : tensor<128xf32>
+    %a = arith.addf %acc, %xyz : tensor<128xf32>
+    scf.yield %a : tensor<128xf32>
+  }
+  tt.return %r : tensor<128xf32>
 }

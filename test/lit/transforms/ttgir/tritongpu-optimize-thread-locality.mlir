@@ -1,5 +1,6 @@
 // RUN: tileopt %s -split-input-file --tritongpu-optimize-thread-locality | FileCheck %s
 // RUN: tileopt %s -split-input-file --tritongpu-optimize-thread-locality --triton-version=3.9 | FileCheck %s --check-prefix=V39
+// RUN: tileopt %s -split-input-file --tritongpu-optimize-thread-locality --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=NAMES
 
 // A loop accumulating row sums of loaded tiles. Each thread holds 4 consecutive elements of
 // a row, so the loop now only adds those 4 (reshape 16x64 -> 16x16x4, reduce the new last
@@ -191,6 +192,46 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       scf.yield %next : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>
     }
     tt.store %q, %r : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #A}>>
+    tt.return
+  }
+}
+
+// -----
+
+// Locations, as Triton's pass gives them (what names values with name locations): the
+// new accumulator at the old one, the rebuilt loop at the loop and its new loop-carried
+// value at its init, the views at the reduction, the conversion after the loop at the
+// final reduction. (Expected text: Triton 3.6's own output.)
+
+// NAMES-LABEL: tt.func @located
+// V39-LABEL: tt.func @located
+// NAMES: %zero = arith.constant dense<0.000000e+00> : tensor<16xf32
+// NAMES-NEXT: %zero_0 = arith.constant dense<0.000000e+00> : tensor<16x16xf32
+// NAMES-NEXT: %r:2 = scf.for %arg3 = %c0_i32 to %arg2 step %c1_i32 iter_args(%arg4 = %zero, %zero_2 = %zero_0)
+// NAMES: %s_4 = tt.reshape %x allow_reorder efficient_layout
+// NAMES-NEXT: %s_5 = "tt.reduce"(%s_4) <{axis = 2 : i32}>
+// NAMES: %next_6 = arith.addf %zero_2, %s_5
+// NAMES: scf.yield %arg4, %next_6
+// NAMES: %s = "tt.reduce"(%r#1) <{axis = 1 : i32}>
+// NAMES: %s_1 = ttg.convert_layout %s
+// NAMES-NEXT: %next = arith.addf %zero, %s_1
+#A = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @located(%p: tensor<16x64x!tt.ptr<f32>, #A>, %q: tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #A}>>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>> loc("zero")
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>>) : i32 {
+      %x = tt.load %p : tensor<16x64x!tt.ptr<f32>, #A> loc("x")
+      %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32 loc("t")
+        tt.reduce.return %t : f32 loc("t")
+      }) : (tensor<16x64xf32, #A>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>> loc("s")
+      %next = arith.addf %acc, %s : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>> loc("next")
+      scf.yield %next : tensor<16xf32, #ttg.slice<{dim = 1, parent = #A}>> loc("y")
+    } loc("r")
+    tt.store %q, %r : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #A}>> loc("st")
     tt.return
   }
 }

@@ -254,3 +254,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %7#0 : tensor<128x128xf32, #mma>
   }
 }
+
+// -----
+
+// Waits are merged only when nothing but non-commit ops lies between them: control flow
+// ends the run, as in Triton's combineRedundantWaitOps (both waits stay; Triton 3.6's
+// own output for this input).
+// CHECK-LABEL: tt.func @waits_around_if
+// CHECK: %[[G:.*]] = ttg.async_commit_group tokens
+// CHECK-NEXT: ttg.async_wait %[[G]] {num = 0 : i32}
+// CHECK-NEXT: scf.if
+// CHECK: }
+// CHECK-NEXT: ttg.async_wait %[[G]] {num = 0 : i32}
+// CHECK-NEXT: tt.return
+#A = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#S = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @waits_around_if(%p: tensor<128x!tt.ptr<f32>, #A>, %c: i1) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<128xf32, #S, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %p, %buf : tensor<128x!tt.ptr<f32>, #A> -> <128xf32, #S, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t
+    %w1 = ttg.async_wait %g {num = 0 : i32}
+    scf.if %c {
+      %x = tt.load %p : tensor<128x!tt.ptr<f32>, #A>
+      tt.store %p, %x : tensor<128x!tt.ptr<f32>, #A>
+    }
+    %w2 = ttg.async_wait %g {num = 0 : i32}
+    %v = ttg.local_load %buf token %w2 : !ttg.memdesc<128xf32, #S, #smem, mutable> -> tensor<128xf32, #A>
+    tt.return
+  }
+}

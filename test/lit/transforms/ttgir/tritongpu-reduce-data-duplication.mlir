@@ -84,3 +84,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// One warp, a 16x128 column-major A operand: the conversion stays inside the warp, but
+// the shuffle would need two or more register/lane transpositions, so Triton sends it
+// through shared memory (cvtNeedsSharedMemory); with 8x4 lanes a shuffle does it. (Expected:
+// Triton 3.6's own output, swizzle included; the old rule, lanes and registers only means
+// a shuffle, kept the first conversion.)
+
+// CHECK-DAG: #[[SW:.+]] = #ttg.swizzled_shared<{vec = 8, perPhase = 4, maxPhase = 2, order = [0, 1]}>
+// CHECK-LABEL: tt.func @one_warp_column_major
+// CHECK: %[[BUF:.*]] = ttg.local_alloc %{{.*}} : (tensor<16x128xf16, #{{.*}}>) -> !ttg.memdesc<16x128xf16, #[[SW]], #smem>
+// CHECK-NEXT: ttg.local_load %[[BUF]] : !ttg.memdesc<16x128xf16, #[[SW]], #smem> -> tensor<16x128xf16, #ttg.dot_op<{opIdx = 0, parent = #{{.*}}, kWidth = 2}>>
+// CHECK-LABEL: tt.func @one_warp_one_transposition
+// CHECK-NOT: ttg.local_alloc
+// CHECK: ttg.convert_layout
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [0, 1]}>
+#c = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [0, 1]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @one_warp_column_major(%x: tensor<16x128xf16, #b>) -> tensor<16x128xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> {
+    %y = ttg.convert_layout %x : tensor<16x128xf16, #b> -> tensor<16x128xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    tt.return %y : tensor<16x128xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+  }
+  tt.func @one_warp_one_transposition(%x: tensor<16x128xf16, #c>) -> tensor<16x128xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> {
+    %y = ttg.convert_layout %x : tensor<16x128xf16, #c> -> tensor<16x128xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    tt.return %y : tensor<16x128xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+  }
+}

@@ -1,4 +1,5 @@
 // RUN: tileopt %s -split-input-file --tritongpu-remove-layout-conversions | FileCheck %s
+// RUN: tileopt %s -split-input-file --tritongpu-remove-layout-conversions --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=NAMES
 
 // Forward propagation: the load's layout (an anchor: 1024 elements, more than the 128
 // threads) flows through the conversion and the exp to the store; both conversions go.
@@ -453,5 +454,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       tt.reduce.return %t : f32
     }) : (tensor<16x16x4xf32, #T>) -> tensor<16x16xf32, #ttg.slice<{dim = 2, parent = #T}>>
     tt.return %5 : tensor<16x16xf32, #ttg.slice<{dim = 2, parent = #T}>>
+  }
+}
+
+// -----
+
+// Locations, as Triton's pass gives them (what names values with name locations): the
+// conversion propagation puts after the splat is located at the splat, so the splat it
+// folds into keeps the name "x"; the rebuilt loop's induction variable is located at the
+// loop and its loop-carried value at its init. (Expected text: Triton 3.6's own output.)
+
+// NAMES-LABEL: tt.func @located
+// NAMES: %init = arith.constant dense<0.000000e+00>
+// NAMES-NEXT: %x = tt.splat %arg1 : f32 -> tensor<1024xf32, #blocked>
+// NAMES-NEXT: %r = scf.for %r_0 = %c0_i32 to %arg2 step %c1_i32 iter_args(%init_1 = %init)
+// NAMES-NEXT: %v = tt.load %arg0
+// NAMES-NEXT: %d = arith.subf %v, %x
+// NAMES-NEXT: %a = arith.addf %init_1, %d
+// NAMES-NEXT: scf.yield %a
+// NAMES: tt.store %arg0, %r
+#A = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @located(%p: tensor<1024x!tt.ptr<f32>, #A>, %s: f32, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %init = arith.constant dense<0.000000e+00> : tensor<1024xf32, #B> loc("init")
+    %x = tt.splat %s : f32 -> tensor<1024xf32, #B> loc("x")
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<1024xf32, #B>) : i32 {
+      %v = tt.load %p : tensor<1024x!tt.ptr<f32>, #A> loc("v")
+      %vb = ttg.convert_layout %v : tensor<1024xf32, #A> -> tensor<1024xf32, #B> loc("v")
+      %d = arith.subf %vb, %x : tensor<1024xf32, #B> loc("d")
+      %a = arith.addf %acc, %d : tensor<1024xf32, #B> loc("a")
+      scf.yield %a : tensor<1024xf32, #B>
+    } loc("r")
+    %ra = ttg.convert_layout %r : tensor<1024xf32, #B> -> tensor<1024xf32, #A> loc("ra")
+    tt.store %p, %ra : tensor<1024x!tt.ptr<f32>, #A> loc("st")
+    tt.return
   }
 }

@@ -41,6 +41,7 @@ from tileopt.transforms.ttgir.pipeliner.schedule_loops import (
     schedule_remaining_to_last_stage,
 )
 from tileopt.transforms.utils.async_loads import dot_operand_buffer_layout
+from tileopt.transforms.utils.builder import located
 from tileopt.transforms.utils.scf_rewrites import (
     replace_for_with_new_signature,
     set_yield_operands,
@@ -88,7 +89,7 @@ class StreamPlan:
 
 
 def _constant(value: int, before: Operation) -> SSAValue:
-    op = arith.ConstantOp(IntegerAttr(value, IntegerType(32)))
+    op = located(arith.ConstantOp(IntegerAttr(value, IntegerType(32))), before.location)
     Rewriter.insert_op(op, InsertPoint.before(before))
     return op.result
 
@@ -107,7 +108,7 @@ def add_buffer_counter(loop: scf.ForOp, buffers: int) -> tuple[scf.ForOp, SSAVal
     below = tensor_arith.CmpiOp(bumped.result, count, "slt")
     index = tensor_arith.SelectOp(below.results[0], bumped.result, zero)
     for op in (bumped, below, index):
-        Rewriter.insert_op(op, InsertPoint.before(first))
+        Rewriter.insert_op(located(op, new_loop.location), InsertPoint.before(first))
     terminator = block.last_op
     assert terminator is not None
     set_yield_operands(terminator, [*terminator.operands, index.results[0]])
@@ -119,15 +120,15 @@ def stream_copy(load: Operation, alloc: SSAValue, index: SSAValue
     """Copy, view, local_store and local_load (None where nothing reads the load) that
     replace ``load``'s users (Triton's ``createStreamCopy``)."""
     point = InsertPoint.before(load)
-    view = MemDescIndexOp(alloc, index, buffer_view_type(alloc.type))
+    view = located(MemDescIndexOp(alloc, index, buffer_view_type(alloc.type)), load.location)
     Rewriter.insert_op(view, point)
     copy = load.clone()
     Rewriter.insert_op(copy, point)
-    store = LocalStoreOp(copy.results[0], view.results[0])
+    store = located(LocalStoreOp(copy.results[0], view.results[0]), load.location)
     Rewriter.insert_op(store, point)
     if not load.results[0].uses:
         return copy, view, store, None
-    local = LocalLoadOp(view.results[0], load.results[0].type)
+    local = located(LocalLoadOp(view.results[0], load.results[0].type), load.location)
     Rewriter.insert_op(local, point)
     load.results[0].replace_all_uses_with(local.results[0])
     return copy, view, store, local
@@ -152,7 +153,7 @@ def lower_loop(loop: scf.ForOp, axis_info: AxisInfoAnalysis, filter_small: bool)
             ty = load.results[0].type
             if encoding is None or load.name != "tt.load" or not isinstance(ty, TensorType):
                 continue
-            alloc = create_multi_buffer(loop, ty, encoding, plan.buffers)
+            alloc = create_multi_buffer(loop, ty, encoding, plan.buffers, load.location)
             copy, view, store, local = stream_copy(load, alloc, index)
             schedule.insert(copy, *schedule[load])
             schedule.insert(view, *plan.place(LOCAL_STORE))

@@ -31,6 +31,7 @@ from tileopt.transforms.ttgir.pipeliner.expand import (
 )
 from tileopt.transforms.ttgir.pipeliner.pipeline import remove_schedule_attributes
 from tileopt.transforms.ttgir.pipeliner.schedule import CoarseSchedule
+from tileopt.transforms.utils.builder import located
 
 PIPELINER_PART = "amd.pipeliner_part"
 _DOTS = ("tt.dot", "tt.dot_scaled")
@@ -43,11 +44,12 @@ def stream_predication(op: Operation, pred: SSAValue) -> Operation:
         return wrap_in_mask(op, pred)
     then_block, else_block = Block(), Block()
     branch = scf.IfOp(pred, [op.results[0].type], Region(then_block), Region(else_block))
+    branch.location = op.location  # the branch and its yields stand for the dot
     Rewriter.insert_op(branch, InsertPoint.after(op))
     op.detach()
     then_block.add_op(op)
-    then_block.add_op(scf.YieldOp(op.results[0]))
-    else_block.add_op(scf.YieldOp(op.operands[2]))
+    then_block.add_op(located(scf.YieldOp(op.results[0]), op.location))
+    else_block.add_op(located(scf.YieldOp(op.operands[2]), op.location))
     return branch
 
 

@@ -47,6 +47,7 @@ from tileopt.dialects.canonicalization import canonicalization_patterns
 from tileopt.dialects.tt.shapes import SplatOp
 from tileopt.dialects.tt_types import i1_same_shape
 from tileopt.ir import make_context
+from tileopt.ir.locations import value_location
 from tileopt.passes import PassFailure
 from tileopt.transforms.ttgir.pipeliner.schedule import (
     CoarseSchedule,
@@ -55,7 +56,9 @@ from tileopt.transforms.ttgir.pipeliner.schedule import (
 )
 from tileopt.transforms.canonicalization.arith_patterns import ArithFolding
 from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
+from tileopt.transforms.utils.builder import located
 from tileopt.transforms.utils.loop_hoisting import is_memory_effect_free
+from tileopt.transforms.utils.scf_rewrites import locate_loop_arguments
 
 
 @irdl_op_definition
@@ -82,14 +85,14 @@ def wrap_in_mask(op: Operation, pred: SSAValue) -> Operation:
     """Move ``op`` into a new ``ttg.mask`` on ``pred`` at its place; the mask's results
     replace ``op``'s."""
     block = Block()
-    mask = MaskOp.build(operands=[pred], result_types=[list(op.result_types)],
-                        regions=[Region(block)])
+    mask = located(MaskOp.build(operands=[pred], result_types=[list(op.result_types)],
+                                regions=[Region(block)]), op.location)
     Rewriter.insert_op(mask, InsertPoint.before(op))
     for old, new in zip(op.results, mask.results, strict=True):
         old.replace_all_uses_with(new)
     op.detach()
     block.add_op(op)
-    block.add_op(MaskReturnOp.build(operands=[list(op.results)]))
+    block.add_op(located(MaskReturnOp.build(operands=[list(op.results)]), op.location))
     return mask
 
 
@@ -106,15 +109,17 @@ _MASKED = {"tt.load": (0, 1), "tt.store": (0, 2), "tt.atomic_rmw": (0, 2),
 
 def _guard_mask(pred: SSAValue, like: SSAValue, current: SSAValue | None,
                 before: Operation) -> SSAValue:
-    """``pred`` splat to ``like``'s shape, and-ed with ``current`` (Triton's getPredMask)."""
+    """``pred`` splat to ``like``'s shape, and-ed with ``current`` (Triton's getPredMask,
+    at the predicate's location)."""
     mask_type = i1_same_shape(like.type)
     mask = pred
+    location = value_location(pred)
     if isinstance(mask_type, TensorType):
-        splat = SplatOp.build(operands=[pred], result_types=[mask_type])
+        splat = located(SplatOp.build(operands=[pred], result_types=[mask_type]), location)
         Rewriter.insert_op(splat, InsertPoint.before(before))
         mask = splat.results[0]
     if current is not None:
-        both = arith.AndIOp(mask, current)
+        both = located(arith.AndIOp(mask, current), location)
         Rewriter.insert_op(both, InsertPoint.before(before))
         mask = both.result
     return mask
@@ -220,6 +225,7 @@ class LoopExpander:
         slots[index] = value
 
     def _add(self, op: Operation) -> SSAValue:
+        op.location = self.loop.location  # Triton builds them all at forOp.getLoc()
         Rewriter.insert_op(op, self.point)
         return op.results[0] if op.results else None  # type: ignore[return-value]
 
@@ -336,6 +342,8 @@ class LoopExpander:
                 self.step, self._const(self.max_stage, self.step)))))
         kernel = scf.ForOp(self.lb, ub, self.step, inits, Region(block))
         kernel.attributes.update(self.loop.attributes)
+        kernel.location = self.loop.location
+        locate_loop_arguments(block, self.loop.location, dict(zip(block.args[1:], inits)))
         Rewriter.insert_op(kernel, InsertPoint.before(self.loop))
         return kernel, arg_of
 

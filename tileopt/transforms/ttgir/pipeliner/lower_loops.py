@@ -58,6 +58,7 @@ from tileopt.transforms.utils.async_loads import (
     copy_vector_bytes,
     dot_operand_buffer_layout,
 )
+from tileopt.transforms.utils.builder import located
 from tileopt.transforms.utils.scf_rewrites import (
     replace_for_with_new_signature,
     set_yield_operands,
@@ -69,16 +70,18 @@ _VIEW_OPS = ("ttg.memdesc_trans", "ttg.memdesc_subslice", "ttg.memdesc_reshape",
 
 
 class StageBuilder:
-    """Inserts ops at a point; with a (stage, cluster) set, each new op joins the schedule
-    there (Triton's ``OpBuilderForStage``)."""
+    """Inserts ops at a point, located at ``location``; with a (stage, cluster) set, each
+    new op joins the schedule there (Triton's ``OpBuilderForStage``)."""
 
-    def __init__(self, schedule: CoarseSchedule, point: InsertPoint,
+    def __init__(self, schedule: CoarseSchedule, point: InsertPoint, location: Attribute,
                  place: tuple[int, Cluster] | None = None):
         self.schedule = schedule
         self.point = point
+        self.location = location
         self.place = place
 
     def add(self, op: Operation) -> Operation:
+        op.location = self.location
         Rewriter.insert_op(op, self.point)
         if self.place is not None:
             self.schedule.insert(op, *self.place)
@@ -251,29 +254,31 @@ def buffer_view_type(alloc_type: MemDescType) -> MemDescType:
 
 
 def create_multi_buffer(loop: scf.ForOp, ty: TensorType, encoding: Attribute,
-                        buffers: int) -> SSAValue:
-    """``buffers`` buffers of ``ty`` in shared memory, allocated before ``loop`` and
-    freed after it (Triton's ``createAlloc``)."""
+                        buffers: int, location: Attribute) -> SSAValue:
+    """``buffers`` buffers of ``ty`` in shared memory, allocated before ``loop`` (at
+    ``location``, the load's) and freed after it (at the loop's; Triton's
+    ``createAlloc``)."""
     alloc_type = MemDescType.get([buffers, *ty.get_shape()], ty.element_type, encoding,
                                  SharedMemorySpaceAttr(), True)
-    alloc = LocalAllocOp(alloc_type)
+    alloc = located(LocalAllocOp(alloc_type), location)
     Rewriter.insert_op(alloc, InsertPoint.before(loop))
-    Rewriter.insert_op(LocalDeallocOp(alloc.result), InsertPoint.after(loop))
+    Rewriter.insert_op(located(LocalDeallocOp(alloc.result), loop.location),
+                       InsertPoint.after(loop))
     return alloc.result
 
 
 def create_alloc(loop: scf.ForOp, load: AsyncLoad) -> SSAValue:
     ty = load.load.results[0].type
     assert isinstance(ty, TensorType)
-    return create_multi_buffer(loop, ty, load.encoding, load.buffers)
+    return create_multi_buffer(loop, ty, load.encoding, load.buffers, load.load.location)
 
 
 def create_async_copy(loop: scf.ForOp, load: AsyncLoad, insert: SSAValue,
                       extract: SSAValue, schedule: CoarseSchedule) -> None:
     op = load.load
-    StageBuilder(schedule, InsertPoint.before(loop)).constant(0)
+    StageBuilder(schedule, InsertPoint.before(loop), loop.location).constant(0)
     user = first_use(op, loop, schedule)
-    builder = StageBuilder(schedule, InsertPoint.before(op), schedule[op])
+    builder = StageBuilder(schedule, InsertPoint.before(op), op.location, schedule[op])
     ptr, mask, other = op.ptr, op.mask, op.other
     alloc = load.alloc
     assert alloc is not None
@@ -316,7 +321,9 @@ def replace_alloc_with_view(alloc: Operation, view: SSAValue) -> None:
             new_type = user.results[0].type
             new_type = MemDescType.get(list(new_type.get_shape()), new_type.get_element_type(),
                                        new_type.encoding, new_type.memorySpace, True)
-            clone = recreate_with_result_type(user, new_type, [view, *user.operands[1:]])
+            clone = located(recreate_with_result_type(user, new_type,
+                                                      [view, *user.operands[1:]]),
+                            user.location)
             Rewriter.insert_op(clone, InsertPoint.before(user))
             replace_alloc_with_view(user, clone.results[0])
             Rewriter.erase_op(user)
@@ -335,7 +342,7 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule,
         load.alloc = create_alloc(loop, load)
         if load.buffers not in groups:
             groups.append(load.buffers)
-    before = StageBuilder(schedule, InsertPoint.before(loop))
+    before = StageBuilder(schedule, InsertPoint.before(loop), loop.location)
     minus_one, zero, one = before.constant(-1), before.constant(0), before.constant(1)
     first_new = len(loop.body.block.args)
     new_loop = replace_for_with_new_signature(loop, [minus_one] * (2 * len(groups)))
@@ -347,7 +354,7 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule,
         insert_arg, extract_arg = args[first_new + 2 * n], args[first_new + 2 * n + 1]
         block = loop.body.block
         head = StageBuilder(schedule, InsertPoint.before(block.first_op)
-                            if block.first_op else InsertPoint.at_end(block))
+                            if block.first_op else InsertPoint.at_end(block), loop.location)
         modulus = head.constant(buffers)
         insert = head.increment_modulo(insert_arg, modulus, zero, one)
         extract = head.increment_modulo(extract_arg, modulus, zero, one)
@@ -360,7 +367,7 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule,
     new_yields = [v for buffers in groups for v in indices[buffers]]
     set_yield_operands(terminator, [*terminator.operands, *new_yields])
     schedule.schedule_dependencies(loop)
-    Rewriter.insert_op(AsyncWaitOp([], 0), InsertPoint.after(loop))
+    Rewriter.insert_op(located(AsyncWaitOp([], 0), loop.location), InsertPoint.after(loop))
     return loop
 
 

@@ -14,6 +14,7 @@ from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileopt.dialects.ttg import AsyncWaitOp
+from tileopt.transforms.utils.builder import located
 
 _UNKNOWN = 1 << 62
 
@@ -67,8 +68,12 @@ def _region_of(value: SSAValue):
     return value.block.parent
 
 
+_BRANCHES = ("scf.for", "scf.if", "scf.while", "scf.execute_region", "scf.index_switch")
+
+
 def combine_adjacent_waits(waits: list[Operation]) -> None:
-    """Merge each run of waits with no commit between them into its first."""
+    """Merge each run of waits with no commit and no control flow between them into one
+    at the first's place and location (Triton's ``combineRedundantWaitOps``)."""
     replaced: dict[Operation, Operation] = {}
     for wait in waits:
         if wait in replaced:
@@ -77,7 +82,8 @@ def combine_adjacent_waits(waits: list[Operation]) -> None:
         tokens = list(wait.operands)
         count = wait.properties["num"].value.data
         op = wait.next_op
-        while op is not None and op.name != "ttg.async_commit_group":
+        while op is not None and op.name != "ttg.async_commit_group" and (
+                op.name not in _BRANCHES):
             if op.name == "ttg.async_wait":
                 group.append(op)
                 count = min(count, op.properties["num"].value.data)
@@ -85,7 +91,7 @@ def combine_adjacent_waits(waits: list[Operation]) -> None:
             op = op.next_op
         if len(group) == 1:
             continue
-        merged = AsyncWaitOp(tokens, count)
+        merged = located(AsyncWaitOp(tokens, count), wait.location)
         Rewriter.insert_op(merged, InsertPoint.before(group[0]))
         for old in group:
             replaced[old] = merged

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import Float32Type, IntegerAttr, i32
-from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileopt.analysis.structured_dominance import ancestor_in_block, is_before_in_block
@@ -78,9 +78,11 @@ def _dots_behind(value: SSAValue, block) -> list[Operation]:
     return dots
 
 
-def wait_for(values: list[SSAValue], pendings: int, point: InsertPoint) -> Operation:
+def wait_for(values: list[SSAValue], pendings: int, point: InsertPoint,
+             location: Attribute) -> Operation:
     """A ``warp_group_dot_wait`` at ``point`` on ``values`` (and the shared operands of the
-    dots they come from); the values' later uses read its results instead."""
+    dots they come from), located at ``location``; the values' later uses read its results
+    instead."""
     operands: list[SSAValue] = []
     for value in values:
         if value not in operands:
@@ -94,6 +96,7 @@ def wait_for(values: list[SSAValue], pendings: int, point: InsertPoint) -> Opera
     wait = WarpGroupDotWaitOp.build(operands=[operands],
                                     result_types=[[v.type for v in operands]],
                                     properties={"pendings": IntegerAttr(pendings, i32)})
+    wait.location = location
     Rewriter.insert_op(wait, point)
     for value, result in zip(operands, wait.results):
         if isinstance(value.type, MemDescType):
@@ -111,12 +114,14 @@ def async_launch_dots(loop: scf.ForOp) -> None:
         dot.properties["isAsync"] = IntegerAttr.from_bool(True)
         index = properly_async_index(dot, loop)
         if index is None:
-            wait_for([dot.results[0]], 0, InsertPoint.after(dot))
+            wait_for([dot.results[0]], 0, InsertPoint.after(dot), dot.location)
         else:
             asynchronous.append((dot, index))
     if not asynchronous:
         return
     last = asynchronous[-1][0]
+    # located as Triton's: at the last async dot, and after the loop at the loop
     wait_for([dot.results[0] for dot, _ in asynchronous], len(asynchronous),
-             InsertPoint.after(last))
-    wait_for([loop.results[index] for _, index in asynchronous], 0, InsertPoint.after(loop))
+             InsertPoint.after(last), last.location)
+    wait_for([loop.results[index] for _, index in asynchronous], 0, InsertPoint.after(loop),
+             loop.location)
