@@ -42,7 +42,7 @@ WORKER = textwrap.dedent("""\
 
 def _args(**changes) -> Namespace:
     values = dict(pipeline="nvidia-sm90", steps=1, profile_steps=1, device="cuda",
-                  backend="inductor")
+                  backend="inductor", free_autotune=False)
     values.update(changes)
     return Namespace(**values)
 
