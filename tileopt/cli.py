@@ -13,6 +13,9 @@ import sys
 
 def tileopt_main(argv: list[str] | None = None) -> None:
     """Run passes over an MLIR/Triton file (like mlir-opt / triton-opt)."""
+    from tileopt.driver import code_cache
+
+    code_cache.install()  # before xDSL defines its attribute classes
     from tileopt.driver.opt import run_opt
 
     sys.exit(run_opt(sys.argv[1:] if argv is None else list(argv)))
@@ -20,6 +23,9 @@ def tileopt_main(argv: list[str] | None = None) -> None:
 
 def translate_main(argv: list[str] | None = None) -> None:
     """Translate MLIR (LLVM dialect) to LLVM IR, PTX, AMDGCN or hsaco."""
+    from tileopt.driver import code_cache
+
+    code_cache.install()
     from tileopt.driver.translate import run_translate
 
     sys.exit(run_translate(sys.argv[1:] if argv is None else list(argv)))
