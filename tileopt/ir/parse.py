@@ -99,10 +99,19 @@ _LOCATION_ALIAS_USE = re.compile(r"loc\((#[A-Za-z_][\w$.-]*)\)")
 MAX_INTEGER_WIDTH = 16_777_215
 _SHAPED_TYPES = frozenset(("tensor", "vector", "memref"))
 _BRACKET = re.compile(r'->|[<>()\[\]{}"]')
+# `i32`, `i1`, `i64`...: an integer type (three attributes to build and verify) per
+# spelling, shared by every parse (attributes are immutable)
+_INTEGER_TYPES: dict[str, IntegerType] = {}
 
 
 def _generic_form(name: str) -> str:
     return f'"{name}"(...) : (...) -> (...)'
+
+
+# `<...>` with at most one level of `<...>` inside and no other bracket, string or `->`
+# (`tensor<128x64xf16, #blocked>`, `!tt.ptr<tensor<4xf32>>`): one match instead of a loop
+_PLAIN = r'(?:[^<>()\[\]{}"-]|-(?!>))*'
+_SIMPLE_ANGLES = re.compile(rf"<{_PLAIN}(?:<{_PLAIN}>{_PLAIN})*>")
 
 
 def _balanced_end(text: str, pos: int) -> int | None:
@@ -110,6 +119,9 @@ def _balanced_end(text: str, pos: int) -> int | None:
     is inside (then the type is parsed the ordinary way)."""
     if text[pos:pos + 1] != "<":
         return None
+    simple = _SIMPLE_ANGLES.match(text, pos)
+    if simple is not None:
+        return simple.end()
     depth = 0
     for match in _BRACKET.finditer(text, pos):
         bracket = match.group()
@@ -387,6 +399,10 @@ class TileoptParser(Parser):
         machine's memory)."""
         token = self._current_token
         if token.kind == MLIRTokenKind.BARE_IDENT:
+            cached = _INTEGER_TYPES.get(token.text)
+            if cached is not None:
+                self._consume_token()
+                return cached
             match = self._builtin_integer_type_regex.match(token.text)
             if match is not None:
                 digits = match.group(1).lstrip("0")
@@ -395,6 +411,10 @@ class TileoptParser(Parser):
                         int(digits or "0") > MAX_INTEGER_WIDTH:
                     self.raise_error(
                         f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits", token.span)
+                parsed = super()._parse_optional_integer_or_float_type()
+                if len(_INTEGER_TYPES) < 256:
+                    _INTEGER_TYPES[token.text] = parsed
+                return parsed
         return super()._parse_optional_integer_or_float_type()
 
     # --- types: parsed once per spelling ---------------------------------------------
