@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import (
     FusedLoc,
     IndexType,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     LocationAttr,
     MemRefType,
@@ -102,6 +103,10 @@ _BRACKET = re.compile(r'->|[<>()\[\]{}"]')
 # `i32`, `i1`, `i64`...: an integer type (three attributes to build and verify) per
 # spelling, shared by every parse (attributes are immutable)
 _INTEGER_TYPES: dict[str, IntegerType] = {}
+# `0 : i32`, `-1 : i64`: an integer attribute per spelling (the literal and its type
+# right after it; a hexadecimal literal, a float or a type alias does not match)
+_INTEGER_LITERAL = re.compile(r"-?[0-9]+ ?: ?(?:[su]?i[0-9]+|index)(?![\w$.\-])")
+_INTEGER_ATTRS: dict[str, IntegerAttr] = {}
 
 
 def _generic_form(name: str) -> str:
@@ -278,8 +283,16 @@ class TileoptParser(Parser):
 
     def parse_optional_builtin_int_or_float_attr(self):
         start = self._current_token.span
+        literal = _INTEGER_LITERAL.match(self._text, start.start)
+        if literal is not None and (cached := _INTEGER_ATTRS.get(literal.group())) is not None:
+            self._resume_from(literal.end())
+            return cached
         try:
             attr = super().parse_optional_builtin_int_or_float_attr()
+            if literal is not None and isinstance(attr, IntegerAttr) and \
+                    self._current_token.span.start == literal.end() and \
+                    len(_INTEGER_ATTRS) < 4096:
+                _INTEGER_ATTRS[literal.group()] = attr
             if isinstance(attr, FloatAttr) and start.text[:2] in ("0x", "0X"):
                 # a bit pattern: xDSL unpacks it with the type's own packing, and
                 # FloatAttr() narrows again, both losing the f8 types' NaN patterns
