@@ -14,9 +14,9 @@ import sys
 def tileopt_main(argv: list[str] | None = None) -> None:
     """Run passes over an MLIR/Triton file (like mlir-opt / triton-opt)."""
     from tileopt.driver import code_cache
+    from tileopt.driver.opt import run_opt  # imports no xDSL: --help reads no cache
 
     code_cache.install()  # before xDSL defines its attribute classes
-    from tileopt.driver.opt import run_opt
 
     sys.exit(run_opt(sys.argv[1:] if argv is None else list(argv)))
 

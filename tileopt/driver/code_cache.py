@@ -31,6 +31,7 @@ MAX_ENTRIES = 20_000
 _code: dict[str, object] = {}
 _new: list[str] = []
 _installed = False
+_loaded = False
 
 
 def cache_file() -> Path:
@@ -42,7 +43,11 @@ def cache_file() -> Path:
 
 
 def _cached_exec(source, globals=None, locals=None, /, *args, **kwargs):
+    global _loaded
     if isinstance(source, str):
+        if not _loaded:  # on first use: a run that defines no class reads no file
+            _loaded = True
+            _code.update(_load(cache_file()))
         code = _code.get(source)
         if code is None:
             code = _code[source] = compile(source, "<string>", "exec", dont_inherit=True)
@@ -85,7 +90,8 @@ def save() -> None:
 
 
 def install() -> None:
-    """Give ``dataclasses`` the caching ``exec`` and load the cache (once per process)."""
+    """Give ``dataclasses`` the caching ``exec`` (once per process); the file is read
+    when the first class is defined."""
     global _installed
     if _installed:
         return
@@ -93,6 +99,5 @@ def install() -> None:
     import atexit
     import dataclasses
 
-    _code.update(_load(cache_file()))
     dataclasses.exec = _cached_exec  # a module global shadows the builtin it calls
     atexit.register(save)
