@@ -82,7 +82,7 @@ def _run(command: list[str], tree: Path) -> tuple[float, str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("other", type=Path, help="the other source tree (the 'before')")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--corpus", default=os.environ.get(
