@@ -13,13 +13,19 @@ import sys
 
 def tileopt_main(argv: list[str] | None = None) -> None:
     """Run passes over an MLIR/Triton file (like mlir-opt / triton-opt)."""
-    from tileopt.driver.opt import run_opt
+    from tileopt.driver import code_cache
+    from tileopt.driver.opt import run_opt  # imports no xDSL: --help reads no cache
+
+    code_cache.install()  # before xDSL defines its attribute classes
 
     sys.exit(run_opt(sys.argv[1:] if argv is None else list(argv)))
 
 
 def translate_main(argv: list[str] | None = None) -> None:
     """Translate MLIR (LLVM dialect) to LLVM IR, PTX, AMDGCN or hsaco."""
+    from tileopt.driver import code_cache
+
+    code_cache.install()
     from tileopt.driver.translate import run_translate
 
     sys.exit(run_translate(sys.argv[1:] if argv is None else list(argv)))

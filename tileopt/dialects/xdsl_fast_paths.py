@@ -19,11 +19,22 @@ has it. Installed once, with the dialects (``tileopt/dialects/__init__.py``).
   walks the op's nested ops for their memory effects. The answer cannot change while the
   liveness propagates, so it is remembered per ``LiveSet``. Upstream: the same cache in
   ``LiveSet``.
+- ``Attribute.__post_init__`` asks ``isinstance(self, Data | ParametrizedAttribute)`` of
+  every attribute built (an ABC check through a union: 55,000 times to parse the
+  200-kernel file); the answer depends only on the class, so it is remembered per class.
+  Upstream: check it once per class, where the attribute definition is made.
+- ``irdl_build_arg_list`` (every op built through ``irdl_op_init``, four calls an op)
+  tells values from lists with ``isinstance(arg, Sequence)`` and definitions apart with
+  ``isinstance`` on ABCs; here both answers are remembered per class, the lists are
+  built the same, and whatever xDSL would refuse goes to xDSL's own code for its error.
+  Upstream: the same per-type answers, or ``type(arg) in (list, tuple)`` first.
 """
 
 from __future__ import annotations
 
-from xdsl.ir import Operation
+from collections.abc import Sequence
+
+from xdsl.ir import Attribute, Data, Operation, ParametrizedAttribute
 from xdsl.ir.core import OpTraits
 from xdsl.irdl import operations as _ops
 from xdsl.irdl.constraints import VerificationContext
@@ -33,6 +44,7 @@ _get_trait = Operation.get_trait.__func__
 _get_traits_of_type = Operation.get_traits_of_type.__func__
 _add_trait = OpTraits.add_trait
 _verify = _ops.OpDef.verify
+_build_arg_list = _ops.irdl_build_arg_list
 
 
 _TRAITS: dict[tuple, object] = {}
@@ -177,9 +189,68 @@ def propagate_op_liveness(self, op: Operation) -> None:
         self.set_live(op)
 
 
+_ATTRIBUTE_KINDS: dict[type, bool] = {}
+"""attribute class -> whether it is a Data or ParametrizedAttribute subclass"""
+
+
+def attribute_post_init(self: Attribute) -> None:
+    self._verify()  # noqa: SLF001
+    cls = type(self)
+    known = _ATTRIBUTE_KINDS.get(cls)
+    if known is None:
+        known = _ATTRIBUTE_KINDS[cls] = issubclass(cls, (Data, ParametrizedAttribute))
+    if not known:
+        raise TypeError("Attributes should only be Data or ParametrizedAttribute")
+
+
+_SEQUENCES: dict[type, bool] = {list: True, tuple: True}
+"""argument class -> whether it is a ``Sequence``"""
+_DEF_KINDS: dict[type, int] = {}
+"""definition class -> 0 single, 1 variadic, 2 optional"""
+
+
+def _def_kind(cls: type) -> int:
+    kind = _DEF_KINDS.get(cls)
+    if kind is None:
+        kind = _DEF_KINDS[cls] = 2 if issubclass(cls, _ops.OptionalDef) else \
+            1 if issubclass(cls, _ops.VariadicDef) else 0
+    return kind
+
+
+def build_arg_list(construct, args, arg_defs, error_prefix: str = ""):
+    if len(args) != len(arg_defs):
+        return _build_arg_list(construct, args, arg_defs, error_prefix)
+    built: list = []
+    sizes: list[int] = []
+    for (_, arg_def), arg in zip(arg_defs, args):
+        if arg is None:
+            if _def_kind(type(arg_def)) != 2:
+                return _build_arg_list(construct, args, arg_defs, error_prefix)
+            sizes.append(0)
+            continue
+        cls = type(arg)
+        sequence = _SEQUENCES.get(cls)
+        if sequence is None:
+            sequence = _SEQUENCES[cls] = isinstance(arg, Sequence)
+        if not sequence:
+            built.append(arg)
+            sizes.append(1)
+            continue
+        count = len(arg)
+        if count != 1:
+            kind = _def_kind(type(arg_def))
+            if kind == 0 or (kind == 2 and count > 1):
+                return _build_arg_list(construct, args, arg_defs, error_prefix)
+        built.extend(arg)
+        sizes.append(count)
+    return built, sizes
+
+
 def install() -> None:
     Operation.get_trait = classmethod(get_trait)
     Operation.get_traits_of_type = classmethod(get_traits_of_type)
     OpTraits.add_trait = add_trait
     _ops.OpDef.verify = verify
     _dce.LiveSet.propagate_op_liveness = propagate_op_liveness
+    Attribute.__post_init__ = attribute_post_init
+    _ops.irdl_build_arg_list = build_arg_list

@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import (
     FusedLoc,
     IndexType,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     LocationAttr,
     MemRefType,
@@ -99,10 +100,23 @@ _LOCATION_ALIAS_USE = re.compile(r"loc\((#[A-Za-z_][\w$.-]*)\)")
 MAX_INTEGER_WIDTH = 16_777_215
 _SHAPED_TYPES = frozenset(("tensor", "vector", "memref"))
 _BRACKET = re.compile(r'->|[<>()\[\]{}"]')
+# `i32`, `i1`, `i64`...: an integer type (three attributes to build and verify) per
+# spelling, shared by every parse (attributes are immutable)
+_INTEGER_TYPES: dict[str, IntegerType] = {}
+# `0 : i32`, `-1 : i64`: an integer attribute per spelling (the literal and its type
+# right after it; a hexadecimal literal, a float or a type alias does not match)
+_INTEGER_LITERAL = re.compile(r"-?[0-9]+ ?: ?(?:[su]?i[0-9]+|index)(?![\w$.\-])")
+_INTEGER_ATTRS: dict[str, IntegerAttr] = {}
 
 
 def _generic_form(name: str) -> str:
     return f'"{name}"(...) : (...) -> (...)'
+
+
+# `<...>` with at most one level of `<...>` inside and no other bracket, string or `->`
+# (`tensor<128x64xf16, #blocked>`, `!tt.ptr<tensor<4xf32>>`): one match instead of a loop
+_PLAIN = r'(?:[^<>()\[\]{}"-]|-(?!>))*'
+_SIMPLE_ANGLES = re.compile(rf"<{_PLAIN}(?:<{_PLAIN}>{_PLAIN})*>")
 
 
 def _balanced_end(text: str, pos: int) -> int | None:
@@ -110,6 +124,9 @@ def _balanced_end(text: str, pos: int) -> int | None:
     is inside (then the type is parsed the ordinary way)."""
     if text[pos:pos + 1] != "<":
         return None
+    simple = _SIMPLE_ANGLES.match(text, pos)
+    if simple is not None:
+        return simple.end()
     depth = 0
     for match in _BRACKET.finditer(text, pos):
         bracket = match.group()
@@ -266,8 +283,16 @@ class TileoptParser(Parser):
 
     def parse_optional_builtin_int_or_float_attr(self):
         start = self._current_token.span
+        literal = _INTEGER_LITERAL.match(self._text, start.start)
+        if literal is not None and (cached := _INTEGER_ATTRS.get(literal.group())) is not None:
+            self._resume_from(literal.end())
+            return cached
         try:
             attr = super().parse_optional_builtin_int_or_float_attr()
+            if literal is not None and isinstance(attr, IntegerAttr) and \
+                    self._current_token.span.start == literal.end() and \
+                    len(_INTEGER_ATTRS) < 4096:
+                _INTEGER_ATTRS[literal.group()] = attr
             if isinstance(attr, FloatAttr) and start.text[:2] in ("0x", "0X"):
                 # a bit pattern: xDSL unpacks it with the type's own packing, and
                 # FloatAttr() narrows again, both losing the f8 types' NaN patterns
@@ -387,6 +412,10 @@ class TileoptParser(Parser):
         machine's memory)."""
         token = self._current_token
         if token.kind == MLIRTokenKind.BARE_IDENT:
+            cached = _INTEGER_TYPES.get(token.text)
+            if cached is not None:
+                self._consume_token()
+                return cached
             match = self._builtin_integer_type_regex.match(token.text)
             if match is not None:
                 digits = match.group(1).lstrip("0")
@@ -395,6 +424,10 @@ class TileoptParser(Parser):
                         int(digits or "0") > MAX_INTEGER_WIDTH:
                     self.raise_error(
                         f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits", token.span)
+                parsed = super()._parse_optional_integer_or_float_type()
+                if len(_INTEGER_TYPES) < 256:
+                    _INTEGER_TYPES[token.text] = parsed
+                return parsed
         return super()._parse_optional_integer_or_float_type()
 
     # --- types: parsed once per spelling ---------------------------------------------

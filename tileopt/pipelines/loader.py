@@ -11,15 +11,18 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import yaml
+from typing import TYPE_CHECKING
 
 from tileopt.ir.diagnostics import TileoptError, did_you_mean
 from tileopt.passes.registry import get_pass, is_indexed_or_registered, load_plugin_file
 from tileopt.pipelines.model import (OptionInput, PassStep, Pipeline, Where, make_step,
                                      unknown_option_error, unknown_pass_error)
 from tileopt.dialects.triton_version import check_version
-from tileopt.pipelines.yaml_file import YamlFile
+
+if TYPE_CHECKING:  # PyYAML is imported when a pipeline file is read, not at start-up
+    import yaml
+
+    from tileopt.pipelines.yaml_file import YamlFile
 
 BUILTIN_DIR = Path(__file__).resolve().parent / "builtin"
 PATH_VARIABLE = "TILEOPT_PIPELINE_PATH"
@@ -138,6 +141,8 @@ def load_definition(path: Path, chain: tuple[Path, ...] = (), via: Where | None 
     if resolved in chain:
         names = " -> ".join(_display(p) for p in chain + (resolved,))
         raise (via or Where(_display(path))).error(f"cycle in 'extends': {names}")
+    from tileopt.pipelines.yaml_file import YamlFile
+
     doc = YamlFile(path, _display(path))
     pairs = doc.mapping(doc.root, "a pipeline file")
     doc.check_keys(pairs, TOP_KEYS, "a pipeline file")
@@ -225,6 +230,8 @@ def _load_target(doc: YamlFile, node: yaml.Node, definition: Definition) -> None
 
 
 def _load_params(doc: YamlFile, node: yaml.Node, definition: Definition) -> None:
+    import yaml
+
     for key, value in doc.mapping(node, "'parameters'"):
         name = key.value
         inherited = definition.params.get(name)
@@ -327,6 +334,8 @@ def _load_pass_list(doc: YamlFile, node: yaml.Node, what: str) -> list[PassEntry
 
 def _load_pass(doc: YamlFile, node: yaml.Node) -> PassEntry:
     """``- cse`` or ``- pass-name: {option: value, ...}``."""
+    import yaml
+
     if isinstance(node, yaml.ScalarNode):
         name_node, options_node = node, None
     elif isinstance(node, yaml.MappingNode) and len(node.value) == 1:
@@ -391,6 +400,8 @@ CHANGE_KINDS = ["insert-before", "insert-after", "remove", "replace", "set", "ap
 
 
 def _apply_changes(doc: YamlFile, node: yaml.Node, definition: Definition) -> None:
+    import yaml
+
     for change in doc.sequence(node, "'changes'"):
         pairs = doc.mapping(change, "a change")
         keys = {k.value: (k, v) for k, v in pairs}

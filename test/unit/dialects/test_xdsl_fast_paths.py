@@ -103,3 +103,56 @@ def test_dead_code_elimination_keeps_its_result():
     printed = print_module(module)
     assert "arith.addi" not in printed and "scf.for" not in printed
     assert "tt.load" in printed and "tt.store" in printed
+
+
+def _built(build, construct, args, defs):
+    try:
+        return build(construct, args, defs, "prefix: ")
+    except Exception as err:  # noqa: BLE001 - compared below
+        return type(err).__name__, str(err)
+
+
+def test_build_arg_list_agrees_with_xdsl():
+    """Every operand and result definition list of every op, given values, lists of 0 to
+    2 values, tuples and None in each place: the same lists and sizes, or the same error."""
+    from xdsl.irdl.operations import VarIRConstruct
+
+    a, b = Block(arg_types=(i32, i32)).args
+    shapes = (a, [a], (a, b), [], None, [a, b])
+    compared = set()
+    for op_type in _all_ops():
+        op_def = op_type.get_irdl_definition()
+        for construct, defs in ((VarIRConstruct.OPERAND, op_def.operands),
+                                (VarIRConstruct.RESULT, op_def.results)):
+            if len(defs) > 3:
+                continue
+            for args in itertools.product(shapes, repeat=len(defs)):
+                fast = _built(xdsl_fast_paths.build_arg_list, construct, list(args), defs)
+                slow = _built(xdsl_fast_paths._build_arg_list, construct, list(args), defs)
+                assert fast == slow, (op_type.name, args)
+                compared.add(fast if isinstance(fast[0], str) else "built")
+            short = list(itertools.islice(itertools.cycle(shapes), len(defs) + 1))
+            assert _built(xdsl_fast_paths.build_arg_list, construct, short, defs) == \
+                _built(xdsl_fast_paths._build_arg_list, construct, short, defs)
+    # every way of refusing was met, not only lists that build
+    refusals = compared - {"built"}
+    assert "built" in compared and {kind for kind, _ in refusals} == {"ValueError"}
+    assert {message.split(" VarIRConstruct")[0].split(" 0 ")[0] for _, message in refusals} \
+        >= {"prefix: passed None to a non-optional", "prefix: passed Sequence to non-variadic"}
+    assert any("expects a list of size at most 1" in message for _, message in refusals)
+
+
+def test_attributes_of_other_kinds_are_refused():
+    """The per-class answer to "Data or ParametrizedAttribute?" refuses what xDSL does."""
+    from dataclasses import dataclass
+
+    from xdsl.ir import Attribute
+
+    @dataclass(frozen=True)
+    class Neither(Attribute):
+        name = "test.neither"
+
+    for _ in range(2):  # the first answer is computed, the second remembered
+        with pytest.raises(TypeError, match="should only be Data or ParametrizedAttribute"):
+            Neither()
+    assert Attribute.__post_init__ is xdsl_fast_paths.attribute_post_init

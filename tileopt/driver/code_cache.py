@@ -1,0 +1,103 @@
+"""A byte-code cache for the methods ``dataclasses`` generates, for the commands' start-up.
+
+xDSL makes every attribute and type class a frozen dataclass, and ``dataclasses`` writes
+each class's ``__eq__``, ``__hash__``, ``__repr__``, ``__setattr__`` and ``__delattr__`` as
+source text and compiles it with ``exec``: about 1,450 compilations (820 distinct texts)
+for a run over a small Triton file, a third of that run's CPU time (issue 14). ``install``
+gives the ``dataclasses`` module an ``exec`` that compiles each distinct text once and keeps
+the code objects in this package's ``__pycache__``, as Python keeps modules' byte
+code: a later command loads them instead of compiling. The key is the whole source text,
+so a changed class (or another Python) only misses the cache, and the functions are those
+``exec`` of the same text makes (compiled without inheriting this module's ``__future__``
+flags, as ``dataclasses`` compiles them). Like Python's own cache it is not written under
+``PYTHONDONTWRITEBYTECODE`` (``sys.dont_write_bytecode``), and a file that cannot be read
+or written is ignored.
+
+Only the console commands install it (``tileopt.cli``), before anything imports xDSL: a
+process that imports tileopt as a library keeps its ``dataclasses`` untouched.
+"""
+
+from __future__ import annotations
+
+import builtins
+import marshal
+import os
+import sys
+from pathlib import Path
+
+# Past this many texts the file starts over with what this run used (a bound on growth).
+MAX_ENTRIES = 20_000
+
+_code: dict[str, object] = {}
+_new: list[str] = []
+_installed = False
+_loaded = False
+
+
+def cache_file() -> Path:
+    tag = f"{sys.implementation.cache_tag}-{sys.hexversion:x}-O{sys.flags.optimize}"
+    name = f"dataclass-code.{tag}.marshal"
+    if sys.pycache_prefix:
+        return Path(sys.pycache_prefix) / "tileopt" / name
+    return Path(__file__).resolve().parent / "__pycache__" / name
+
+
+def _cached_exec(source, globals=None, locals=None, /, *args, **kwargs):
+    global _loaded
+    if isinstance(source, str):
+        if not _loaded:  # on first use: a run that defines no class reads no file
+            _loaded = True
+            _code.update(_load(cache_file()))
+        code = _code.get(source)
+        if code is None:
+            code = _code[source] = compile(source, "<string>", "exec", dont_inherit=True)
+            _new.append(source)
+        source = code
+    return builtins.exec(source, globals, locals, *args, **kwargs)
+
+
+def _load(path: Path) -> dict[str, object]:
+    try:
+        data = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if not (isinstance(data, tuple) and len(data) == 2 and data[0] == sys.version
+            and isinstance(data[1], dict)):
+        return {}
+    return data[1]
+
+
+def save() -> None:
+    """Write the cache if this run compiled something new (at exit)."""
+    if not _new or sys.dont_write_bytecode:
+        return
+    path = cache_file()
+    entries = _load(path)
+    if len(entries) + len(_new) > MAX_ENTRIES:
+        entries = {}
+    entries.update(_code)
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_bytes(marshal.dumps((sys.version, entries)))
+        os.replace(temporary, path)  # atomic: a parallel command reads the old or the new
+    except OSError:
+        try:
+            temporary.unlink()
+        except OSError:
+            pass
+    _new.clear()
+
+
+def install() -> None:
+    """Give ``dataclasses`` the caching ``exec`` (once per process); the file is read
+    when the first class is defined."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    import atexit
+    import dataclasses
+
+    dataclasses.exec = _cached_exec  # a module global shadows the builtin it calls
+    atexit.register(save)
