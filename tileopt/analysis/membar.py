@@ -14,7 +14,7 @@ first. This analysis finds those places, over the byte intervals the allocation
   that one); before it, a barrier is needed if the write conflicts with pending accesses,
   and after it only its final read is pending;
 - a barrier op already in the IR, or one this analysis placed, clears everything pending;
-  ``ttg.async_wait`` is followed by a barrier unless one is already there;
+  ``ttg.async_wait`` (``amdg.async_wait``) is followed by a barrier unless one is there;
 - calls: the callee's frame (its virtual buffer) is read and written as a whole.
 
 Pending accesses flow along the control flow to a fixed point: ``cf`` branches, and
@@ -69,7 +69,7 @@ BARRIER_OPS = frozenset({
 })
 """Ops that synchronise every thread of the CTA (and so order shared-memory accesses)."""
 
-MEMORY_WAIT_OPS = frozenset({"ttg.async_wait", "ttng.async_tma_store_wait"})
+MEMORY_WAIT_OPS = frozenset({"ttg.async_wait", "amdg.async_wait", "ttng.async_tma_store_wait"})
 """Ops after which asynchronously written shared memory is complete for the waiting
 thread only: a barrier must follow before other threads read it."""
 

@@ -19,7 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, TensorType, i1, i32, i64
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
@@ -477,6 +477,30 @@ class ConcatOp(IRDLOperation):
 
 
 @irdl_op_definition
+class AsyncWaitOp(IRDLOperation):
+    """``amdg.async_wait %t... {num_inst = N : i32}``: wait until at most N direct-to-LDS
+    load instructions are in flight (``tritonamdgpu-update-async-wait-count`` makes it from
+    a ``ttg.async_wait``, which counts commit groups)."""
+
+    name = "amdg.async_wait"
+
+    asyncToken = var_operand_def(AsyncTokenType())
+    num_inst = prop_def(IntegerAttr[IntegerType])
+    retToken = result_def(AsyncTokenType())
+
+    traits = traits_def(Synchronizes())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$asyncToken attr-dict"
+
+    def __init__(self, tokens: Sequence[SSAValue | Operation], num_inst: int):
+        super().__init__(
+            operands=[list(tokens)],
+            properties={"num_inst": IntegerAttr(num_inst, i32)},
+            result_types=[AsyncTokenType()],
+        )
+
+
+@irdl_op_definition
 class CondBarrierOp(IRDLOperation):
     """``amdg.cond_barrier %pred``: s_barrier for the threads whose predicate is true."""
 
@@ -537,6 +561,7 @@ AMDGPU_OPS = [
     InThreadTransposeOp,
     ExtractSliceOp,
     ConcatOp,
+    AsyncWaitOp,
     CondBarrierOp,
     InstructionSchedHintOp,
 ]

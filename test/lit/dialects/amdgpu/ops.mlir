@@ -27,6 +27,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     // The hint has an effect: clean-up passes keep it.
     // KEEP: amdg.instruction_sched_hint
     amdg.instruction_sched_hint {variant = #amdg.SchedHintVariant<attention>}
+    // Waits on direct-to-LDS instructions, with and without tokens (as Triton 3.6
+    // prints them); they synchronise: clean-up passes keep them.
+    // CHECK: %[[W:.*]] = amdg.async_wait {num_inst = 0 : i32}
+    // CHECK: amdg.async_wait %[[W]], %[[W]] {num_inst = 2 : i32}
+    // KEEP: amdg.async_wait {num_inst = 0 : i32}
+    // KEEP: amdg.async_wait
+    %w = amdg.async_wait {num_inst = 0 : i32}
+    %w2 = amdg.async_wait %w, %w {num_inst = 2 : i32}
     tt.return
   }
 }
