@@ -488,16 +488,14 @@ class AsyncWaitOp(IRDLOperation):
     num_inst = prop_def(IntegerAttr[IntegerType])
     retToken = result_def(AsyncTokenType())
 
-    traits = traits_def(Synchronizes())
     irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Synchronizes())
     assembly_format = "$asyncToken attr-dict"
 
-    def __init__(self, tokens: Sequence[SSAValue | Operation], num_inst: int):
-        super().__init__(
-            operands=[list(tokens)],
-            properties={"num_inst": IntegerAttr(num_inst, i32)},
-            result_types=[AsyncTokenType()],
-        )
+    @classmethod
+    def waiting_for(cls, tokens: Sequence[SSAValue], num_inst: int) -> AsyncWaitOp:
+        return cls.create(operands=list(tokens), result_types=[AsyncTokenType()],
+                          properties={"num_inst": IntegerAttr(num_inst, i32)})
 
 
 @irdl_op_definition

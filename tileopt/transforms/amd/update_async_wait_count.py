@@ -221,6 +221,6 @@ class UpdateAsyncWaitCount(Pass):
             return cache[copy]
 
         for wait in [o for o in op.walk() if o.name == "ttg.async_wait"]:
-            new = located(AsyncWaitOp(wait.operands, wait_count(wait, count)),
+            new = located(AsyncWaitOp.waiting_for(wait.operands, wait_count(wait, count)),
                           wait.location)
             Rewriter.replace_op(wait, new)
