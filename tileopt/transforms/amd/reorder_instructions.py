@@ -15,8 +15,11 @@ Per function, in Triton's order:
    a whole function: those outside loops, which the pipeliner peeled into the prologue;
    in a loop: all of them) and every ``ttg.local_store`` is hoisted, with the ops of its
    block it depends on, to the earliest point of its block: just after the last op that
-   defines or uses its pointer, is or holds an atomic, a barrier or a loop, or else the
-   top of the block. Stores fed by a load of the same iteration stay. Then in each such
+   defines its pointer, is or holds an atomic, a barrier or a loop, or else the
+   top of the block. Stores fed by a load of the same iteration stay. In any other
+   function, the loads the AMD pipeliner marked as its prologue's (``amd.pipeliner_part``)
+   outside loops are hoisted the same way (Triton 3.6 does so for a function without any
+   loop or dot too). Then in each such
    loop with exactly two 2-D loads of large tiles (A at least 128x64, B at least 128
    columns), the second load sinks to just before the dot when its first user comes
    after the dot, so that its global load interleaves with the MFMAs.
@@ -38,6 +41,7 @@ from tileopt.dialects import tt
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr
 from tileopt.analysis.structured_dominance import ancestor_in_block
 from tileopt.passes import Pass, register_pass
+from tileopt.transforms.amd.pipeliner.pipeline import PIPELINER_PART
 from tileopt.transforms.utils.op_motion import (
     enclosing_for,
     move_after,
@@ -109,19 +113,20 @@ def backward_slice(op: Operation, block: Block) -> tuple[list[Operation], bool]:
 
 
 def earliest_insertion_point(block: Block, move: Operation) -> Operation | None:
-    """The last op before ``move`` that defines or uses its pointer, or is or holds an
-    atomic, a barrier or a loop; None if there is none (then: the top of the block).
+    """The last op before ``move`` that defines its pointer, or is or holds an atomic, a
+    barrier or a loop; None if there is none (then: the top of the block).
 
     Counting the op that defines the pointer is what Triton 3.6's output shows (the
     pointer computation of a pipelined load stays where it is and the load's mask
-    computation gathers right after it, above unrelated ops)."""
+    computation gathers right after it, above unrelated ops); an op that only uses the
+    pointer does not hold the load back (Triton's `keep_double_loads_order`)."""
     source = move.ptr if isinstance(move, tt.LoadOp) else None
     point = None
     for op in block.ops:
         if op is move:
             break
         for inner in op.walk():
-            if source is not None and (source in inner.operands or source in inner.results):
+            if source is not None and source in inner.results:
                 point = op
             if inner.name in SCHEDULE_BARRIERS:
                 point = op
@@ -147,6 +152,12 @@ def schedule_global_loads_and_local_stores(parent: Operation) -> None:
     # moves only the loads peeled in front of the loop).
     moves += [op for op in parent.walk() if isinstance(op, tt.LoadOp)
               and (not isinstance(parent, tt.FuncOp) or enclosing_for(op) is None)]
+    hoist_to_earliest_points(moves)
+
+
+def hoist_to_earliest_points(moves: list[Operation]) -> None:
+    """Move each op (last first), with the ops of its block it depends on, up to its
+    earliest insertion point; a local_store fed by a load stays."""
     for op in reversed(moves):
         block = op.parent_block()
         assert block is not None
@@ -165,6 +176,12 @@ def schedule_global_loads_and_local_stores(parent: Operation) -> None:
                 assert first is not None
                 if moving is not first:
                     move_before(moving, first)
+
+
+def prologue_loads(func: Operation) -> list[Operation]:
+    """The loads the AMD pipeliner peeled in front of a loop (marked by it), outside loops."""
+    return [op for op in func.walk() if isinstance(op, tt.LoadOp)
+            and PIPELINER_PART in op.attributes and enclosing_for(op) is None]
 
 
 def sink_second_load(loop: scf.ForOp) -> None:
@@ -236,3 +253,4 @@ class ReorderInstructions(Pass):
                     if is_pure_matmul_loop(loop):
                         schedule_global_loads_and_local_stores(loop)
                         sink_second_load(loop)
+                hoist_to_earliest_points(prologue_loads(func))

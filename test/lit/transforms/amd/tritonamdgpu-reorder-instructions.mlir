@@ -89,3 +89,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r : tensor<128x128xf32, #mma>
   }
 }
+
+// -----
+
+// The loads the AMD pipeliner peeled into a prologue (`amd.pipeliner_part`) move up,
+// with their masks, in a function without any loop or dot too: a load of a function
+// argument to the top of the block, even past an op that uses the same pointer; a load
+// of a computed pointer to just after it. Buffers and unmarked loads stay. (Triton 3.6's
+// output for the same input.)
+
+// CHECK-LABEL: tt.func @prologue_loads
+// CHECK-NEXT: arith.constant 0 : i32
+// CHECK-NEXT: %[[C:.*]] = arith.cmpi sgt
+// CHECK-NEXT: %[[M:.*]] = tt.splat %[[C]]
+// CHECK-NEXT: tt.load %arg0, %[[M]] {amd.pipeliner_part = "prologue"}
+// CHECK-NEXT: arith.constant dense<128>
+// CHECK-NEXT: %[[P:.*]] = tt.addptr %arg0
+// CHECK-NEXT: tt.load %[[P]] {amd.pipeliner_part = "prologue"}
+// CHECK-NEXT: ttg.local_alloc
+// CHECK-NEXT: tt.load %arg0 :
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @prologue_loads(%p: tensor<32x128x!tt.ptr<f16>, #blocked>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %off = arith.constant dense<128> : tensor<32x128xi32, #blocked>
+    %q = tt.addptr %p, %off : tensor<32x128x!tt.ptr<f16>, #blocked>, tensor<32x128xi32, #blocked>
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<1x32x128xf16, #shared, #smem, mutable>
+    %other = tt.load %p : tensor<32x128x!tt.ptr<f16>, #blocked>
+    %c = arith.cmpi sgt, %n, %c0 : i32
+    %m = tt.splat %c : i1 -> tensor<32x128xi1, #blocked>
+    %a = tt.load %p, %m {amd.pipeliner_part = "prologue"} : tensor<32x128x!tt.ptr<f16>, #blocked>
+    %b = tt.load %q {amd.pipeliner_part = "prologue"} : tensor<32x128x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
