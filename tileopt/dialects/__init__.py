@@ -14,3 +14,4 @@ xdsl_fast_paths.install()
 
 import tileopt.dialects.tt_canonicalize  # noqa: E402,F401  (attaches tt's patterns)
 import tileopt.dialects.ttg_canonicalize  # noqa: E402,F401  (attaches ttg's patterns)
+import tileopt.dialects.amdgpu_canonicalize  # noqa: E402,F401  (attaches amdg's folders)
