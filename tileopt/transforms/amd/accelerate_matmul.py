@@ -10,7 +10,8 @@ instruction:
   and kWidth = the instruction's K per lane times ``kPack``;
 - RDNA3/RDNA4 (gfx11/gfx12, WMMA versions 1-2): ``#ttg.amd_wmma``, transposed, the
   operand and accumulator types chosen by the cheapest lossless conversion
-  (``_wmma_types``), e.g. fp8 operands widened to f16.
+  (``_wmma_types``; the accumulator f32 or i32), e.g. fp8 operands widened to f16 on
+  RDNA3 and taken as they are on RDNA4.
 
 The accumulator is converted to the new layout (and cast to f32/i32 for MFMA, or the
 chosen WMMA type) before the dot, the operands to ``#ttg.dot_op`` of it, and the result
@@ -39,7 +40,6 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     IntegerType,
-    ModuleOp,
     TensorType,
     f16,
     f32,
@@ -47,7 +47,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.rewriter import Rewriter
-from xdsl.transforms.dead_code_elimination import region_dce
 
 from tileopt.dialects.arith import ExtSIOp, ExtUIOp, FPToSIOp, SIToFPOp, TruncIOp
 from tileopt.dialects.tt import DotOp, FpToFpOp
@@ -62,7 +61,7 @@ from tileopt.dialects.ttg_attrs import (
 from tileopt.ir.locations import value_location
 from tileopt.layouts import mma_choice
 from tileopt.passes import Pass, PassFailure, option, register_pass
-from tileopt.transforms.common.canonicalize import hoist_and_unique_constants
+from tileopt.transforms.common.canonicalize import apply_greedily
 from tileopt.transforms.ttgir.accelerate_matmul import (cta_layout_fields, insert_before,
                                                       promote_operands)
 from tileopt.transforms.utils.tensor_layouts import with_encoding
@@ -303,13 +302,17 @@ def _conversion_cost(source: Attribute, target: Attribute) -> int | None:
     return 1 if _bits(source) <= _bits(target) else None
 
 
-def _wmma_types(dot: DotOp) -> tuple[Attribute, ...] | None:
+def _wmma_types(dot: DotOp, version: int) -> tuple[Attribute, ...] | None:
     """The (A, B, C, D) element types of the cheapest WMMA form of the dot (ties to the
-    first listed), None if every form would lose precision."""
+    first listed), None if every form would lose precision. Triton 3.6 offers only forms
+    with a 32-bit accumulator (an f16 one is widened to f32), and fp8 operands as they
+    are on RDNA4 (version 2)."""
     bf16 = BFloat16Type()
     i8 = IntegerType(8)
-    forms = ((f16, f16, f32, f32), (f16, f16, f16, f16), (bf16, bf16, f32, f32),
-             (bf16, bf16, bf16, bf16), (i8, i8, i32, i32))
+    forms: list[tuple[Attribute, ...]] = [(f16, f16, f32, f32), (bf16, bf16, f32, f32),
+                                          (i8, i8, i32, i32)]
+    if version == 2:
+        forms += [(a(), b(), f32, f32) for a in _FP8_OCP for b in _FP8_OCP]
     current = [_element(v) for v in (dot.a, dot.b, dot.c, dot.d)]
     best, best_cost = None, None
     for form in forms:
@@ -327,7 +330,7 @@ def blocked_to_wmma(dot: DotOp, version: int) -> bool:
     a_shape, b_shape = dot.a.type.get_shape(), dot.b.type.get_shape()
     if a_shape[-2] % m or b_shape[-1] % n or a_shape[-1] % k:
         return False
-    types = _wmma_types(dot)
+    types = _wmma_types(dot, version)
     if types is None:
         return False
     shape = list(old.get_shape())
@@ -454,8 +457,7 @@ class AMDAccelerateMatmul(Pass):
                 continue
             legalize_fma(dot, family)
         decompose_mixed_mode(op)
-        # What MLIR's greedy driver does besides the patterns.
-        for region in op.regions:
-            region_dce(region)
-        if isinstance(op, ModuleOp):
-            hoist_and_unique_constants(op)
+        # What MLIR's greedy driver does besides the patterns: fold every op (the cast of
+        # a constant accumulator becomes a constant), drop dead ops, merge and hoist
+        # constants.
+        apply_greedily(ctx, op, [])

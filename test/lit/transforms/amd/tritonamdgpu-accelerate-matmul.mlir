@@ -153,14 +153,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 
 // -----
 
-// gfx1100 has no fp8 WMMA: the cheapest lossless form is f16 x f16 -> f16 (the
-// accumulator is f16 already), so both operands are widened after their conversion.
-// A dot whose K (8) is under one WMMA's 16 stays an FMA dot.
+// gfx1100 has no fp8 WMMA, and Triton 3.6 offers WMMA forms with a 32-bit accumulator
+// only: f16 x f16 -> f32, the f16 accumulator widened (extf) after its conversion and
+// the result narrowed back (truncf), both operands widened after theirs. A dot whose K
+// (8) is under one WMMA's 16 stays an FMA dot. (Triton 3.6's output for this input.)
 // CHECK: #[[WMMA8:.*]] = #ttg.amd_wmma<{version = 1, isTranspose = true, warpsPerCTA = [2, 2]}>
 // CHECK-LABEL: tt.func @wmma_fp8_and_short_k
+// CHECK: %[[C8:.*]] = ttg.convert_layout %arg4 : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #[[WMMA8]]>
+// CHECK: %[[C32:.*]] = arith.extf %[[C8]] : tensor<32x32xf16, #[[WMMA8]]> to tensor<32x32xf32, #[[WMMA8]]>
 // CHECK: %[[A8:.*]] = ttg.convert_layout %{{.*}} -> tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #[[WMMA8]], kWidth = 16}>>
 // CHECK: tt.fp_to_fp %[[A8]] : tensor<32x64xf8E5M2, {{.*}} -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #[[WMMA8]], kWidth = 16}>>
-// CHECK: tt.dot {{.*}} -> tensor<32x32xf16, #[[WMMA8]]>
+// CHECK: %[[D:.*]] = tt.dot {{.*}}, %[[C32]] : {{.*}} -> tensor<32x32xf32, #[[WMMA8]]>
+// CHECK: %[[DB:.*]] = ttg.convert_layout %[[D]] : tensor<32x32xf32, #[[WMMA8]]> -> tensor<32x32xf32, #blocked>
+// CHECK: arith.truncf %[[DB]] : tensor<32x32xf32, #blocked> to tensor<32x32xf16, #blocked>
 // CHECK: tt.dot {{.*}} : tensor<32x8xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * {{.*}} -> tensor<32x32xf16, #blocked>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx1100", "ttg.threads-per-warp" = 32 : i32} {
@@ -168,5 +173,31 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %d = tt.dot %a, %b, %c : tensor<32x64xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x32xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf16, #blocked>
     %e = tt.dot %x, %y, %c : tensor<32x8xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<8x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf16, #blocked>
     tt.return %d, %e : tensor<32x32xf16, #blocked>, tensor<32x32xf16, #blocked>
+  }
+}
+
+// -----
+
+// RDNA4 (gfx1200) has fp8 WMMA: the operands stay f8E5M2, the f16 accumulator is
+// widened to f32. An i16 FMA dot is legalised to f32, and the cast of its constant
+// accumulator folds into an f32 constant (the greedy driver folds every op).
+// (Triton 3.6's output for this input.)
+// CHECK-LABEL: tt.func @wmma_fp8_rdna4
+// CHECK-NOT: tt.fp_to_fp
+// CHECK: tt.dot {{.*}} : tensor<32x128xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #{{.*}}, kWidth = 8}>> * tensor<128x64xf8E5M2, {{.*}} -> tensor<32x64xf32,
+// CHECK-LABEL: tt.func @fma_i16
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #blocked>
+// CHECK-NOT: arith.constant
+// CHECK: tt.dot %{{.*}}, %{{.*}}, %[[C]] : {{.*}} -> tensor<32x32xf32, #blocked>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx1200", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wmma_fp8_rdna4(%a: tensor<32x128xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<128x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x64xf16, #blocked>) -> tensor<32x64xf16, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<32x128xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<128x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x64xf16, #blocked>
+    tt.return %d : tensor<32x64xf16, #blocked>
+  }
+  tt.func @fma_i16(%a: tensor<32x64xi16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<64x32xi16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) -> tensor<32x32xi16, #blocked> {
+    %c = arith.constant dense<0> : tensor<32x32xi16, #blocked>
+    %d = tt.dot %a, %b, %c : tensor<32x64xi16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x32xi16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xi16, #blocked>
+    tt.return %d : tensor<32x32xi16, #blocked>
   }
 }
