@@ -221,11 +221,16 @@ def mfma_instruction(version: int, shape: Sequence[int], k_size: int, kind: str,
     return MfmaChoice(m_dim, m_dim, k_dim)
 
 
-def mfma_k_width(choice: MfmaChoice, k_pack: int, chained_tail: bool) -> int:
+def mfma_k_width(choice: MfmaChoice, k_pack: int, chained_tail: bool,
+                 element_bits: int = 16) -> int:
     """``kWidth`` of an MFMA dot operand: the instruction's K elements per lane, times
     ``k_pack`` (wider LDS reads feeding several instructions) except for the second dot
-    of a chain, whose A operand is the first dot's accumulator layout."""
-    return choice.k_base * (1 if chained_tail else k_pack)
+    of a chain, whose A operand is the first dot's accumulator layout: there 16-bit
+    operands take the 4 consecutive elements a lane holds of an MFMA accumulator, also
+    where the instruction reads 8 (gfx950's 16x16x32; Triton 3.6's output)."""
+    if chained_tail:
+        return min(choice.k_base, 4) if element_bits == 16 else choice.k_base
+    return choice.k_base * k_pack
 
 
 def amd_warps_per_cta(shape: Sequence[int], num_warps: int, tile: tuple[int, int],

@@ -254,6 +254,11 @@ def test_mfma_k_width():
     assert mc.mfma_k_width(mc.MfmaChoice(16, 16, 16), 2, False) == 8
     assert mc.mfma_k_width(mc.MfmaChoice(32, 32, 8), 2, True) == 4
     assert mc.mfma_k_width(mc.MfmaChoice(32, 32, 2), 1, False) == 1
+    # gfx950's 16x16x32 (8 per lane) as a chain's second dot: 4 for 16-bit operands, as
+    # Triton 3.6 gives (accelerate-amd-matmul-chain-dot.mlir), the instruction's 16 for
+    # 8-bit ones (16x16x64).
+    assert mc.mfma_k_width(mc.MfmaChoice(16, 16, 32), 1, True, 16) == 4
+    assert mc.mfma_k_width(mc.MfmaChoice(16, 16, 64), 1, True, 8) == 16
 
 
 @pytest.mark.parametrize(("shape", "warps", "tile", "head", "tail", "expected"), [

@@ -282,7 +282,8 @@ def blocked_to_mfma(dot: DotOp, version: int, non_k_dim: int, k_pack: int) -> bo
                                    isTransposed=transposed,
                                    **cta_layout_fields(old.encoding))
     acc_element = i32 if _is_int(old.get_element_type()) else f32
-    _rewrite(dot, mfma, acc_element, mma_choice.mfma_k_width(choice, k_pack, tail),
+    k_width = mma_choice.mfma_k_width(choice, k_pack, tail, _bits(_element(dot.a)))
+    _rewrite(dot, mfma, acc_element, k_width,
              (_element(dot.a), _element(dot.b)))
     return True
 

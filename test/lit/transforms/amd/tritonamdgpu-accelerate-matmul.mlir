@@ -201,3 +201,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %d : tensor<32x32xi16, #blocked>
   }
 }
+
+// -----
+
+// A dot chain on gfx950: the second dot's operands read 4 elements per lane (the 4
+// consecutive ones a lane holds of the first dot's MFMA accumulator), though its
+// 32x32x16 instruction reads 8; the first dot keeps 8 (16 with kPack=2). (Triton 3.6's
+// output.)
+// CHECK-LABEL: tt.func @chain_gfx950
+// KPACK1: tt.dot {{.*}} : tensor<128x128xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>
+// KPACK2: tt.dot {{.*}} : tensor<128x128xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 16}>>
+// CHECK: tt.dot {{.*}} : tensor<128x128xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<128x128xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx950", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @chain_gfx950(%q: tensor<128x128xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %k: tensor<128x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %v: tensor<128x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) -> tensor<128x128xf32, #blocked> {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #blocked>
+    %qk = tt.dot %q, %k, %cst : tensor<128x128xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<128x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x128xf32, #blocked>
+    %h = arith.truncf %qk : tensor<128x128xf32, #blocked> to tensor<128x128xf16, #blocked>
+    %p = ttg.convert_layout %h : tensor<128x128xf16, #blocked> -> tensor<128x128xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %o = tt.dot %p, %v, %cst : tensor<128x128xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<128x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x128xf32, #blocked>
+    tt.return %o : tensor<128x128xf32, #blocked>
+  }
+}
