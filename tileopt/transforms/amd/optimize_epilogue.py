@@ -7,8 +7,11 @@ LDS. On AMD storing from the accumulator layout is cheaper, so for a store whose
 comes from a ``ttg.convert_layout`` out of an ``#mma`` layout through a chain of
 single-use one-operand elementwise ops (casts, unary math, pure single-operand extern
 calls), the conversion is dropped: the chain is retyped to ``#mma``, and the store's
-pointer and mask are converted to ``#mma`` instead. Run with MLIR's greedy driver, so the
-dead conversion is erased and constants are moved and de-duplicated.
+pointer and mask are converted to ``#mma`` instead. A 16-bit result of a transposed gfx950
+MFMA is then stored through a ``#ttg.linear`` layout that gives each lane 8 consecutive
+elements (``dword_store_layout``; pointer, value and mask converted to it). Run with
+MLIR's greedy driver, so the dead conversion is erased and constants are moved and
+de-duplicated.
 """
 
 from __future__ import annotations
@@ -18,12 +21,15 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from tileopt.analysis.axis_info import element_bit_width
+from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.dialects.tt import StoreOp
 from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import (
     AMDMfmaEncodingAttr,
     AMDWmmaEncodingAttr,
     BlockedEncodingAttr,
+    LinearEncodingAttr,
     NvidiaMmaEncodingAttr,
 )
 from tileopt.ir.locations import value_location
@@ -59,6 +65,36 @@ def _blocked_tensor(value: SSAValue) -> bool:
                                                                BlockedEncodingAttr)
 
 
+def dword_store_layout(ty: TensorType) -> LinearEncodingAttr | None:
+    """The layout Triton 3.6 stores a 16-bit transposed gfx950 MFMA result through: the
+    MFMA layout with its third register basis swapped with the lane basis that steps 4
+    columns, so that each lane holds 8 consecutive elements (a 128-bit store) and the
+    lanes of a row cover consecutive columns; None where the MFMA layout is another one
+    or the swap would not give that."""
+    layout = ty.encoding
+    if not (isinstance(layout, AMDMfmaEncodingAttr) and layout.as_dict()["version"] == 4
+            and layout.as_dict()["isTransposed"] and len(ty.get_shape()) == 2
+            and element_bit_width(ty) == 16):
+        return None
+    bases = linear_layout_of(ty).bases
+    registers, lanes = bases["register"], bases["lane"]
+    if len(registers) < 3 or [0, 4] not in lanes:
+        return None
+    lane = lanes.index([0, 4])
+    registers[2], lanes[lane] = lanes[lane], registers[2]
+    columns = sorted(b[1] for b in registers[:3] + lanes if b[0] == 0 and b[1])
+    if columns != [1 << i for i in range(len(columns))]:
+        return None  # the lanes would not step through consecutive columns
+    return LinearEncodingAttr.get(registers, lanes, bases["warp"], bases.get("block", []))
+
+
+def _converted(rewriter: PatternRewriter, value: SSAValue, layout) -> SSAValue:
+    new = ConvertLayoutOp(value, with_encoding(value.type, layout))
+    new.location = value_location(value)
+    rewriter.insert(new)  # before the store
+    return new.results[0]
+
+
 class BypassEpilogueConversion(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, StoreOp):
@@ -81,21 +117,19 @@ class BypassEpilogueConversion(RewritePattern):
         layout = conversion.src.type.encoding
         if not isinstance(layout, _MMA) or not conversion.results[0].has_one_use():
             return
-        new_ptr = ConvertLayoutOp(op.ptr, with_encoding(op.ptr.type, layout))
-        new_ptr.location = value_location(op.ptr)
-        rewriter.insert(new_ptr)  # before the store
+        ptr = _converted(rewriter, op.ptr, layout)
         stored = conversion.src
         for link in reversed(chain):
             link.operands[0] = stored
             retype(link.results[0], with_encoding(link.results[0].type, layout))
             stored = link.results[0]
             rewriter.notify_op_modified(link)
-        operands = [new_ptr.results[0], stored]
+        operands = [ptr, stored]
         if op.mask is not None:
-            new_mask = ConvertLayoutOp(op.mask, with_encoding(op.mask.type, layout))
-            new_mask.location = value_location(op.mask)
-            rewriter.insert(new_mask)
-            operands.append(new_mask.results[0])
+            operands.append(_converted(rewriter, op.mask, layout))
+        store_layout = dword_store_layout(stored.type)
+        if store_layout is not None:
+            operands = [_converted(rewriter, v, store_layout) for v in operands]
         for index, operand in enumerate(operands):
             op.operands[index] = operand
         rewriter.notify_op_modified(op)

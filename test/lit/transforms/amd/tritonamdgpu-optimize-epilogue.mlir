@@ -60,3 +60,47 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A 16-bit result of a transposed gfx950 (version 4) MFMA is stored through a linear
+// layout in which each lane holds 8 consecutive elements: the third register basis
+// ([0, 8] in a 32x32 MFMA) swaps with the lane basis that steps 4 columns. Pointer,
+// value and mask go to #mma, then all three to it. (Triton 3.6's output.)
+// CHECK{LITERAL}: #linear = #ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 16], [0, 32], [0, 64]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 8]], warp = [[32, 0], [64, 0]], block = []}>
+// CHECK-LABEL: tt.func @store_128_bits
+// CHECK: %[[T:.*]] = arith.truncf %{{.*}} : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+// CHECK: %[[P:.*]] = ttg.convert_layout %{{.*}} -> tensor<128x128x!tt.ptr<f16>, #mma>
+// CHECK: %[[M:.*]] = ttg.convert_layout %{{.*}} -> tensor<128x128xi1, #mma>
+// CHECK: %[[PL:.*]] = ttg.convert_layout %[[P]] : tensor<128x128x!tt.ptr<f16>, #mma> -> tensor<128x128x!tt.ptr<f16>, #linear>
+// CHECK: %[[TL:.*]] = ttg.convert_layout %[[T]] : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #linear>
+// CHECK: %[[ML:.*]] = ttg.convert_layout %[[M]] : tensor<128x128xi1, #mma> -> tensor<128x128xi1, #linear>
+// CHECK: tt.store %[[PL]], %[[TL]], %[[ML]] : tensor<128x128x!tt.ptr<f16>, #linear>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [0, 1]}>
+#mma = #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 16], isTransposed = true}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @store_128_bits(%p: tensor<128x128x!tt.ptr<f16>, #blocked>, %acc: tensor<128x128xf32, #mma>, %m: tensor<128x128xi1, #blocked>) {
+    %0 = ttg.convert_layout %acc : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #blocked>
+    %1 = arith.truncf %0 : tensor<128x128xf32, #blocked> to tensor<128x128xf16, #blocked>
+    tt.store %p, %1, %m : tensor<128x128x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A 16x16 MFMA with warps along N: swapping would not give consecutive columns to the
+// lanes of a row, so the store stays in #mma (Triton 3.6's output).
+// CHECK-LABEL: tt.func @no_store_layout
+// CHECK-NOT: #linear
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<128x128x!tt.ptr<f16>, #mma>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [64, 1], warpsPerCTA = [2, 2], order = [1, 0]}>
+#mma = #ttg.amd_mfma<{version = 4, warpsPerCTA = [2, 2], instrShape = [16, 16, 32], isTransposed = true}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @no_store_layout(%p: tensor<128x128x!tt.ptr<f16>, #blocked>, %acc: tensor<128x128xf32, #mma>) {
+    %0 = ttg.convert_layout %acc : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #blocked>
+    %1 = arith.truncf %0 : tensor<128x128xf32, #blocked> to tensor<128x128xf16, #blocked>
+    tt.store %p, %1 : tensor<128x128x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
