@@ -11,8 +11,8 @@ pass rebuilds, keeps the name location ``off`` its induction variable had in Tri
 memory; the ``.ttir`` text does not carry a custom-form region argument's location, so a
 reader of the text prints ``%arg9``, as MLIR does (the loops passes rebuild are named as
 Triton names them: a rebuilt loop's block arguments take the loop's and the inits'
-locations). block_ptr_matmul on AMD: its address arithmetic comes out in another op
-order than Triton's (docs/plans/issue-12.md).
+locations). block_ptr_matmul on AMD: the epilogue store's address arithmetic, which
+Triton keeps after the loop (in ``#mma``), is computed before the loop (docs/plans/issue-12.md).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def _cases():
         for kernel in KERNELS + DOT_KERNELS:
             reason = ("a loop argument named by a location the .ttir text lacks"
                       if kernel in KERNELS else
-                      "its address arithmetic in another op order than Triton's")
+                      "the store's address arithmetic placed before the loop")
             marks = () if kernel in MATCHING[target] else (pytest.mark.xfail(
                 strict=True, reason=reason),)
             yield pytest.param(target, kernel, id=f"{target}-{kernel}", marks=marks)
