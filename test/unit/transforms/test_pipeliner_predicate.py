@@ -19,11 +19,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 }"""
 
 
-def predicated(body: str) -> str:
-    module = parse_module(SOURCE.replace("BODY", body), "test", make_context())
+def predicated(body: str, source: str = SOURCE, pred_arg: int = 3, skip: int = 0) -> str:
+    """``body``'s ops (past the first ``skip`` of the function) predicated on argument
+    ``pred_arg``."""
+    module = parse_module(source.replace("BODY", body), "test", make_context())
     func = next(op for op in module.walk() if op.name == "tt.func")
-    pred = func.body.block.args[3]
-    for op in [o for o in func.body.block.ops if o.name != "tt.return"]:
+    pred = func.body.block.args[pred_arg]
+    for op in list(func.body.block.ops)[skip:-1]:
         predicate_op(op, pred)
     module.verify()
     return print_module(module)
@@ -70,13 +72,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 def barrier_predicated(body: str) -> str:
     """``body``'s ops (after the barrier's alloc) predicated on the first argument."""
-    module = parse_module(BARRIER_SOURCE.replace("BODY", body), "test", make_context())
-    func = next(op for op in module.walk() if op.name == "tt.func")
-    pred = func.body.block.args[0]
-    for op in list(func.body.block.ops)[1:-1]:
-        predicate_op(op, pred)
-    module.verify()
-    return print_module(module)
+    return predicated(body, BARRIER_SOURCE, pred_arg=0, skip=1)
 
 
 def test_mbarrier_ops_and_their_predicate():
