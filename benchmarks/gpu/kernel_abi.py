@@ -4,7 +4,7 @@ Triton 3.6 compiles a kernel whose signature is the corpus ``.json`` "signature"
 the constexprs, followed by parameters it adds itself (a global-scratch and a profiling
 pointer). Both tileopt's and Triton's PTX are read the same way: the ``.entry`` gives the
 name and the parameter types, :func:`kernel_parameters` pairs them with the signature's
-values (pointers as 64-bit addresses, the added ones as null), and :func:`evaluate_grid`
+values (pointers as 64-bit addresses, the added ones a scratch buffer and null), and :func:`evaluate_grid`
 computes the grid from the ``.json`` "grid" expression.
 """
 
@@ -88,11 +88,12 @@ def _kind(sig_type: str) -> str:
 
 
 def kernel_parameters(meta: KernelMeta, entry: PtxEntry, values: dict[str, object],
-                      address_of=lambda t: t) -> list[tuple[str, object]]:
+                      address_of=lambda t: t, scratch: int = 0) -> list[tuple[str, object]]:
     """The launch parameters in order as (ctype, value): ``"u64"`` addresses, ``"i32"``,
     ``"f32"``... ``values`` maps signature names to tensors (``address_of`` gives their
-    device address) or numbers. PTX parameters past the signature must be pointers: they
-    get 0 (Triton's scratch pointers, unused by these kernels). The kernel was compiled
+    device address) or numbers. PTX parameters past the signature must be pointers: the
+    first (Triton's global scratch, where desc_matmul's kernels write their TMA
+    descriptors) gets ``scratch``, the profiler's 0. The kernel was compiled
     assuming the ``divisibility_16`` parameters are multiples of 16 (addresses: 16-byte
     aligned); values that are not would be silently miscomputed, so they are refused."""
     runtime = meta.runtime_params
@@ -129,10 +130,10 @@ def kernel_parameters(meta: KernelMeta, entry: PtxEntry, values: dict[str, objec
             params.append(("f32", float(value)))
         else:
             params.append(("f64", float(value)))
-    for extra in entry.param_types[len(runtime):]:
+    for index, extra in enumerate(entry.param_types[len(runtime):]):
         if extra not in PTX_TYPES["ptr"]:
             raise AbiError(f"{entry.name}: extra parameter of type .{extra} is not a pointer")
-        params.append(("u64", 0))
+        params.append(("u64", scratch if index == 0 else 0))
     return params
 
 

@@ -353,7 +353,13 @@ HAND_WRITTEN: dict[str, Callable] = {
     name: (lambda ops, size, name=name: make_dot_case(ops, size, name)) for name in DOT_CASES}
 """Kernels with no Triton PTX to compare with: only checked (and timed) as tileopt's."""
 
-ALL_PROBLEMS: dict[str, Callable] = {**PROBLEMS, **HAND_WRITTEN}
+# Triton 3.9's corpus kernels beyond 3.6's (``../shared/corpus-3.9``; --kernel names them):
+# desc_matmul takes matmul's arguments and reads them through tensor descriptors.
+PROBLEMS_39: dict[str, Callable] = {
+    "desc_matmul": lambda ops, size: make_matmul(ops, size, "desc_matmul"),
+}
+
+ALL_PROBLEMS: dict[str, Callable] = {**PROBLEMS, **HAND_WRITTEN, **PROBLEMS_39}
 
 
 def cdiv(a: int, b: int) -> int:

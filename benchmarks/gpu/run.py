@@ -133,6 +133,9 @@ def ptxas_spills(ptx_path: Path, target: str) -> int | None:
 # ------------------------------------------------------------------ one variant
 
 
+SCRATCH_BYTES_PER_PROGRAM = 1024
+
+
 class Variant:
     """A loaded kernel with the problem's launch parameters."""
 
@@ -160,9 +163,18 @@ class Variant:
         self.kernel = LoadedKernel(driver, ptx, self.entry.name, shared)
 
     def bind(self, problem: Problem):
-        params = kernel_parameters(self.meta, self.entry, problem.args,
-                                   address_of=lambda t: t.data_ptr())
         grid = evaluate_grid(self.meta.grid, problem.grid_values)
+        # Each program's global scratch (Triton's ttg.global_scratch_memory_size; 384 bytes
+        # in desc_matmul, 0 elsewhere) at program id * size: one bound for every kernel.
+        # Allocated like an argument tensor, kept while the variant may launch.
+        like = next(t for t in problem.args.values() if hasattr(t, "data_ptr"))
+        programs = grid[0] * grid[1] * grid[2]
+        self.scratch = like.new_empty(
+            (SCRATCH_BYTES_PER_PROGRAM * programs + like.element_size() - 1)
+            // like.element_size())
+        params = kernel_parameters(self.meta, self.entry, problem.args,
+                                   address_of=lambda t: t.data_ptr(),
+                                   scratch=self.scratch.data_ptr())
         block = (self.meta.threads, 1, 1)
         return params, grid, block
 

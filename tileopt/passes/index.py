@@ -59,6 +59,7 @@ PASS_MODULES: dict[str, str] = {
     "tritongpu-coalesce-async-copy": "tileopt.transforms.ttgir.coalesce_async_copy",
     "tritongpu-combine-tensor-select-and-if": "tileopt.transforms.ttgir.combine_tensor_select_and_if",
     "tritongpu-fuse-nested-loops": "tileopt.transforms.ttgir.fuse_nested_loops",
+    "tritongpu-global-scratch-memory-allocation": "tileopt.conversion.global_scratch_allocation",
     "tritongpu-optimize-dot-operands": "tileopt.transforms.ttgir.optimize_dot_operands",
     "tritongpu-optimize-thread-locality": "tileopt.transforms.ttgir.optimize_thread_locality",
     "tritongpu-pipeline": "tileopt.transforms.ttgir.pipeliner.pipeline",

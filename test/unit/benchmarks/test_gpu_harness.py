@@ -25,6 +25,7 @@ from cuda_driver import pack_parameters  # noqa: E402
 from run import error_limit  # noqa: E402
 from kernel_abi import AbiError, KernelMeta, evaluate_grid, kernel_parameters, parse_entry  # noqa: E402
 from problems import (  # noqa: E402
+    ALL_PROBLEMS,
     DOT_CASES,
     HAND_WRITTEN,
     KERNELS,
@@ -84,6 +85,9 @@ def test_parameters_follow_the_signature_then_null_scratch_pointers():
     params = kernel_parameters(ADD_META, parse_entry(ADD_PTX),
                                {**values, "x_ptr": "X"}, address_of=lambda t: 0xAB0 if t == "X" else t)
     assert params[0] == ("u64", 0xAB0)
+    # The first added pointer is the global scratch (TMA descriptors), the second null.
+    params = kernel_parameters(ADD_META, parse_entry(ADD_PTX), values, scratch=0x9000)
+    assert params[-2:] == [("u64", 0x9000), ("u64", 0)]
 
 
 def test_parameter_mismatches_are_reported():
@@ -236,6 +240,18 @@ def test_every_corpus_kernel_can_be_called(corpus, target, size):
         assert len(params) - len(meta.runtime_params) == 2  # Triton 3.6's scratch pointers
         grid = evaluate_grid(meta.grid, problem.grid_values)
         assert all(g >= 1 for g in grid)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_desc_matmul_can_be_called(corpus39, target):
+    """desc_matmul (corpus-3.9 only): matmul's problem fits its signature and grid."""
+    meta = KernelMeta.load(corpus39 / target / "desc_matmul.json")
+    entry = parse_entry((corpus39 / target / "desc_matmul.ptx").read_text())
+    problem = ALL_PROBLEMS["desc_matmul"](ListOps(), "small")
+    params = kernel_parameters(meta, entry, problem.args, address_of=lambda t: 0x10000,
+                               scratch=0x20000)
+    assert params[len(meta.runtime_params)] == ("u64", 0x20000)
+    assert all(g >= 1 for g in evaluate_grid(meta.grid, problem.grid_values))
 
 
 def test_full_size_grids(corpus):

@@ -20,8 +20,6 @@ from tileopt.testing.run_cases import DOT_39  # noqa: E402
 
 MARGIN = 1.10
 NOT_YET = {
-    ("cuda-sm90", "desc_matmul"): "sm90 desc_matmul needs TMA (tma-lowering, the pipeliner's "
-                                  "TMA loads): tileopt cannot predicate tt.descriptor_load",
     ("hip-gfx942", "matmul_small"): "Triton 3.9 issues 20 MFMA (prologue/epilogue peeled "
                                     "differently), tileopt 8",
     ("hip-gfx1100", "matmul_small"): "Triton 3.9 issues 24 WMMA, tileopt 16",

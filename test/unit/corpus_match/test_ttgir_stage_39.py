@@ -10,7 +10,7 @@ the result must hold the same ops, types, layouts, attributes and module attribu
 not do yet are strict xfails, each named in ``docs/plans/issue-19.md``.
 
 The dot kernels (matmul, matmul_small, desc_matmul) are measured the same way, in a table of
-their own; all but sm90's matmuls differ yet, each a strict xfail saying why.
+their own; all but sm90's three differ yet, each a strict xfail saying why.
 """
 
 from __future__ import annotations
@@ -59,8 +59,6 @@ DOT_NOT_YET: dict[tuple[str, str], str] = {
     ("cuda-sm80", "matmul"): _PREFETCH,
     ("cuda-sm80", "matmul_small"): _PREFETCH,
     ("cuda-sm80", "desc_matmul"): _PREFETCH + "; " + _DESC_LAYOUTS,
-    ("cuda-sm90", "desc_matmul"): "TMA: the pipeliner cannot predicate tt.descriptor_load, "
-                                  "triton-nvidia-tma-lowering is missing",
     ("hip-gfx942", "matmul"): _B_OFFSETS,
     ("hip-gfx942", "matmul_small"): "3.9's block-pingpong leaves this loop alone (why is not "
                                     "in the corpus); tileopt's adds 3.6's one-cluster schedule",

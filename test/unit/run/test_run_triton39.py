@@ -20,8 +20,8 @@ PIPELINES = {"cuda-sm80": "nvidia-sm80-triton39", "cuda-sm90": "nvidia-sm90-trit
              "hip-gfx942": "amd-cdna3-triton39", "hip-gfx1100": "amd-rdna3-triton39"}
 # sm90 keeps desc_matmul's descriptors for TMA (3.9 does not rewrite them to pointers).
 TMA_NOT_YET = pytest.mark.xfail(strict=True, reason=(
-    "sm90 desc_matmul needs TMA: tileopt's pipeliner cannot predicate tt.descriptor_load "
-    "and triton-nvidia-tma-lowering is missing (docs/plans/issue-19.md)"))
+    "sm90 desc_matmul needs TMA: tileopt-run does not run the TMA, tensormap and mbarrier "
+    "PTX the lowering emits (docs/plans/issue-19.md)"))
 
 
 def _run(compiled, kernel: str) -> None:

@@ -19,11 +19,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 }"""
 
 
-def predicated(body: str) -> str:
-    module = parse_module(SOURCE.replace("BODY", body), "test", make_context())
+def predicated(body: str, source: str = SOURCE, pred_arg: int = 3, skip: int = 0) -> str:
+    """``body``'s ops (past the first ``skip`` of the function) predicated on argument
+    ``pred_arg``."""
+    module = parse_module(source.replace("BODY", body), "test", make_context())
     func = next(op for op in module.walk() if op.name == "tt.func")
-    pred = func.body.block.args[3]
-    for op in [o for o in func.body.block.ops if o.name != "tt.return"]:
+    pred = func.body.block.args[pred_arg]
+    for op in list(func.body.block.ops)[skip:-1]:
         predicate_op(op, pred)
     module.verify()
     return print_module(module)
@@ -54,3 +56,36 @@ def test_an_op_it_cannot_guard_is_an_error():
             "%o = tt.atomic_cas acq_rel, gpu, %q, %v, %v : (!tt.ptr<i32>, i32, i32) -> i32")
     with pytest.raises(PassFailure, match="cannot predicate 'tt.atomic_cas'"):
         predicated(body)
+
+
+BARRIER_SOURCE = """
+#S = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @f(%c: i1, %phase: i32, %d: i1) {
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #S, #smem, mutable>
+    BODY
+    tt.return
+  }
+}"""
+
+
+def barrier_predicated(body: str) -> str:
+    """``body``'s ops (after the barrier's alloc) predicated on the first argument."""
+    return predicated(body, BARRIER_SOURCE, pred_arg=0, skip=1)
+
+
+def test_mbarrier_ops_and_their_predicate():
+    # barrier_expect's predicate (%d is %arg2) is and-ed with the stage's (%arg0).
+    text = barrier_predicated("ttng.barrier_expect %bar, 128, %d : "
+                              "!ttg.memdesc<1xi64, #S, #smem, mutable>")
+    assert "%1 = arith.andi %arg0, %arg2 : i1" in text
+    assert "ttng.barrier_expect %0, 128, %1 :" in text
+    # A wait_barrier without a predicate takes the stage's; with one, both.
+    text = barrier_predicated("ttng.wait_barrier %bar, %phase : "
+                              "!ttg.memdesc<1xi64, #S, #smem, mutable>")
+    assert "ttng.wait_barrier %0, %arg1, %arg0 :" in text
+    text = barrier_predicated("ttng.wait_barrier %bar, %phase, %d : "
+                              "!ttg.memdesc<1xi64, #S, #smem, mutable>")
+    assert "%1 = arith.andi %arg0, %arg2 : i1" in text
+    assert "ttng.wait_barrier %0, %arg1, %1 :" in text

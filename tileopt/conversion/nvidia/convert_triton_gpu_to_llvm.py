@@ -15,8 +15,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
-# Registers the lowering of the NVIDIA-only ttng ops (wgmma and its fences).
-from tileopt.conversion.nvidia import wgmma  # noqa: F401
+# Registers the lowering of the NVIDIA-only ttng ops (wgmma and its fences, TMA, mbarriers).
+from tileopt.conversion.nvidia import tma, wgmma  # noqa: F401
 from tileopt.conversion.nvidia.hooks import NvidiaHooks
 from tileopt.conversion.nvidia.target_options import NvidiaPass
 from tileopt.conversion.triton_gpu_to_llvm.module_lowering import ModuleLowering

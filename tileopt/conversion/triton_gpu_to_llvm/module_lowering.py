@@ -41,6 +41,7 @@ from tileopt.conversion.triton_gpu_to_llvm import (  # noqa: F401
     dot,
     elementwise,
     gather_histogram,
+    global_scratch,
     load_store,
     memory,
     print_assert,

@@ -74,6 +74,17 @@ def _shared_encoding(op: Operation, desc_type: TensorDescType) -> NVMMASharedEnc
     return encoding
 
 
+def tma_box(block, encoding: NVMMASharedEncodingAttr) -> list[int]:
+    """The TMA box of a descriptor's block, innermost dimension first: the block's shape,
+    its inner extent cut to the swizzle span (a swizzled box may not be wider). The
+    lowering of the copies splits a block into boxes along that dimension."""
+    box = list(block.get_shape())[::-1]
+    swizzle = encoding.swizzlingByteWidth.data
+    if swizzle:
+        box[0] = min(box[0], swizzle * 8 // block.element_type.bitwidth)
+    return box
+
+
 class _Constants:
     """i32/i64 constants at the start of the function, one per value."""
 
@@ -106,19 +117,14 @@ def _lower_make(make: tt.MakeTensorDescOp, constants: _Constants) -> None:
     desc_type = make.result.type
     encoding = _shared_encoding(make, desc_type)
     block = desc_type.block_type
-    shape = list(block.get_shape())
     element = block.element_type
-    elem_bits = element.bitwidth
-    swizzle = encoding.swizzlingByteWidth.data
-    box = shape[::-1]
-    if swizzle:
-        box[0] = min(box[0], swizzle * 8 // elem_bits)
+    box = tma_box(block, encoding)
     b = OpBuilder(make)
     scratch = b.add(GlobalScratchAllocOp.build(
         properties={"alignment": IntegerAttr(DESCRIPTOR_BYTES, i32),
                     "nbytes": IntegerAttr(DESCRIPTOR_BYTES, i32)},
         result_types=[PointerType(IntegerType(8))]))
-    elem_bytes = constants.get(elem_bits // 8, i64)
+    elem_bytes = constants.get(element.bitwidth // 8, i64)
     byte_strides = [b.add(arith.MuliOp(stride, elem_bytes))
                     for stride in reversed(list(make.strides)[:-1])]
     nan = (make.padding is not None
@@ -126,11 +132,12 @@ def _lower_make(make: tt.MakeTensorDescOp, constants: _Constants) -> None:
     b.add(TensormapCreateOp.build(
         operands=[scratch, make.base, [constants.get(n, i32) for n in box],
                   list(make.shape)[::-1], byte_strides,
-                  [constants.get(1, i32) for _ in shape]],
+                  [constants.get(1, i32) for _ in box]],
         properties={"elem_type": IntegerAttr(_element_code(make, element), i32),
                     "fill_mode": IntegerAttr(_FILL_NAN if nan else 0, i32),
                     "interleave_layout": IntegerAttr(0, i32),
-                    "swizzle_mode": IntegerAttr(_SWIZZLE_MODES[swizzle], i32)}))
+                    "swizzle_mode": IntegerAttr(
+                        _SWIZZLE_MODES[encoding.swizzlingByteWidth.data], i32)}))
     b.add(TensormapFenceproxyAcquireOp.build(operands=[scratch]))
     desc = b.add(ReinterpretTensorDescOp.build(operands=[scratch], result_types=[desc_type]))
     make.result.replace_all_uses_with(desc)

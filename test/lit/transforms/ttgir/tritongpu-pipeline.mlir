@@ -285,3 +285,83 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// TMA loads (Triton's wgmma loop over tensor descriptors, as desc_matmul on sm90): the two
+// descriptor_loads of one stage share one mbarrier slot of a 3-slot ring (2 stages + 1
+// for the wgmma still reading), with one barrier_expect of both blocks' bytes
+// (128*64*2 + 64*128*2 = 32768) before them and one wait_barrier on the phase, which
+// flips as the extract index wraps. The prologue's copies are guarded by n > 0 and n > 1,
+// the loop's by i < n - 2; the copies' views replace the local_allocs; no async_wait
+// (that is for cp.async). After the loop the barriers are invalidated and freed, then the
+// buffers (same structure as Triton 3.9's sm90 desc_matmul).
+
+// CHECK-LABEL: tt.func @tma_loads
+// CHECK: %[[A:.+]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable>
+// CHECK: %[[B:.+]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x128xf16, #shared, #smem, mutable>
+// CHECK: %[[BARS:.+]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64, #[[BARL:[a-z0-9]+]], #smem, mutable>
+// CHECK-COUNT-3: ttng.init_barrier %{{.+}}, 1
+// CHECK: %[[P0:.+]] = arith.cmpi sgt, %[[N:.+]], %c0_i32
+// CHECK: %[[S0:.+]] = ttg.memdesc_index %[[BARS]][%c0_i32]
+// CHECK-NEXT: ttng.barrier_expect %[[S0]], 32768, %[[P0]]
+// CHECK-NEXT: %[[A0:.+]] = ttg.memdesc_index %[[A]][%c0_i32]
+// CHECK-NEXT: ttng.async_tma_copy_global_to_local %arg0[%arg2, %c0_i32] %[[A0]], %[[S0]], %[[P0]]
+// CHECK-NEXT: %[[B0:.+]] = ttg.memdesc_index %[[B]][%c0_i32]
+// CHECK-NEXT: ttng.async_tma_copy_global_to_local %arg1[%c0_i32, %arg3] %[[B0]], %[[S0]], %[[P0]]
+// CHECK: %[[P1:.+]] = arith.cmpi sgt, %[[N]], %c1_i32
+// CHECK: ttng.barrier_expect %{{.+}}, 32768, %[[P1]]
+// CHECK-COUNT-2: ttng.async_tma_copy_global_to_local
+// CHECK: scf.for %[[IV:.+]] = %c0_i32 to %[[N]] step %c1_i32 iter_args(%{{.+}} = %cst, %[[INS:.+]] = %c1_i32, %[[EXT:.+]] = %c-1_i32, %[[PHASE:.+]] = %c0_i32, {{.*}}) -> (tensor<128x128xf32, #mma>, i32, i32, i32, i32, i32)
+// CHECK: %[[LAST:.+]] = arith.subi %[[N]], %c2_i32
+// CHECK-NEXT: %[[GUARD:.+]] = arith.cmpi slt, %[[IV]], %[[LAST]]
+// CHECK-NEXT: %[[E1:.+]] = arith.addi %[[EXT]], %c1_i32
+// CHECK-NEXT: %[[WRAP:.+]] = arith.cmpi sge, %[[E1]]
+// CHECK-NEXT: %[[E:.+]] = arith.select %[[WRAP]], %c0_i32, %[[E1]]
+// CHECK-NEXT: %[[FLIP:.+]] = arith.xori %[[PHASE]], %c1_i32
+// CHECK-NEXT: %[[PH:.+]] = arith.select %[[WRAP]], %[[FLIP]], %[[PHASE]]
+// CHECK-NEXT: %[[WS:.+]] = ttg.memdesc_index %[[BARS]][%[[E]]]
+// CHECK-NEXT: ttng.wait_barrier %[[WS]], %[[PH]]
+// CHECK-NEXT: %[[RB:.+]] = ttg.memdesc_index %[[B]][%[[E]]]
+// CHECK-NEXT: %[[RA:.+]] = ttg.memdesc_index %[[A]][%[[E]]]
+// CHECK-NEXT: %[[D:.+]] = ttng.warp_group_dot %[[RA]], %[[RB]], {{.+}} {inputPrecision = 0 : i32, isAsync = true}
+// CHECK-NEXT: %[[DW:.+]]:3 = ttng.warp_group_dot_wait %[[D]], %[[RA]], %[[RB]] {pendings = 1 : i32}
+// CHECK-NEXT: %[[I1:.+]] = arith.addi %[[INS]], %c1_i32
+// CHECK-NEXT: %[[IW:.+]] = arith.cmpi sge, %[[I1]], %c3_i32
+// CHECK-NEXT: %[[I:.+]] = arith.select %[[IW]], %c0_i32, %[[I1]]
+// CHECK: %[[SI:.+]] = ttg.memdesc_index %[[BARS]][%[[I]]]
+// CHECK-NEXT: ttng.barrier_expect %[[SI]], 32768, %[[GUARD]]
+// CHECK-NEXT: %[[WA:.+]] = ttg.memdesc_index %[[A]][%[[I]]]
+// CHECK-NEXT: ttng.async_tma_copy_global_to_local %arg0[%arg2, %{{.+}}] %[[WA]], %[[SI]], %[[GUARD]]
+// CHECK-NEXT: %[[WB:.+]] = ttg.memdesc_index %[[B]][%[[I]]]
+// CHECK-NEXT: ttng.async_tma_copy_global_to_local %arg1[%{{.+}}, %arg3] %[[WB]], %[[SI]], %[[GUARD]]
+// CHECK-NEXT: scf.yield %[[DW]]#0, %[[I]], %[[E]], %[[PH]],
+// CHECK: ttng.warp_group_dot_wait %{{.+}} {pendings = 0 : i32}
+// CHECK-NOT: ttg.async_wait
+// CHECK-COUNT-3: ttng.inval_barrier
+// CHECK-NEXT: ttg.local_dealloc %[[BARS]]
+// CHECK-NEXT: ttg.local_dealloc %[[B]]
+// CHECK-NEXT: ttg.local_dealloc %[[A]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @tma_loads(%a: !tt.tensordesc<tensor<128x64xf16, #shared>>, %b: !tt.tensordesc<tensor<64x128xf16, #shared>>, %m: i32, %n: i32, %k_tiles: i32) -> tensor<128x128xf32, #mma> {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #mma>
+    %acc = scf.for %k = %c0_i32 to %k_tiles step %c1_i32 iter_args(%sum = %zero) -> (tensor<128x128xf32, #mma>)  : i32 {
+      %koff = arith.muli %k, %c64_i32 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : i32
+      %la = tt.descriptor_load %a[%m, %koff] {loop.cluster = 2 : i32, loop.stage = 0 : i32} : !tt.tensordesc<tensor<128x64xf16, #shared>> -> tensor<128x64xf16, #blocked>
+      %sa = ttg.local_alloc %la {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #shared, #smem>
+      %lb = tt.descriptor_load %b[%koff, %n] {loop.cluster = 2 : i32, loop.stage = 0 : i32} : !tt.tensordesc<tensor<64x128xf16, #shared>> -> tensor<64x128xf16, #blocked1>
+      %sb = ttg.local_alloc %lb {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x128xf16, #blocked1>) -> !ttg.memdesc<64x128xf16, #shared, #smem>
+      %d = ttng.warp_group_dot %sa, %sb, %sum {inputPrecision = 0 : i32, loop.cluster = 0 : i32, loop.stage = 2 : i32} : !ttg.memdesc<128x64xf16, #shared, #smem> * !ttg.memdesc<64x128xf16, #shared, #smem> -> tensor<128x128xf32, #mma>
+      scf.yield %d : tensor<128x128xf32, #mma>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return %acc : tensor<128x128xf32, #mma>
+  }
+}

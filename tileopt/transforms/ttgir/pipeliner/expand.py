@@ -105,6 +105,9 @@ _UNGUARDED = ("ttg.async_commit_group", "ttg.async_wait", "ttg.local_load",
 # Ops whose optional mask operand (at this index) takes the predicate.
 _MASKED = {"tt.load": (0, 1), "tt.store": (0, 2), "tt.atomic_rmw": (0, 2),
            "ttg.async_copy_global_to_local": (0, 2)}
+# Ops whose i1 predicate is their last operand (optional for wait_barrier).
+_LAST_PREDICATE = ("ttng.barrier_expect", "ttng.async_tma_copy_global_to_local",
+                   "ttng.wait_barrier")
 
 
 def _guard_mask(pred: SSAValue, like: SSAValue, current: SSAValue | None,
@@ -142,6 +145,15 @@ def predicate_op(op: Operation, pred: SSAValue) -> Operation:
             op.operands[mask_index] = mask
         else:
             _insert_operand(op, mask_index, mask)
+        return op
+    if op.name in _LAST_PREDICATE:
+        has_pred = op.name != "ttng.wait_barrier" or len(op.operands) == 3
+        current = op.operands[-1] if has_pred else None
+        mask = _guard_mask(pred, pred, current, op)
+        if current is not None:
+            op.operands[len(op.operands) - 1] = mask
+        else:
+            _insert_operand(op, 2, mask)
         return op
     raise PassFailure(op, f"the pipeliner cannot predicate '{op.name}'")
 

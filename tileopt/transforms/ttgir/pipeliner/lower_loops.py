@@ -35,6 +35,7 @@ from tileopt.analysis.axis_info import AxisInfoAnalysis, element_bit_width
 from tileopt.analysis.structured_dominance import ancestor_in_block
 from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects.layout_of import encoding_of
+from tileopt.dialects.triton_version import is_version_39
 from tileopt.dialects.ttg import (
     AsyncCommitGroupOp,
     AsyncCopyGlobalToLocalOp,
@@ -52,6 +53,10 @@ from tileopt.transforms.ttgir.pipeliner.schedule import (
     Cluster,
     CoarseSchedule,
     body_ops,
+)
+from tileopt.transforms.ttgir.pipeliner.tma_loads import (
+    create_barriers_and_waits,
+    create_tma_copy,
 )
 from tileopt.transforms.utils.async_loads import (
     async_copy_bits,
@@ -93,9 +98,14 @@ class StageBuilder:
     def increment_modulo(self, counter: SSAValue, modulus: SSAValue, zero: SSAValue,
                          one: SSAValue) -> SSAValue:
         """``counter + 1``, wrapped to ``zero`` at ``modulus``."""
+        return self.increment_modulo_wrapping(counter, modulus, zero, one)[0]
+
+    def increment_modulo_wrapping(self, counter: SSAValue, modulus: SSAValue,
+                                  zero: SSAValue, one: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """``increment_modulo`` and the i1 that says it wrapped."""
         bumped = self.add(arith.AddiOp(counter, one)).results[0]
         wraps = self.add(tensor_arith.CmpiOp(bumped, modulus, "sge")).results[0]
-        return self.add(tensor_arith.SelectOp(wraps, zero, bumped)).results[0]
+        return self.add(tensor_arith.SelectOp(wraps, zero, bumped)).results[0], wraps
 
 
 # ---------------------------------------------------------------------------------------
@@ -142,9 +152,12 @@ def def_use_stage_diff(load: Operation, loop: scf.ForOp, schedule: CoarseSchedul
     return min(stages) - def_stage if stages else 0
 
 
-def first_use(load: Operation, loop: scf.ForOp, schedule: CoarseSchedule) -> Operation:
+def first_use(load: Operation, loop: scf.ForOp, schedule: CoarseSchedule,
+              *more: Operation) -> Operation:
+    """The earliest scheduled user of ``load`` (and of ``more``: a group of loads)."""
     best = None
-    for user in top_level_users(load, loop):
+    users = [u for op in (load, *more) for u in top_level_users(op, loop)]
+    for user in users:
         if best is None:
             best = user
             continue
@@ -171,7 +184,7 @@ def is_zero_constant(value: SSAValue | None) -> bool:
 def must_load_to_registers(load: Operation) -> bool:
     """The loaded values are needed in registers (not only as a buffer a ``local_alloc``
     makes of them)."""
-    other = load.other
+    other = getattr(load, "other", None)
     if other is not None and not is_zero_constant(other):
         return True
     users = [u.operation for r in load.results for u in r.uses]
@@ -200,6 +213,8 @@ def shared_encoding(load: Operation) -> Attribute:
     for use in load.results[0].uses:
         if use.operation.name == "ttg.local_alloc":
             return use.operation.results[0].type.encoding
+    if load.name == "tt.descriptor_load":  # TMA writes the descriptor's layout
+        return load.desc.type.block_type.encoding
     ty = load.results[0].type
     assert isinstance(ty, TensorType)
     dot_layout, _ = dot_operand_buffer_layout(load.results[0])
@@ -221,25 +236,46 @@ class AsyncLoad:
         self.encoding = encoding
         self.contiguity = contiguity
         self.alloc: SSAValue | None = None
+        # TMA loads (tt.descriptor_load): the mbarrier slot they complete on and its wait.
+        self.barrier: SSAValue | None = None
+        self.wait: Operation | None = None
+
+    @property
+    def is_tma(self) -> bool:
+        return self.load.name == "tt.descriptor_load"
+
+
+class LoadGroup:
+    """The loads with one buffer count share the ring's insert and extract indices (and,
+    with a TMA load among them, the mbarrier phase)."""
+
+    def __init__(self, buffers: int):
+        self.buffers = buffers
+        self.has_tma = False
+        self.insert: SSAValue | None = None
+        self.extract: SSAValue | None = None
+        self.phase: SSAValue | None = None
 
 
 def pick_async_loads(loop: scf.ForOp, schedule: CoarseSchedule,
                      axis_info: AxisInfoAnalysis) -> list[AsyncLoad]:
     picked = []
     for op in body_ops(loop):
-        if op.name != "tt.load" or op not in schedule:
+        if op.name not in ("tt.load", "tt.descriptor_load") or op not in schedule:
             continue
         distance = def_use_stage_diff(op, loop, schedule)
         ty = op.results[0].type
         if distance == 0 or not isinstance(ty, TensorType):
             continue
         encoding = shared_encoding(op)
-        if copy_vector_bytes(ty, encoding) < 4:
-            continue
-        bits = async_copy_bits(op, axis_info)
-        if bits < 32:
-            continue  # cp.async copies 4, 8 or 16 bytes
-        vector = bits // element_bit_width(ty.element_type)
+        vector = 0  # TMA copies whole blocks: no vector width
+        if op.name == "tt.load":
+            if copy_vector_bytes(ty, encoding) < 4:
+                continue
+            bits = async_copy_bits(op, axis_info)
+            if bits < 32:
+                continue  # cp.async copies 4, 8 or 16 bytes
+            vector = bits // element_bit_width(ty.element_type)
         if feeds_warp_group_dot(op):
             distance += 1
         picked.append(AsyncLoad(op, distance, encoding, vector))
@@ -276,7 +312,8 @@ def create_alloc(loop: scf.ForOp, load: AsyncLoad) -> SSAValue:
 def create_async_copy(loop: scf.ForOp, load: AsyncLoad, insert: SSAValue,
                       extract: SSAValue, schedule: CoarseSchedule) -> None:
     op = load.load
-    StageBuilder(schedule, InsertPoint.before(loop), loop.location).constant(0)
+    if not is_version_39(loop):  # 3.6 makes an unused zero per copy (canonicalize drops it)
+        StageBuilder(schedule, InsertPoint.before(loop), loop.location).constant(0)
     user = first_use(op, loop, schedule)
     builder = StageBuilder(schedule, InsertPoint.before(op), op.location, schedule[op])
     ptr, mask, other = op.ptr, op.mask, op.other
@@ -337,37 +374,51 @@ def lower_loads(loop: scf.ForOp, schedule: CoarseSchedule,
     loads = pick_async_loads(loop, schedule, axis_info)
     if not loads:
         return loop
-    groups: list[int] = []
+    groups: dict[int, LoadGroup] = {}
     for load in loads:
         load.alloc = create_alloc(loop, load)
-        if load.buffers not in groups:
-            groups.append(load.buffers)
+        group = groups.setdefault(load.buffers, LoadGroup(load.buffers))
+        group.has_tma |= load.is_tma
     before = StageBuilder(schedule, InsertPoint.before(loop), loop.location)
     minus_one, zero, one = before.constant(-1), before.constant(0), before.constant(1)
     first_new = len(loop.body.block.args)
-    new_loop = replace_for_with_new_signature(loop, [minus_one] * (2 * len(groups)))
+    # Per group: insert and extract indices, and the mbarrier phase for TMA loads.
+    inits = [v for g in groups.values() for v in [minus_one, minus_one]
+             + ([zero] if g.has_tma else [])]
+    new_loop = replace_for_with_new_signature(loop, inits)
     Rewriter.erase_op(loop)
     loop = new_loop
-    args = loop.body.block.args
-    indices: dict[int, tuple[SSAValue, SSAValue]] = {}
-    for n, buffers in enumerate(groups):
-        insert_arg, extract_arg = args[first_new + 2 * n], args[first_new + 2 * n + 1]
+    args = list(loop.body.block.args[first_new:])
+    for group in groups.values():
+        insert_arg, extract_arg = args.pop(0), args.pop(0)
         block = loop.body.block
         head = StageBuilder(schedule, InsertPoint.before(block.first_op)
                             if block.first_op else InsertPoint.at_end(block), loop.location)
-        modulus = head.constant(buffers)
-        insert = head.increment_modulo(insert_arg, modulus, zero, one)
-        extract = head.increment_modulo(extract_arg, modulus, zero, one)
-        indices[buffers] = (insert, extract)
+        modulus = head.constant(group.buffers)
+        group.insert = head.increment_modulo(insert_arg, modulus, zero, one)
+        group.extract, wraps = head.increment_modulo_wrapping(extract_arg, modulus, zero, one)
+        if group.has_tma:  # the phase flips each time the extract index wraps
+            phase_arg = args.pop(0)
+            flipped = head.add(arith.XOrIOp(phase_arg, one)).results[0]
+            group.phase = head.add(tensor_arith.SelectOp(wraps, flipped, phase_arg)).results[0]
+    create_barriers_and_waits(loop, loads, groups, schedule,
+                              lambda *ops: first_use(ops[0], loop, schedule, *ops[1:]))
     for load in loads:
-        insert, extract = indices[load.buffers]
-        create_async_copy(loop, load, insert, extract, schedule)
+        group = groups[load.buffers]
+        assert group.insert is not None and group.extract is not None
+        if load.is_tma:
+            create_tma_copy(load, group.insert, group.extract, schedule,
+                            first_use(load.load, loop, schedule), replace_alloc_with_view)
+        else:
+            create_async_copy(loop, load, group.insert, group.extract, schedule)
     terminator = loop.body.block.last_op
     assert terminator is not None
-    new_yields = [v for buffers in groups for v in indices[buffers]]
+    new_yields = [v for g in groups.values() for v in (g.insert, g.extract, g.phase)
+                  if v is not None]
     set_yield_operands(terminator, [*terminator.operands, *new_yields])
     schedule.schedule_dependencies(loop)
-    Rewriter.insert_op(located(AsyncWaitOp([], 0), loop.location), InsertPoint.after(loop))
+    if not all(load.is_tma for load in loads):  # cp.async copies may still be in flight
+        Rewriter.insert_op(located(AsyncWaitOp([], 0), loop.location), InsertPoint.after(loop))
     return loop
 
 
