@@ -39,7 +39,8 @@ from compile_time import COMMAND_ENV, _options, many_kernels, tileopt_command  #
 KERNELS = (("cuda-sm90", "softmax", "nvidia-sm90", "ptx"),
            ("cuda-sm80", "layernorm_fwd", "nvidia-sm80", "ptx"),
            ("cuda-sm90", "matmul", "nvidia-sm90", "ptx"),
-           ("hip-gfx942", "softmax", "amd-cdna3", "amdgcn"))
+           ("hip-gfx942", "softmax", "amd-cdna3", "amdgcn"),
+           ("hip-gfx1100", "matmul", "amd-rdna3", "amdgcn"))  # the largest lowered function
 
 IN_PROCESS = """
 import json, sys, time

@@ -525,7 +525,13 @@ def plan_transfer(src: LinearLayout, dst: LinearLayout, shape: Sequence[int],
                 candidates.append(_swizzle(columns, second, packing, element_bytes,
                                            other_vector, keep_low=len(vec), banks=banks))
     best = None
+    measured: set[tuple[int, ...]] = set()
     for columns in candidates:
+        # Half the candidates repeat an earlier one: measuring it again cannot win (the
+        # first of equal rank is kept).
+        if tuple(columns) in measured:
+            continue
+        measured.add(tuple(columns))
         store = _measure(src, columns, packing, element_bytes, src_registers, banks,
                          matrix_store)
         load = _measure(dst, columns, packing, element_bytes, dst_registers, banks,

@@ -28,14 +28,21 @@ has it. Installed once, with the dialects (``tileopt/dialects/__init__.py``).
   ``isinstance`` on ABCs; here both answers are remembered per class, the lists are
   built the same, and whatever xDSL would refuse goes to xDSL's own code for its error.
   Upstream: the same per-type answers, or ``type(arg) in (list, tuple)`` first.
+- ``IsolatedFromAbove.verify`` (every function op, re-verified whenever anything inside
+  it changed) asks ``op.is_ancestor(operand.owner)`` for every operand in the function,
+  each a walk up the parents. Here the blocks under the op are collected once, and a
+  value is inside when its block is one of them; the ops are visited in xDSL's order
+  and the first offender gives xDSL's message. Upstream: the same set of blocks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.ir import Attribute, Data, Operation, ParametrizedAttribute
+from xdsl.ir import Attribute, Block, Data, Operation, ParametrizedAttribute
 from xdsl.ir.core import OpTraits
+from xdsl.traits import IsolatedFromAbove
+from xdsl.utils.exceptions import VerifyException
 from xdsl.irdl import operations as _ops
 from xdsl.irdl.constraints import VerificationContext
 from xdsl.transforms import dead_code_elimination as _dce
@@ -44,6 +51,7 @@ _get_trait = Operation.get_trait.__func__
 _get_traits_of_type = Operation.get_traits_of_type.__func__
 _add_trait = OpTraits.add_trait
 _verify = _ops.OpDef.verify
+_isolated_from_above_verify = IsolatedFromAbove.verify
 _build_arg_list = _ops.irdl_build_arg_list
 
 
@@ -246,6 +254,40 @@ def build_arg_list(construct, args, arg_defs, error_prefix: str = ""):
     return built, sizes
 
 
+def _blocks_under(op: Operation) -> set[int]:
+    """The ids of every block nested in ``op``, at any depth."""
+    found: set[int] = set()
+    regions = list(op.regions)
+    while regions:
+        for block in regions.pop().blocks:
+            found.add(id(block))
+            child = block._first_op  # noqa: SLF001
+            while child is not None:
+                if child.regions:
+                    regions += child.regions
+                child = child._next_op  # noqa: SLF001
+    return found
+
+
+def isolated_from_above_verify(self: IsolatedFromAbove, op: Operation) -> None:
+    inside = _blocks_under(op)
+    regions = list(op.regions)
+    while regions:  # xDSL's order: the last region first, nested regions after
+        for block in regions.pop().blocks:
+            child = block._first_op  # noqa: SLF001
+            while child is not None:
+                for operand in child._operands:  # noqa: SLF001
+                    # xDSL: ``not op.is_ancestor(owner) or owner is op``
+                    owner = operand.owner
+                    where = owner if isinstance(owner, Block) else owner.parent
+                    if owner is op or id(where) not in inside:
+                        raise VerifyException("Operation using value defined out of its "
+                                              f"IsolatedFromAbove parent: {child}")
+                if not child.has_trait(IsolatedFromAbove):
+                    regions += child.regions
+                child = child._next_op  # noqa: SLF001
+
+
 def install() -> None:
     Operation.get_trait = classmethod(get_trait)
     Operation.get_traits_of_type = classmethod(get_traits_of_type)
@@ -254,3 +296,4 @@ def install() -> None:
     _dce.LiveSet.propagate_op_liveness = propagate_op_liveness
     Attribute.__post_init__ = attribute_post_init
     _ops.irdl_build_arg_list = build_arg_list
+    IsolatedFromAbove.verify = isolated_from_above_verify

@@ -18,7 +18,7 @@ from tileopt.conversion.nvidia.wgmma import (
     swizzled,
 )
 from tileopt.conversion.triton_gpu_to_llvm.dot import tile_operand
-from tileopt.layouts.encodings import DotOperand, NvidiaMma, NvmmaShared, to_linear_layout
+from tileopt.layouts.encodings import OFFSET, DotOperand, NvidiaMma, NvmmaShared, to_linear_layout
 
 CORPUS = [
     # (kernel, operand, shape, swizzle, transposed, n, descriptor bits, bytes per k16 step)
@@ -63,6 +63,30 @@ def test_a_layout_wgmma_cannot_read_is_an_error():
     operand.descriptor = type(operand.descriptor)(128, False, 0, 2048)
     with pytest.raises(ValueError, match="reads byte"):
         operand.check_tile(0, 0)
+
+
+def test_a_failed_tile_fails_again():
+    # Only tiles that passed are remembered: asking again must not return a start.
+    operand = _operand(0, (128, 64), 128, False, 128)
+    operand.descriptor = type(operand.descriptor)(128, False, 0, 2048)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="reads byte"):
+            operand.check_tile(0, 0)
+
+
+@pytest.mark.parametrize("case", CORPUS, ids=lambda c: f"{c[0]}-{'AB'[c[1]]}")
+def test_offsets_by_parts_are_the_layouts(case):
+    # offset() adds up one part per coordinate: each point must be the inverse layout's.
+    _, index, shape, swizzle, transposed, n, _, _ = case
+    operand = _operand(index, shape, swizzle, transposed, n)
+    mn_size, k_size = (shape[0], shape[1]) if index == 0 else (shape[1], shape[0])
+    dims = operand.inverse.in_dims
+    for mn in range(mn_size):
+        for k in range(k_size):
+            point = dict(zip(dims, operand.coords(mn, k)))
+            assert operand.offset(mn, k) == operand.inverse.apply(point)[OFFSET]
+    with pytest.raises(ValueError, match="outside input dimension"):
+        operand.offset(mn_size, 0)
 
 
 def test_canonical_layouts_of_the_isa():

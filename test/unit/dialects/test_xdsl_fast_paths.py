@@ -13,7 +13,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import Float32Type, i32
 from xdsl.ir import Block
 from xdsl.irdl import IRDLOperation
-from xdsl.traits import IsTerminator, NoTerminator, Pure
+from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, Pure
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from tileopt.dialects import xdsl_fast_paths
@@ -60,6 +60,7 @@ def test_the_fast_path_is_installed_and_taken():
     from xdsl.irdl.operations import OpDef
 
     assert OpDef.verify is xdsl_fast_paths.verify
+    assert IsolatedFromAbove.verify is xdsl_fast_paths.isolated_from_above_verify
     assert xdsl_fast_paths._plan(llvm.GEPOp.get_irdl_definition()) is not None
 
 
@@ -82,27 +83,68 @@ def test_trait_lookup_follows_add_trait():
     assert not llvm.FAddOp.has_trait(NoTerminator)
 
 
-def test_dead_code_elimination_keeps_its_result():
-    text = """
-    module {
-      tt.func @k(%p: !tt.ptr<f32>, %n: i32) {
-        %c = arith.constant 1 : i32
-        %unused = arith.addi %n, %c : i32
-        %x = scf.for %i = %c to %n step %c iter_args(%a = %c) -> (i32) : i32 {
-          %d = arith.muli %a, %a : i32
-          scf.yield %d : i32
-        }
-        %v = tt.load %p : !tt.ptr<f32>
-        tt.store %p, %v : !tt.ptr<f32>
-        tt.return
-      }
+KERNEL = """
+  tt.func @k(%p: !tt.ptr<f32>, %n: i32) {
+    %c = arith.constant 1 : i32
+    %unused = arith.addi %n, %c : i32
+    %x = scf.for %i = %c to %n step %c iter_args(%a = %c) -> (i32) : i32 {
+      %d = arith.muli %a, %a : i32
+      scf.yield %d : i32
     }
-    """
-    module = parse_module(text)
+    %v = tt.load %p : !tt.ptr<f32>
+    tt.store %p, %v : !tt.ptr<f32>
+    tt.return
+  }
+"""
+
+
+def test_dead_code_elimination_keeps_its_result():
+    module = parse_module(f"module {{{KERNEL}}}")
     region_dce(module.body)
     printed = print_module(module)
     assert "arith.addi" not in printed and "scf.for" not in printed
     assert "tt.load" in printed and "tt.store" in printed
+
+
+ISOLATED = f"""
+module {{{KERNEL}
+  tt.func @g(%n: i32) {{
+    %e = arith.addi %n, %n : i32
+    tt.return
+  }}
+}}
+"""
+
+
+def _isolation_outcomes(module):
+    f, g = list(module.ops)
+    trait = f.get_trait(IsolatedFromAbove)
+    return [(_outcome(xdsl_fast_paths.isolated_from_above_verify, trait, func),
+             _outcome(xdsl_fast_paths._isolated_from_above_verify, trait, func))
+            for func in (f, g)]
+
+
+def test_isolated_from_above_agrees_with_xdsl():
+    module = parse_module(ISOLATED)
+    f, g = list(module.ops)
+    assert _isolation_outcomes(module) == [(None, None)] * 2
+    ops = {op.name: op for op in f.walk()}
+    add = next(op for op in g.walk() if op.name == "arith.addi")
+    kept = ops["arith.muli"].operands[1], ops["tt.store"].operands[0]
+    # A value of another function: its op, then a block argument, deep in a loop.
+    ops["arith.muli"].operands[1] = add.results[0]
+    ops["tt.store"].operands[0] = g.body.block.args[0]
+    outcomes = _isolation_outcomes(module)
+    assert outcomes[0][0] is not None and outcomes[0][0][1].startswith(
+        "Operation using value defined out of its IsolatedFromAbove parent")
+    assert all(fast == slow for fast, slow in outcomes)
+    # A detached op's result.
+    ops["arith.muli"].operands[1], ops["tt.store"].operands[0] = kept
+    assert _isolation_outcomes(module) == [(None, None)] * 2
+    add.detach()
+    ops["tt.load"].operands[0] = add.results[0]
+    outcomes = _isolation_outcomes(module)
+    assert outcomes[0][0] is not None and all(fast == slow for fast, slow in outcomes)
 
 
 def _built(build, construct, args, defs):

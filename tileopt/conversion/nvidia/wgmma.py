@@ -98,6 +98,11 @@ class SharedOperand:
             raise ValueError(f"wgmma needs a swizzled nvmma_shared operand (128, 64 or 32 "
                              f"bytes), not {swizzle}")
         self.inverse = layout.invert()
+        # The inverse is linear over GF(2): offset(c0, c1) = offset(c0, 0) ^ offset(0, c1).
+        # Each coordinate's part is computed once (check_tile asks for every element of
+        # every tile), through apply, so an out-of-range coordinate fails as it did.
+        self._parts: tuple[dict[int, int], dict[int, int]] = ({}, {})
+        self._checked: dict[tuple[int, int], int] = {}
         self.index, self.bytes, self.swizzle = index, element_bytes, swizzle
         self.tile_mn, self.tile_k = tile_mn, tile_k
         contiguous = layout.get_bases(OFFSET)[0]
@@ -119,12 +124,23 @@ class SharedOperand:
 
     def offset(self, mn: int, k: int) -> int:
         """Element offset of ``(mn, k)``."""
-        dims = self.inverse.in_dims
-        return self.inverse.apply(dict(zip(dims, self.coords(mn, k))))[OFFSET]
+        offset = 0
+        for axis, value in enumerate(self.coords(mn, k)):
+            part = self._parts[axis].get(value)
+            if part is None:
+                point = dict.fromkeys(self.inverse.in_dims, 0)
+                point[self.inverse.in_dims[axis]] = value
+                part = self._parts[axis][value] = self.inverse.apply(point)[OFFSET]
+            offset ^= part
+        return offset
 
     def check_tile(self, mn0: int, k0: int) -> int:
         """The byte offset of the tile at ``(mn0, k0)``, after checking that each of its
-        elements is where the descriptor says (buffers are 1024-byte aligned)."""
+        elements is where the descriptor says (buffers are 1024-byte aligned). A tile
+        that passed is not checked again (the A tile of a row is read by every column)."""
+        start = self._checked.get((mn0, k0))
+        if start is not None:
+            return start
         start = self.offset(mn0, k0) * self.bytes
         for mn in range(self.tile_mn):
             for k in range(self.tile_k):
@@ -137,6 +153,7 @@ class SharedOperand:
                         f"{list(self.coords(mn0 + mn, k0 + k))} at byte {want}, where a "
                         f"wgmma descriptor (LBO {self.descriptor.lbo}, SBO "
                         f"{self.descriptor.sbo}, {self.swizzle}-byte swizzle) reads byte {got}")
+        self._checked[mn0, k0] = start
         return start
 
 
