@@ -36,8 +36,6 @@ def allocate_function(func: Operation) -> tuple[int, int]:
     """Offsets for ``func``'s allocations; its (size, alignment)."""
     offset, largest = 0, 1
     for op in func.walk():
-        if op.name == "tt.call":
-            raise PassFailure(op, "global scratch memory across calls is not supported")
         if op.name != "ttg.global_scratch_alloc":
             continue
         nbytes = op.properties["nbytes"].value.data
@@ -67,8 +65,15 @@ class GlobalScratchMemoryAllocation(Pass):
 
     def apply(self, ctx: Context, op: Operation) -> None:
         profile = is_version_39(op)
+        sizes: dict[str, int] = {}
         for func in [o for o in op.walk() if o.name == "tt.func"]:
             size, alignment = allocate_function(func)
+            sizes[func.sym_name.data] = size
             _set_sizes(func, size, alignment, profile)
             if is_kernel(func):
                 _set_sizes(op, size, alignment, profile)
+        # A call into a function without global scratch (a noinline helper) needs none;
+        # one into a function with some would need the caller's scratch to cover it.
+        for call in [o for o in op.walk() if o.name == "tt.call"]:
+            if sizes.get(call.callee.root_reference.data, 0):
+                raise PassFailure(call, "global scratch memory across calls is not supported")
