@@ -96,9 +96,8 @@ def warp_transfer(src: LinearLayout, dst: LinearLayout) -> WarpTransfer | None:
         return None
     if any(src.in_dim_size(d) != dst.in_dim_size(d) for d in src.in_dims if d != "register"):
         return None
-    for dim in ("block",):
-        if src.has_in_dim(dim) and src.get_bases(dim) != dst.get_bases(dim):
-            return None
+    if src.has_in_dim("block") and src.get_bases("block") != dst.get_bases("block"):
+        return None
     nreg = src.in_dim_size_log2("register")
     nlane = src.in_dim_size_log2("lane") if src.has_in_dim("lane") else 0
     src_reg = [src.apply_flat({"register": 1 << i}) for i in range(nreg)]
@@ -194,6 +193,14 @@ def warp_plan(src: LinearLayout, dst: LinearLayout) -> WarpPlan | None:
     if not (src.has_in_dim("lane") and src.in_dims == dst.in_dims):
         return None
     nlane = src.in_dim_size_log2("lane")
+    # Swap stages keep the span of a warp's elements: where the result's warp 0 holds an
+    # element the source's does not, no plan exists (most cross-warp conversions; this
+    # saves their search).
+    in_src_warp = _span_solver([src.apply_flat({d: 1 << i}) for d in ("register", "lane")
+                                for i in range(src.in_dim_size_log2(d))])
+    if any(in_src_warp(dst.apply_flat({d: 1 << i})) is None for d in ("register", "lane")
+           for i in range(dst.in_dim_size_log2(d))):
+        return None
     in_dst_registers = _span_solver([dst.apply_flat({"register": 1 << i})
                                      for i in range(dst.in_dim_size_log2("register"))])
     in_src_registers = _span_solver([src.apply_flat({"register": 1 << i})

@@ -205,6 +205,13 @@ def convert_through_shared(fl: FunctionLowering, op: Operation, values: list[SSA
     return result
 
 
+def _id_bit_set(fl: FunctionLowering, dim: str, bit: int) -> SSAValue:
+    """i1: bit ``bit`` of this thread's lane or warp id is set."""
+    b = fl.b
+    ident = fl.ids.lane if dim == "lane" else fl.ids.warp
+    return b.icmp("ne", b.and_(ident, b.i32(1 << bit)), b.i32(0))
+
+
 def transfer_in_warp(fl: FunctionLowering, plan: register_maps.WarpTransfer,
                      values: list[SSAValue]) -> list[SSAValue]:
     """A conversion inside each warp: every thread picks the register it offers with a
@@ -212,9 +219,7 @@ def transfer_in_warp(fl: FunctionLowering, plan: register_maps.WarpTransfer,
     registers whose candidates coincide), then reads another lane's offer with one shuffle
     per result register (none where it reads its own)."""
     b = fl.b
-    ids = {"lane": fl.ids.lane, "warp": fl.ids.warp}
-    bit_set = [b.icmp("ne", b.and_(ids[dim], b.i32(1 << bit)), b.i32(0))
-               for dim, bit, _ in plan.terms]
+    bit_set = [_id_bit_set(fl, dim, bit) for dim, bit, _ in plan.terms]
     picked: dict[tuple[int, int], SSAValue] = {}
 
     def pick(register: int, level: int) -> SSAValue:
@@ -265,9 +270,8 @@ def _convert_layout(fl: FunctionLowering, op: Operation) -> None:
         received = transfer_in_warp(fl, plan.transfer, values)
         if plan.after is not None:
             register_bit, lane_bit = plan.after
-            b = fl.b
-            swap = b.icmp("ne", b.and_(fl.ids.lane, b.i32(1 << lane_bit)), b.i32(0))
-            received = [b.select(swap, received[r ^ (1 << register_bit)], value)
+            swap = _id_bit_set(fl, "lane", lane_bit)
+            received = [fl.b.select(swap, received[r ^ (1 << register_bit)], value)
                         for r, value in enumerate(received)]
         fl.set(op.results[0], received)
         return
