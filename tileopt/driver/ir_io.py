@@ -11,9 +11,12 @@ from xdsl.dialects.builtin import ModuleOp
 from tileopt import ir
 
 
-def parse(text: str, filename: str, ctx: Context, implicit_module: bool = True) -> ModuleOp:
-    """Parse and verify, as ``mlir-opt`` does before it runs a pipeline."""
-    return ir.parse_module(text, filename, ctx, implicit_module=implicit_module)
+def parse(text: str, filename: str, ctx: Context, implicit_module: bool = True,
+          arg_name_locs: bool = False) -> ModuleOp:
+    """Parse and verify, as ``mlir-opt`` does before it runs a pipeline;
+    ``arg_name_locs``: ``--input-uses-nameloc-as-prefix``."""
+    return ir.parse_module(text, filename, ctx, implicit_module=implicit_module,
+                           arg_name_locs=arg_name_locs)
 
 
 def verify(module: ModuleOp, filename: str) -> None:

@@ -70,7 +70,9 @@ def run_stages(text: str, pipeline: Pipeline, *, filename: str = "<input>",
     if not pipeline.stages:
         raise TileoptError("run_stages needs a YAML pipeline with stages")
     ctx = make_context()
-    module = ir_io.parse(text, filename, ctx)
+    # Read as Triton's Python prints (names from name locations): a loop's arguments get
+    # their name locations back, so the stage files name them as Triton's do.
+    module = ir_io.parse(text, filename, ctx, arg_name_locs=True)
     first = pipeline.stages.index(start_at) if start_at else 0
     texts: dict[str, str] = {}
     found: list[Diagnostic] = []

@@ -72,6 +72,10 @@ FLAGS = [
     Flag("mlir-use-nameloc-as-prefix", "bool", "name values after their loc(\"name\") "
          "locations, as Triton's Python prints its files (default: %0, %arg0, %c1_i32, as "
          "triton-opt)"),
+    Flag("input-uses-nameloc-as-prefix", "bool", "the input was printed with names from "
+         "loc(\"name\") locations, as Triton's Python prints its files: a block argument "
+         "the text gives no location (scf.for %off) gets back the loc(\"off\") its name "
+         "shows (default: none, as triton-opt)"),
     Flag("show-dialects", "bool", "list the dialects tileopt reads and exit"),
     Flag("emit-bytecode", "bool", "MLIR bytecode output (refused: tileopt writes text only)"),
     Flag("mlir-print-ir-before", "list", "print the IR before these passes (comma separated, "
@@ -269,7 +273,8 @@ def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: Parse
     start = time.perf_counter()
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     module = ir_io.parse(chunk.padded_text(), filename, ctx,
-                         implicit_module=not args.no_implicit_module)
+                         implicit_module=not args.no_implicit_module,
+                         arg_name_locs=args.input_uses_nameloc_as_prefix)
     if timer is not None:
         timer.add_phase("Parser", time.perf_counter() - start)
     start = time.perf_counter()

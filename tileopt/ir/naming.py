@@ -34,9 +34,12 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     NameLoc,
+    NoneAttr,
     Signedness,
+    StringAttr,
+    UnknownLoc,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 _VALID_CHAR = re.compile(r"[A-Za-z0-9$._-]")
 
@@ -124,9 +127,11 @@ class NameTable:
     blocks: dict[Block, str] = field(default_factory=dict)
 
 
-def assign_names(root: Operation, name_locs: bool = False) -> NameTable:
+def assign_names(root: Operation, name_locs: bool = False,
+                 spellings: dict[BlockArgument, str] | None = None) -> NameTable:
     """Names for everything under ``root``; ``name_locs``: name values after their name
-    locations (MLIR's ``printNameLocAsPrefix``)."""
+    locations (MLIR's ``printNameLocAsPrefix``); ``spellings``: see
+    ``restore_argument_name_locs``."""
     table = NameTable()
     work: list[tuple[Region, _Counters, _Scope | None]] = [
         (region, _Counters(), None) for region in reversed(root.regions)]
@@ -134,7 +139,7 @@ def assign_names(root: Operation, name_locs: bool = False) -> NameTable:
         region, counters, parent_scope = work.pop()
         scope = _Scope(parent_scope)
         counters = _Counters(counters.value, counters.argument, counters.conflict)
-        _name_region(region, counters, scope, table, name_locs)
+        _name_region(region, counters, scope, table, name_locs, spellings)
         nested = [(inner, counters, scope) for op in _region_ops(region)
                   for inner in op.regions]
         work.extend(reversed(nested))
@@ -147,20 +152,26 @@ def _region_ops(region: Region):
 
 
 def _unique(name: str, counters: _Counters, scope: _Scope) -> str:
-    name = sanitize_identifier(name)
-    if scope.taken(name):
-        while True:
-            probe = f"{name}_{counters.conflict}"
-            counters.conflict += 1
-            if not scope.taken(probe):
-                name = probe
-                break
+    name, counters.conflict = _probe(name, counters.conflict, scope)
     scope.names.add(name)
     return name
 
 
+def _probe(name: str, conflict: int, scope: _Scope) -> tuple[str, int]:
+    """The name ``name`` would be printed as now, and the conflict counter after it."""
+    name = sanitize_identifier(name)
+    if scope.taken(name):
+        while True:
+            probe = f"{name}_{conflict}"
+            conflict += 1
+            if not scope.taken(probe):
+                return probe, conflict
+    return name, conflict
+
+
 def _name_region(region: Region, counters: _Counters, scope: _Scope,
-                 table: NameTable, name_locs: bool) -> None:
+                 table: NameTable, name_locs: bool,
+                 spellings: dict[BlockArgument, str] | None = None) -> None:
     for number, block in enumerate(region.blocks):
         table.blocks[block] = f"bb{number}"
         entry = number == 0
@@ -169,6 +180,8 @@ def _name_region(region: Region, counters: _Counters, scope: _Scope,
             if entry:
                 name = f"arg{counters.argument}"
                 counters.argument += 1
+            if spellings and arg in spellings and isinstance(arg.location, UnknownLoc):
+                _restore_name_loc(arg, spellings[arg], name, counters, scope)
             if name_locs and (named := _name_loc(arg.location)) is not None:
                 name = named  # an empty one gives a number, as in MLIR
             _set_name(arg, name, counters, scope, table)
@@ -186,6 +199,40 @@ def _name_region(region: Region, counters: _Counters, scope: _Scope,
                     table.values[result] = f"{base}#{index}"
 
 
+def restore_argument_name_locs(root: Operation, spellings: dict[BlockArgument, str]) -> None:
+    """Give back the name locations that text printed with name locations implies.
+
+    MLIR's printer writes no location for an argument of a custom-form region (an
+    ``scf.for``'s induction variable and iter_args), so text that Triton's Python printed
+    (names from name locations, ``--mlir-use-nameloc-as-prefix``) shows ``%off`` where
+    its IR had ``loc("off")``, and a reader gives it no location. ``spellings`` maps each
+    block argument to the name the text spelled it with. Naming ``root`` as the printer
+    did, a block argument without a location whose spelling is not the name it would get
+    anyway (``%argN``, a number) gets ``loc("name")`` for
+    the name that, made unique at that point, is the spelling: the spelling without a
+    ``_N`` suffix when that is what the printer's uniquing made of it (``%_mean_10`` of
+    ``loc("_mean")``), else the spelling itself. A spelling no name explains (input not
+    printed by MLIR) leaves the argument as it is.
+    """
+    assign_names(root, name_locs=True, spellings=spellings)
+
+
+_UNIQUED = re.compile(r"(.+)_[0-9]+")
+
+
+def _restore_name_loc(arg: BlockArgument, spelled: str, default: str | None,
+                      counters: _Counters, scope: _Scope) -> None:
+    anyway = str(counters.value) if default is None else \
+        _probe(default, counters.conflict, scope)[0]
+    if spelled == anyway:
+        return
+    base = _UNIQUED.fullmatch(spelled)
+    for name in ((base.group(1),) if base else ()) + (spelled,):
+        if _probe(name, counters.conflict, scope)[0] == spelled:
+            arg.location = NameLoc(StringAttr(name), NoneAttr())  # loc("name")
+            return
+
+
 def _set_name(value: SSAValue, name: str | None, counters: _Counters, scope: _Scope,
               table: NameTable) -> str:
     if name:
@@ -197,4 +244,5 @@ def _set_name(value: SSAValue, name: str | None, counters: _Counters, scope: _Sc
     return text
 
 
-__all__ = ["NameTable", "assign_names", "sanitize_identifier"]
+__all__ = ["NameTable", "assign_names", "restore_argument_name_locs",
+           "sanitize_identifier"]

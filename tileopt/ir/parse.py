@@ -47,7 +47,7 @@ from xdsl.dialects.builtin import (
     UnregisteredOp,
     VectorType,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, BlockArgument, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import (
@@ -66,6 +66,7 @@ from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.floats import bits_to_float, float_format, float_to_bits
 from tileopt.ir.gc_scans import heap_frozen
 from tileopt.ir.lexer import FastMLIRLexer
+from tileopt.ir.naming import restore_argument_name_locs
 from tileopt.ir.source_positions import (OP_SOURCES, SourceText, byte_line_col, remember_source,
                                          source_position)
 from tileopt.ir.verify import verify_module
@@ -146,9 +147,12 @@ def _balanced_end(text: str, pos: int) -> int | None:
 class TileoptParser(Parser):
     """xDSL's parser, extended to read what Triton 3.6 and MLIR write."""
 
-    def __init__(self, ctx: Context, text: str, filename: str = "<stdin>"):
+    def __init__(self, ctx: Context, text: str, filename: str = "<stdin>",
+                 arg_spellings: bool = False):
         # xDSL's constructor lexes the first token with its own lexer: give it no text
         super().__init__(ctx, "", filename)
+        # each block argument's name as spelled (``restore_argument_name_locs``)
+        self.arg_spellings: dict[BlockArgument, str] | None = {} if arg_spellings else None
         self._parser_state = ParserState(FastMLIRLexer(Input(text, filename)))
         self.attribute_aliases = LazyAliasTable(
             find_alias_definitions(text), self._parse_alias_value, self._alias_cycle)
@@ -218,6 +222,11 @@ class TileoptParser(Parser):
         self._resume_from(first.value_end)
 
     # --- SSA values and blocks: errors at the use ----------------------------------
+
+    def _register_ssa_definition(self, name, values, span) -> None:
+        super()._register_ssa_definition(name, values, span)
+        if self.arg_spellings is not None and isinstance(values[0], BlockArgument):
+            self.arg_spellings[values[0]] = name
 
     def resolve_operand(self, operand, type):
         if operand.operand_name not in self.ssa_values:
@@ -712,14 +721,16 @@ def _error_from_parse_error(err: ParseError, source: SourceText) -> TileoptError
 @heap_frozen
 def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | None = None,
                  *, first_line: int = 1, verify: bool = True,
-                 implicit_module: bool = True) -> ModuleOp:
+                 implicit_module: bool = True, arg_name_locs: bool = False) -> ModuleOp:
     """Parse MLIR text into a ``ModuleOp``; raises ``TileoptError`` on bad input.
 
     ``first_line`` is the file line where ``text`` starts (for ``--split-input-file``
     chunks). Like ``mlir-opt``, the module is verified after parsing unless
     ``verify=False``; an empty input is an empty module. ``implicit_module=False``
     (``--no-implicit-module``): the text must be one ``builtin.module``, not ops that
-    are wrapped in one.
+    are wrapped in one. ``arg_name_locs``: the text was printed with name locations (as
+    Triton's Python prints): a block argument it gives no location gets back the name
+    location its name shows (``tileopt.ir.naming.restore_argument_name_locs``).
     """
     text = _decode(text, filename, first_line)
     _check_text(text, filename, first_line)
@@ -730,7 +741,7 @@ def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | No
     try:
         # Building the parser lexes the first token: a bad first character fails here.
         with triton_version.recording_spellings() as spellings:
-            parser = TileoptParser(ctx, text, filename)
+            parser = TileoptParser(ctx, text, filename, arg_name_locs)
             if parser._current_token.kind == MLIRTokenKind.EOF:
                 module = ModuleOp([])
             else:
@@ -744,6 +755,8 @@ def parse_module(text: str | bytes, filename: str = "<stdin>", ctx: Context | No
         raise TileoptError(_describe(err), filename, line, col) from err
     if not implicit_module:
         _check_explicit_module(module, parser, source)
+    if arg_name_locs and parser is not None:
+        restore_argument_name_locs(module, parser.arg_spellings)
     for op, start in parser.op_starts:
         OP_SOURCES[op] = (source, start)
     if module not in OP_SOURCES:

@@ -454,7 +454,8 @@ def _check_text(file_id: str, text: str, ctx, prepare, exact: bool = False,
     from tileopt.ir import TileoptError, parse_module, print_module
 
     try:
-        module = parse_module(text, file_id, ctx)
+        # read as printed (names from name locations): loop arguments get theirs back
+        module = parse_module(text, file_id, ctx, arg_name_locs=exact)
         printed = print_module(module, triton_version=version)
     except TileoptError as err:
         return Outcome(file_id, False, False, False, err.format())
@@ -469,11 +470,8 @@ def _check_text(file_id: str, text: str, ctx, prepare, exact: bool = False,
         return Outcome(file_id, True, False, False, f"printed text does not parse: "
                        f"{err.format()}", ops)
     fixpoint = again == printed
-    # Names aside: those of scf.for's induction variable and iter_args come from name
-    # locations the text does not carry (MLIR, reading the text back, numbers them too).
-    exact = (renamed(print_module(module, debuginfo=True, name_locs=True,
-                                  triton_version=version)) == renamed(text)
-             if exact else None)
+    exact = (print_module(module, debuginfo=True, name_locs=True,
+                          triton_version=version) == text if exact else None)
     difference = first_difference(normalise(prepare(text)), normalise(prepare(printed)))
     if difference is None:
         detail = "" if fixpoint else "printing is not a fixpoint"

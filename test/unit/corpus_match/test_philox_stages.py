@@ -41,7 +41,8 @@ def _run_stage(target: str, stage: str):
     pipeline = slice_stages(pipeline, stage, stage)
     source = FIXTURES / target / STAGES[stage][0]
     ctx = make_context()
-    module = parse_module(source.read_text(), str(source), ctx)
+    # read as Triton's Python printed it (names from name locations)
+    module = parse_module(source.read_text(), str(source), ctx, arg_name_locs=True)
     PassManager(pipeline, str(source)).run(ctx, module)
     return module
 

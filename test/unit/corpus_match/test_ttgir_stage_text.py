@@ -7,14 +7,13 @@ that ``cse``, e.g. block_ptr_matmul's two ``tt.make_range``s, which Triton keeps
 and the printed module must be Triton's ``.ttgir`` line for
 line once locations are dropped: no renaming of values, so names, constant order and
 alias numbering count. Printed as Triton's Python prints (names from name locations,
-``--mlir-use-nameloc-as-prefix``). 40 of the 44 non-dot runs match, and all 12 dot
-runs; the others are strict xfails (one that starts to match fails the run until it is
-added to ``MATCHING``). layernorm_fwd on every target: its last ``scf.for``, which no
-pass rebuilds, keeps the name location ``off`` its induction variable had in Triton's
-memory; the ``.ttir`` text does not carry a custom-form region argument's location, so a
-reader of the text prints ``%arg9``, as MLIR does (the loops passes rebuild are named as
-Triton names them: a rebuilt loop's block arguments take the loop's and the inits'
-locations).
+``--mlir-use-nameloc-as-prefix``) from the ``.ttir`` read as printed so
+(``parse_module(..., arg_name_locs=True)``): the text writes no location for a
+custom-form region argument, so the reader gives back the name location its name shows
+(layernorm_fwd's last ``scf.for``, which no pass rebuilds, is ``scf.for %off`` in
+Triton's ``.ttgir``, where a plain reader prints ``%arg9`` as ``triton-opt`` does). All 56
+runs match; a run that stops matching fails, and one listed as not matching that starts
+to match fails too (strict xfail) until ``MATCHING`` lists it.
 """
 
 from __future__ import annotations
@@ -28,8 +27,7 @@ from tileopt.ir import make_context, parse_module, print_module
 from tileopt.pipelines import resolve_pass_pipeline, slice_stages
 from tileopt.testing.corpus_compare import _strip_locations, first_difference
 
-MATCHING = {target: tuple(k for k in KERNELS if k != "layernorm_fwd") + DOT_KERNELS
-            for target in PIPELINES}
+MATCHING = {target: KERNELS + DOT_KERNELS for target in PIPELINES}
 """The (target, kernel) runs whose text is Triton's today; every other one is an xfail."""
 
 
@@ -37,8 +35,7 @@ def _cases():
     for target in PIPELINES:
         for kernel in KERNELS + DOT_KERNELS:
             marks = () if kernel in MATCHING[target] else (pytest.mark.xfail(
-                strict=True, reason="a loop argument named by a location the .ttir "
-                                    "text lacks"),)
+                strict=True, reason="not Triton's text yet"),)
             yield pytest.param(target, kernel, id=f"{target}-{kernel}", marks=marks)
 
 
@@ -48,7 +45,7 @@ def test_ttgir_stage_text_is_tritons(corpus, target, kernel):
     pipeline = slice_stages(resolve_pass_pipeline(text), STAGE, STAGE)
     source = corpus / target / f"{kernel}.ttir"
     ctx = make_context()
-    module = parse_module(source.read_text(), str(source), ctx)
+    module = parse_module(source.read_text(), str(source), ctx, arg_name_locs=True)
     PassManager(pipeline, str(source)).run(ctx, module)
     expected = _strip_locations((corpus / target / f"{kernel}.ttgir").read_text()).strip()
     difference = first_difference(expected, print_module(module, name_locs=True).strip())

@@ -7,12 +7,11 @@ Triton version prints, parsed and printed again; the second print must equal the
 fixpoint), and the first must equal Triton's own text once locations are removed and SSA
 values renamed in order of appearance (``tileopt.testing.corpus_compare.normalise``).
 Printing by the version the parser read off the text (what ``tileopt`` does without
-``--triton-version``) must give the same text. Printed with locations, the text must even
-be Triton's byte for byte, SSA names aside: values are
-named when printing, and the names of an ``scf.for``'s induction variable and iter_args
-come from name locations that the text does not carry (MLIR itself prints them as
-``%argN`` when it reads the text back). Names are compared by
-``test/unit/corpus_match/test_ttgir_stage_text.py`` and ``test/lit/ir/value-names.mlir``.
+``--triton-version``) must give the same text. Printed with locations and names from name
+locations, the text must even be Triton's byte for byte, names included: the file is read
+as printed so (``arg_name_locs``), since the text writes no location for an
+``scf.for``'s induction variable and iter_args and the reader gives back the name
+locations their names show (a plain reader, as MLIR's, prints them as ``%argN``).
 """
 
 from __future__ import annotations
@@ -65,8 +64,7 @@ def test_round_trip_matches_triton(version, file_id, ctx):
     assert outcome.ok, outcome.detail
     assert outcome.fixpoint, outcome.detail
     assert outcome.matches, outcome.detail
-    # stricter than asked: with locations, the print is Triton's text byte for byte (names
-    # aside, see above)
+    # stricter than asked: with locations, the print is Triton's text byte for byte
     assert outcome.exact_with_locations, "printed with debuginfo, the text differs"
 
 
