@@ -21,6 +21,10 @@ printing; the SSA names of the parsed text are never kept:
   ``%y_1``); only names of the same or enclosing regions count as taken;
 - an op with several results has one name, ``%name:3``, used as ``%name#1``;
 - blocks are ``^bb0``, ``^bb1``, ... in each region.
+
+``restore_argument_name_locs`` runs the same naming backwards for text printed with name
+locations: the block arguments whose locations the text lacks get back the name
+locations their printed names show (``parse_module(..., arg_name_locs=True)``).
 """
 
 from __future__ import annotations
