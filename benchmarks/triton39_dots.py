@@ -6,10 +6,10 @@ For matmul, matmul_small and desc_matmul on every target, the corpus ``.ttir`` g
 compile it) and is compared with the corpus code:
 
 - NVIDIA: ``ptxas -v`` of both PTX files (registers, spill stores/loads, stack) and the
-  count of ``mma.sync`` / ``wgmma.mma_async`` instructions. Triton 3.9 writes ``.version
-  9.4`` on sm90, newer than the ptxas of the ``nvidia-cuda-nvcc`` wheel (CUDA 13.0) reads;
-  such PTX is assembled again with the version that ptxas names as its newest (the kernels
-  use nothing newer);
+  count of ``mma.sync`` / ``wgmma.mma_async`` and of ``ldmatrix`` instructions. Triton 3.9
+  writes ``.version 9.4`` on sm90, newer than the ptxas of the ``nvidia-cuda-nvcc`` wheel
+  (CUDA 13.0) reads; such PTX is assembled again with the version that ptxas names as its
+  newest (the kernels use nothing newer);
 - AMD: ``benchmarks/amd/compare.py``'s figures of both code objects (VGPR, SGPR, LDS,
   scratch, occupancy, MFMA/WMMA count, instructions).
 
@@ -46,6 +46,7 @@ TARGETS = {"cuda-sm80": ("nvidia-sm80-triton39", "sm_80"),
            "hip-gfx942": ("amd-cdna3-triton39", "gfx942"),
            "hip-gfx1100": ("amd-rdna3-triton39", "gfx1100")}
 _MMA = re.compile(r"^\s*(?:@%p\d+\s+)?(mma\.sync|wgmma\.mma_async)\b", re.M)
+_LDMATRIX = re.compile(r"^\s*(?:@%p\d+\s+)?ldmatrix\b", re.M)
 
 
 def default_corpus() -> Path:
@@ -56,6 +57,7 @@ def default_corpus() -> Path:
 class NvidiaFigures:
     ptxas: PtxasStats | str
     mma: int
+    ldmatrix: int
 
 
 def compile_kernel(corpus: Path, target: str, kernel: str, emit: str) -> str | bytes:
@@ -80,7 +82,7 @@ def nvidia_figures(ptx: str, arch: str) -> NvidiaFigures:
     if newest:  # a .version newer than this ptxas reads: lower it and assemble again
         stats = ptxas_stats(re.sub(r"^\.version \d+\.\d+", f".version {newest.group(1)}", ptx,
                                    count=1, flags=re.M), arch)
-    return NvidiaFigures(stats, len(_MMA.findall(ptx)))
+    return NvidiaFigures(stats, len(_MMA.findall(ptx)), len(_LDMATRIX.findall(ptx)))
 
 
 def ours(corpus: Path, target: str, kernel: str) -> NvidiaFigures | Figures | str:
@@ -108,7 +110,8 @@ def cells(fig: NvidiaFigures | Figures | str) -> str:
         if isinstance(stats, str):
             return stats
         return (f"regs {stats.registers:3}  spill st/ld {stats.spill_stores}/"
-                f"{stats.spill_loads}  stack {stats.stack}  mma {fig.mma}")
+                f"{stats.spill_loads}  stack {stats.stack}  mma {fig.mma}  "
+                f"ldmatrix {fig.ldmatrix}")
     r = fig.resources
     return (f"vgpr {r.vgpr_count:3} sgpr {r.sgpr_count:3} lds {fig.lds:5} scratch "
             f"{r.private_segment_size:4} waves {str(fig.occupancy):>2} mfma {fig.matrix:3} "
