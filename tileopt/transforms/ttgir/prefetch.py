@@ -130,6 +130,7 @@ class _Prefetcher:
         self.tracked: dict[tuple[bool, bool], SSAValue | None] = {}  # (is_a, is_token)
         self.carried: dict[tuple[bool, bool], int] = {}  # new iter arg index
         self.heads: dict[bool, SSAValue] = {}
+        self.head_index = 0  # iter arg of the carried first slices (A, then B)
         self.init_cache: dict[SSAValue, SSAValue] = {}
 
     # -------------------------------------------------------------- loop values
