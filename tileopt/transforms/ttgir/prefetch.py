@@ -5,8 +5,8 @@ mma v2 / MFMA dot loops).
 
 For the one dot of an ``scf.for`` body whose operands are ``ttg.local_load``s into dot
 operand layouts (possibly through single-operand, single-use ops), with K at least the
-*prefetch width* (``kWidth * 8`` elements; 16 for f64 on Hopper's mma; ``256 / bits``
-without a kWidth):
+*prefetch width* (``kWidth * 8`` elements, ``kWidth * 16`` for f64 mma on sm90; ``256 /
+bits`` without a kWidth):
 
 - before the loop, the first slice of each operand: ``memdesc_subslice`` of the buffer at
   K offset 0, ``local_load`` (with the load's token) into the dot operand layout of the
