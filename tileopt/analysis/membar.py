@@ -14,7 +14,9 @@ first. This analysis finds those places, over the byte intervals the allocation
   that one); before it, a barrier is needed if the write conflicts with pending accesses,
   and after it only its final read is pending;
 - a barrier op already in the IR, or one this analysis placed, clears everything pending;
-  ``ttg.async_wait`` (``amdg.async_wait``) is followed by a barrier unless one is there;
+  ``ttg.async_wait`` (``amdg.async_wait``) is followed by a barrier unless one is there
+  (in Triton 3.9, whose barrier waits for the first op that needs it, waits in a row
+  share the one after the last);
 - calls: the callee's frame (its virtual buffer) is read and written as a whole.
 
 Pending accesses flow along the control flow to a fixed point: ``cf`` branches, and
@@ -60,6 +62,7 @@ from tileopt.analysis.allocation import (
 )
 from tileopt.analysis.layout_conversion import is_conversion_warp_synchronous
 from tileopt.dialects.layout_of import linear_layout_of
+from tileopt.dialects.triton_version import is_version_39
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.layouts.linear_layout import LayoutError
 
@@ -244,7 +247,8 @@ class _FunctionMembar:
             return
         if op.name in MEMORY_WAIT_OPS:
             following = op.next_op
-            if following is not None and not self.is_barrier(following):
+            if following is not None and not self.is_barrier(following) and not (
+                    following.name in MEMORY_WAIT_OPS and is_version_39(op)):
                 self.plan.add(following)
             pending.sync()
             return

@@ -63,6 +63,7 @@ PASS_MODULES: dict[str, str] = {
     "tritongpu-optimize-dot-operands": "tileopt.transforms.ttgir.optimize_dot_operands",
     "tritongpu-optimize-thread-locality": "tileopt.transforms.ttgir.optimize_thread_locality",
     "tritongpu-pipeline": "tileopt.transforms.ttgir.pipeliner.pipeline",
+    "tritongpu-prefetch": "tileopt.transforms.ttgir.prefetch",
     "tritongpu-reduce-data-duplication": "tileopt.transforms.ttgir.reduce_data_duplication",
     "tritongpu-remove-layout-conversions": "tileopt.transforms.ttgir.remove_layout_conversions",
     "tritongpu-reorder-instructions": "tileopt.transforms.ttgir.reorder_instructions",

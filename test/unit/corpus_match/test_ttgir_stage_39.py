@@ -10,7 +10,8 @@ the result must hold the same ops, types, layouts, attributes and module attribu
 not do yet are strict xfails, each named in ``docs/plans/issue-19.md``.
 
 The dot kernels (matmul, matmul_small, desc_matmul) are measured the same way, in a table of
-their own; all but sm90's three differ yet, each a strict xfail saying why.
+their own; sm80 and sm90 matmul and matmul_small and sm90 desc_matmul match, the others
+are strict xfails saying why.
 """
 
 from __future__ import annotations
@@ -50,15 +51,12 @@ def test_ttgir_stage_matches_triton_39(corpus39, table, target, kernel):
 
 
 DOT_KERNELS = ("matmul", "matmul_small", "desc_matmul")
-_PREFETCH = "tritongpu-prefetch (3.9 rewrites sm80 dot loops: sliced local_loads) is missing"
 _DESC_LAYOUTS = ("the descriptor's index math: 3.9 keeps it in slices of the load's layout "
                  "through tt.reshape, tileopt's remove-layout-conversions gives it 1-D layouts")
 _B_OFFSETS = ("3.9 rematerialises the B offsets before their broadcast (one row per thread, "
               "a broadcast that changes layout)")
 DOT_NOT_YET: dict[tuple[str, str], str] = {
-    ("cuda-sm80", "matmul"): _PREFETCH,
-    ("cuda-sm80", "matmul_small"): _PREFETCH,
-    ("cuda-sm80", "desc_matmul"): _PREFETCH + "; " + _DESC_LAYOUTS,
+    ("cuda-sm80", "desc_matmul"): _DESC_LAYOUTS,
     ("hip-gfx942", "matmul"): _B_OFFSETS,
     ("hip-gfx942", "matmul_small"): "3.9's block-pingpong leaves this loop alone (why is not "
                                     "in the corpus); tileopt's adds 3.6's one-cluster schedule",

@@ -114,8 +114,7 @@ def constancy_leaders(fl: FunctionLowering, value: SSAValue) -> list[int] | None
     """For each register, the first register holding an equal element, or None if none do.
 
     Registers repeating an element (zero register bases) are equal; so are registers in
-    one run of axis info's constancy (aligned runs of equal values along each dim) when
-    the run is whole within each thread's registers.
+    one run of axis info's constancy (aligned runs of equal values along each dim).
     """
     ty = value.type
     if not isinstance(ty, TensorType):
@@ -125,20 +124,14 @@ def constancy_leaders(fl: FunctionLowering, value: SSAValue) -> list[int] | None
     runs = []
     for d, size in enumerate(ty.get_shape()):
         c = info.constancy[d] if info is not None else 1
-        run = min(c & -c if c > 0 else 1, size)
-        for dim in ("lane", "warp"):
-            for basis in layout.get_bases(dim):
-                if basis[d]:  # threads must not split a run
-                    run = min(run, basis[d] & -basis[d])
-        runs.append(run)
-    coords = register_coordinates(layout)
+        runs.append(min(c & -c if c > 0 else 1, size))
+    # A thread's element is its registers' coordinate xor its lane/warp part, so two of
+    # its registers lie in one aligned run when their own coordinates agree above the
+    # run's bits, whatever the thread part (runs may span lanes: rows t and t + 8 of a
+    # 16-row run).
     first: dict[tuple[int, ...], int] = {}
-    for r, c in enumerate(coords):
-        first.setdefault(c, r)
-    leaders = []
-    for r, c in enumerate(coords):
-        rounded = tuple(x & ~(run - 1) for x, run in zip(c, runs))
-        leaders.append(first.get(rounded, r))
+    leaders = [first.setdefault(tuple(x & ~(run - 1) for x, run in zip(c, runs)), r)
+               for r, c in enumerate(register_coordinates(layout))]
     if all(leader == r for r, leader in enumerate(leaders)):
         return None
     return leaders

@@ -248,12 +248,12 @@ class MatrixPlan:
 def matrix_plan(access: Access, element_bytes: int) -> MatrixPlan | None:
     """The :class:`MatrixPlan` of ``access``, or None when its shape is not 8x8 tiles
     (:func:`~tileopt.conversion.shared_layouts.matrix_shape`; the view's xor must keep
-    rows aligned too)."""
-    if not isinstance(access.xor, int):
-        return None
+    rows aligned too: a runtime xor, e.g. the offsets of a view carried through a loop,
+    by every bit it may set)."""
+    xor = access.xor if isinstance(access.xor, int) else access.xor_bits
     registers = _images(access.offsets, "register")
     warps = _images(access.offsets, "warp")
-    shape = matrix_shape(registers, _images(access.offsets, "lane"), warps + [access.xor],
+    shape = matrix_shape(registers, _images(access.offsets, "lane"), warps + [xor],
                          element_bytes)
     if shape is None:
         return None
@@ -318,7 +318,12 @@ def matrix_addresses(fl: FunctionLowering, access: Access, plan: MatrixPlan):
     for d in plan.addresses.in_dims:
         for basis in plan.addresses.get_bases(d):
             bits |= basis[0]
-    constants = [c[0] ^ access.xor for c in register_coordinates(access.offsets)]
+    constants = [c[0] for c in register_coordinates(access.offsets)]
+    if isinstance(access.xor, int):
+        constants = [c ^ access.xor for c in constants]
+    else:
+        thread = fl.b.xor(thread, access.xor)
+        bits |= access.xor_bits
     return Addresses(fl.b, access.base, thread, bits), constants
 
 
