@@ -136,6 +136,36 @@ def ptxas_spills(ptx_path: Path, target: str) -> int | None:
 SCRATCH_BYTES_PER_PROGRAM = 1024
 
 
+PTX_VERSION_LINE = re.compile(r"^\.version (\d+)\.(\d+)$", re.MULTILINE)
+
+
+def load_reading_ptx_version(driver, ptx: str, name: str, shared: int):
+    """Loads PTX; where the driver refuses its ``.version`` as too new (Triton 3.9's sm90
+    PTX says 9.4, the H100 machine's CUDA 13.0 driver reads up to 9.0), loads it again under
+    the newest ISA version the driver takes. The ISA version only gates which instructions
+    the text may use, so code that uses none newer assembles to the same kernel; code that
+    does is still refused. Returns the kernel and a note saying what was read."""
+    try:
+        return LoadedKernel(driver, ptx, name, shared), ""
+    except DriverError as err:
+        found = PTX_VERSION_LINE.search(ptx)
+        if "UNSUPPORTED_PTX_VERSION" not in str(err) or not found:
+            raise
+        major, minor = int(found.group(1)), int(found.group(2))
+        older = [(a, b) for a in range(major, 7, -1) for b in range(9, -1, -1)
+                 if (a, b) < (major, minor)]
+        for a, b in older:
+            try:
+                kernel = LoadedKernel(driver, PTX_VERSION_LINE.sub(f".version {a}.{b}", ptx, 1),
+                                      name, shared)
+            except DriverError as retry:
+                if "UNSUPPORTED_PTX_VERSION" in str(retry):
+                    continue
+                raise
+            return kernel, f"PTX .version {major}.{minor} loaded as {a}.{b} (driver)"
+        raise
+
+
 class Variant:
     """A loaded kernel with the problem's launch parameters."""
 
@@ -160,7 +190,8 @@ class Variant:
             self.route = info.get("route", "?")
         if self.entry.reqntid not in (None, self.meta.threads):
             raise AbiError(f"PTX requires {self.entry.reqntid} threads, json says {self.meta.threads}")
-        self.kernel = LoadedKernel(driver, ptx, self.entry.name, shared)
+        self.kernel, self.load_note = load_reading_ptx_version(driver, ptx, self.entry.name,
+                                                               shared)
 
     def bind(self, problem: Problem):
         grid = evaluate_grid(self.meta.grid, problem.grid_values)
@@ -328,6 +359,7 @@ def measure_kernel(torch, driver, root: Path, kernel: str, target: str, size: st
             ok = m.error <= limit and not notes
             m.status = "ok" if ok else "FAIL"
             m.note = notes or ("" if ok else f"error {m.error:.2e} > {limit:.2e}")
+            m.note = "; ".join(n for n in (m.note, variant.load_note) if n)
             m.ms = time_variant(torch, variant, copies, stream, warmup, reps)
         except Exception as err:  # noqa: BLE001 - one broken kernel must not stop the run
             m.status, m.note = "FAIL", f"{type(err).__name__}: {err}"

@@ -22,7 +22,8 @@ sys.path.insert(0, str(HARNESS))
 
 from array_ops import Array, ListOps, _round_to, max_relative_error  # noqa: E402
 from cuda_driver import pack_parameters  # noqa: E402
-from run import error_limit  # noqa: E402
+from cuda_driver import DriverError  # noqa: E402
+from run import error_limit, load_reading_ptx_version  # noqa: E402
 from kernel_abi import AbiError, KernelMeta, evaluate_grid, kernel_parameters, parse_entry  # noqa: E402
 from problems import (  # noqa: E402
     ALL_PROBLEMS,
@@ -443,3 +444,44 @@ def test_tileopt_is_held_to_tritons_error_on_the_same_inputs():
     assert error_limit(1e-3, "tileopt", _M(math.nan)) == 1e-3
     assert error_limit(1e-3, "tileopt", None) == 1e-3
     assert error_limit(1e-3, "triton", _M(2e-3)) == 1e-3
+
+
+class _DriverReadingUpTo:
+    """A driver stand-in that refuses PTX whose ``.version`` is past ``newest``, as
+    cuModuleLoadData does, and otherwise loads it (keeping the text it was given)."""
+
+    def __init__(self, newest):
+        self.newest, self.loaded = newest, []
+
+    def load_module(self, ptx):
+        version = tuple(int(x) for x in ptx.split(".version ")[1].split()[0].split("."))
+        if version > self.newest:
+            raise DriverError("cuModuleLoadData failed: CUDA_ERROR_UNSUPPORTED_PTX_VERSION")
+        self.loaded.append(ptx)
+        return len(self.loaded)
+
+    def get_function(self, module, name):
+        return name
+
+    def attribute(self, function, which):
+        return 0
+
+
+def test_ptx_too_new_for_the_driver_is_read_under_the_newest_version_it_takes():
+    ptx = "//\n.version 9.4\n.target sm_90a\n.visible .entry k()\n{\n}\n"
+    driver = _DriverReadingUpTo((9, 0))
+    kernel, note = load_reading_ptx_version(driver, ptx, "k", 0)
+    assert note == "PTX .version 9.4 loaded as 9.0 (driver)"
+    assert driver.loaded == [ptx.replace(".version 9.4", ".version 9.0")]
+    # A version the driver reads is loaded as written, without a note.
+    driver = _DriverReadingUpTo((9, 4))
+    assert load_reading_ptx_version(driver, ptx, "k", 0)[1] == ""
+    assert driver.loaded == [ptx]
+
+
+def test_other_load_failures_are_not_retried():
+    class Refusing(_DriverReadingUpTo):
+        def load_module(self, ptx):
+            raise DriverError("cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX")
+    with pytest.raises(DriverError, match="INVALID_PTX"):
+        load_reading_ptx_version(Refusing((9, 0)), ".version 9.4\n", "k", 0)
