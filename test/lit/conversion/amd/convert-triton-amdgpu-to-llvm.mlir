@@ -363,3 +363,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// The ids are LLVM-level already and go through; amdg.cond_barrier splits the block at the
+// op, as Triton 3.6's lowering does: a branch around a block holding only the s_barrier.
+// CHECK-LABEL: llvm.func @cond_barrier
+// CHECK:         %[[WG:.*]] = rocdl.workgroup.id.y : i32
+// CHECK:         %[[C:.*]] = llvm.icmp "slt" %{{.*}}, %[[WG]] : i32
+// CHECK-NEXT:    llvm.cond_br %[[C]], ^bb1, ^bb2
+// CHECK-NEXT:  ^bb1:
+// CHECK-NEXT:    rocdl.s.barrier
+// CHECK-NEXT:    llvm.br ^bb2
+// CHECK-NEXT:  ^bb2:
+// CHECK-NEXT:    llvm.return
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @cond_barrier() {
+    %tid = rocdl.workitem.id.x : i32
+    %wg = rocdl.workgroup.id.y : i32
+    %low = arith.cmpi slt, %tid, %wg : i32
+    amdg.cond_barrier %low
+    tt.return
+  }
+}
