@@ -386,3 +386,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// gfx942 has no NaN-propagating llvm.minimum/maximum (Triton 3.6: only CDNA4 has):
+// minnum/maxnum and a select of NaN where an operand is NaN, as Triton's own lowering of
+// this input prints (for clampf only the clamped value is tested).
+// CHECK-LABEL: llvm.func @nan_min_max
+// CHECK-SAME:    (%[[P:[^:]+]]: !llvm.ptr<1>, %[[X:[^:]+]]: f32, %[[LO:[^:]+]]: f32, %[[HI:[^:]+]]: f32
+// CHECK:         %[[NAN:.*]] = llvm.mlir.constant(0x7FC00000 : f32) : f32
+// CHECK:         %[[XN:.*]] = llvm.fcmp "une" %[[X]], %[[X]] : f32
+// CHECK-NEXT:    %[[LN:.*]] = llvm.fcmp "une" %[[LO]], %[[LO]] : f32
+// CHECK-NEXT:    %[[EN:.*]] = llvm.or %[[XN]], %[[LN]] : i1
+// CHECK-NEXT:    %[[MN:.*]] = llvm.intr.minnum(%[[X]], %[[LO]]) : (f32, f32) -> f32
+// CHECK-NEXT:    %[[M:.*]] = llvm.select %[[EN]], %[[NAN]], %[[MN]] : i1, f32
+// CHECK-NEXT:    llvm.fcmp "une" %[[HI]], %[[HI]] : f32
+// CHECK-NEXT:    llvm.fcmp "une" %[[M]], %[[M]] : f32
+// CHECK-NEXT:    llvm.or
+// CHECK-NEXT:    llvm.intr.maxnum(%[[HI]], %[[M]]) : (f32, f32) -> f32
+// CHECK-NEXT:    llvm.select
+// CHECK-NEXT:    %[[CN:.*]] = llvm.fcmp "une" %[[M]], %[[M]] : f32
+// CHECK-NEXT:    %[[C1:.*]] = llvm.intr.maxnum(%[[M]], %[[LO]]) : (f32, f32) -> f32
+// CHECK-NEXT:    %[[C2:.*]] = llvm.intr.minnum(%[[C1]], %[[HI]]) : (f32, f32) -> f32
+// CHECK-NEXT:    llvm.select %[[CN]], %[[NAN]], %[[C2]] : i1, f32
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @nan_min_max(%p: !tt.ptr<f32>, %x: f32, %lo: f32, %hi: f32) {
+    %mn = arith.minimumf %x, %lo : f32
+    %mx = arith.maximumf %hi, %mn : f32
+    %c = tt.clampf %mn, %lo, %hi, propagateNan = all : f32
+    %s = arith.addf %c, %mx : f32
+    tt.store %p, %s : !tt.ptr<f32>
+    tt.return
+  }
+}
