@@ -114,8 +114,10 @@ def constancy_leaders(fl: FunctionLowering, value: SSAValue) -> list[int] | None
     """For each register, the first register holding an equal element, or None if none do.
 
     Registers repeating an element (zero register bases) are equal; so are registers in
-    one run of axis info's constancy (aligned runs of equal values along each dim) when
-    the run is whole within each thread's registers.
+    one run of axis info's constancy (aligned runs of equal values along each dim), also
+    where lanes or warps split a run: a thread's coordinates are its registers' XOR its
+    lane and warp offsets, which keeps two coordinates in one aligned run or out of it
+    (Triton's ``maybeDeduplicate`` zeroes the run's bits of the register inverse alike).
     """
     ty = value.type
     if not isinstance(ty, TensorType):
@@ -125,12 +127,7 @@ def constancy_leaders(fl: FunctionLowering, value: SSAValue) -> list[int] | None
     runs = []
     for d, size in enumerate(ty.get_shape()):
         c = info.constancy[d] if info is not None else 1
-        run = min(c & -c if c > 0 else 1, size)
-        for dim in ("lane", "warp"):
-            for basis in layout.get_bases(dim):
-                if basis[d]:  # threads must not split a run
-                    run = min(run, basis[d] & -basis[d])
-        runs.append(run)
+        runs.append(min(c & -c if c > 0 else 1, size))
     coords = register_coordinates(layout)
     first: dict[tuple[int, ...], int] = {}
     for r, c in enumerate(coords):

@@ -419,3 +419,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Constancy dedup where lanes split a run (each lane holds elements 64 apart; the mask is
+// constant over aligned runs of 128): registers 0-1 and 2-3 share a compare, as Triton 3.6's
+// maybeDeduplicate gives (its lowering of this input keeps 2 of the 4 compares).
+// CHECK-LABEL: llvm.func @split_run
+// CHECK-COUNT-2: llvm.icmp "slt"
+// CHECK-NOT:     llvm.icmp "slt"
+// CHECK:         llvm.return
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @split_run(%n: i32 {tt.divisibility = 128 : i32}, %p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<256xi32, #blocked>
+    %m = arith.cmpi slt, %r, %ns : tensor<256xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<256x!tt.ptr<f32>, #blocked>, tensor<256xi32, #blocked>
+    %v = arith.constant dense<1.0> : tensor<256xf32, #blocked>
+    tt.store %pp, %v, %m : tensor<256x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
