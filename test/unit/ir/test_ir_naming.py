@@ -30,3 +30,22 @@ def test_input_names_are_never_kept():
     assert "%c0_i32 = arith.constant 0 : i32" in printed  # an IntegerAttr of 0 is falsy
     assert "%0 = arith.addi %arg0, %c0_i32 : i32" in printed
     assert "%x" not in printed and "%y" not in printed and "%zero" not in printed
+
+
+def test_every_op_of_several_declared_results_has_its_ods_names():
+    """mlir-tblgen names the results of every op that declares more than one (and has no
+    name hook of its own): each such op of tileopt's dialects must be in RESULT_NAMES,
+    with as many names as it declares results."""
+    from xdsl.irdl import IRDLOperation
+
+    from tileopt.ir.context import DIALECTS
+    from tileopt.ir.naming import RESULT_NAMES
+
+    several = {}
+    for load in DIALECTS.values():
+        for op in load().operations:
+            if issubclass(op, IRDLOperation):
+                results = op.get_irdl_definition().results
+                if len(results) > 1:
+                    several[op.name] = len(results)
+    assert several == {name: len(names) for name, names in RESULT_NAMES.items()}
