@@ -329,6 +329,7 @@ class BufferLoadToLocalOp(IRDLOperation):
     other = opt_operand_def(TensorType)
     stride = opt_operand_def(i32)
     cache = opt_prop_def(IntegerAttr)
+    contiguity = opt_prop_def(IntegerAttr)  # elements per access the copy may assume (1)
     token = result_def(AsyncTokenType())
 
     traits = traits_def(ReadsGlobalWritesShared())
@@ -387,15 +388,15 @@ class BufferLoadToLocalOp(IRDLOperation):
         print_cache_keywords(printer, self)
         printer.print_string(" into ")
         printer.print_operand(self.dest)
-        print_attr_dict(printer, self, elide=_CLAUSE_PROPS)
+        print_attr_dict(printer, self, elide=_CLAUSE_PROPS,
+                        defaults={"contiguity": IntegerAttr(1, i32)})
         printer.print_string(" : <")
         assert isinstance(self.ptr.type, PointerType)
         printer.print_attribute(self.ptr.type.pointee_type)
         printer.print_string(">[")
         printer.print_attribute(self.offsets.type)
-        printer.print_string("]")
+        printer.print_string("] ")  # then the optional other type: "]  ->" without it
         if self.other is not None:
-            printer.print_string(" ")
             printer.print_attribute(self.other.type)
         printer.print_string(" -> ")
         assert isinstance(self.dest.type, MemDescType)

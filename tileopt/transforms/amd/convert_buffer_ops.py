@@ -214,9 +214,11 @@ class ConvertLoad(RewritePattern):
                 operands=[base, offsets, _opt(stride), _opt(mask), _opt(other)],
                 result_types=[op.result.type], properties=cache)
         else:
+            contiguity = op.properties.get("contiguity")
             new = amdgpu.BufferLoadToLocalOp.build(
                 operands=[op.operands[1], base, offsets, _opt(mask), _opt(other), _opt(stride)],
-                result_types=[op.results[0].type], properties=cache)
+                result_types=[op.results[0].type],
+                properties={**cache, **({"contiguity": contiguity} if contiguity else {})})
         rewriter.replace(op, new)
 
 

@@ -88,3 +88,31 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %old : tensor<1024xf32, #blocked>
   }
 }
+
+// -----
+
+// Offsets that come out of tt.split keep the range of the split tensor (non-negative, small),
+// and an async copy's contiguity goes to its buffer form; expected text: Triton 3.6's pass
+// on this input (also the two spaces before `->` of a copy without `other`).
+// CHECK-LABEL: tt.func public @split_offsets
+// CHECK:         %outLHS, %outRHS = tt.split
+// CHECK-NEXT:    %{{.*}} = amdg.buffer_load %arg0[%outLHS] : tensor<64xf16, #blocked>
+// CHECK-NEXT:    %{{.*}} = amdg.buffer_load_to_local %arg0[%outRHS] into %arg1 {contiguity = 4 : i32} : <f16>[tensor<64xi32, #blocked>]  -> <64xf16, #shared, #smem, mutable>
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+#b2 = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [64, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @split_offsets(%p: !tt.ptr<f16>, %buf: !ttg.memdesc<64xf16, #shared, #smem, mutable>) -> tensor<64xf16, #b1> {
+    %r0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #b1>
+    %r1 = tt.make_range {end = 128 : i32, start = 64 : i32} : tensor<64xi32, #b1>
+    %j = tt.join %r0, %r1 : tensor<64xi32, #b1> -> tensor<64x2xi32, #b2>
+    %lo, %hi = tt.split %j : tensor<64x2xi32, #b2> -> tensor<64xi32, #b1>
+    %s = tt.splat %p : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>, #b1>
+    %a = tt.addptr %s, %lo : tensor<64x!tt.ptr<f16>, #b1>, tensor<64xi32, #b1>
+    %v = tt.load %a : tensor<64x!tt.ptr<f16>, #b1>
+    %b = tt.addptr %s, %hi : tensor<64x!tt.ptr<f16>, #b1>, tensor<64xi32, #b1>
+    %t = ttg.async_copy_global_to_local %b, %buf {contiguity = 4 : i32} : tensor<64x!tt.ptr<f16>, #b1> -> <64xf16, #shared, #smem, mutable>
+    tt.return %v : tensor<64xf16, #b1>
+  }
+}
