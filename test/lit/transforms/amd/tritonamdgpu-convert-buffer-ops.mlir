@@ -116,3 +116,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return %v : tensor<64xf16, #b1>
   }
 }
+
+// -----
+
+// tt.atomic_cas of 32/64-bit integers at cta/gpu scope becomes amdg.buffer_atomic_cas; sys
+// scope and floats stay; expected text: Triton 3.6's pass on this input.
+// CHECK-LABEL: tt.func public @atomic_cas
+// CHECK:         amdg.buffer_atomic_cas acq_rel, cta, %cst_1, %cst_0, %arg0[%0] : tensor<64xi32, #blocked>
+// CHECK:         tt.atomic_cas acq_rel, sys, %{{.*}}, %cst_1, %cst_0
+// CHECK:         tt.atomic_cas relaxed, gpu, %{{.*}}, %cst, %cst
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @atomic_cas(%p: !tt.ptr<i32> {tt.pointer_range = 32 : i32}, %q: !tt.ptr<f32> {tt.pointer_range = 32 : i32}) -> (tensor<64xi32, #b>, tensor<64xi32, #b>, tensor<64xf32, #b>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #b>
+    %cmp = arith.constant dense<0> : tensor<64xi32, #b>
+    %val = arith.constant dense<1> : tensor<64xi32, #b>
+    %ps = tt.splat %p : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>, #b>
+    %pp = tt.addptr %ps, %r : tensor<64x!tt.ptr<i32>, #b>, tensor<64xi32, #b>
+    %a = tt.atomic_cas acq_rel, cta, %pp, %cmp, %val : (tensor<64x!tt.ptr<i32>, #b>, tensor<64xi32, #b>, tensor<64xi32, #b>) -> tensor<64xi32, #b>
+    %s = tt.atomic_cas acq_rel, sys, %pp, %cmp, %val : (tensor<64x!tt.ptr<i32>, #b>, tensor<64xi32, #b>, tensor<64xi32, #b>) -> tensor<64xi32, #b>
+    %fc = arith.constant dense<0.0> : tensor<64xf32, #b>
+    %qs = tt.splat %q : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #b>
+    %qp = tt.addptr %qs, %r : tensor<64x!tt.ptr<f32>, #b>, tensor<64xi32, #b>
+    %f = tt.atomic_cas relaxed, gpu, %qp, %fc, %fc : (tensor<64x!tt.ptr<f32>, #b>, tensor<64xf32, #b>, tensor<64xf32, #b>) -> tensor<64xf32, #b>
+    tt.return %a, %s, %f : tensor<64xi32, #b>, tensor<64xi32, #b>, tensor<64xf32, #b>
+  }
+}
