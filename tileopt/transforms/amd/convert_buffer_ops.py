@@ -250,9 +250,7 @@ class ConvertAtomicRMW(RewritePattern):
         self.arch = arch
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not _addressable(op, tt.AtomicRMWOp, self.analysis):
-            return
-        if not _atomic_order_supported(op):
+        if not _atomic_addressable(op, tt.AtomicRMWOp, self.analysis):
             return
         element = element_type(op.val.type)
         is_int = isinstance(element, IntegerType) and bit_width(element) in (32, 64)
@@ -287,9 +285,7 @@ class ConvertAtomicCAS(RewritePattern):
         self.analysis = analysis
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not _addressable(op, tt.AtomicCASOp, self.analysis):
-            return
-        if not _atomic_order_supported(op):
+        if not _atomic_addressable(op, tt.AtomicCASOp, self.analysis):
             return
         element = element_type(op.val.type)
         if not (isinstance(element, IntegerType) and bit_width(element) in (32, 64)):
@@ -302,10 +298,13 @@ class ConvertAtomicCAS(RewritePattern):
         rewriter.replace(op, new)
 
 
-def _atomic_order_supported(op: Operation) -> bool:
-    """gpu or cta scope, relaxed/acquire/release/acq_rel order: what buffer atomics take."""
-    return (MEM_SYNC_SCOPE.value_of(op.properties["scope"]) in (MemSyncScope.GPU,
-                                                                 MemSyncScope.CTA)
+def _atomic_addressable(op: Operation, op_type: type[Operation],
+                        analysis: BufferOpAnalysis) -> bool:
+    """An addressable ``op_type`` at gpu or cta scope, relaxed/acquire/release/acq_rel
+    order: what buffer atomics take."""
+    return (_addressable(op, op_type, analysis)
+            and MEM_SYNC_SCOPE.value_of(op.properties["scope"]) in (MemSyncScope.GPU,
+                                                                     MemSyncScope.CTA)
             and MEM_SEMANTIC.value_of(op.properties["sem"]) in (
                 MemSemantic.RELAXED, MemSemantic.RELEASE, MemSemantic.ACQUIRE,
                 MemSemantic.ACQUIRE_RELEASE))
