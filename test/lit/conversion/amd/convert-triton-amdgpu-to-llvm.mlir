@@ -442,3 +442,24 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// amdg.buffer_atomic_cas: one cmpswap per element (the new value first, then the compared
+// one, as Triton's lowering passes them), between the fences of acq_rel at agent scope.
+// CHECK-LABEL: llvm.func @buffer_cas
+// CHECK:         llvm.fence syncscope("agent") release
+// CHECK-NEXT:    %[[OFF:.*]] = llvm.mul
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.amdgcn.raw.ptr.buffer.atomic.cmpswap"(%arg2, %arg1, %{{[0-9]+}}, %[[OFF]], %{{.*}}) : (i32, i32, !llvm.ptr<8>, i32, i32, i32) -> i32
+// CHECK-NEXT:    llvm.fence syncscope("agent") acquire
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @buffer_cas(%p: !tt.ptr<i32>, %c: i32, %v: i32) {
+    %off = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %cmp = tt.splat %c : i32 -> tensor<64xi32, #blocked>
+    %val = tt.splat %v : i32 -> tensor<64xi32, #blocked>
+    %old = amdg.buffer_atomic_cas acq_rel, gpu, %cmp, %val, %p[%off] : tensor<64xi32, #blocked>
+    amdg.buffer_store %old, %p[%off] : tensor<64xi32, #blocked>
+    tt.return
+  }
+}
