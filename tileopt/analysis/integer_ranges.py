@@ -81,7 +81,7 @@ def _clamped(lo: int, hi: int, width: int) -> Range:
 
 
 _FORWARD = frozenset({
-    "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.trans",
+    "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.trans", "tt.split",
     "ttg.convert_layout", "amdg.extract_slice", "arith.extsi", "arith.index_cast",
     "arith.index_castui",
 })

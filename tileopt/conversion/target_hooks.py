@@ -260,6 +260,11 @@ class TargetHooks(ABC):
 
     # -------------------------------------------------------------- math
 
+    supports_maximum_minimum: bool = True
+    """Whether NaN-propagating ``llvm.intr.minimum``/``maximum`` may be emitted; where not,
+    ``arith.minimumf`` and NaN-propagating ``tt.clampf`` become ``minnum``/``maxnum`` and a
+    select of NaN (Triton 3.6's ``supportMaximumMinimum``: AMD only on CDNA4)."""
+
     def math(self, b: LLVMBuilder, name: str, args: Sequence[SSAValue]) -> SSAValue | None:
         """A vendor lowering of ``math.<name>``/``tt.<name>``/``arith.<name>`` on scalars,
         or None for the generic one (an ``llvm.intr.*`` intrinsic or an expansion).

@@ -50,6 +50,7 @@ from tileopt.dialects.assembly import (
     parse_enum_prefix,
     print_attr_dict,
     print_cache_keywords,
+    print_enum_prefix,
     print_rmw_prefix,
     print_types,
 )
@@ -62,6 +63,8 @@ from tileopt.dialects.effects import (
 )
 from tileopt.dialects.triton_version import note_spelling, prints_39
 from tileopt.dialects.tt_types import (
+    MEM_SEMANTIC,
+    MEM_SYNC_SCOPE,
     PointerType,
     same_shape_with_element,
 )
@@ -316,6 +319,58 @@ class BufferAtomicRMWOp(IRDLOperation):
 
 
 @irdl_op_definition
+class BufferAtomicCASOp(IRDLOperation):
+    """``amdg.buffer_atomic_cas acq_rel, gpu, %cmp, %val, %base[%offsets] : T``: where the
+    memory at each offset holds ``cmp``, store ``val``; the old values are the result."""
+
+    name = "amdg.buffer_atomic_cas"
+
+    ptr = operand_def(PointerType)
+    offsets = operand_def(TensorType)
+    cmp = operand_def(TensorType)
+    val = operand_def(TensorType)
+    stride = opt_operand_def(i32)
+    sem = prop_def(IntegerAttr)
+    scope = prop_def(IntegerAttr)
+    result = result_def(TensorType)
+
+    traits = traits_def(ReadsWritesGlobal())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BufferAtomicCASOp:
+        sem, scope = parse_enum_prefix(parser, (MEM_SEMANTIC, MEM_SYNC_SCOPE))
+        cmp = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        val = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        ptr, offsets = _parse_buffer_address(parser)
+        stride, props, attrs, result_type, ptr_type = _parse_buffer_tail(parser, cls)
+        ptr_v, offsets_v, stride_v, _ = _resolve_buffer_operands(
+            parser, result_type, ptr, offsets, stride, None, ptr_type)
+        return cls.build(
+            operands=[ptr_v, offsets_v, parser.resolve_operand(cmp, result_type),
+                      parser.resolve_operand(val, result_type), stride_v],
+            result_types=[result_type],
+            properties={**props, "sem": sem, "scope": scope},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        print_enum_prefix(printer, [(MEM_SEMANTIC, self.sem), (MEM_SYNC_SCOPE, self.scope)])
+        printer.print_operand(self.cmp)
+        printer.print_string(", ")
+        printer.print_operand(self.val)
+        printer.print_string(", ")
+        _print_buffer_address(printer, self)
+        _print_buffer_tail(printer, self, self.result.type, elide=["sem", "scope"])
+
+    def verify_(self) -> None:
+        _verify_buffer_operands(self.name, self.result.type, self.ptr, self.offsets, None)
+        if not self.cmp.type == self.val.type == self.result.type:
+            raise VerifyException(f"{self.name}: cmp and val must have the result type")
+
+
+@irdl_op_definition
 class BufferLoadToLocalOp(IRDLOperation):
     """``amdg.buffer_load_to_local %base[%offsets] [mask = %m] [other = %o] [stride = %s]
     into %buf``: a buffer load whose data goes straight to LDS (async, like cp.async)."""
@@ -329,6 +384,7 @@ class BufferLoadToLocalOp(IRDLOperation):
     other = opt_operand_def(TensorType)
     stride = opt_operand_def(i32)
     cache = opt_prop_def(IntegerAttr)
+    contiguity = opt_prop_def(IntegerAttr)  # elements per access the copy may assume (1)
     token = result_def(AsyncTokenType())
 
     traits = traits_def(ReadsGlobalWritesShared())
@@ -387,15 +443,15 @@ class BufferLoadToLocalOp(IRDLOperation):
         print_cache_keywords(printer, self)
         printer.print_string(" into ")
         printer.print_operand(self.dest)
-        print_attr_dict(printer, self, elide=_CLAUSE_PROPS)
+        print_attr_dict(printer, self, elide=_CLAUSE_PROPS,
+                        defaults={"contiguity": IntegerAttr(1, i32)})
         printer.print_string(" : <")
         assert isinstance(self.ptr.type, PointerType)
         printer.print_attribute(self.ptr.type.pointee_type)
         printer.print_string(">[")
         printer.print_attribute(self.offsets.type)
-        printer.print_string("]")
+        printer.print_string("] ")  # then the optional other type: "]  ->" without it
         if self.other is not None:
-            printer.print_string(" ")
             printer.print_attribute(self.other.type)
         printer.print_string(" -> ")
         assert isinstance(self.dest.type, MemDescType)
@@ -555,6 +611,7 @@ AMDGPU_OPS = [
     BufferLoadOp,
     BufferStoreOp,
     BufferAtomicRMWOp,
+    BufferAtomicCASOp,
     BufferLoadToLocalOp,
     InThreadTransposeOp,
     ExtractSliceOp,

@@ -13,13 +13,16 @@ printing; the SSA names of the parsed text are never kept:
   ``findInstanceOf`` does: the location itself, then what it wraps, fusions and both
   sides of a call site, in order;
 - otherwise a result takes its op's own name (MLIR's ``getAsmResultNames``: among the ops
-  tileopt has only ``arith.constant`` gives one: ``%c42_i32``, ``%c42``, ``%true``,
-  ``%cst``), else a number ``%0``, ``%1``, ...;
+  tileopt has ``arith.constant`` gives one: ``%c42_i32``, ``%c42``, ``%true``,
+  ``%cst``; and ODS gives an op of several named results without a hook of its own one
+  per result, :data:`RESULT_NAMES`: ``%outLHS, %outRHS = tt.split``, where name
+  locations name every result), else a number ``%0``, ``%1``, ...;
 - entry block arguments are ``%argN`` (one counter for all entry blocks, counted for
   named ones too); other block arguments are numbered;
 - a taken name gets ``_N`` appended, N from one counter for all names (``%x``, ``%x_0``,
   ``%y_1``); only names of the same or enclosing regions count as taken;
-- an op with several results has one name, ``%name:3``, used as ``%name#1``;
+- an op with several results (other than those of :data:`RESULT_NAMES`) has one name,
+  ``%name:3``, used as ``%name#1``;
 - blocks are ``^bb0``, ``^bb1``, ... in each region.
 
 ``restore_argument_name_locs`` runs the same naming backwards for text printed with name
@@ -62,6 +65,17 @@ def sanitize_identifier(name: str) -> str:
     if text[:1].isdigit():
         text = "_" + text
     return text
+
+
+RESULT_NAMES: dict[str, tuple[str, ...]] = {
+    "tt.split": ("outLHS", "outRHS"),
+    "arith.addui_extended": ("sum", "overflow"),
+    "arith.mului_extended": ("low", "high"),
+    "arith.mulsi_extended": ("low", "high"),
+}
+"""The ODS result names of the ops with several results and no ``OpAsmOpInterface`` of
+their own: ``mlir-tblgen`` makes their ``getAsmResultNames`` name each result after its
+declaration (only ops of more than one declared result), so each prints on its own."""
 
 
 def _asm_result_name(op: Operation) -> str | None:
@@ -194,6 +208,11 @@ def _name_region(region: Region, counters: _Counters, scope: _Scope,
                 continue
             first = op.results[0]
             name = _name_loc(op.location) if name_locs else None
+            named = RESULT_NAMES.get(op.name)
+            if named is not None and len(named) == len(op.results):
+                for result, own in zip(op.results, named):
+                    _set_name(result, own if name is None else name, counters, scope, table)
+                continue
             if name is None:
                 name = _asm_result_name(op)
             base = _set_name(first, name, counters, scope, table)

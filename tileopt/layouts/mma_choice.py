@@ -199,26 +199,36 @@ class MfmaChoice:
         return self.m * self.k // 64
 
 
-def mfma_instruction(version: int, shape: Sequence[int], k_size: int, kind: str,
-                     forced_non_k: int = 0) -> MfmaChoice | None:
-    """The MFMA instruction Triton 3.6 picks for a dot of result ``shape`` (…, M, N), K
-    ``k_size`` and operands of ``kind``: 32x32 when M and N are both at least 32, 16x16
-    when the smaller is 16..31 (``forced_non_k``, the matrix-instruction-size option,
-    overrides); the longest K that divides ``k_size``. None (the dot stays on FMA) where
-    no instruction fits, or K is not a multiple of the instruction's K, which would
-    duplicate data (unless the size was forced)."""
+def mfma_tile(shape: Sequence[int], forced_non_k: int = 0) -> int:
+    """M = N of the MFMA instruction Triton 3.6 picks for a dot of result ``shape`` (…, M,
+    N): 32 when M and N are both at least 32, 16 when the smaller is 16..31, 0 for none
+    (``forced_non_k``, the matrix-instruction-size option, overrides). Not written: the
+    4x64 and 64x4 instructions Triton takes for a smaller M or N (tileopt keeps those
+    dots on FMA; its MFMA lowering has only the square ones)."""
     if forced_non_k:
-        m_dim = forced_non_k
-    else:
-        smaller = min(shape[-2], shape[-1])
-        m_dim = 32 if smaller >= 32 else 16 if smaller >= 16 else 0
+        return forced_non_k
+    smaller = min(shape[-2], shape[-1])
+    return 32 if smaller >= 32 else 16 if smaller >= 16 else 0
+
+
+def mfma_candidate(version: int, shape: Sequence[int], k_size: int, kind: str,
+                   forced_non_k: int = 0) -> MfmaChoice | None:
+    """The instruction of :func:`mfma_tile`'s size for operands of ``kind``: of two Ks
+    the longer if ``k_size`` reaches it; None if the generation has none."""
+    m_dim = mfma_tile(shape, forced_non_k)
     ks = _MFMA_K.get(version, {}).get((kind, m_dim))
     if not ks:
         return None
-    k_dim = next((k for k in ks if k_size % k == 0), ks[-1])
-    if not forced_non_k and k_size % k_dim:
-        return None
-    return MfmaChoice(m_dim, m_dim, k_dim)
+    return MfmaChoice(m_dim, m_dim, next((k for k in ks[:-1] if k_size >= k), ks[-1]))
+
+
+def mfma_instruction(version: int, shape: Sequence[int], k_size: int, kind: str,
+                     forced_non_k: int = 0) -> MfmaChoice | None:
+    """The MFMA instruction Triton 3.6 uses for the dot (:func:`mfma_candidate`), None
+    (the dot stays on FMA) where there is none or ``k_size`` is not a multiple of its K,
+    which would duplicate data (also for a forced size)."""
+    choice = mfma_candidate(version, shape, k_size, kind, forced_non_k)
+    return choice if choice is not None and k_size % choice.k == 0 else None
 
 
 def mfma_k_width(choice: MfmaChoice, k_pack: int, chained_tail: bool,

@@ -103,3 +103,35 @@ module {
     tt.return %s : i32
   }
 }
+
+// -----
+
+// Ops of several declared results without a name hook of their own are named after their
+// ODS results (mlir-tblgen's getAsmResultNames), each result on its own; a name location
+// names every result. Expected: Triton 3.6.0's MLIR printing this input.
+// CHECK-LABEL: tt.func @named_results(%arg0: i32, %arg1: i32, %arg2: tensor<4x2xf32>) -> (i32, tensor<4xf32>) {
+// CHECK-NEXT:    %low, %high = arith.mulsi_extended %arg0, %arg1 : i32
+// CHECK-NEXT:    %sum, %overflow = arith.addui_extended %arg0, %arg1 : i32, i1
+// CHECK-NEXT:    %low_0, %high_1 = arith.mului_extended %high, %sum : i32
+// CHECK-NEXT:    %outLHS, %outRHS = tt.split %arg2 : tensor<4x2xf32> -> tensor<4xf32>
+// CHECK-NEXT:    %0 = arith.addf %outLHS, %outRHS : tensor<4xf32>
+// CHECK-NEXT:    %outLHS_2, %outRHS_3 = tt.split %arg2 : tensor<4x2xf32> -> tensor<4xf32>
+// CHECK-NEXT:    %1 = arith.addf %outLHS_2, %outRHS_3 : tensor<4xf32>
+// NAMELOC-LABEL: tt.func @named_results
+// NAMELOC:         %outLHS, %outRHS = tt.split %arg2
+// NAMELOC-NEXT:    %0 = arith.addf %outLHS, %outRHS : tensor<4xf32>
+// NAMELOC-NEXT:    %sp, %sp_2 = tt.split %arg2
+// NAMELOC-NEXT:    %1 = arith.addf %sp, %sp_2 : tensor<4xf32>
+module {
+  tt.func @named_results(%a: i32, %b: i32, %t: tensor<4x2xf32>) -> (i32, tensor<4xf32>) {
+    %0:2 = arith.mulsi_extended %a, %b : i32
+    %1:2 = arith.addui_extended %a, %b : i32, i1
+    %2:2 = arith.mului_extended %0#1, %1#0 : i32
+    %3:2 = tt.split %t : tensor<4x2xf32> -> tensor<4xf32>
+    %4 = arith.addf %3#0, %3#1 : tensor<4xf32>
+    %5:2 = tt.split %t : tensor<4x2xf32> -> tensor<4xf32> loc("sp")
+    %6 = arith.addf %5#0, %5#1 : tensor<4xf32>
+    %7 = arith.addf %4, %6 : tensor<4xf32>
+    tt.return %2#0, %7 : i32, tensor<4xf32>
+  }
+}

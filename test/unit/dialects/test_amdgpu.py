@@ -41,8 +41,10 @@ T = "tensor<1024xf32, #blocked>"
         f"amdg.buffer_store %v, %p[%off], %m cacheModifier = wt stride = %s : {T}",
         f"%r = amdg.buffer_atomic_rmw fadd, acq_rel, gpu, %v, %p[%off] : {T}",
         f"%r = amdg.buffer_atomic_rmw fadd, acq_rel, gpu, %v, %p[%off], %m stride = %s : {T}",
-        "%t = amdg.buffer_load_to_local %p[%off] into %buf : <f16>[tensor<64x128xi32, #blocked2>] -> <64x128xf16, #shared, #smem, mutable>",
-        "%t = amdg.buffer_load_to_local %p[%off] mask = %m stride = %s into %buf {contiguity = 8 : i32} : <f16>[tensor<64x128xi32, #blocked2>] -> <64x128xf16, #shared, #smem, mutable>",
+        "%r = amdg.buffer_atomic_cas acq_rel, gpu, %c, %v, %p[%off] : tensor<1024xi64, #blocked>",
+        "%r = amdg.buffer_atomic_cas relaxed, cta, %c, %v, %p[%off] stride = %s : tensor<1024xi32, #blocked>",
+        "%t = amdg.buffer_load_to_local %p[%off] into %buf : <f16>[tensor<64x128xi32, #blocked2>]  -> <64x128xf16, #shared, #smem, mutable>",
+        "%t = amdg.buffer_load_to_local %p[%off] mask = %m stride = %s into %buf {contiguity = 8 : i32} : <f16>[tensor<64x128xi32, #blocked2>]  -> <64x128xf16, #shared, #smem, mutable>",
         "%t = amdg.buffer_load_to_local %p[%off] mask = %m other = %o into %buf : <f16>[tensor<64x128xi32, #blocked2>] tensor<64x128xf16, #blocked2> -> <64x128xf16, #shared, #smem, mutable>",
         "%y = amdg.in_thread_transpose %x : tensor<64x128xf16, #blocked2> -> tensor<64x128xf16, #linear>",
         "%y = amdg.extract_slice %x [0, 32] : tensor<64x128xf16, #blocked2> to tensor<64x32xf16, #blocked2>",
@@ -110,8 +112,13 @@ def test_effects():
         (MemoryEffectKind.READ, GlobalMemory()),
         (MemoryEffectKind.WRITE, GlobalMemory()),
     }
+    assert resources("%r = amdg.buffer_atomic_cas acq_rel, gpu, %c, %v, %p[%off] : "
+                     "tensor<1024xi32, #blocked>") == {
+        (MemoryEffectKind.READ, GlobalMemory()),
+        (MemoryEffectKind.WRITE, GlobalMemory()),
+    }
     assert resources(
-        "%t = amdg.buffer_load_to_local %p[%off] into %buf : <f16>[tensor<64x128xi32, #blocked2>] -> <64x128xf16, #shared, #smem, mutable>"
+        "%t = amdg.buffer_load_to_local %p[%off] into %buf : <f16>[tensor<64x128xi32, #blocked2>]  -> <64x128xf16, #shared, #smem, mutable>"
     ) == {(MemoryEffectKind.READ, GlobalMemory()), (MemoryEffectKind.WRITE, SharedMemory())}
     transpose = parse_op("%y = amdg.in_thread_transpose %x : tensor<64x128xf16, #blocked2> -> tensor<64x128xf16, #linear>", ALIASES)
     assert is_side_effect_free(transpose)

@@ -75,3 +75,22 @@ def test_without_the_option_arguments_keep_the_locations_of_the_text():
     assert _argument_names(text, arg_name_locs=False) == ["n", None, None, None]
     assert "scf.for %arg2 = %c0_i32 to %arg0 step %arg0 iter_args(%arg3 = %arg0)" in \
         print_module(parse_module(text, "n.mlir", arg_name_locs=True))
+
+
+def test_every_op_of_several_declared_results_has_its_ods_names():
+    """mlir-tblgen names the results of every op that declares more than one (and has no
+    name hook of its own): each such op of tileopt's dialects must be in RESULT_NAMES,
+    with as many names as it declares results."""
+    from xdsl.irdl import IRDLOperation
+
+    from tileopt.ir.context import DIALECTS
+    from tileopt.ir.naming import RESULT_NAMES
+
+    several = {}
+    for load in DIALECTS.values():
+        for op in load().operations:
+            if issubclass(op, IRDLOperation):
+                results = op.get_irdl_definition().results
+                if len(results) > 1:
+                    several[op.name] = len(results)
+    assert several == {name: len(names) for name, names in RESULT_NAMES.items()}

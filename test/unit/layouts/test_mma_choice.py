@@ -247,6 +247,13 @@ def test_mfma_instruction_none(version, shape, k, kind):
     assert mc.mfma_instruction(version, shape, k, kind) is None
 
 
+def test_forced_mfma_size_still_refuses_to_duplicate_data():
+    """matrix-instruction-size=16 with K = 4 under the 16x16x16's 16: Triton 3.6 keeps the
+    dot on FMA (accelerate-amd-matmul-mfma.mlir's small-K case), as without the option."""
+    assert mc.mfma_candidate(3, (128, 256), 4, "f16", 16) == mc.MfmaChoice(16, 16, 16)
+    assert mc.mfma_instruction(3, (128, 256), 4, "f16", 16) is None
+
+
 def test_mfma_k_width():
     """K elements per lane: 32x32x8 spreads 8 K over 2 lane groups (4 each), 16x16x16
     over 4 (4 each); kPack multiplies, except for the second dot of a chain."""

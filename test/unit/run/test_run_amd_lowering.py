@@ -113,3 +113,34 @@ def test_prefix_sum_over_a_wave(arch):
                         [x, np.zeros(wave, np.int32)])
     np.testing.assert_array_equal(out, np.cumsum(x))
     assert "llvm.amdgcn.ds.bpermute" in llvm_ir
+
+
+BUFFER_CAS = """
+#b = #ttg.blocked<{{sizePerThread = [2], threadsPerWarp = [{wave}], warpsPerCTA = [1], order = [0]}}>
+module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:{arch}", "ttg.threads-per-warp" = {wave} : i32}} {{
+  tt.func public @cas(%x: !tt.ptr<i64> {{tt.divisibility = 16 : i32}}, %out: !tt.ptr<i64> {{tt.divisibility = 16 : i32}}) {{
+    %r = tt.make_range {{end = {n} : i32, start = 0 : i32}} : tensor<{n}xi32, #b>
+    %cmp = arith.constant dense<0> : tensor<{n}xi64, #b>
+    %val = arith.constant dense<7> : tensor<{n}xi64, #b>
+    %old = amdg.buffer_atomic_cas acq_rel, gpu, %cmp, %val, %x[%r] : tensor<{n}xi64, #b>
+    amdg.buffer_store %old, %out[%r] : tensor<{n}xi64, #b>
+    tt.return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("arch", ("gfx942", "gfx1100"))
+def test_buffer_atomic_cas_swaps_where_memory_holds_cmp(arch):
+    """``amdg.buffer_atomic_cas``: 7 goes where the memory holds 0; the old values come
+    back (``raw.ptr.buffer.atomic.cmpswap`` takes the new value first, then cmp)."""
+    wave = WAVE[arch]
+    n = 2 * wave
+    x = (np.arange(n, dtype=np.int64) % 3)  # 0 at every third element
+    compiled = compile_source(BUFFER_CAS.format(arch=arch, wave=wave, n=n), "k.ttgir",
+                              PIPELINES[arch], start_at="llir")
+    result = run_kernel(compiled, [x.copy(), np.zeros(n, np.int64)], (1,))
+    assert result.reports == []
+    np.testing.assert_array_equal(result.outputs[1], x)
+    np.testing.assert_array_equal(result.outputs[0], np.where(x == 0, 7, x))
+    assert "llvm.amdgcn.raw.ptr.buffer.atomic.cmpswap" in compiled.llvm_ir

@@ -1,5 +1,5 @@
-"""``amdg.buffer_load``, ``amdg.buffer_store``, ``amdg.buffer_atomic_rmw``: AMD's raw buffer
-instructions.
+"""``amdg.buffer_load``, ``amdg.buffer_store``, ``amdg.buffer_atomic_rmw``,
+``amdg.buffer_atomic_cas``: AMD's raw buffer instructions.
 
 A buffer access names a scalar base pointer and per-element 32-bit offsets. The base
 becomes a resource descriptor (``make.buffer.rsrc`` with Triton's record count and the
@@ -83,7 +83,8 @@ class _BufferOperands:
 def _operands(fl: FunctionLowering, op: Operation) -> _BufferOperands:
     return _BufferOperands(storage=pointee_storage_type(op.ptr.type),
                            rsrc=_resource(fl, op, op.ptr), offsets=fl.get(op.offsets),
-                           masks=fl.get(op.mask) if op.mask is not None else None)
+                           masks=fl.get(op.mask) if getattr(op, "mask", None) is not None
+                           else None)
 
 
 def _byte_offset(b: LLVMBuilder, offset: SSAValue, storage: Attribute,
@@ -143,15 +144,25 @@ def _buffer_store(fl: FunctionLowering, op: Operation) -> None:
 def _buffer_atomic_rmw(fl: FunctionLowering, op: Operation) -> None:
     """One ``raw.ptr.buffer.atomic.<op>`` per element (no vector atomics), between the
     fences its memory semantics ask for at its scope."""
-    b = fl.b
     kind = RMW_OP.value_of(op.atomic_rmw_op).value
     if kind not in _BUFFER_RMW:
         raise fl.error(op, f"no buffer atomic for '{kind}'")
+    _buffer_atomic(fl, op, _BUFFER_RMW[kind], [fl.get(op.value)])
+
+
+@lowers("amdg.buffer_atomic_cas")
+def _buffer_atomic_cas(fl: FunctionLowering, op: Operation) -> None:
+    """``raw.ptr.buffer.atomic.cmpswap(val, cmp, ...)`` per element, as the RMW."""
+    _buffer_atomic(fl, op, "cmpswap", [fl.get(op.val), fl.get(op.cmp)])
+
+
+def _buffer_atomic(fl: FunctionLowering, op: Operation, kind: str,
+                   data: list[list[SSAValue]]) -> None:
+    b = fl.b
     sem = ORDERINGS[MEM_SEMANTIC.value_of(op.sem).value]
     scope = SYNC_SCOPES.get(MEM_SYNC_SCOPE.value_of(op.scope).value, "agent")
     access = _operands(fl, op)
     storage, rsrc, offsets, masks = access.storage, access.rsrc, access.offsets, access.masks
-    values = fl.get(op.value)
     layout = fl.layouts.of(op.offsets.type)
     unique, canonical = unique_registers(layout)
     thread_pred = redundant_thread_predicate(fl, layout)
@@ -161,8 +172,9 @@ def _buffer_atomic_rmw(fl: FunctionLowering, op: Operation) -> None:
     for r in unique:
         pred = and_predicates(b, thread_pred, masks[r] if masks is not None else None)
         old[r] = b.call_intrinsic(
-            f"llvm.amdgcn.raw.ptr.buffer.atomic.{_BUFFER_RMW[kind]}",
-            [values[r], rsrc, _byte_offset(b, offsets[r], storage, pred), b.i32(0), b.i32(0)],
+            f"llvm.amdgcn.raw.ptr.buffer.atomic.{kind}",
+            [*(values[r] for values in data), rsrc,
+             _byte_offset(b, offsets[r], storage, pred), b.i32(0), b.i32(0)],
             storage)
     if sem in ("acquire", "acq_rel"):
         b.insert(llvm_ext.FenceOp("acquire", scope))

@@ -131,6 +131,7 @@ class AmdHooks(TargetHooks):
     def __init__(self, isa: AmdIsa):
         self.isa = isa
         self.warp_size = isa.wave_size
+        self.supports_maximum_minimum = isa.family == "CDNA4"
 
     # -------------------------------------------------------------- ids
 

@@ -14,6 +14,7 @@ to the LLVM intrinsic; ``erf``, which LLVM has no intrinsic for, is the vendor's
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import (
@@ -60,7 +61,6 @@ CASTS = {
 # op -> LLVM intrinsic (``llvm.intr.<name>``), with its immediate flags.
 INTRINSICS: dict[str, tuple[str, dict[str, bool]]] = {
     "arith.maxnumf": ("maxnum", {}), "arith.minnumf": ("minnum", {}),
-    "arith.maximumf": ("maximum", {}), "arith.minimumf": ("minimum", {}),
     "arith.maxsi": ("smax", {}), "arith.minsi": ("smin", {}),
     "arith.maxui": ("umax", {}), "arith.minui": ("umin", {}),
     "math.absf": ("fabs", {}), "math.absi": ("abs", {"is_int_min_poison": False}),
@@ -114,7 +114,10 @@ def constancy_leaders(fl: FunctionLowering, value: SSAValue) -> list[int] | None
     """For each register, the first register holding an equal element, or None if none do.
 
     Registers repeating an element (zero register bases) are equal; so are registers in
-    one run of axis info's constancy (aligned runs of equal values along each dim).
+    one run of axis info's constancy (aligned runs of equal values along each dim), also
+    where lanes or warps split a run: a thread's coordinates are its registers' XOR its
+    lane and warp offsets, which keeps two coordinates in one aligned run or out of it
+    (Triton's ``maybeDeduplicate`` zeroes the run's bits of the register inverse alike).
     """
     ty = value.type
     if not isinstance(ty, TensorType):
@@ -256,6 +259,29 @@ def _fp_to_fp(fl: FunctionLowering, op: Operation) -> None:
     _elementwise(fl, op, convert)
 
 
+def _nan_if_any(b: LLVMBuilder, args: Sequence[SSAValue], t: Attribute,
+                make: Callable[[], SSAValue]) -> SSAValue:
+    """``make()``, or NaN where one of ``args`` is NaN: Triton's emulation of NaN
+    propagation on targets without ``llvm.minimum`` (the tests first, in its order)."""
+    is_nan = b.fcmp("une", args[0], args[0])
+    for arg in args[1:]:
+        is_nan = b.int_op("or", is_nan, b.fcmp("une", arg, arg))
+    value = make()
+    return b.select(is_nan, b.constant(t, math.nan), value)
+
+
+@lowers("arith.minimumf", "arith.maximumf")
+def _minimum_maximum(fl: FunctionLowering, op: Operation) -> None:
+    kind = "minimum" if op.name == "arith.minimumf" else "maximum"
+
+    def min_max(b: LLVMBuilder, a: list[SSAValue], t: Attribute) -> SSAValue:
+        if fl.hooks.supports_maximum_minimum:
+            return b.intrinsic_op(kind, a, t)
+        return _nan_if_any(b, a, t, lambda: b.intrinsic_op(kind[:3] + "num", a, t))
+
+    _elementwise(fl, op, min_max)
+
+
 @lowers("tt.clampf")
 def _clampf(fl: FunctionLowering, op: Operation) -> None:
     """max(x, lo) then min(that, hi), as Triton orders them (a NaN ``x`` gives ``lo``
@@ -270,6 +296,9 @@ def _clampf(fl: FunctionLowering, op: Operation) -> None:
             value = fl.hooks.clamp_magnitude(b, a[0], a[2], propagate)
             if value is not None:
                 return value
+        if propagate and not fl.hooks.supports_maximum_minimum:
+            return _nan_if_any(b, a[:1], t, lambda: b.intrinsic_op(
+                "minnum", [b.intrinsic_op("maxnum", a[:2], t), a[2]], t))
         lower = b.intrinsic_op(lo_name, [a[0], a[1]], t)
         return b.intrinsic_op(hi_name, [lower, a[2]], t)
 

@@ -61,6 +61,7 @@ from tileopt.dialects.ttg_attrs import (
 from tileopt.ir.locations import value_location
 from tileopt.layouts import mma_choice
 from tileopt.passes import Pass, PassFailure, option, register_pass
+from tileopt.passes.diagnostics import emit_remark
 from tileopt.transforms.common.canonicalize import apply_greedily
 from tileopt.transforms.ttgir.accelerate_matmul import (cta_layout_fields, insert_before,
                                                       promote_operands)
@@ -225,8 +226,11 @@ def _convert_and_cast(anchor: Operation, value: SSAValue, layout: Attribute,
 
 
 def _mfma_kind(dot: DotOp, version: int) -> str | None:
-    """The MFMA operand kind of the dot's A and B (see ``mma_choice``), None if none."""
+    """The MFMA operand kind of the dot's A and B (see ``mma_choice``), None if none. The
+    OCP fp8 types before CDNA4 are emulated with f16 (:func:`_emulated_with_f16`)."""
     a, b = _element(dot.a), _element(dot.b)
+    if _emulated_with_f16(dot, version):
+        return "f16"
     fp8 = _FP8_FNUZ if version == 3 else _FP8_OCP if version == 4 else ()
     if fp8 and isinstance(a, fp8) and isinstance(b, fp8):
         return "fp8"
@@ -263,28 +267,63 @@ def _rewrite(dot: DotOp, layout: Attribute, acc_element: Attribute, k_width: int
     Rewriter.erase_op(dot)
 
 
+def _emulated_with_f16(dot: DotOp, version: int) -> bool:
+    """OCP fp8 operands (f8E5M2, f8E4M3FN) before CDNA4 take the f16 instruction, their
+    operands widened (Triton 3.6 says so in two remarks, emitted here)."""
+    if version > 3 or not all(isinstance(_element(v), _FP8_OCP) for v in (dot.a, dot.b)):
+        return False
+    emit_remark(dot, "missing native support for fp8 variant on current architecture; "
+                     "emulated with fp16 so low performance")
+    if version == 3:
+        emit_remark(dot, "for gfx942 please use native supported fp8 variants")
+    return True
+
+
+def _no_mfma_remark(dot: DotOp, version: int, non_k_dim: int,
+                    candidate: mma_choice.MfmaChoice | None) -> None:
+    """Triton 3.6's remark when no MFMA instruction takes the dot (its first words; the
+    request is listed as Triton lists it)."""
+    shape, k = dot.d.type.get_shape(), dot.a.type.get_shape()[-1]
+    if candidate is not None:
+        emit_remark(dot, f"Unable to select MFMA intrinsic {candidate.m}x{candidate.n}x"
+                         f"{candidate.k}: its K does not divide the dot's K = {k}, which "
+                         "would duplicate data")
+        return
+    tile = mma_choice.mfma_tile(shape, non_k_dim)
+    xf32 = (INPUT_PRECISION.value_of(dot.properties["inputPrecision"]) == InputPrecision.TF32
+            and version == 3)
+    forced = f", enforcedNonKDim={non_k_dim}" if non_k_dim else ""
+    emit_remark(dot, f"Unable to select MFMA intrinsic for the request: version={version}, "
+                     f"result-shape=({shape[-2]}x{shape[-1]}), selected-tiles=({tile}x{tile}), "
+                     f"inputKSize={k}, aElemType={_element(dot.a)}, "
+                     f"bElemType={_element(dot.b)}, withScale=false, "
+                     f"allowXF32={'true' if xf32 else 'false'}{forced}")
+
+
 def blocked_to_mfma(dot: DotOp, version: int, non_k_dim: int, k_pack: int) -> bool:
     old = dot.d.type
     kind = _mfma_kind(dot, version)
-    if kind is None:
-        return False
     shape = list(old.get_shape())
-    choice = mma_choice.mfma_instruction(version, shape, dot.a.type.get_shape()[-1], kind,
-                                         non_k_dim)
-    if choice is None:
+    k_size = dot.a.type.get_shape()[-1]
+    candidate = (mma_choice.mfma_candidate(version, shape, k_size, kind, non_k_dim)
+                 if kind is not None else None)
+    if candidate is None or k_size % candidate.k:
+        _no_mfma_remark(dot, version, non_k_dim, candidate)
         return False
+    choice = candidate
     head, tail = is_chain_head(dot), is_chain_tail(dot)
     warps = mma_choice.amd_warps_per_cta(shape, num_warps(dot), (choice.m, choice.n),
                                          head, tail)
-    transposed = head or tail or kind != "fp8"
+    # Triton 3.6 transposes every MFMA layout but that of the 4x64 instruction (which
+    # tileopt does not pick).
     mfma = AMDMfmaEncodingAttr.get(version=version, warpsPerCTA=warps,
                                    instrShape=(choice.m, choice.n, choice.k),
-                                   isTransposed=transposed,
+                                   isTransposed=True,
                                    **cta_layout_fields(old.encoding))
     acc_element = i32 if _is_int(old.get_element_type()) else f32
-    k_width = mma_choice.mfma_k_width(choice, k_pack, tail, _bits(_element(dot.a)))
-    _rewrite(dot, mfma, acc_element, k_width,
-             (_element(dot.a), _element(dot.b)))
+    operands = (f16, f16) if kind == "f16" else (_element(dot.a), _element(dot.b))
+    k_width = mma_choice.mfma_k_width(choice, k_pack, tail, _bits(operands[0]))
+    _rewrite(dot, mfma, acc_element, k_width, operands)
     return True
 
 
@@ -362,7 +401,10 @@ def _legal_fma(dot: DotOp, family: str) -> bool:
 
 def legalize_fma(dot: DotOp, family: str) -> bool:
     """Cast an FMA dot's operands to one type (f16 if everything fits in 16 bits and none
-    is bf16 or a wide integer, else f32) and its result back."""
+    is bf16 or a wide integer, else f32) and its result back. Triton 3.6's remark for
+    every dot this sees, and again for the dot it makes (its greedy driver visits that
+    one too)."""
+    emit_remark(dot, "Attempting to map dot operation to FMA intrinsic.")
     if _legal_fma(dot, family):
         return False
     elements = [_element(v) for v in (dot.a, dot.b, dot.c, dot.d)]
@@ -381,6 +423,7 @@ def legalize_fma(dot: DotOp, family: str) -> bool:
     back = _fma_cast(dot, result, old.get_element_type())
     dot.d.replace_all_uses_with(back)
     Rewriter.erase_op(dot)
+    emit_remark(new_dot, "Attempting to map dot operation to FMA intrinsic.")
     return True
 
 

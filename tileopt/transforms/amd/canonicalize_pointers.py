@@ -23,6 +23,9 @@ and branch-yielded pointers) gets the pointer materialized just before it:
 left without uses are erased at the end, as Triton does (even when nothing else
 changed).
 
+As Triton, a function holding a ``ub.poison`` is left alone (a remark says so), and an
+unused pointer argument it would start from gets a remark.
+
 Without ``tt.pointer_range`` arguments and without the option (Triton 3.6's default,
 and every corpus kernel), the pass only removes dead ops. Unlike Triton, fat pointers are
 not threaded through ``scf.for``/``scf.if``/``scf.while`` arguments: pointers crossing
@@ -51,6 +54,7 @@ from tileopt.dialects import arith as tensor_arith
 from tileopt.dialects import tt
 from tileopt.dialects.tt_types import PointerType
 from tileopt.passes import Pass, option, register_pass
+from tileopt.passes.diagnostics import emit_remark
 from tileopt.transforms.utils.builder import OpBuilder
 
 OFFSET_ONLY = frozenset({"tt.broadcast", "tt.expand_dims", "ttg.convert_layout",
@@ -182,6 +186,7 @@ class _Canonicalizer:
             return
         attrs = func.arg_attrs.data if func.arg_attrs is not None else [DictionaryAttr({})] * len(block.args)
         first = block.first_op
+        self.unused_arguments = 0
         for arg, arg_attrs in zip(block.args, attrs):
             if not isinstance(arg.type, PointerType):
                 continue
@@ -195,6 +200,7 @@ class _Canonicalizer:
             else:
                 Rewriter.insert_op(zero, InsertPoint.before(first))
             self.fat[arg] = FatPointer(arg, zero.result, small=bits != 64)
+            self.unused_arguments += not arg.uses
 
     def run(self, func: tt.FuncOp) -> None:
         if not self.fat:
@@ -328,6 +334,14 @@ class CanonicalizePointers(Pass):
 
     def apply(self, ctx: Context, op: Operation) -> None:
         for func in [f for f in op.walk() if isinstance(f, tt.FuncOp)]:
+            poison = next((o for o in func.walk() if o.name == "ub.poison"), None)
+            if poison is not None:  # Triton leaves such a function alone, with a remark
+                emit_remark(poison, "skipping canonicalize-pointers due to ub.poison")
+                continue
             canonicalizer = _Canonicalizer(func, self.enable_large_tensor_ptr_canon)
+            # Triton's remark, once per argument it starts a fat pointer from that has no
+            # use (its placeholder cast of the argument is left without users).
+            for _ in range(canonicalizer.unused_arguments):
+                emit_remark(func, "expected at least 1 use of unrealized_cast")
             canonicalizer.run(func)
             erase_dead_ops(func)

@@ -25,7 +25,8 @@ offsets have the shape ``canonicalize-pointers`` gives strided blocks
 (``add(broadcast(mul(x, splat(s))), ...)``), ``s`` becomes the op's ``stride``. Rewrites
 run with MLIR's greedy-driver semantics (dead constants go, constants are hoisted).
 
-Not converted here: ``tt.atomic_cas`` (the ``amdg`` dialect has no ``buffer_atomic_cas``).
+- ``tt.atomic_cas`` -> ``amdg.buffer_atomic_cas`` (any target): gpu/cta scope, the
+  orders above, 32- or 64-bit integers.
 """
 
 from __future__ import annotations
@@ -214,9 +215,11 @@ class ConvertLoad(RewritePattern):
                 operands=[base, offsets, _opt(stride), _opt(mask), _opt(other)],
                 result_types=[op.result.type], properties=cache)
         else:
+            contiguity = op.properties.get("contiguity")
             new = amdgpu.BufferLoadToLocalOp.build(
                 operands=[op.operands[1], base, offsets, _opt(mask), _opt(other), _opt(stride)],
-                result_types=[op.results[0].type], properties=cache)
+                result_types=[op.results[0].type],
+                properties={**cache, **({"contiguity": contiguity} if contiguity else {})})
         rewriter.replace(op, new)
 
 
@@ -247,13 +250,7 @@ class ConvertAtomicRMW(RewritePattern):
         self.arch = arch
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not _addressable(op, tt.AtomicRMWOp, self.analysis):
-            return
-        if MEM_SYNC_SCOPE.value_of(op.scope) not in (MemSyncScope.GPU, MemSyncScope.CTA):
-            return
-        if MEM_SEMANTIC.value_of(op.sem) not in (MemSemantic.RELAXED, MemSemantic.RELEASE,
-                                                 MemSemantic.ACQUIRE,
-                                                 MemSemantic.ACQUIRE_RELEASE):
+        if not _atomic_addressable(op, tt.AtomicRMWOp, self.analysis):
             return
         element = element_type(op.val.type)
         is_int = isinstance(element, IntegerType) and bit_width(element) in (32, 64)
@@ -280,6 +277,39 @@ class ConvertAtomicRMW(RewritePattern):
         rewriter.replace(op, new)
 
 
+class ConvertAtomicCAS(RewritePattern):
+    """``tt.atomic_cas`` of 32- or 64-bit integers at gpu/cta scope, on every target (as
+    Triton 3.6, which does not gate it by architecture or ``allow-buffer-atomics``)."""
+
+    def __init__(self, analysis: BufferOpAnalysis):
+        self.analysis = analysis
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not _atomic_addressable(op, tt.AtomicCASOp, self.analysis):
+            return
+        element = element_type(op.val.type)
+        if not (isinstance(element, IntegerType) and bit_width(element) in (32, 64)):
+            return
+        base, offsets = self.analysis.split(op.ptr)  # type: ignore[misc]
+        new = amdgpu.BufferAtomicCASOp.build(
+            operands=[base, offsets, op.cmp, op.val, _opt(block_stride(offsets))],
+            result_types=[op.results[0].type],
+            properties={"sem": op.properties["sem"], "scope": op.properties["scope"]})
+        rewriter.replace(op, new)
+
+
+def _atomic_addressable(op: Operation, op_type: type[Operation],
+                        analysis: BufferOpAnalysis) -> bool:
+    """An addressable ``op_type`` at gpu or cta scope, relaxed/acquire/release/acq_rel
+    order: what buffer atomics take."""
+    return (_addressable(op, op_type, analysis)
+            and MEM_SYNC_SCOPE.value_of(op.properties["scope"]) in (MemSyncScope.GPU,
+                                                                     MemSyncScope.CTA)
+            and MEM_SEMANTIC.value_of(op.properties["sem"]) in (
+                MemSemantic.RELAXED, MemSemantic.RELEASE, MemSemantic.ACQUIRE,
+                MemSemantic.ACQUIRE_RELEASE))
+
+
 def _opt(value: SSAValue | None) -> list[SSAValue]:
     return [value] if value is not None else []
 
@@ -301,4 +331,5 @@ class ConvertBufferOps(Pass):
         if self.allow_buffer_atomics and self.arch_generation_name in CDNA3_OR_4:
             patterns.append(ConvertAtomicRMW(analysis, AxisInfoAnalysis(op),
                                              self.arch_generation_name))
+        patterns.append(ConvertAtomicCAS(analysis))
         apply_patterns_greedily(ctx, op, patterns)

@@ -363,3 +363,103 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// The ids are LLVM-level already and go through; amdg.cond_barrier splits the block at the
+// op, as Triton 3.6's lowering does: a branch around a block holding only the s_barrier.
+// CHECK-LABEL: llvm.func @cond_barrier
+// CHECK:         %[[WG:.*]] = rocdl.workgroup.id.y : i32
+// CHECK:         %[[C:.*]] = llvm.icmp "slt" %{{.*}}, %[[WG]] : i32
+// CHECK-NEXT:    llvm.cond_br %[[C]], ^bb1, ^bb2
+// CHECK-NEXT:  ^bb1:
+// CHECK-NEXT:    rocdl.s.barrier
+// CHECK-NEXT:    llvm.br ^bb2
+// CHECK-NEXT:  ^bb2:
+// CHECK-NEXT:    llvm.return
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @cond_barrier() {
+    %tid = rocdl.workitem.id.x : i32
+    %wg = rocdl.workgroup.id.y : i32
+    %low = arith.cmpi slt, %tid, %wg : i32
+    amdg.cond_barrier %low
+    tt.return
+  }
+}
+
+// -----
+
+// gfx942 has no NaN-propagating llvm.minimum/maximum (Triton 3.6: only CDNA4 has):
+// minnum/maxnum and a select of NaN where an operand is NaN, as Triton's own lowering of
+// this input prints (for clampf only the clamped value is tested).
+// CHECK-LABEL: llvm.func @nan_min_max
+// CHECK-SAME:    (%[[P:[^:]+]]: !llvm.ptr<1>, %[[X:[^:]+]]: f32, %[[LO:[^:]+]]: f32, %[[HI:[^:]+]]: f32
+// CHECK:         %[[NAN:.*]] = llvm.mlir.constant(0x7FC00000 : f32) : f32
+// CHECK:         %[[XN:.*]] = llvm.fcmp "une" %[[X]], %[[X]] : f32
+// CHECK-NEXT:    %[[LN:.*]] = llvm.fcmp "une" %[[LO]], %[[LO]] : f32
+// CHECK-NEXT:    %[[EN:.*]] = llvm.or %[[XN]], %[[LN]] : i1
+// CHECK-NEXT:    %[[MN:.*]] = llvm.intr.minnum(%[[X]], %[[LO]]) : (f32, f32) -> f32
+// CHECK-NEXT:    %[[M:.*]] = llvm.select %[[EN]], %[[NAN]], %[[MN]] : i1, f32
+// CHECK-NEXT:    llvm.fcmp "une" %[[HI]], %[[HI]] : f32
+// CHECK-NEXT:    llvm.fcmp "une" %[[M]], %[[M]] : f32
+// CHECK-NEXT:    llvm.or
+// CHECK-NEXT:    llvm.intr.maxnum(%[[HI]], %[[M]]) : (f32, f32) -> f32
+// CHECK-NEXT:    llvm.select
+// CHECK-NEXT:    %[[CN:.*]] = llvm.fcmp "une" %[[M]], %[[M]] : f32
+// CHECK-NEXT:    %[[C1:.*]] = llvm.intr.maxnum(%[[M]], %[[LO]]) : (f32, f32) -> f32
+// CHECK-NEXT:    %[[C2:.*]] = llvm.intr.minnum(%[[C1]], %[[HI]]) : (f32, f32) -> f32
+// CHECK-NEXT:    llvm.select %[[CN]], %[[NAN]], %[[C2]] : i1, f32
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @nan_min_max(%p: !tt.ptr<f32>, %x: f32, %lo: f32, %hi: f32) {
+    %mn = arith.minimumf %x, %lo : f32
+    %mx = arith.maximumf %hi, %mn : f32
+    %c = tt.clampf %mn, %lo, %hi, propagateNan = all : f32
+    %s = arith.addf %c, %mx : f32
+    tt.store %p, %s : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// Constancy dedup where lanes split a run (each lane holds elements 64 apart; the mask is
+// constant over aligned runs of 128): registers 0-1 and 2-3 share a compare, as Triton 3.6's
+// maybeDeduplicate gives (its lowering of this input keeps 2 of the 4 compares).
+// CHECK-LABEL: llvm.func @split_run
+// CHECK-COUNT-2: llvm.icmp "slt"
+// CHECK-NOT:     llvm.icmp "slt"
+// CHECK:         llvm.return
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @split_run(%n: i32 {tt.divisibility = 128 : i32}, %p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<256xi32, #blocked>
+    %m = arith.cmpi slt, %r, %ns : tensor<256xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<256x!tt.ptr<f32>, #blocked>, tensor<256xi32, #blocked>
+    %v = arith.constant dense<1.0> : tensor<256xf32, #blocked>
+    tt.store %pp, %v, %m : tensor<256x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// amdg.buffer_atomic_cas: one cmpswap per element (the new value first, then the compared
+// one, as Triton's lowering passes them), between the fences of acq_rel at agent scope.
+// CHECK-LABEL: llvm.func @buffer_cas
+// CHECK:         llvm.fence syncscope("agent") release
+// CHECK-NEXT:    %[[OFF:.*]] = llvm.mul
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.amdgcn.raw.ptr.buffer.atomic.cmpswap"(%arg2, %arg1, %{{[0-9]+}}, %[[OFF]], %{{.*}}) : (i32, i32, !llvm.ptr<8>, i32, i32, i32) -> i32
+// CHECK-NEXT:    llvm.fence syncscope("agent") acquire
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @buffer_cas(%p: !tt.ptr<i32>, %c: i32, %v: i32) {
+    %off = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %cmp = tt.splat %c : i32 -> tensor<64xi32, #blocked>
+    %val = tt.splat %v : i32 -> tensor<64xi32, #blocked>
+    %old = amdg.buffer_atomic_cas acq_rel, gpu, %cmp, %val, %p[%off] : tensor<64xi32, #blocked>
+    amdg.buffer_store %old, %p[%off] : tensor<64xi32, #blocked>
+    tt.return
+  }
+}

@@ -39,9 +39,9 @@ module {
     // CHECK: %2 = tt.trans %arg1 {order = array<i32: 1, 0>} : tensor<32x64xf32> -> tensor<64x32xf32>
     // CHECK: %3 = tt.reshape %arg1 allow_reorder efficient_layout : tensor<32x64xf32> -> tensor<32x2x32xf32>
     // CHECK: %4 = tt.join %arg1, %arg1 : tensor<32x64xf32> -> tensor<32x64x2xf32>
-    // CHECK: {{%[a-z0-9_:]+}} = tt.split %4 : tensor<32x64x2xf32> -> tensor<32x64xf32>
-    // CHECK: %6 = tt.cat %arg1, %arg1 : tensor<32x64xf32> -> tensor<64x64xf32>
-    // CHECK: %7 = tt.histogram %arg0 : tensor<64xi32> -> tensor<16xi32>
+    // CHECK: %outLHS, %outRHS = tt.split %4 : tensor<32x64x2xf32> -> tensor<32x64xf32>
+    // CHECK: %5 = tt.cat %arg1, %arg1 : tensor<32x64xf32> -> tensor<64x64xf32>
+    // CHECK: %6 = tt.histogram %arg0 : tensor<64xi32> -> tensor<16xi32>
     // CHECK: tt.return %1 : tensor<64x64xi32>
     %e = tt.expand_dims %x {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
     %b = tt.broadcast %e : tensor<64x1xi32> -> tensor<64x64xi32>

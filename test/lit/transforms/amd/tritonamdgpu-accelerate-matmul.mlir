@@ -2,6 +2,7 @@
 // RUN: tileopt %s -split-input-file --tritonamdgpu-accelerate-matmul="kPack=2" | FileCheck %s --check-prefixes=CHECK,KPACK2
 // RUN: tileopt %s -split-input-file --tritonamdgpu-accelerate-matmul="arch-generation-name=gfx90a matrix-instruction-size=16" | FileCheck %s --check-prefix=FORCED
 // RUN: not tileopt %s -split-input-file --tritonamdgpu-accelerate-matmul="matrix-instruction-size=8" 2>&1 | FileCheck %s --check-prefix=SIZE
+// RUN: tileopt %s -split-input-file --tritonamdgpu-accelerate-matmul 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // SIZE: error: tritonamdgpu-accelerate-matmul: matrix-instruction-size 8 is not supported (0, 16 or 32)
 
 // gfx942, f16 128x128x64 on 8 warps: mfma 32x32x8 (K per lane 4, times kPack), warps
@@ -76,9 +77,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// fp8 (the FNUZ types on CDNA3): mfma 32x32x16 with 8 K per lane, and not transposed
-// outside a dot chain.
-// CHECK: #[[FP8:.*]] = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 16], isTransposed = false}>
+// fp8 (the FNUZ types on CDNA3): mfma 32x32x16 with 8 K per lane, transposed as every
+// other MFMA layout (Triton 3.6's output for this input).
+// CHECK: #[[FP8:.*]] = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 16], isTransposed = true}>
 // CHECK-LABEL: tt.func @mfma_fp8
 // KPACK1: tensor<64x64xf8E4M3FNUZ, #ttg.dot_op<{opIdx = 0, parent = #[[FP8]], kWidth = 8}>>
 // KPACK2: tensor<64x64xf8E4M3FNUZ, #ttg.dot_op<{opIdx = 0, parent = #[[FP8]], kWidth = 16}>>
@@ -221,5 +222,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %p = ttg.convert_layout %h : tensor<128x128xf16, #blocked> -> tensor<128x128xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
     %o = tt.dot %p, %v, %cst : tensor<128x128xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<128x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x128xf32, #blocked>
     tt.return %o : tensor<128x128xf32, #blocked>
+  }
+}
+
+// -----
+
+// The OCP fp8 types before CDNA4 take the f16 instruction, each operand converted, then
+// widened (Triton 3.6's output for this input, with its two remarks); a K under one
+// instruction's K stays on FMA, with Triton's remarks (the first words of the first).
+// REMARK:      remark: Unable to select MFMA intrinsic
+// REMARK-NEXT:   %e = tt.dot %x, %y
+// REMARK:      remark: Attempting to map dot operation to FMA intrinsic.
+// REMARK-NEXT:   %e = tt.dot %x, %y
+// REMARK:      remark: missing native support for fp8 variant on current architecture; emulated with fp16 so low performance
+// REMARK-NEXT:   %d = tt.dot %a, %b
+// REMARK:      remark: for gfx942 please use native supported fp8 variants
+// REMARK-NEXT:   %d = tt.dot %a, %b
+// KPACK1-LABEL: tt.func @ocp_fp8_and_short_k
+// KPACK1:         %[[A:.*]] = ttg.convert_layout %arg0 : {{.*}} -> tensor<64x64xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
+// KPACK1-NEXT:    %[[A16:.*]] = tt.fp_to_fp %[[A]] : {{.*}} -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
+// KPACK1-NEXT:    %[[B:.*]] = ttg.convert_layout %arg1 : {{.*}} -> tensor<64x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
+// KPACK1-NEXT:    %[[B16:.*]] = tt.fp_to_fp %[[B]] : {{.*}} -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
+// KPACK1-NEXT:    tt.dot %[[A16]], %[[B16]], %{{.*}} : {{.*}} -> tensor<64x64xf32, #mma>
+// KPACK1:         tt.dot %arg2, %arg3, %{{.*}} : tensor<64x4xf16, {{.*}} -> tensor<64x64xf32, #blocked>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @ocp_fp8_and_short_k(%a: tensor<64x64xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<64x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %x: tensor<64x4xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %y: tensor<4x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>) -> (tensor<64x64xf32, #blocked>, tensor<64x64xf32, #blocked>) {
+    %d = tt.dot %a, %b, %c : tensor<64x64xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    %e = tt.dot %x, %y, %c : tensor<64x4xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<4x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d, %e : tensor<64x64xf32, #blocked>, tensor<64x64xf32, #blocked>
   }
 }
