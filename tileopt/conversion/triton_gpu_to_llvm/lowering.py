@@ -36,6 +36,8 @@ from tileopt.conversion.type_converter import (
     boundary_types,
     convert_scalar_type,
     element_type,
+    is_packed_parameter,
+    parameter_type,
 )
 from tileopt.dialects.ttg import num_ctas, num_warps, threads_per_warp
 from tileopt.ir import TileoptError
@@ -156,6 +158,16 @@ class FunctionLowering:
             self.set(result, flat[start:start + count])
             start += count
 
+    def bind_parameters(self, old: Block, params: Sequence[SSAValue]) -> None:
+        """Map a kernel's arguments onto its parameters (``ModuleState.parameter_type``):
+        the fields of a struct parameter are its value's list."""
+        for arg, param in zip(old.args, params, strict=True):
+            if not is_packed_parameter(arg.type):
+                self.set(arg, [param])
+                continue
+            types = self.flat_types(arg.type)
+            self.set(arg, [self.b.extract_value(param, i, t) for i, t in enumerate(types)])
+
     def bind_block_args(self, old: Block, new: Block) -> None:
         """Map ``old``'s arguments onto ``new``'s, element lists in order."""
         self.set_flat(old.args, new.args)
@@ -267,6 +279,10 @@ class ModuleState:
         if handle is not None:
             return handle
         return [convert_scalar_type(element_type(ty))] * self.layouts.num_registers(ty)
+
+    def parameter_type(self, ty: Attribute) -> Attribute:
+        """The LLVM type of a kernel parameter of type ``ty`` (``type_converter``)."""
+        return parameter_type(ty, self.flat_types(ty))
 
     def add_string(self, prefix: str, text: str) -> str:
         """The name of a module-level constant holding ``text`` (bytes, as given)."""

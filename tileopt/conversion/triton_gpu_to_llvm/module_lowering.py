@@ -9,9 +9,15 @@ A public ``tt.func`` is a kernel: it gets the target's kernel attributes (on NVI
 ``nvvm.kernel`` and ``nvvm.reqntid = num-warps x 32``, which tileopt/target turns into
 the ``ptx_kernel`` convention and launch bound) and, after its own parameters, the extra
 parameters Triton 3.6 appends to every kernel (two scratch pointers on NVIDIA), so that
-a launcher built for Triton's signature runs it unchanged. A private ``tt.func`` is a
-device function that ``tt.call`` reaches (see ``_build_llvm_func``). Parameter
-attributes (``tt.divisibility``...) are kept, as Triton keeps them.
+a launcher built for Triton's signature runs it unchanged. Its parameters may be tensors
+and memdescs too (Triton's lit tests write kernels so), each one struct of the thread's
+values. A private ``tt.func`` is a device function that ``tt.call`` reaches (see
+``_build_llvm_func``). Parameter attributes (``tt.divisibility``...) are kept, as Triton
+keeps them.
+
+A file of several top-level modules read without ``-split-input-file`` is one unnamed
+module around them (MLIR's parser makes it); each module inside is lowered on its own
+(``lowering_units``), with its own attributes and ``@global_smem``.
 
 Importing this module imports every pattern family, which registers its patterns.
 """
@@ -28,6 +34,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     i1,
 )
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, Operation
 
 # Each family registers its patterns in lowering.PATTERNS when imported.
@@ -52,6 +59,7 @@ from tileopt.conversion.triton_gpu_to_llvm import (  # noqa: F401
     view_ops,
 )
 from tileopt.conversion.llvm_builder import ptr_type
+from tileopt.conversion.type_converter import UnsupportedType
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     FunctionLowering,
     LoweringError,
@@ -66,10 +74,8 @@ class ModuleLowering(ModuleState):
     """Lowers every ``tt.func`` of a module and adds the module-level LLVM globals."""
 
     def run(self) -> None:
+        _check_module_level(self.module)
         funcs = [op for op in self.module.ops if op.name == "tt.func"]
-        for op in list(self.module.ops):
-            if op.name not in ("tt.func", "llvm.func", "llvm.mlir.global"):
-                raise PassFailure(op, f"cannot lower '{op.name}' at module level")
         for func in funcs:
             new_func = self._lower_function(func)
             self.module.body.block.insert_op_before(new_func, func)
@@ -85,8 +91,12 @@ class ModuleLowering(ModuleState):
     def _lower_function(self, func: Operation) -> llvm.FuncOp:
         new_func, entry = self._build_llvm_func(func)
         lowering = FunctionLowering(self, func, entry)
-        lowering.bind_block_args(func.regions[0].blocks.first, entry)
-        if not is_kernel(func):
+        old_entry = func.regions[0].blocks.first
+        if is_kernel(func):
+            lowering.b.location = func.location
+            lowering.bind_parameters(old_entry, entry.args[:len(old_entry.args)])
+        else:
+            lowering.bind_block_args(old_entry, entry)
             lowering.shared_frame = entry.args[-1]
         lowering.lower_body(func.regions[0], new_func.body)
         return new_func
@@ -94,12 +104,14 @@ class ModuleLowering(ModuleState):
     def _build_llvm_func(self, func: Operation) -> tuple[llvm.FuncOp, Block]:
         """The empty ``llvm.func`` for ``func`` and its entry block (arguments in place).
 
-        A kernel takes scalars, then the target's extra parameters. A device function (a
-        private ``tt.func``, reached by ``tt.call``) takes each argument's per-thread
-        values in order (a tensor: one parameter per register), then the shared memory
-        its frame starts at (``FunctionLowering.shared_frame``), and returns its results' values (several
-        as a struct): Triton packs a tensor into one struct instead, which only renames.
-        Parameter attributes (``tt.divisibility``...) stay on a value's first parameter."""
+        A kernel takes one parameter per argument (``ModuleState.parameter_type``: a
+        tensor or memdesc is a struct, as Triton's), then the target's extra parameters.
+        A device function (a private ``tt.func``, reached by ``tt.call``) takes each
+        argument's per-thread values in order (a tensor: one parameter per register),
+        then the shared memory its frame starts at (``FunctionLowering.shared_frame``),
+        and returns its results' values (several as a struct): Triton packs a tensor into
+        one struct instead, which only renames. Parameter attributes
+        (``tt.divisibility``...) stay on a value's first parameter."""
         fn_type = func.properties["function_type"]
         assert isinstance(fn_type, FunctionType)
         kernel = is_kernel(func)
@@ -108,10 +120,11 @@ class ModuleLowering(ModuleState):
         inputs: list[Attribute] = []
         firsts: list[int] = []
         for ty in fn_type.inputs.data:
-            if kernel and (self.layouts.num_registers(ty) != 1 or hasattr(ty, "encoding")):
-                raise LoweringError(func, f"kernel parameter of type {ty} is not a scalar")
             firsts.append(len(inputs))
-            inputs += self.flat_types(ty)
+            try:
+                inputs += [self.parameter_type(ty)] if kernel else self.flat_types(ty)
+            except UnsupportedType as err:
+                raise LoweringError(func, f"cannot lower a parameter: {err}") from None
         extra = (self.hooks.extra_kernel_arguments() if kernel
                  else [ptr_type(self.hooks.shared_address_space)])
         arg_attrs = func.properties.get("arg_attrs")
@@ -157,4 +170,26 @@ class ModuleLowering(ModuleState):
             self.module.body.block.insert_op_before(glob, first)
 
 
-__all__ = ["ModuleLowering"]
+def lowering_units(module: ModuleOp) -> list[ModuleOp]:
+    """The modules a lowering pass lowers one by one: ``module`` itself, unless it holds
+    modules; then those (in order, each by this rule), and ``module`` after them only if
+    it holds functions of its own."""
+    nested = [op for op in module.ops if isinstance(op, ModuleOp)]
+    if not nested:
+        return [module]
+    _check_module_level(module)
+    units = [unit for inner in nested for unit in lowering_units(inner)]
+    if any(op.name == "tt.func" for op in module.ops):
+        units.append(module)
+    return units
+
+
+def _check_module_level(module: ModuleOp) -> None:
+    """Refuse an op the lowering does not know at module level (an LLVM function or
+    global already there stays, as in Triton's lit inputs)."""
+    for op in module.ops:
+        if op.name not in ("tt.func", "llvm.func", "llvm.mlir.global", "builtin.module"):
+            raise PassFailure(op, f"cannot lower '{op.name}' at module level")
+
+
+__all__ = ["ModuleLowering", "lowering_units"]

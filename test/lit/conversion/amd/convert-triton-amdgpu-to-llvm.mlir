@@ -363,3 +363,24 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A kernel whose parameters are a tensor and a memdesc, as Triton's AMD lit tests write
+// kernels: one struct each (the thread's registers; the LDS base and one offset per dim),
+// as Triton 3.6 gives them, and the struct reaches LLVM IR as a first-class aggregate.
+// CHECK-LABEL: llvm.func @tensor_param(
+// CHECK-SAME:    %[[X:.*]]: !llvm.struct<(f32, f32)>, %{{.*}}: !llvm.struct<({{(!llvm.)?}}ptr<3>, i32)>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>)
+// CHECK:         llvm.extractvalue %[[X]][0] : !llvm.struct<(f32, f32)>
+// CHECK:         llvm.extractvalue %[[X]][1] : !llvm.struct<(f32, f32)>
+// LLIR-LABEL: define amdgpu_kernel void @tensor_param(
+// LLIR-SAME:    { float, float } inreg %{{.*}}, { ptr addrspace(3), i32 } inreg %{{.*}}, ptr addrspace(1)
+#b2 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @tensor_param(%x: tensor<128xf32, #b2>, %m: !ttg.memdesc<128xf32, #shared, #smem, mutable>, %p: !tt.ptr<f32>) {
+    ttg.local_store %x, %m : tensor<128xf32, #b2> -> !ttg.memdesc<128xf32, #shared, #smem, mutable>
+    tt.return
+  }
+}
