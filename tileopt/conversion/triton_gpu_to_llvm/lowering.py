@@ -198,6 +198,8 @@ class FunctionLowering:
             raise
         except UnsupportedType as err:
             raise self.error(op, f"cannot lower '{op.name}': {err}") from None
+        except NotImplementedError as err:  # a hook the target does not have
+            raise self.error(op, f"cannot lower '{op.name}' on this target: {err}") from None
         except LayoutError as err:  # a layout the verifier let through but no math fits
             raise self.error(op, f"cannot lower: {err}") from None
         finally:
