@@ -450,9 +450,9 @@ class NvidiaHooks(TargetHooks):
         return old if isinstance(ty, IntegerType) else b.bitcast(old, ty)
 
     def vector_atomic_width(self, kind: str, element_type: Attribute) -> int:
-        # sm_90 adds float adds of up to 128 bits (.v2/.v4 f32, .v8 f16/bf16), which
-        # Triton uses for every tensor fadd it can
-        if self.compute_capability >= 90 and kind == "fadd" and \
+        # sm_90 with PTX 8.1 adds float adds of up to 128 bits (.v2/.v4 f32, .v8
+        # f16/bf16), which Triton uses for every tensor fadd it can
+        if self.compute_capability >= 90 and self.ptx_version >= 81 and kind == "fadd" and \
                 isinstance(element_type, (Float16Type, BFloat16Type, Float32Type)):
             return 128 // bit_width(element_type)
         return 1

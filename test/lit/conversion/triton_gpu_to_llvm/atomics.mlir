@@ -1,5 +1,6 @@
 // RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm | FileCheck %s
-// RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm=compute-capability=90 | FileCheck %s --check-prefix=SM90
+// RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm="compute-capability=90 ptx-version=87" | FileCheck %s --check-prefix=SM90
+// RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm="compute-capability=90 ptx-version=80" | FileCheck %s --check-prefix=PTX80
 
 // One atom per element, predicated by the mask; the returned old values are used.
 // CHECK-LABEL: llvm.func @rmw_used
@@ -74,6 +75,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // SM90:         "atom.global.gpu.relaxed.add.noftz.v8.f16 { $0, $1, $2, $3, $4, $5, $6, $7 }, [ $8 + 0 ], { $9, $10, $11, $12, $13, $14, $15, $16 };", "=h,=h,=h,=h,=h,=h,=h,=h,l,h,h,h,h,h,h,h,h"
 // SM90-NOT:     red.global
 // SM90-NOT:     atom.global
+// Vector atomics need PTX 8.1 too (Triton 3.6: sm_90 with PTX 8.0 adds one element, or
+// two f16, per instruction).
+// PTX80-LABEL: llvm.func @rmw_vector
+// PTX80-NOT:     .v4.f32
+// PTX80-NOT:     .v8.f16
+// PTX80:         llvm.return
 #blocked = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @rmw_vector(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
