@@ -45,9 +45,10 @@ from tileopt.conversion.target_hooks import (
     MemoryAccess,
     ModuleSymbols,
     TargetHooks,
+    llvm_atomic_rmw,
 )
 from tileopt.conversion.type_converter import bit_width
-from tileopt.dialects import nvvm
+from tileopt.dialects import llvm_ext, nvvm
 from tileopt.layouts.encodings import NvidiaMma
 
 LOG2E = 1.4426950408889634
@@ -55,6 +56,8 @@ _AXES = ("x", "y", "z")
 _GENERIC_PTR = llvm.LLVMPointerType()
 # 32 banks of 4 bytes from sm_50 on.
 _BANKS = SharedMemoryBanks(count=32, width=4)
+# Triton's memory scopes -> NVPTX sync scopes of LLVM atomics (None: the system scope).
+_LLVM_SYNC_SCOPES = {"gpu": "device", "cta": "block", "sys": None, "system": None}
 
 
 def _int(bits: int) -> IntegerType:
@@ -418,6 +421,11 @@ class NvidiaHooks(TargetHooks):
         ty = value.type
         bits = bit_width(ty)
         op, cls = self._RMW[kind]
+        if kind == "fadd" and isinstance(ty, BFloat16Type) and self.compute_capability < 90:
+            # PTX adds bf16 atomically from sm_90 on; before, LLVM's atomicrmw (a CAS
+            # loop), as Triton does.
+            return llvm_atomic_rmw(b, llvm_ext.AtomicBinOp.FADD, ptr, value, pred, sem,
+                                   _LLVM_SYNC_SCOPES.get(scope, "device"), aligned=False)
         if cls == "f":
             suffix = f".noftz.f{bits}" if bits == 16 and isinstance(ty, Float16Type) else \
                 ".noftz.bf16" if isinstance(ty, BFloat16Type) else f".f{bits}"
