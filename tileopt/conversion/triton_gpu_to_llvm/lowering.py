@@ -68,7 +68,7 @@ def is_kernel(func: Operation) -> bool:
 
 
 def return_type(types: Sequence[Attribute]) -> Attribute:
-    """What an ``llvm.func`` returning ``types`` (one per register) returns."""
+    """What an ``llvm.func`` returning values of LLVM ``types`` (one per result) returns."""
     if not types:
         return llvm.LLVMVoidType()
     return types[0] if len(types) == 1 else llvm.LLVMStructType.from_type_list(list(types))
@@ -158,15 +158,26 @@ class FunctionLowering:
             self.set(result, flat[start:start + count])
             start += count
 
-    def bind_parameters(self, old: Block, params: Sequence[SSAValue]) -> None:
-        """Map a kernel's arguments onto its parameters (``ModuleState.parameter_type``):
-        the fields of a struct parameter are its value's list."""
-        for arg, param in zip(old.args, params, strict=True):
-            if not is_packed_parameter(arg.type):
-                self.set(arg, [param])
-                continue
-            types = self.flat_types(arg.type)
-            self.set(arg, [self.b.extract_value(param, i, t) for i, t in enumerate(types)])
+    def pack(self, value: SSAValue) -> SSAValue:
+        """``value`` as one LLVM value of its ``ModuleState.parameter_type`` (what a
+        function takes and returns): a struct of its list, or its single value."""
+        values = self.get(value)
+        if not is_packed_parameter(value.type):
+            [single] = values
+            return single
+        packed = self.b.undef(self.module.parameter_type(value.type))
+        for i, element in enumerate(values):
+            packed = self.b.insert_value(packed, element, i)
+        return packed
+
+    def set_packed(self, result: SSAValue, packed: SSAValue) -> None:
+        """Record ``result`` from an LLVM value that :meth:`pack` made (a parameter, a
+        call's result): the fields of a struct are its list."""
+        if not is_packed_parameter(result.type):
+            self.set(result, [packed])
+            return
+        types = self.flat_types(result.type)
+        self.set(result, [self.b.extract_value(packed, i, t) for i, t in enumerate(types)])
 
     def bind_block_args(self, old: Block, new: Block) -> None:
         """Map ``old``'s arguments onto ``new``'s, element lists in order."""

@@ -9,11 +9,11 @@ A public ``tt.func`` is a kernel: it gets the target's kernel attributes (on NVI
 ``nvvm.kernel`` and ``nvvm.reqntid = num-warps x 32``, which tileopt/target turns into
 the ``ptx_kernel`` convention and launch bound) and, after its own parameters, the extra
 parameters Triton 3.6 appends to every kernel (two scratch pointers on NVIDIA), so that
-a launcher built for Triton's signature runs it unchanged. Its parameters may be tensors
-and memdescs too (Triton's lit tests write kernels so), each one struct of the thread's
-values. A private ``tt.func`` is a device function that ``tt.call`` reaches (see
-``_build_llvm_func``). Parameter attributes (``tt.divisibility``...) are kept, as Triton
-keeps them.
+a launcher built for Triton's signature runs it unchanged. A private ``tt.func`` is a
+device function that ``tt.call`` reaches (see ``_build_llvm_func``). Parameters may be
+tensors and memdescs (Triton's lit tests write kernels so too), each one struct of the
+thread's values, as Triton's type converter makes them; parameter attributes
+(``tt.divisibility``...) are kept, as Triton keeps them.
 
 A file of several top-level modules read without ``-split-input-file`` is one unnamed
 module around them (MLIR's parser makes it); each module inside is lowered on its own
@@ -91,12 +91,10 @@ class ModuleLowering(ModuleState):
     def _lower_function(self, func: Operation) -> llvm.FuncOp:
         new_func, entry = self._build_llvm_func(func)
         lowering = FunctionLowering(self, func, entry)
-        old_entry = func.regions[0].blocks.first
-        if is_kernel(func):
-            lowering.b.location = func.location
-            lowering.bind_parameters(old_entry, entry.args[:len(old_entry.args)])
-        else:
-            lowering.bind_block_args(old_entry, entry)
+        lowering.b.location = func.location
+        for arg, param in zip(func.regions[0].blocks.first.args, entry.args):
+            lowering.set_packed(arg, param)
+        if not is_kernel(func):
             lowering.shared_frame = entry.args[-1]
         lowering.lower_body(func.regions[0], new_func.body)
         return new_func
@@ -104,36 +102,28 @@ class ModuleLowering(ModuleState):
     def _build_llvm_func(self, func: Operation) -> tuple[llvm.FuncOp, Block]:
         """The empty ``llvm.func`` for ``func`` and its entry block (arguments in place).
 
-        A kernel takes one parameter per argument (``ModuleState.parameter_type``: a
-        tensor or memdesc is a struct, as Triton's), then the target's extra parameters.
-        A device function (a private ``tt.func``, reached by ``tt.call``) takes each
-        argument's per-thread values in order (a tensor: one parameter per register),
-        then the shared memory its frame starts at (``FunctionLowering.shared_frame``),
-        and returns its results' values (several as a struct): Triton packs a tensor into
-        one struct instead, which only renames. Parameter attributes
-        (``tt.divisibility``...) stay on a value's first parameter."""
+        Every function takes one parameter per argument (``ModuleState.parameter_type``:
+        a tensor or memdesc is a struct, as Triton's) with its attributes
+        (``tt.divisibility``...). A kernel then takes the target's extra parameters; a
+        device function (a private ``tt.func``, reached by ``tt.call``) the shared memory
+        its frame starts at (``FunctionLowering.shared_frame``), and it returns its
+        results in the same form (several in a struct)."""
         fn_type = func.properties["function_type"]
         assert isinstance(fn_type, FunctionType)
         kernel = is_kernel(func)
         if kernel and fn_type.outputs.data:
             raise LoweringError(func, "a kernel cannot return values")
-        inputs: list[Attribute] = []
-        firsts: list[int] = []
-        for ty in fn_type.inputs.data:
-            firsts.append(len(inputs))
-            try:
-                inputs += [self.parameter_type(ty)] if kernel else self.flat_types(ty)
-            except UnsupportedType as err:
-                raise LoweringError(func, f"cannot lower a parameter: {err}") from None
+        try:
+            inputs = [self.parameter_type(ty) for ty in fn_type.inputs.data]
+            outputs = [self.parameter_type(ty) for ty in fn_type.outputs.data]
+        except UnsupportedType as err:
+            raise LoweringError(func, f"cannot lower the signature: {err}") from None
         extra = (self.hooks.extra_kernel_arguments() if kernel
                  else [ptr_type(self.hooks.shared_address_space)])
         arg_attrs = func.properties.get("arg_attrs")
         new_arg_attrs = None
         if isinstance(arg_attrs, ArrayAttr):
-            attrs: list[DictionaryAttr] = [DictionaryAttr({})] * (len(inputs) + len(extra))
-            for first, attr in zip(firsts, arg_attrs.data):
-                attrs[first] = attr
-            new_arg_attrs = ArrayAttr(attrs)
+            new_arg_attrs = ArrayAttr([*arg_attrs.data, *[DictionaryAttr({})] * len(extra)])
         entry = Block(arg_types=[*inputs, *extra])
         if kernel:
             attributes = {"noinline": IntegerAttr(0, i1)}
@@ -143,7 +133,7 @@ class ModuleLowering(ModuleState):
             noinline = func.attributes.get("noinline")
             inline_never = isinstance(noinline, IntegerAttr) and noinline.value.data != 0
             attributes = {"noinline": IntegerAttr(int(inline_never), i1)}
-            result = return_type([t for ty in fn_type.outputs.data for t in self.flat_types(ty)])
+            result = return_type(outputs)
         new_func = llvm.FuncOp(
             func.properties["sym_name"],
             llvm.LLVMFunctionType([*inputs, *extra], result),
