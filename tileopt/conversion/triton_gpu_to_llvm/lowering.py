@@ -6,7 +6,7 @@ MLIR's dialect conversion replaces ops one at a time and keeps every tensor as a
 TritonGPU SSA value maps to the *Python list* of LLVM values one thread holds (see
 ``type_converter``), patterns read their operands' lists and record their results' lists,
 and nothing is packed until a value crosses a block boundary (then each element is one
-block argument). The IR is built once, small, in order, so the old function can simply be
+block argument) or a function boundary (one struct, as Triton's signatures). The IR is built once, small, in order, so the old function can simply be
 dropped at the end.
 
 A pattern is a function ``pattern(fl: FunctionLowering, op)`` registered for op names
@@ -294,7 +294,8 @@ class ModuleState:
         return [convert_scalar_type(element_type(ty))] * self.layouts.num_registers(ty)
 
     def parameter_type(self, ty: Attribute) -> Attribute:
-        """The LLVM type of a kernel parameter of type ``ty`` (``type_converter``)."""
+        """The LLVM type of a function parameter or result of type ``ty``
+        (``type_converter.parameter_type``)."""
         return parameter_type(ty, self.flat_types(ty))
 
     def add_string(self, prefix: str, text: str) -> str:
