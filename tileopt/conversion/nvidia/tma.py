@@ -109,7 +109,7 @@ def _reinterpret_tensor_descriptor(fl: FunctionLowering, op: Operation) -> None:
 def _barrier_address(fl: FunctionLowering, op: Operation, value: SSAValue) -> SSAValue:
     """The address of the mbarrier ``op`` uses (``value``: a whole buffer)."""
     view = view_of(fl, value)
-    if view.static_offsets(fl) != (0,) * len(view.offsets):
+    if not view.is_whole_frame() and view.static_offsets(fl) != (0,) * len(view.offsets):
         raise fl.error(op, "an mbarrier must be a whole buffer")
     return view.base
 

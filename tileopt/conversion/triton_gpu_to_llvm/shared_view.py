@@ -131,13 +131,15 @@ class SharedView:
         return shared_layout(self.type)
 
     def static_offsets(self, fl: FunctionLowering) -> tuple[int, ...] | None:
-        """The offsets as ints when all are known (else None): constants, and 0 where the
-        view spans its frame's whole dim (a kernel's memdesc parameter, a block argument),
-        as an offset is a multiple of the view's size inside the frame."""
-        whole = self.frame[len(self.frame) - len(self.shape):]
-        known = [0 if size == full else fl.b.known(o)
-                 for o, size, full in zip(self.offsets, self.shape, whole, strict=True)]
+        """The offsets as ints when all are constants (else None)."""
+        known = [fl.b.known(o) for o in self.offsets]
         return None if any(k is None for k in known) else tuple(known)
+
+    def is_whole_frame(self) -> bool:
+        """Whether the view spans its frame in every dim, so that its offsets are 0
+        whatever values carry them (a memdesc parameter): an offset is a multiple of the
+        view's size inside the frame."""
+        return self.shape == self.frame[len(self.frame) - len(self.shape):]
 
     def offset_xor(self, fl: FunctionLowering) -> int | SSAValue:
         """``L^-1(offsets)``: the element offset every element of the view xors in; an int

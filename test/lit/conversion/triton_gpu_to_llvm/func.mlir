@@ -60,3 +60,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A memdesc parameter that spans its whole buffer has offsets 0 whatever its struct holds,
+// so an mbarrier may live there (as in Triton's tritonnvidiagpu_to_llvm.mlir).
+// CHECK-LABEL: llvm.func @barrier_param(
+// CHECK:         %[[BASE:.*]] = llvm.extractvalue %arg0[0]
+// CHECK:         "@$0 mbarrier.init.shared::cta.b64 [$1], 1;", "b,r" %{{.*}}, %[[BASE]] : (i1, !llvm.ptr<3>) -> {{\(\)|!llvm.void}}
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @barrier_param(%bar: !ttg.memdesc<1xi64, #shared, #smem, mutable>) {
+    ttng.init_barrier %bar, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+    tt.return
+  }
+}
