@@ -6,8 +6,8 @@ MLIR's dialect conversion replaces ops one at a time and keeps every tensor as a
 TritonGPU SSA value maps to the *Python list* of LLVM values one thread holds (see
 ``type_converter``), patterns read their operands' lists and record their results' lists,
 and nothing is packed until a value crosses a block boundary (then each element is one
-block argument) or a function boundary (one struct, as Triton's signatures). The IR is built once, small, in order, so the old function can simply be
-dropped at the end.
+block argument) or a function boundary (one struct, as in Triton's signatures). The IR is
+built once, small, in order, so the old function can simply be dropped at the end.
 
 A pattern is a function ``pattern(fl: FunctionLowering, op)`` registered for op names
 with :func:`lowers`; it emits through ``fl.b`` (an :class:`LLVMBuilder`) and records

@@ -32,9 +32,9 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    ModuleOp,
     i1,
 )
-from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, Operation
 
 # Each family registers its patterns in lowering.PATTERNS when imported.
@@ -59,7 +59,6 @@ from tileopt.conversion.triton_gpu_to_llvm import (  # noqa: F401
     view_ops,
 )
 from tileopt.conversion.llvm_builder import ptr_type
-from tileopt.conversion.type_converter import UnsupportedType
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     FunctionLowering,
     LoweringError,
@@ -67,6 +66,7 @@ from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     is_kernel,
     return_type,
 )
+from tileopt.conversion.type_converter import UnsupportedType
 from tileopt.passes import PassFailure
 
 
