@@ -27,6 +27,8 @@ from xdsl.ir import Attribute, SSAValue
 
 from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
 from tileopt.conversion.shared_layouts import SharedMemoryBanks
+from tileopt.conversion.type_converter import bit_width
+from tileopt.dialects import llvm_ext
 from tileopt.layouts.linear_layout import LinearLayout
 
 
@@ -99,6 +101,31 @@ class MatrixEmitter(ABC):
     def emit(self, b: LLVMBuilder, instruction: MatrixInstruction, a: Sequence[SSAValue],
              b_values: Sequence[SSAValue], c: Sequence[SSAValue]) -> list[SSAValue]:
         """One instruction on fragment-ordered elements; D in fragment order."""
+
+
+# Triton's memory semantics -> LLVM atomic orderings.
+ORDERINGS = {"relaxed": "monotonic", "acquire": "acquire", "release": "release",
+             "acq_rel": "acq_rel"}
+
+
+def llvm_atomic_rmw(b: LLVMBuilder, bin_op: llvm_ext.AtomicBinOp, ptr: SSAValue,
+                    value: SSAValue, pred: SSAValue | None, sem: str,
+                    syncscope: str | None, *, aligned: bool = True) -> SSAValue:
+    """LLVM's ``atomicrmw`` on one element (``aligned``: with its natural alignment
+    spelled out): it takes no predicate, so a masked one runs in a branch where ``pred``
+    holds (0 elsewhere), as Triton emits it."""
+    ty = value.type
+    alignment = bit_width(ty) // 8 if aligned else None
+
+    def rmw() -> SSAValue:
+        return b.emit(llvm_ext.AtomicRMWOp(bin_op, ptr, value, ORDERINGS[sem], syncscope,
+                                           alignment))
+
+    if pred is None:
+        return rmw()
+    with b.guarded(pred, [ty], [b.zero(ty)]) as guard:
+        guard.yield_([rmw()])
+    return guard.results[0]
 
 
 class ModuleSymbols(Protocol):

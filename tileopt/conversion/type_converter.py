@@ -5,7 +5,9 @@ the list of the elements one thread holds, in the order of the ``register`` inde
 linear layout, each of LLVM type ``T``. Triton packs that list into an ``!llvm.struct``;
 here it stays a Python list of SSA values for the whole conversion (no insertvalue/
 extractvalue pairs to create, print and parse again), and only control flow spells it out,
-as one block argument per element.
+as one block argument per element. A function's parameters and results are Triton's
+structs (:func:`parameter_type`): a launcher or a lit test written for Triton's signature
+fits.
 
 Element types map as Triton's ``TritonGPUToLLVMTypeConverter`` maps them: integers and
 floats stay, ``index`` is i32, 8-bit float formats are i8, ``!tt.ptr<T, as>`` is
@@ -79,6 +81,22 @@ def boundary_types(ty: Attribute, shared_address_space: int) -> list[Attribute] 
     if isinstance(ty, AsyncTokenType):
         return [i32]
     return None
+
+
+def is_packed_parameter(ty: Attribute) -> bool:
+    """Whether a function parameter of type ``ty`` is one LLVM struct of the values the
+    thread holds (a tensor, even of one register per thread, or a memdesc's handle), as
+    Triton's type converter gives it; a scalar or an async token is one plain value."""
+    return isinstance(ty, (TensorType, MemDescType))
+
+
+def parameter_type(ty: Attribute, flat: list[Attribute]) -> Attribute:
+    """The LLVM type of a function parameter (or result) of type ``ty``, whose values are
+    ``flat`` (the lowering's ``ModuleState.flat_types``): see :func:`is_packed_parameter`."""
+    if is_packed_parameter(ty):
+        return llvm.LLVMStructType.from_type_list(flat)
+    [single] = flat
+    return single
 
 
 def is_float(ty: Attribute) -> bool:

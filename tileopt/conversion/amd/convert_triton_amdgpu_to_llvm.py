@@ -19,7 +19,7 @@ from xdsl.ir import Operation
 from tileopt.conversion.amd import buffer_ops, register_ops  # noqa: F401
 from tileopt.conversion.amd.hooks import AmdHooks
 from tileopt.conversion.amd.isa import AmdIsa
-from tileopt.conversion.triton_gpu_to_llvm.module_lowering import ModuleLowering
+from tileopt.conversion.triton_gpu_to_llvm.module_lowering import ModuleLowering, lowering_units
 from tileopt.ir import TileoptError
 from tileopt.passes import Pass, PassFailure, option, register_pass
 
@@ -37,12 +37,13 @@ class ConvertTritonAMDGPUToLLVM(Pass):
     def apply(self, ctx: Context, op: Operation) -> None:
         if not isinstance(op, ModuleOp):
             raise PassFailure(op, "convert-triton-amdgpu-to-llvm runs on a builtin.module")
-        arch = self.arch or _module_arch(op)
-        try:
-            isa = AmdIsa.of(arch)
-        except TileoptError as err:
-            raise PassFailure(op, str(err)) from None
-        ModuleLowering(op, AmdHooks(isa)).run()
+        for unit in lowering_units(op):
+            arch = self.arch or _module_arch(unit)
+            try:
+                isa = AmdIsa.of(arch)
+            except TileoptError as err:
+                raise PassFailure(unit, str(err)) from None
+            ModuleLowering(unit, AmdHooks(isa)).run()
 
 
 def _module_arch(module: ModuleOp) -> str:

@@ -49,11 +49,13 @@ from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
 from tileopt.conversion.math_expansions import erf_f32, generic_f32_primitives
 from tileopt.conversion.shared_layouts import SharedMemoryBanks
 from tileopt.conversion.target_hooks import (
+    ORDERINGS,
     CachePolicy,
     MatrixEmitter,
     MemoryAccess,
     ModuleSymbols,
     TargetHooks,
+    llvm_atomic_rmw,
 )
 from tileopt.conversion.type_converter import bit_width
 from tileopt.dialects import llvm_ext
@@ -75,8 +77,6 @@ _CONSTANT_ADDRESS_SPACE = 4
 _BANKS = SharedMemoryBanks(count=32, width=4)
 # Triton's memory scopes -> AMDGPU sync scopes (None: the system scope, LLVM's default).
 SYNC_SCOPES = {"gpu": "agent", "cta": "workgroup", "sys": None, "system": None}
-ORDERINGS = {"relaxed": "monotonic", "acquire": "acquire", "release": "release",
-             "acq_rel": "acq_rel"}
 _RMW = {
     "and": llvm_ext.AtomicBinOp.AND, "or": llvm_ext.AtomicBinOp.OR,
     "xor": llvm_ext.AtomicBinOp.XOR, "add": llvm_ext.AtomicBinOp.ADD,
@@ -327,18 +327,8 @@ class AmdHooks(TargetHooks):
     def atomic_rmw(self, b: LLVMBuilder, kind: str, ptr: SSAValue, value: SSAValue,
                    pred: SSAValue | None, sem: str, scope: str, *,
                    returns: bool = True) -> SSAValue | None:
-        ty = value.type
-        bits = bit_width(ty)
-
-        def rmw() -> SSAValue:
-            return b.emit(llvm_ext.AtomicRMWOp(_RMW[kind], ptr, value, ORDERINGS[sem],
-                                               SYNC_SCOPES.get(scope, "agent"), bits // 8))
-
-        if pred is None:
-            return rmw()
-        with b.guarded(pred, [ty], [b.zero(ty)]) as guard:
-            guard.yield_([rmw()])
-        return guard.results[0]
+        return llvm_atomic_rmw(b, _RMW[kind], ptr, value, pred, sem,
+                               SYNC_SCOPES.get(scope, "agent"))
 
     def atomic_cas(self, b: LLVMBuilder, ptr: SSAValue, cmp: SSAValue, value: SSAValue,
                    pred: SSAValue | None, sem: str, scope: str) -> SSAValue:

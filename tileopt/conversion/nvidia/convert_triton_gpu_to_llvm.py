@@ -19,7 +19,7 @@ from xdsl.ir import Operation
 from tileopt.conversion.nvidia import tma, wgmma  # noqa: F401
 from tileopt.conversion.nvidia.hooks import NvidiaHooks
 from tileopt.conversion.nvidia.target_options import NvidiaPass
-from tileopt.conversion.triton_gpu_to_llvm.module_lowering import ModuleLowering
+from tileopt.conversion.triton_gpu_to_llvm.module_lowering import ModuleLowering, lowering_units
 from tileopt.passes import PassFailure, register_pass
 
 
@@ -32,5 +32,5 @@ class ConvertTritonGPUToLLVM(NvidiaPass):
     def apply(self, ctx: Context, op: Operation) -> None:
         if not isinstance(op, ModuleOp):
             raise PassFailure(op, "convert-triton-gpu-to-llvm runs on a builtin.module")
-        hooks = NvidiaHooks(self.compute_capability, self.ptx_version)
-        ModuleLowering(op, hooks).run()
+        for unit in lowering_units(op):
+            ModuleLowering(unit, NvidiaHooks(self.compute_capability, self.ptx_version)).run()

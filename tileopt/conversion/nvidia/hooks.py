@@ -45,9 +45,10 @@ from tileopt.conversion.target_hooks import (
     MemoryAccess,
     ModuleSymbols,
     TargetHooks,
+    llvm_atomic_rmw,
 )
 from tileopt.conversion.type_converter import bit_width
-from tileopt.dialects import nvvm
+from tileopt.dialects import llvm_ext, nvvm
 from tileopt.layouts.encodings import NvidiaMma
 
 LOG2E = 1.4426950408889634
@@ -55,6 +56,8 @@ _AXES = ("x", "y", "z")
 _GENERIC_PTR = llvm.LLVMPointerType()
 # 32 banks of 4 bytes from sm_50 on.
 _BANKS = SharedMemoryBanks(count=32, width=4)
+# Triton's memory scopes -> NVPTX sync scopes of LLVM atomics (None: the system scope).
+_LLVM_SYNC_SCOPES = {"gpu": "device", "cta": "block", "sys": None, "system": None}
 
 
 def _int(bits: int) -> IntegerType:
@@ -418,6 +421,11 @@ class NvidiaHooks(TargetHooks):
         ty = value.type
         bits = bit_width(ty)
         op, cls = self._RMW[kind]
+        if kind == "fadd" and isinstance(ty, BFloat16Type) and self.compute_capability < 90:
+            # PTX adds bf16 atomically from sm_90 on; before, LLVM's atomicrmw (a CAS
+            # loop), as Triton does.
+            return llvm_atomic_rmw(b, llvm_ext.AtomicBinOp.FADD, ptr, value, pred, sem,
+                                   _LLVM_SYNC_SCOPES.get(scope, "device"), aligned=False)
         if cls == "f":
             suffix = f".noftz.f{bits}" if bits == 16 and isinstance(ty, Float16Type) else \
                 ".noftz.bf16" if isinstance(ty, BFloat16Type) else f".f{bits}"
@@ -450,9 +458,9 @@ class NvidiaHooks(TargetHooks):
         return old if isinstance(ty, IntegerType) else b.bitcast(old, ty)
 
     def vector_atomic_width(self, kind: str, element_type: Attribute) -> int:
-        # sm_90 adds float adds of up to 128 bits (.v2/.v4 f32, .v8 f16/bf16), which
-        # Triton uses for every tensor fadd it can
-        if self.compute_capability >= 90 and kind == "fadd" and \
+        # sm_90 with PTX 8.1 adds float adds of up to 128 bits (.v2/.v4 f32, .v8
+        # f16/bf16), which Triton uses for every tensor fadd it can
+        if self.compute_capability >= 90 and self.ptx_version >= 81 and kind == "fadd" and \
                 isinstance(element_type, (Float16Type, BFloat16Type, Float32Type)):
             return 128 // bit_width(element_type)
         return 1

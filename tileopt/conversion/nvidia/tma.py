@@ -106,10 +106,11 @@ def _reinterpret_tensor_descriptor(fl: FunctionLowering, op: Operation) -> None:
 # ------------------------------------------------------------------ mbarriers
 
 
-def _barrier_address(fl: FunctionLowering, value: SSAValue) -> SSAValue:
+def _barrier_address(fl: FunctionLowering, op: Operation, value: SSAValue) -> SSAValue:
+    """The address of the mbarrier ``op`` uses (``value``: a whole buffer)."""
     view = view_of(fl, value)
-    if view.static_offsets(fl) != (0,) * len(view.offsets):
-        raise fl.error(value.owner, "an mbarrier must be a whole buffer")
+    if not view.is_whole_frame() and view.static_offsets(fl) != (0,) * len(view.offsets):
+        raise fl.error(op, "an mbarrier must be a whole buffer")
     return view.base
 
 
@@ -117,7 +118,7 @@ def _barrier_address(fl: FunctionLowering, value: SSAValue) -> SSAValue:
 def _init_barrier(fl: FunctionLowering, op: Operation) -> None:
     count = op.properties["count"].value.data
     _asm(fl, f"@$0 mbarrier.init.shared::cta.b64 [$1], {count};", "b,r",
-         [_thread0(fl), _barrier_address(fl, op.operands[0])])
+         [_thread0(fl), _barrier_address(fl, op, op.operands[0])])
     # Shared memory written through the generic proxy so far (the barrier, a tensormap's
     # scratch that a TMA buffer may reuse) is ordered before the TMA copies' async proxy
     # (Triton 3.9's proxy-fence-insertion puts one fence before the first copy instead).
@@ -129,19 +130,19 @@ def _init_barrier(fl: FunctionLowering, op: Operation) -> None:
 @lowers("ttng.inval_barrier")
 def _inval_barrier(fl: FunctionLowering, op: Operation) -> None:
     _asm(fl, "@$0 mbarrier.inval.shared::cta.b64 [$1];", "b,r",
-         [_thread0(fl), _barrier_address(fl, op.operands[0])])
+         [_thread0(fl), _barrier_address(fl, op, op.operands[0])])
 
 
 @lowers("ttng.barrier_expect")
 def _barrier_expect(fl: FunctionLowering, op: Operation) -> None:
     size = op.properties["size"].value.data
     _asm(fl, f"@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], {size};", "b,r",
-         [_thread0(fl, fl.scalar(op.pred)), _barrier_address(fl, op.operands[0])])
+         [_thread0(fl, fl.scalar(op.pred)), _barrier_address(fl, op, op.operands[0])])
 
 
 @lowers("ttng.wait_barrier")
 def _wait_barrier(fl: FunctionLowering, op: Operation) -> None:
-    bar = _barrier_address(fl, op.operands[0])
+    bar = _barrier_address(fl, op, op.operands[0])
     phase = fl.scalar(op.operands[1])
     wait = ("{\n\t.reg .pred complete;\n\twaitLoop:\n\t"
             "mbarrier.try_wait.parity.shared::cta.b64 complete, [$0], $1;\n\t"
@@ -188,7 +189,7 @@ def _tma_load(fl: FunctionLowering, op: Operation) -> None:
     desc = fl.scalar(op.desc)
     coords = [fl.scalar(c) for c in op.coord]
     view = view_of(fl, op.result)
-    bar = _barrier_address(fl, op.barrier)
+    bar = _barrier_address(fl, op, op.barrier)
     pred = _thread0(fl, fl.scalar(op.pred))
     rank = len(coords)
     for address, box_coords in _boxes(fl, op, op.desc.type, view, coords):

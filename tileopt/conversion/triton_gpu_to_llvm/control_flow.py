@@ -117,8 +117,8 @@ def _cond_br(fl: FunctionLowering, op: Operation) -> None:
 
 @lowers("tt.return")
 def _return(fl: FunctionLowering, op: Operation) -> None:
-    """A device function returns its results' per-thread values (several in a struct)."""
-    values = fl.flatten(op.operands)
+    """A device function returns its results packed (several in a struct)."""
+    values = [fl.pack(v) for v in op.operands]
     if len(values) <= 1:
         fl.b.insert(llvm.ReturnOp(*values))
         return

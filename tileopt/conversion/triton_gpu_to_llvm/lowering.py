@@ -6,8 +6,8 @@ MLIR's dialect conversion replaces ops one at a time and keeps every tensor as a
 TritonGPU SSA value maps to the *Python list* of LLVM values one thread holds (see
 ``type_converter``), patterns read their operands' lists and record their results' lists,
 and nothing is packed until a value crosses a block boundary (then each element is one
-block argument). The IR is built once, small, in order, so the old function can simply be
-dropped at the end.
+block argument) or a function boundary (one struct, as in Triton's signatures). The IR is
+built once, small, in order, so the old function can simply be dropped at the end.
 
 A pattern is a function ``pattern(fl: FunctionLowering, op)`` registered for op names
 with :func:`lowers`; it emits through ``fl.b`` (an :class:`LLVMBuilder`) and records
@@ -36,6 +36,8 @@ from tileopt.conversion.type_converter import (
     boundary_types,
     convert_scalar_type,
     element_type,
+    is_packed_parameter,
+    parameter_type,
 )
 from tileopt.dialects.ttg import num_ctas, num_warps, threads_per_warp
 from tileopt.ir import TileoptError
@@ -66,7 +68,7 @@ def is_kernel(func: Operation) -> bool:
 
 
 def return_type(types: Sequence[Attribute]) -> Attribute:
-    """What an ``llvm.func`` returning ``types`` (one per register) returns."""
+    """What an ``llvm.func`` returning values of LLVM ``types`` (one per result) returns."""
     if not types:
         return llvm.LLVMVoidType()
     return types[0] if len(types) == 1 else llvm.LLVMStructType.from_type_list(list(types))
@@ -156,6 +158,27 @@ class FunctionLowering:
             self.set(result, flat[start:start + count])
             start += count
 
+    def pack(self, value: SSAValue) -> SSAValue:
+        """``value`` as one LLVM value of its ``ModuleState.parameter_type`` (what a
+        function takes and returns): a struct of its list, or its single value."""
+        values = self.get(value)
+        if not is_packed_parameter(value.type):
+            [single] = values
+            return single
+        packed = self.b.undef(self.module.parameter_type(value.type))
+        for i, element in enumerate(values):
+            packed = self.b.insert_value(packed, element, i)
+        return packed
+
+    def set_packed(self, result: SSAValue, packed: SSAValue) -> None:
+        """Record ``result`` from an LLVM value that :meth:`pack` made (a parameter, a
+        call's result): the fields of a struct are its list."""
+        if not is_packed_parameter(result.type):
+            self.set(result, [packed])
+            return
+        types = self.flat_types(result.type)
+        self.set(result, [self.b.extract_value(packed, i, t) for i, t in enumerate(types)])
+
     def bind_block_args(self, old: Block, new: Block) -> None:
         """Map ``old``'s arguments onto ``new``'s, element lists in order."""
         self.set_flat(old.args, new.args)
@@ -186,6 +209,8 @@ class FunctionLowering:
             raise
         except UnsupportedType as err:
             raise self.error(op, f"cannot lower '{op.name}': {err}") from None
+        except NotImplementedError as err:  # a hook the target does not have
+            raise self.error(op, f"cannot lower '{op.name}' on this target: {err}") from None
         except LayoutError as err:  # a layout the verifier let through but no math fits
             raise self.error(op, f"cannot lower: {err}") from None
         finally:
@@ -267,6 +292,11 @@ class ModuleState:
         if handle is not None:
             return handle
         return [convert_scalar_type(element_type(ty))] * self.layouts.num_registers(ty)
+
+    def parameter_type(self, ty: Attribute) -> Attribute:
+        """The LLVM type of a function parameter or result of type ``ty``
+        (``type_converter.parameter_type``)."""
+        return parameter_type(ty, self.flat_types(ty))
 
     def add_string(self, prefix: str, text: str) -> str:
         """The name of a module-level constant holding ``text`` (bytes, as given)."""

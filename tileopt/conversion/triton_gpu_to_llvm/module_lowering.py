@@ -10,8 +10,14 @@ A public ``tt.func`` is a kernel: it gets the target's kernel attributes (on NVI
 the ``ptx_kernel`` convention and launch bound) and, after its own parameters, the extra
 parameters Triton 3.6 appends to every kernel (two scratch pointers on NVIDIA), so that
 a launcher built for Triton's signature runs it unchanged. A private ``tt.func`` is a
-device function that ``tt.call`` reaches (see ``_build_llvm_func``). Parameter
-attributes (``tt.divisibility``...) are kept, as Triton keeps them.
+device function that ``tt.call`` reaches (see ``_build_llvm_func``). Parameters may be
+tensors and memdescs (Triton's lit tests write kernels so too), each one struct of the
+thread's values, as Triton's type converter makes them; parameter attributes
+(``tt.divisibility``...) are kept, as Triton keeps them.
+
+A file of several top-level modules read without ``-split-input-file`` is one unnamed
+module around them (MLIR's parser makes it); each module inside is lowered on its own
+(``lowering_units``), with its own attributes and ``@global_smem``.
 
 Importing this module imports every pattern family, which registers its patterns.
 """
@@ -26,6 +32,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    ModuleOp,
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation
@@ -59,6 +66,7 @@ from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     is_kernel,
     return_type,
 )
+from tileopt.conversion.type_converter import UnsupportedType
 from tileopt.passes import PassFailure
 
 
@@ -66,10 +74,8 @@ class ModuleLowering(ModuleState):
     """Lowers every ``tt.func`` of a module and adds the module-level LLVM globals."""
 
     def run(self) -> None:
+        _check_module_level(self.module)
         funcs = [op for op in self.module.ops if op.name == "tt.func"]
-        for op in list(self.module.ops):
-            if op.name not in ("tt.func", "llvm.func", "llvm.mlir.global"):
-                raise PassFailure(op, f"cannot lower '{op.name}' at module level")
         for func in funcs:
             new_func = self._lower_function(func)
             self.module.body.block.insert_op_before(new_func, func)
@@ -85,7 +91,9 @@ class ModuleLowering(ModuleState):
     def _lower_function(self, func: Operation) -> llvm.FuncOp:
         new_func, entry = self._build_llvm_func(func)
         lowering = FunctionLowering(self, func, entry)
-        lowering.bind_block_args(func.regions[0].blocks.first, entry)
+        lowering.b.location = func.location
+        for arg, param in zip(func.regions[0].blocks.first.args, entry.args):
+            lowering.set_packed(arg, param)
         if not is_kernel(func):
             lowering.shared_frame = entry.args[-1]
         lowering.lower_body(func.regions[0], new_func.body)
@@ -94,33 +102,28 @@ class ModuleLowering(ModuleState):
     def _build_llvm_func(self, func: Operation) -> tuple[llvm.FuncOp, Block]:
         """The empty ``llvm.func`` for ``func`` and its entry block (arguments in place).
 
-        A kernel takes scalars, then the target's extra parameters. A device function (a
-        private ``tt.func``, reached by ``tt.call``) takes each argument's per-thread
-        values in order (a tensor: one parameter per register), then the shared memory
-        its frame starts at (``FunctionLowering.shared_frame``), and returns its results' values (several
-        as a struct): Triton packs a tensor into one struct instead, which only renames.
-        Parameter attributes (``tt.divisibility``...) stay on a value's first parameter."""
+        Every function takes one parameter per argument (``ModuleState.parameter_type``:
+        a tensor or memdesc is a struct, as Triton's) with its attributes
+        (``tt.divisibility``...). A kernel then takes the target's extra parameters; a
+        device function (a private ``tt.func``, reached by ``tt.call``) the shared memory
+        its frame starts at (``FunctionLowering.shared_frame``), and it returns its
+        results in the same form (several in a struct)."""
         fn_type = func.properties["function_type"]
         assert isinstance(fn_type, FunctionType)
         kernel = is_kernel(func)
         if kernel and fn_type.outputs.data:
             raise LoweringError(func, "a kernel cannot return values")
-        inputs: list[Attribute] = []
-        firsts: list[int] = []
-        for ty in fn_type.inputs.data:
-            if kernel and (self.layouts.num_registers(ty) != 1 or hasattr(ty, "encoding")):
-                raise LoweringError(func, f"kernel parameter of type {ty} is not a scalar")
-            firsts.append(len(inputs))
-            inputs += self.flat_types(ty)
+        try:
+            inputs = [self.parameter_type(ty) for ty in fn_type.inputs.data]
+            outputs = [self.parameter_type(ty) for ty in fn_type.outputs.data]
+        except UnsupportedType as err:
+            raise LoweringError(func, f"cannot lower the signature: {err}") from None
         extra = (self.hooks.extra_kernel_arguments() if kernel
                  else [ptr_type(self.hooks.shared_address_space)])
         arg_attrs = func.properties.get("arg_attrs")
         new_arg_attrs = None
         if isinstance(arg_attrs, ArrayAttr):
-            attrs: list[DictionaryAttr] = [DictionaryAttr({})] * (len(inputs) + len(extra))
-            for first, attr in zip(firsts, arg_attrs.data):
-                attrs[first] = attr
-            new_arg_attrs = ArrayAttr(attrs)
+            new_arg_attrs = ArrayAttr([*arg_attrs.data, *[DictionaryAttr({})] * len(extra)])
         entry = Block(arg_types=[*inputs, *extra])
         if kernel:
             attributes = {"noinline": IntegerAttr(0, i1)}
@@ -130,7 +133,7 @@ class ModuleLowering(ModuleState):
             noinline = func.attributes.get("noinline")
             inline_never = isinstance(noinline, IntegerAttr) and noinline.value.data != 0
             attributes = {"noinline": IntegerAttr(int(inline_never), i1)}
-            result = return_type([t for ty in fn_type.outputs.data for t in self.flat_types(ty)])
+            result = return_type(outputs)
         new_func = llvm.FuncOp(
             func.properties["sym_name"],
             llvm.LLVMFunctionType([*inputs, *extra], result),
@@ -157,4 +160,26 @@ class ModuleLowering(ModuleState):
             self.module.body.block.insert_op_before(glob, first)
 
 
-__all__ = ["ModuleLowering"]
+def lowering_units(module: ModuleOp) -> list[ModuleOp]:
+    """The modules a lowering pass lowers one by one: ``module`` itself, unless it holds
+    modules; then those (in order, each by this rule), and ``module`` after them only if
+    it holds functions of its own."""
+    nested = [op for op in module.ops if isinstance(op, ModuleOp)]
+    if not nested:
+        return [module]
+    _check_module_level(module)
+    units = [unit for inner in nested for unit in lowering_units(inner)]
+    if any(op.name == "tt.func" for op in module.ops):
+        units.append(module)
+    return units
+
+
+def _check_module_level(module: ModuleOp) -> None:
+    """Refuse an op the lowering does not know at module level (an LLVM function or
+    global already there stays, as in Triton's lit inputs)."""
+    for op in module.ops:
+        if op.name not in ("tt.func", "llvm.func", "llvm.mlir.global", "builtin.module"):
+            raise PassFailure(op, f"cannot lower '{op.name}' at module level")
+
+
+__all__ = ["ModuleLowering", "lowering_units"]

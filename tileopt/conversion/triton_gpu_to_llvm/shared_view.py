@@ -135,6 +135,12 @@ class SharedView:
         known = [fl.b.known(o) for o in self.offsets]
         return None if any(k is None for k in known) else tuple(known)
 
+    def is_whole_frame(self) -> bool:
+        """Whether the view spans its frame in every dim, so that its offsets are 0
+        whatever values carry them (a memdesc parameter): an offset is a multiple of the
+        view's size inside the frame."""
+        return self.shape == self.frame[len(self.frame) - len(self.shape):]
+
     def offset_xor(self, fl: FunctionLowering) -> int | SSAValue:
         """``L^-1(offsets)``: the element offset every element of the view xors in; an int
         when the offsets are constants, else an i32 computed here."""

@@ -50,3 +50,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @no_async_copy(%p: tensor<32x64x!tt.ptr<f32>, #blocked>, %m: !ttg.memdesc<32x64xf32, #shared, #smem, mutable>) {
+    // A hook the target lacks (direct-to-LDS copies are not written for AMD) is an error
+    // at the op, not an internal error.
+    // CHECK: dot-errors.mlir:[[# @LINE + 1]]:5: error: cannot lower 'ttg.async_copy_global_to_local' on this target: asynchronous copies to shared memory
+    %t = ttg.async_copy_global_to_local %p, %m : tensor<32x64x!tt.ptr<f32>, #blocked> -> <32x64xf32, #shared, #smem, mutable>
+    tt.return
+  }
+}

@@ -99,12 +99,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // quad_perm without bound_ctrl: [2,3,0,1] (78) then [1,0,3,2] (177). An f16 travels
 // sign-extended in a 32-bit register, as the cross-lane instructions move dwords.
 // CHECK-LABEL: llvm.func internal @rows
-// CHECK:         %[[H:.*]] = llvm.bitcast %arg0 : f16 to i16
+// CHECK:         %[[X:.*]] = llvm.extractvalue %arg0[0] : !llvm.struct<(f16)>
+// CHECK:         %[[H:.*]] = llvm.bitcast %[[X]] : f16 to i16
 // CHECK-NEXT:    %[[W:.*]] = llvm.sext %[[H]] : i16 to i32
 // CHECK-NEXT:    %[[D:.*]] = rocdl.update.dpp %[[W]], %[[W]] with 78, 15, 15, false : i32
 // CHECK-NEXT:    %[[T:.*]] = llvm.trunc %[[D]] : i32 to i16
 // CHECK-NEXT:    %[[F:.*]] = llvm.bitcast %[[T]] : i16 to f16
-// CHECK-NEXT:    llvm.fadd %arg0, %[[F]] : f16
+// CHECK-NEXT:    llvm.fadd %[[X]], %[[F]] : f16
 // CHECK:         rocdl.update.dpp %{{.*}} with 177, 15, 15, false : i32
 // CHECK-NOT:     rocdl.readlane
 // CHECK-NOT:     rocdl.barrier
@@ -165,12 +166,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // atomicrmw at the agent scope (Triton's `gpu`); the old value (0 where masked off) comes
 // through the join block.
 // CHECK-LABEL: llvm.func internal @hist
-// CHECK:         llvm.cond_br %arg1, ^[[DO:.*]], ^[[JOIN:.*]](%{{.*}} : i32)
+// CHECK:         %[[P:.*]] = llvm.extractvalue %arg0[0]
+// CHECK:         %[[M:.*]] = llvm.extractvalue %arg1[0]
+// CHECK:         llvm.cond_br %[[M]], ^[[DO:.*]], ^[[JOIN:.*]](%{{.*}} : i32)
 // CHECK:       ^[[DO]]:
-// CHECK-NEXT:    %[[OLD:.*]] = llvm.atomicrmw add %arg0, %{{.*}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, i32
+// CHECK-NEXT:    %[[OLD:.*]] = llvm.atomicrmw add %[[P]], %{{.*}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, i32
 // CHECK-NEXT:    llvm.br ^[[JOIN]](%[[OLD]] : i32)
 // LLIR-LABEL: define internal void @hist
-// LLIR:         atomicrmw add ptr addrspace(1) %0, i32 1 syncscope("agent") acq_rel, align 4
+// LLIR:         %[[P:.*]] = extractvalue { ptr addrspace(1) } %0, 0
+// LLIR:         atomicrmw add ptr addrspace(1) %[[P]], i32 1 syncscope("agent") acq_rel, align 4
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
   tt.func private @hist(%bins: tensor<256x!tt.ptr<i32>, #blocked>, %m: tensor<256xi1, #blocked>) {
@@ -186,11 +190,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // ds_bpermute, whose address is the lane times 4.
 // CHECK-LABEL: llvm.func internal @prefix
 // CHECK:         %[[LANE:.*]] = llvm.urem %{{.*}}, %{{.*}} : i32
+// CHECK:         %[[X:.*]] = llvm.extractvalue %arg0[0] : !llvm.struct<(i32)>
 // CHECK:         %[[LOW:.*]] = llvm.icmp "ult" %[[LANE]], %[[ONE:.*]] : i32
 // CHECK-NEXT:    %[[DOWN:.*]] = llvm.sub %[[LANE]], %[[ONE]] : i32
 // CHECK-NEXT:    %[[SRC:.*]] = llvm.select %[[LOW]], %[[LANE]], %[[DOWN]] : i1, i32
 // CHECK-NEXT:    %[[ADDR:.*]] = llvm.shl %[[SRC]], %{{.*}} : i32
-// CHECK-NEXT:    rocdl.ds_bpermute %[[ADDR]], %arg0 : (i32, i32) -> i32
+// CHECK-NEXT:    rocdl.ds_bpermute %[[ADDR]], %[[X]] : (i32, i32) -> i32
 // CHECK-COUNT-5: rocdl.ds_bpermute
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
@@ -238,10 +243,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-LABEL: llvm.func internal @math
 // CHECK-DAG:     %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
 // CHECK-DAG:     %[[EDGE:.*]] = llvm.mlir.constant(1.0029{{[0-9e+.]*}} : f32) : f32
-// CHECK:         %[[S:.*]] = llvm.fmul %arg0, %[[LOG2E]] : f32
+// CHECK:         %[[X:.*]] = llvm.extractvalue %arg0[0] : !llvm.struct<(f32)>
+// CHECK:         %[[S:.*]] = llvm.fmul %[[X]], %[[LOG2E]] : f32
 // CHECK-NEXT:    llvm.intr.exp2(%[[S]]) : (f32) -> f32
-// CHECK:         llvm.call_intrinsic "llvm.amdgcn.sqrt"(%arg0) : (f32) -> f32
-// CHECK:         %[[A:.*]] = llvm.intr.fabs(%arg0) : (f32) -> f32
+// CHECK:         llvm.call_intrinsic "llvm.amdgcn.sqrt"(%[[X]]) : (f32) -> f32
+// CHECK:         %[[A:.*]] = llvm.intr.fabs(%[[X]]) : (f32) -> f32
 // CHECK-NEXT:    %[[FAR:.*]] = llvm.fcmp "oge" %[[A]], %[[EDGE]] : f32
 // CHECK:         llvm.cond_br %[[FAR]], ^[[LARGE:.*]], ^[[J1:.*]](%{{.*}} : f32)
 // CHECK:       ^[[LARGE]]:
@@ -251,7 +257,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK:       ^[[J1]](%[[R1:.*]]: f32):
 // CHECK:         llvm.cond_br %{{.*}}, ^[[SMALL:.*]], ^[[J2:.*]](%[[R1]] : f32)
 // CHECK:       ^[[SMALL]]:
-// CHECK-NEXT:    llvm.fmul %arg0, %arg0 : f32
+// CHECK-NEXT:    llvm.fmul %[[X]], %[[X]] : f32
 // CHECK-COUNT-7: llvm.intr.fma
 // CHECK:       ^[[J2]](%{{.*}}: f32):
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
@@ -460,6 +466,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     %val = tt.splat %v : i32 -> tensor<64xi32, #blocked>
     %old = amdg.buffer_atomic_cas acq_rel, gpu, %cmp, %val, %p[%off] : tensor<64xi32, #blocked>
     amdg.buffer_store %old, %p[%off] : tensor<64xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A kernel whose parameters are a tensor and a memdesc, as Triton's AMD lit tests write
+// kernels: one struct each (the thread's registers; the LDS base and one offset per dim),
+// as Triton 3.6 gives them, and the struct reaches LLVM IR as a first-class aggregate.
+// CHECK-LABEL: llvm.func @tensor_param(
+// CHECK-SAME:    %[[X:.*]]: !llvm.struct<(f32, f32)>, %{{.*}}: !llvm.struct<({{(!llvm.)?}}ptr<3>, i32)>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>)
+// CHECK:         llvm.extractvalue %[[X]][0] : !llvm.struct<(f32, f32)>
+// CHECK:         llvm.extractvalue %[[X]][1] : !llvm.struct<(f32, f32)>
+// LLIR-LABEL: define amdgpu_kernel void @tensor_param(
+// LLIR-SAME:    { float, float } inreg %{{.*}}, { ptr addrspace(3), i32 } inreg %{{.*}}, ptr addrspace(1)
+#b2 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @tensor_param(%x: tensor<128xf32, #b2>, %m: !ttg.memdesc<128xf32, #shared, #smem, mutable>, %p: !tt.ptr<f32>) {
+    ttg.local_store %x, %m : tensor<128xf32, #b2> -> !ttg.memdesc<128xf32, #shared, #smem, mutable>
     tt.return
   }
 }

@@ -1,5 +1,6 @@
 // RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm | FileCheck %s
-// RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm=compute-capability=90 | FileCheck %s --check-prefix=SM90
+// RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm="compute-capability=90 ptx-version=87" | FileCheck %s --check-prefix=SM90
+// RUN: tileopt %s -split-input-file --convert-triton-gpu-to-llvm="compute-capability=90 ptx-version=80" | FileCheck %s --check-prefix=PTX80
 
 // One atom per element, predicated by the mask; the returned old values are used.
 // CHECK-LABEL: llvm.func @rmw_used
@@ -74,6 +75,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // SM90:         "atom.global.gpu.relaxed.add.noftz.v8.f16 { $0, $1, $2, $3, $4, $5, $6, $7 }, [ $8 + 0 ], { $9, $10, $11, $12, $13, $14, $15, $16 };", "=h,=h,=h,=h,=h,=h,=h,=h,l,h,h,h,h,h,h,h,h"
 // SM90-NOT:     red.global
 // SM90-NOT:     atom.global
+// Vector atomics need PTX 8.1 too (Triton 3.6: sm_90 with PTX 8.0 adds one element, or
+// two f16, per instruction).
+// PTX80-LABEL: llvm.func @rmw_vector
+// PTX80-NOT:     .v4.f32
+// PTX80-NOT:     .v8.f16
+// PTX80:         llvm.return
 #blocked = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @rmw_vector(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
@@ -86,6 +93,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %qq = tt.addptr %qs, %r : tensor<1024x!tt.ptr<f16>, #blocked>, tensor<1024xi32, #blocked>
     %h = arith.constant dense<0.5> : tensor<1024xf16, #blocked>
     %old16 = tt.atomic_rmw fadd, relaxed, gpu, %qq, %h : (tensor<1024x!tt.ptr<f16>, #blocked>, tensor<1024xf16, #blocked>) -> tensor<1024xf16, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A bf16 add: PTX has it from sm_90 on; before, LLVM's atomicrmw in a branch where the
+// mask holds (a CAS loop in the PTX: test/lit/target/atomic-bf16-sm80.mlir), as Triton
+// 3.6 lowers it (which decides by the module's ttg.target; tileopt by the pass option).
+// CHECK-LABEL: llvm.func @rmw_bf16
+// CHECK:         llvm.cond_br %{{.*}}, ^[[RMW:bb[0-9]+]], ^[[JOIN:bb[0-9]+]](%{{.*}} : bf16)
+// CHECK:       ^[[RMW]]:
+// CHECK-NEXT:    %[[OLD:.*]] = llvm.atomicrmw fadd %{{.*}}, %{{.*}} syncscope("device") acq_rel : !llvm.ptr<1>, bf16
+// CHECK-NEXT:    llvm.br ^[[JOIN]](%[[OLD]] : bf16)
+// CHECK-NOT:     atom.global
+// SM90-LABEL: llvm.func @rmw_bf16
+// SM90:         "mov.u16 $0, 0x0;\0A\09@$3 atom.global.gpu.acq_rel.add.noftz.bf16 $0, [ $1 + 0 ], $2;", "=h,l,h,b"
+// SM90-NOT:     llvm.atomicrmw
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @rmw_bf16(%p: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %n: i32) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<bf16> -> tensor<128x!tt.ptr<bf16>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<128x!tt.ptr<bf16>, #blocked>, tensor<128xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<128xi32, #blocked>
+    %m = arith.cmpi slt, %r, %ns : tensor<128xi32, #blocked>
+    %v = arith.constant dense<1.0> : tensor<128xbf16, #blocked>
+    %old = tt.atomic_rmw fadd, acq_rel, gpu, %pp, %v, %m : (tensor<128x!tt.ptr<bf16>, #blocked>, tensor<128xbf16, #blocked>, tensor<128xi1, #blocked>) -> tensor<128xbf16, #blocked>
+    %os = tt.splat %out : !tt.ptr<bf16> -> tensor<128x!tt.ptr<bf16>, #blocked>
+    %oo = tt.addptr %os, %r : tensor<128x!tt.ptr<bf16>, #blocked>, tensor<128xi32, #blocked>
+    tt.store %oo, %old : tensor<128x!tt.ptr<bf16>, #blocked>
     tt.return
   }
 }
