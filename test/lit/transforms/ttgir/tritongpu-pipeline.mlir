@@ -195,6 +195,49 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// Two wgmma loops in one: the first dot's result is read in the loop (addf), so it is
+// waited on at once ({pendings = 0}); the second stays in flight. That wait already
+// leaves at most this iteration's dots pending at the loop's end, so no wait follows the
+// last async dot (Triton 3.6's output for this input: one wait in the loop, one after it).
+
+// CHECK-LABEL: tt.func @wgmma_after_sync_dot
+// CHECK: scf.for
+// CHECK: %[[D1:.+]] = ttng.warp_group_dot %[[VA:.+]], %[[VB:.+]], %arg4 {inputPrecision = 0 : i32, isAsync = true}
+// CHECK-NEXT: %[[W:.+]]:3 = ttng.warp_group_dot_wait %[[D1]], %[[VA]], %[[VB]] {pendings = 0 : i32}
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[W]]#0, %[[W]]#0
+// CHECK-NEXT: %[[D2:.+]] = ttng.warp_group_dot %[[VA]], %[[VB]], %arg5 {inputPrecision = 0 : i32, isAsync = true}
+// CHECK-NOT: ttng.warp_group_dot_wait
+// CHECK: scf.yield %[[S]], %[[D2]],
+// CHECK: %[[R:.+]] = ttng.warp_group_dot_wait %{{.+}}#1 {pendings = 0 : i32}
+// CHECK: tt.return %{{.+}}#0, %[[R]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wgmma_after_sync_dot(%a0: tensor<64x64x!tt.ptr<f16>, #blocked> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>}, %b0: tensor<64x64x!tt.ptr<f16>, #blocked> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>}, %n: i32) -> (tensor<64x64xf32, #mma>, tensor<64x64xf32, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %r:4 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %acc2 = %acc0, %pa = %a0, %pb = %b0) -> (tensor<64x64xf32, #mma>, tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>)  : i32 {
+      %a = tt.load %pa {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %as = ttg.local_alloc %a {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %b = tt.load %pb {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %bs = ttg.local_alloc %b {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %e = ttng.warp_group_dot %as, %bs, %acc {inputPrecision = 0 : i32, loop.cluster = 0 : i32, loop.stage = 2 : i32} : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+      %e2 = arith.addf %e, %e {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64x64xf32, #mma>
+      %d = ttng.warp_group_dot %as, %bs, %acc2 {inputPrecision = 0 : i32, loop.cluster = 0 : i32, loop.stage = 2 : i32} : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+      %na = tt.addptr %pa, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %nb = tt.addptr %pb, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %e2, %d, %na, %nb : tensor<64x64xf32, #mma>, tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return %r#0, %r#1 : tensor<64x64xf32, #mma>, tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
 // A scheduled loop whose op has no stage is bad input.
 
 #bl = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
