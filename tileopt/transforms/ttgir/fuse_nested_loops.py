@@ -22,11 +22,12 @@ How (one level, applied leaf to root)::
 with ``inner_len = max(1, len_j)`` (several inner loops overlap their first and last
 iterations with the logues between them). The inner lengths and ``inner_len`` are carried
 by the fused loop too. Values crossing the new ``scf.if`` ops become loop-carried,
-initialised with zero (numbers, tensors of numbers) or ``ub.poison``. Only inner loops
-whose bounds are (or can be hoisted to be) invariant in the outer loop are fused (Triton
-also fuses inner loops whose bounds depend on the outer induction variable: not done
-here). Inner-loop initial values defined outside the nest are set once before the fused
-loop and reset by the epilogue. Ops are built in Triton's order, at the outer loop's
+initialised with zero (numbers, tensors of numbers) or ``ub.poison``. Inner loops whose
+bounds are (or can be hoisted to be) invariant in the outer loop are fused, and so are
+those whose bounds are scalar functions of the outer induction variable (their lengths
+are summed over the outer range by a loop before the nest, and computed again by the
+prologue). Inner-loop initial values defined outside the nest are set once before the
+fused loop and reset by the epilogue. Ops are built in Triton's order, at the outer loop's
 location.
 """
 
