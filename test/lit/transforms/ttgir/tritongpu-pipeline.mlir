@@ -274,6 +274,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// The prologue computes each iteration's induction variable (lb + i * step) once, for the
+// ops that read it and for the predicate (Triton 3.6's expander; Triton 3.6's output for
+// this input).
+
+// CHECK-LABEL: tt.func @induction_variable_in_prologue
+// CHECK: %[[IV1:.+]] = arith.addi %arg2, %c1_i32 : i32
+// CHECK-NEXT: arith.cmpi slt, %[[IV1]], %arg3 : i32
+// CHECK-NOT: arith.addi %arg2, %c1_i32
+// CHECK: tt.splat %[[IV1]] : i32 -> tensor<32x32xi32, #blocked>
+// CHECK: scf.for
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @induction_variable_in_prologue(%a0: tensor<32x32x!tt.ptr<f16>, #blocked> {tt.contiguity = dense<[1, 32]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>}, %b0: tensor<32x32x!tt.ptr<f16>, #blocked> {tt.contiguity = dense<[1, 32]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>}, %lb: i32, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<32> : tensor<32x32xi32, #blocked>
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %r:3 = scf.for %i = %lb to %n step %c1 iter_args(%acc = %acc0, %pa = %a0, %pb = %b0) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>)  : i32 {
+      %si = tt.splat %i {loop.cluster = 3 : i32, loop.stage = 0 : i32} : i32 -> tensor<32x32xi32, #blocked>
+      %pi = tt.addptr %pa, %si {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      %a = tt.load %pi {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %b = tt.load %pb {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %ad = ttg.convert_layout %a {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %bd = ttg.convert_layout %b {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %ad, %bd, %acc {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %na = tt.addptr %pa, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      %nb = tt.addptr %pb, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      scf.yield %d, %na, %nb : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return %r#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
 // A scheduled loop whose op has no stage is bad input.
 
 #bl = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
