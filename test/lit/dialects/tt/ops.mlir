@@ -125,3 +125,12 @@ module {
     tt.return %cs : tensor<16xf32>
   }
 }
+
+// tt.unsplat: the result type is the source's element type (Triton 3.6 prints it so).
+// CHECK-LABEL: tt.func @unsplat
+// CHECK-NEXT:    %0 = tt.unsplat %arg0 : tensor<1x1xf32>
+// CHECK-NEXT:    tt.return %0 : f32
+tt.func @unsplat(%arg0: tensor<1x1xf32>) -> f32 {
+  %0 = tt.unsplat %arg0 : tensor<1x1xf32>
+  tt.return %0 : f32
+}
