@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     TensorType,
+    i1,
     i32,
 )
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
@@ -435,6 +436,10 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
     traits = traits_def(ReadsGlobalWritesShared())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
+    # Triton's DefaultValuedAttrs: MLIR leaves them out of the text when they hold these.
+    _DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "isVolatile": IntegerAttr(0, i1), "contiguity": IntegerAttr(1, i32)}
+
     @classmethod
     def parse(cls, parser: Parser) -> AsyncCopyGlobalToLocalOp:
         src, dst = parse_operands(parser, 2)
@@ -475,7 +480,7 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
             printer.print_string(" other ")
             printer.print_operand(self.other)
         print_cache_keywords(printer, self)
-        print_attr_dict(printer, self, elide=["cache", "evict"])
+        print_attr_dict(printer, self, elide=["cache", "evict"], defaults=self._DEFAULTS)
         print_types(printer, [self.src.type])
         printer.print_string(" -> ")
         dst_type = self.result.type

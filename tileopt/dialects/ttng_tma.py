@@ -189,7 +189,9 @@ class AsyncTMACopyGlobalToLocalOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_list([self.result, self.barrier, self.pred], printer.print_operand)
         print_cache_keywords(printer, self)
-        print_attr_dict(printer, self, elide=("cache", "evict"))
+        # isVolatile is a DefaultValuedAttr: MLIR leaves ``false`` out of the text.
+        print_attr_dict(printer, self, elide=("cache", "evict"),
+                        defaults={"isVolatile": IntegerAttr(0, i1)})
         print_types(printer, [self.desc.type, self.barrier.type])
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)

@@ -21,6 +21,7 @@ import re
 import unicodedata
 
 from xdsl.context import Context
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
@@ -110,6 +111,10 @@ _INTEGER_LITERAL = re.compile(r"-?[0-9]+ ?: ?(?:[su]?i[0-9]+|index)(?![\w$.\-])"
 _INTEGER_ATTRS: dict[str, IntegerAttr] = {}
 
 
+# ops whose custom parsers add MLIR's implicit scf.yield (SingleBlockImplicitTerminator)
+_IMPLICIT_YIELD = frozenset({"scf.if", "scf.for"})
+
+
 def _generic_form(name: str) -> str:
     return f'"{name}"(...) : (...) -> (...)'
 
@@ -161,6 +166,8 @@ class TileoptParser(Parser):
         self._text = text
         self._type_cache: dict[str, Attribute] = {}
         self._first_uses: dict[str, Span] = {}
+        # per op being read (innermost last): its name when written in custom form
+        self._custom_ops: list[str | None] = []
 
     # --- aliases defined after use ---------------------------------------------------
 
@@ -254,14 +261,23 @@ class TileoptParser(Parser):
         return module
 
     def parse_optional_region(self, arguments=None):
+        owner = self._custom_ops[-1] if self._custom_ops else None
         try:
-            return super().parse_optional_region(arguments)
+            region = super().parse_optional_region(arguments)
         except MultipleSpansParseError as err:
             if err.msg.startswith("region ends with missing block") and err.refs:
                 span = err.refs[0][0]
                 raise ParseError(span, f"reference to an undefined block '{span.text}'") \
                     from None
             raise
+        if owner in _IMPLICIT_YIELD and region is not None and len(region.blocks) == 1:
+            # MLIR's ensureRegionTerminator: an unregistered op is no terminator
+            # (hasTrait), so the implicit scf.yield follows it; xDSL's parsers take it for
+            # one (mightHaveTrait) and then reject the region.
+            block = region.blocks.first
+            if isinstance(block.last_op, UnregisteredOp):
+                block.add_op(scf.YieldOp())
+        return region
 
     def _parse_block(self):
         token = self._current_token
@@ -340,6 +356,7 @@ class TileoptParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
+        self._custom_ops.append(None)
         try:
             op = super().parse_operation()
         except VerifyException as err:
@@ -349,6 +366,8 @@ class TileoptParser(Parser):
             message = " ".join(str(err).split())
             raise ParseError(Span(start, start + 1, self.lexer.input),
                              f"'{name.strip(chr(34))}' op {message}") from None
+        finally:
+            self._custom_ops.pop()
         self.op_starts.append((op, start))
         return op
 
@@ -362,6 +381,8 @@ class TileoptParser(Parser):
             name, dialect_stack=self._parser_state.dialect_stack)
         span = self._op_name_span or self._current_token.span
         generic = span.text.startswith('"')
+        if self._custom_ops:
+            self._custom_ops[-1] = None if generic else name
         if op_type is not None:
             if not generic and issubclass(op_type, UnregisteredOp):
                 # --allow-unregistered-dialect: such an op has no custom syntax to read

@@ -147,3 +147,12 @@ tt.func @trans(%x: tensor<4x8xf32>) {
 tt.func @no_return(%x: i32) {
   %0 = arith.addi %x, %x : i32
 }
+
+// -----
+
+// tt.unsplat: the source holds more than one element.
+// CHECK: {{.*}}invalid-tt.mlir:[[# @LINE + 2]]:3: error: 'tt.unsplat' op source tensor must have exactly one element
+tt.func @unsplat_two(%a: tensor<2xf32>) -> f32 {
+  %0 = tt.unsplat %a : tensor<2xf32>
+  tt.return %0 : f32
+}

@@ -1,5 +1,5 @@
-"""Ops that create or reshape tensors: make_range, splat, broadcast, expand_dims, reshape,
-trans, join, split, cat.
+"""Ops that create or reshape tensors: make_range, splat, unsplat, broadcast, expand_dims,
+reshape, trans, join, split, cat.
 
 ``make_range`` is the only one that computes: each register holds ``start`` plus its
 element's coordinate (``indexing``). The others move values between registers of one
@@ -32,6 +32,12 @@ def _make_range(fl: FunctionLowering, op: Operation) -> None:
 def _splat(fl: FunctionLowering, op: Operation) -> None:
     value = fl.scalar(op.operands[0])
     fl.set(op.results[0], [value] * fl.layouts.num_registers(op.results[0].type))
+
+
+@lowers("tt.unsplat")
+def _unsplat(fl: FunctionLowering, op: Operation) -> None:
+    # a one-element tensor: every thread holds the element in its first register
+    fl.set(op.results[0], fl.get(op.operands[0])[:1])
 
 
 def _move(fl: FunctionLowering, op: Operation, dst_to_src) -> bool:

@@ -37,8 +37,8 @@ from tileopt.dialects.tt.functions import (
     FuncOp, ReturnOp, CallOp, GetProgramIdOp, GetNumProgramsOp,
 )
 from tileopt.dialects.tt.shapes import (
-    MakeRangeOp, SplatOp, BroadcastOp, ExpandDimsOp, ReshapeOp, TransOp, JoinOp, SplitOp,
-    CatOp, GatherOp, HistogramOp,
+    MakeRangeOp, SplatOp, UnsplatOp, BroadcastOp, ExpandDimsOp, ReshapeOp, TransOp, JoinOp,
+    SplitOp, CatOp, GatherOp, HistogramOp,
 )
 from tileopt.dialects.tt.pointers import AddPtrOp, AdvanceOp, MakeTensorPtrOp
 from tileopt.dialects.tt.memory import (
@@ -77,6 +77,7 @@ TT_OPS: list[type[IRDLOperation]] = [
     GetNumProgramsOp,
     MakeRangeOp,
     SplatOp,
+    UnsplatOp,
     BroadcastOp,
     ExpandDimsOp,
     ReshapeOp,

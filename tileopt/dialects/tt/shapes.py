@@ -14,8 +14,12 @@ from xdsl.irdl import (
     AnyAttr, IRDLOperation, ParsePropInAttrDict, VarConstraint, irdl_op_definition,
     operand_def, opt_prop_def, prop_def, result_def, traits_def,
 )
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
+
+from tileopt.dialects.assembly import print_attr_dict
 
 from tileopt.dialects.traits import (
     BroadcastEncoding, SameOperandsAndResultElementType, SameOperandsAndResultEncoding,
@@ -102,6 +106,45 @@ class SplatOp(_ShapeOp):
             raise VerifyException(
                 f"source must be a scalar or a 0-d tensor, got {type_str(self.src.type)}"
             )
+
+
+@irdl_op_definition
+class UnsplatOp(IRDLOperation):
+    """``tt.unsplat %x : tensor<1x1xf32>``: the one element of a one-element tensor (what
+    Triton's pipeliner reads a scalar load's copy back with)."""
+
+    name = "tt.unsplat"
+
+    src = operand_def(TensorType)
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> UnsplatOp:
+        src = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        if not isinstance(src_type, TensorType):
+            parser.raise_error(f"expected a tensor type, got {type_str(src_type)}")
+        return cls.build(operands=[parser.resolve_operand(src, src_type)],
+                         result_types=[src_type.element_type], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+
+    def verify_(self) -> None:
+        if num_elements(self.src.type) != 1:
+            raise VerifyException("source tensor must have exactly one element")
+        if self.result.type != self.src.type.element_type:
+            raise VerifyException(
+                f"result must be the source's element type "
+                f"{type_str(self.src.type.element_type)}, got {type_str(self.result.type)}")
 
 
 @irdl_op_definition

@@ -189,6 +189,11 @@ def _splat(ev, op, vals, env):
     return _shape_op(vals[0], lambda a: np.array(np.broadcast_to(a, s)))
 
 
+@handles("tt.unsplat")
+def _unsplat(ev, op, vals, env):
+    return _shape_op(vals[0], lambda a: a.reshape(()))
+
+
 @handles("tt.broadcast")
 def _broadcast(ev, op, vals, env):
     s = N.shape(_rty(op))

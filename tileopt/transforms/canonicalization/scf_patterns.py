@@ -483,17 +483,20 @@ PATTERNS: dict[str, tuple[Rewrite, ...]] = {
 
 @dataclass(frozen=True)
 class ScfCanonicalization(RewritePattern):
-    """The canonicalization patterns of one op, tried in order until one applies."""
+    """The canonicalization patterns of one op (``op_name``), tried in order until one
+    applies; other ops are left alone, so passes may apply it among other patterns."""
 
-    patterns: tuple[Rewrite, ...]
+    op_name: str
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        for pattern in self.patterns:
+        if op.name != self.op_name:
+            return
+        for pattern in PATTERNS[self.op_name]:
             if pattern(op, rewriter):
                 return
 
 
 for _op in (scf.ForOp, scf.IfOp):
-    add_canonicalization_patterns(_op, ScfCanonicalization(PATTERNS[_op.name]))
+    add_canonicalization_patterns(_op, ScfCanonicalization(_op.name))
 
 __all__: Sequence[str] = ["PATTERNS", "ScfCanonicalization"]

@@ -17,9 +17,9 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects import scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
-from xdsl.transforms.common_subexpression_elimination import cse
 
 from tileopt.passes import Pass, register_pass
+from tileopt.transforms.common.cse import cse
 from tileopt.transforms.utils.loop_hoisting import is_memory_effect_free
 
 

@@ -1,27 +1,34 @@
 """``tritongpu-fuse-nested-loops``: flatten a loop nest into one loop (Triton 3.6's
-``FuseNestedLoops.cpp``), so the software pipeliner sees a single loop with a dot.
+``FuseNestedLoops.cpp``), so the software pipeliner sees a single loop.
 
-Which nests: an outer ``scf.for`` holding exactly one inner ``scf.for`` that contains a dot
-(the persistent-matmul shape), or any nest whose outer loop carries ``ttg.always-fuse``.
-For the first kind, pure ops computed before the inner loop but only used after it are
-first sunk below it, and the inner loop is marked ``ttg.must-execute`` (its body then runs
-unconditionally in the fused loop).
+Which nests: an outer ``scf.for`` around exactly one inner ``scf.for`` whose outer loop the
+frontend marked ``tt.flatten`` (``tl.range(..., flatten=True)``), or any nest whose outer
+loop carries ``ttg.always-fuse`` (for tests). A ``tt.flatten`` nest is first prepared: the
+outer loop's invariant code is hoisted (MLIR's LICM), pure ops computed before the inner
+loop but only used after it are sunk below it, and the inner loop is made to run at least
+once (``ttg.must-execute``: its body then runs unconditionally in the fused loop), known
+from an ``llvm.intr.assume`` of ``ub > lb``, else by testing its length before the nest
+and running a copy of the nest without the inner loop when it is 0.
 
 How (one level, applied leaf to root)::
 
-    for i in range(lbi, ubi, si):            T = -1; i = lbi - si
+    for i in range(lbi, ubi, si):            T = 0; i = lbi - si
       prologue(i)                             for _ in range(len_i * inner_len):
-      for j in range(lbj, ubj, sj):             T = 0 if T == inner_len - 1 else T + 1
-        body(i, j)                      ==>     if T == 0: i += si; prologue(i); j = lbj
-      epilogue(i)                               if 0 <= T < len_j: body(i, j); j += sj
-                                                if T == inner_len - 1: epilogue(i)
+      for j in range(lbj, ubj, sj):             if T == 0: i += si; prologue(i); j = lbj
+        body(i, j)                      ==>     if 0 <= T < len_j: body(i, j); j += sj
+      epilogue(i)                               if T == inner_len - 1: epilogue(i)
+                                                T = 0 if T == inner_len - 1 else T + 1
 
 with ``inner_len = max(1, len_j)`` (several inner loops overlap their first and last
-iterations with the logues between them). Values crossing the new ``scf.if`` ops become
-loop-carried, initialised with zero (numbers, tensors of numbers) or ``ub.poison``. Only
-inner loops whose bounds are (or can be hoisted to be) invariant in the outer loop are
-fused. Inner-loop initial values defined outside the nest are set once before the fused
-loop and reset by the epilogue.
+iterations with the logues between them). The inner lengths and ``inner_len`` are carried
+by the fused loop too. Values crossing the new ``scf.if`` ops become loop-carried,
+initialised with zero (numbers, tensors of numbers) or ``ub.poison``. Inner loops whose
+bounds are (or can be hoisted to be) invariant in the outer loop are fused, and so are
+those whose bounds are scalar functions of the outer induction variable (their lengths
+are summed over the outer range by a loop before the nest, and computed again by the
+prologue). Inner-loop initial values defined outside the nest are set once before the
+fused loop and reset by the epilogue. Ops are built in Triton's order, at the outer loop's
+location.
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
     i1,
+    i32,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -49,16 +57,27 @@ from xdsl.traits import is_side_effect_free
 from xdsl.utils.hints import isa
 
 from tileopt.dialects import arith as tarith
-from tileopt.passes import Pass, register_pass
 from tileopt.analysis.structured_dominance import (
     ancestor_in_block,
     dominates,
     is_before_in_block,
     properly_dominates,
 )
+from tileopt.passes import Pass, register_pass
+from tileopt.dialects.tt_types import PointerType
+from tileopt.transforms.utils.loop_hoisting import (
+    hoist_from_loop,
+    is_memory_effect_free,
+    is_pure_and_speculatable,
+    only_reads,
+)
 
 MUST_EXECUTE = "ttg.must-execute"
 ALWAYS_FUSE = "ttg.always-fuse"
+FLATTEN = "tt.flatten"
+WARP_SPECIALIZE = "tt.warp_specialize"
+DISALLOW_ACC_MULTI_BUFFER = "tt.disallow_acc_multi_buffer"
+NUM_STAGES = "tt.num_stages"
 _DOT_LIKE = frozenset({"tt.dot", "tt.dot_scaled", "ttng.warp_group_dot", "ttng.tc_gen5_mma",
                        "ttng.tc_gen5_mma_scaled"})
 
@@ -110,12 +129,15 @@ def find_loop_nests(container: Operation, nests: list[LoopNest]) -> None:
 
 
 class _Builder:
-    """Insert ops one after another at an insertion point."""
+    """Insert ops one after another at an insertion point, at one location (Triton's
+    ImplicitLocOpBuilder)."""
 
-    def __init__(self, point: InsertPoint):
+    def __init__(self, point: InsertPoint, location: Attribute):
         self.point = point
+        self.location = location
 
     def add(self, op: Operation) -> Operation:
+        op.location = self.location
         Rewriter.insert_op(op, self.point)
         self.point = InsertPoint.after(op)
         return op
@@ -132,43 +154,80 @@ def _is_number(ty: Attribute) -> bool:
     return isinstance(ty, (IntegerType, IndexType)) or isa(ty, AnyFloat)
 
 
+def _is_scalar(ty: Attribute) -> bool:
+    return _is_number(ty) or isinstance(ty, PointerType)
+
+
 def _can_hoist_bound_computation(op: Operation) -> bool:
-    return (is_side_effect_free(op) and not op.regions
-            and all(_is_number(t) for t in op.operand_types)
-            and all(_is_number(t) for t in op.result_types))
+    """Ops without memory effects (those inside included: the loops fusion builds) or
+    that only read, on scalars (Triton's canHoistLoopBoundComputation)."""
+    return ((is_memory_effect_free(op) or only_reads(op))
+            and all(_is_scalar(t) for t in op.operand_types)
+            and all(_is_scalar(t) for t in op.result_types))
+
+
+def _bound_ops(outer: scf.ForOp, values: Sequence[SSAValue],
+               leaf_arg: BlockArgument | None = None) -> dict[Operation, None] | None:
+    """The ops of ``outer``'s body that compute ``values`` from values defined before
+    ``outer`` (and ``leaf_arg``), if all of them are hoistable bound computations."""
+    visited: dict[Operation, None] = {}
+    queue = list(values)
+    while queue:
+        value = queue.pop(0)
+        if value is leaf_arg or properly_dominates(value, outer):
+            continue
+        if isinstance(value, BlockArgument):
+            return None
+        op = value.op
+        if op in visited:
+            continue
+        if not _can_hoist_bound_computation(op):
+            return None
+        visited[op] = None
+        queue.extend(op.operands)
+    return visited
 
 
 def is_outer_loop_invariant(outer: scf.ForOp, values: Sequence[SSAValue],
                             to_hoist: dict[Operation, None]) -> bool:
     """``values`` are defined before ``outer`` or computed by pure scalar ops that can be
     hoisted before it (added to ``to_hoist`` only if all of them can)."""
-    visited: dict[Operation, None] = {}
-    queue = list(values)
-    while queue:
-        value = queue.pop(0)
-        if properly_dominates(value, outer):
-            continue
-        if isinstance(value, BlockArgument):
-            return False
-        op = value.op
-        if op in visited:
-            continue
-        if not _can_hoist_bound_computation(op):
-            return False
-        visited[op] = None
-        queue.extend(op.operands)
-    to_hoist.update(visited)
+    ops = _bound_ops(outer, values)
+    if ops is None:
+        return False
+    to_hoist.update(ops)
     return True
+
+
+def slice_bounds(outer: scf.ForOp, values: Sequence[SSAValue]) -> list[Operation] | None:
+    """The ops computing ``values`` from the outer induction variable and values from
+    before ``outer``, in program order (Triton's canSliceBounds), or None."""
+    ops = _bound_ops(outer, values, outer.body.block.args[0])
+    if ops is None:
+        return None
+    order = {op: n for n, op in enumerate(outer.walk())}
+    return sorted(ops, key=lambda o: order[o])
+
+
+def _clone_slices(b: _Builder, sliced: list[Operation],
+                  mapping: dict[SSAValue, SSAValue]) -> None:
+    """Clones of ``sliced`` at ``b`` (each op once per ``mapping``), operands mapped."""
+    for op in sliced:
+        if op.results and op.results[0] in mapping:
+            continue
+        clone = op.clone(value_mapper=mapping)
+        b.add(clone)
+        mapping.update(zip(op.results, clone.results))
 
 
 def _int_width(ty: Attribute) -> int:
     return 64 if isinstance(ty, IndexType) else ty.width.data  # type: ignore[union-attr]
 
 
-def _num_iters(b: _Builder, loop: scf.ForOp) -> SSAValue:
+def _num_iters(b: _Builder, lb: SSAValue, ub: SSAValue, step: SSAValue) -> SSAValue:
     """``ceildiv(ub - lb, step)``: the trip count (also right for negative steps)."""
-    diff = b.value(xarith.SubiOp(loop.ub, loop.lb))
-    return b.value(xarith.CeilDivSIOp(diff, loop.step))
+    diff = b.value(xarith.SubiOp(ub, lb))
+    return b.value(xarith.CeilDivSIOp(diff, step))
 
 
 def _cast_int(b: _Builder, value: SSAValue, ty: Attribute) -> SSAValue:
@@ -268,44 +327,72 @@ def _defined_inside(value: SSAValue, op: Operation) -> bool:
 # --------------------------------------------------------------------------------- fusion
 
 
+def _yield_of(region: Region) -> Operation:
+    return region.block.last_op
+
+
 def fuse_one_level(parent: LoopNestNode) -> None:
-    """Fuse ``parent``'s (leaf) child loops into it; see the module docstring."""
+    """Fuse ``parent``'s (leaf) child loops into it; see the module docstring. Ops are
+    built in the order Triton 3.6's ``fuseOneLevel`` builds them, at the outer loop's
+    location, so that the result reads as Triton's."""
     outer = parent.loop
     inner_loops: list[scf.ForOp] = []
+    slices: list[list[Operation]] = []  # per inner loop: its outer-variant bound ops
     to_hoist: dict[Operation, None] = {}
     for child in parent.children:
         inner = child.loop
-        if is_outer_loop_invariant(outer, [inner.lb, inner.ub, inner.step], to_hoist):
+        bounds = [inner.lb, inner.ub, inner.step]
+        if is_outer_loop_invariant(outer, bounds, to_hoist):
             inner_loops.append(inner)
+            slices.append([])
+        elif (sliced := slice_bounds(outer, bounds)) is not None:
+            inner_loops.append(inner)
+            slices.append(sliced)
     parent.children = []
     if not inner_loops:
         return
+    all_invariant = not any(slices)
 
     order = {op: n for n, op in enumerate(outer.parent_op().walk())}
     for op in sorted(to_hoist, key=lambda o: order[o]):
         op.detach()
         Rewriter.insert_op(op, InsertPoint.before(outer))
 
-    b = _Builder(InsertPoint.before(outer))
+    b = _Builder(InsertPoint.before(outer), outer.location)
     width = _int_width(outer.body.block.args[0].type)
-    len_outer = _num_iters(b, outer)
-    len_inners = []
     for loop in inner_loops:
-        length = _num_iters(b, loop)
-        width = max(width, _int_width(length.type))
-        len_inners.append(length)
+        width = max(width, _int_width(loop.body.block.args[0].type))
     int_ty = IntegerType(width)
 
+    len_outer = _num_iters(b, outer.lb, outer.ub, outer.step)
+    len_inners = [_poison_or_zero(b, int_ty) if sliced else
+                  _cast_int(b, _num_iters(b, loop.lb, loop.ub, loop.step), int_ty)
+                  for loop, sliced in zip(inner_loops, slices)]
     n = len(inner_loops) - 1
     inner_len = b.const(0, int_ty)
-    partial_sums = [inner_len]
-    for length in len_inners:
-        length = _cast_int(b, length, int_ty)
-        length = b.value(xarith.MaxSIOp(b.const(1, int_ty), length))
-        inner_len = b.value(xarith.AddiOp(inner_len, length))
-        partial_sums.append(inner_len)
+    for length, sliced in zip(len_inners, slices):
+        if not sliced:
+            inner_len = b.value(xarith.AddiOp(
+                inner_len, b.value(xarith.MaxSIOp(b.const(1, int_ty), length))))
     inner_len = b.value(xarith.SubiOp(inner_len, b.const(n, int_ty)))
     total = b.value(xarith.MuliOp(_cast_int(b, len_outer, int_ty), inner_len))
+    # The lengths of outer-variant inner loops, summed over the outer range (with only
+    # invariant ones the loop just carries the product: canonicalize folds it away).
+    peeled = scf.ForOp(outer.lb, outer.ub, outer.step, [total],
+                       Block(arg_types=[outer.body.block.args[0].type, int_ty]))
+    b.add(peeled)
+    pb = _Builder(InsertPoint.at_end(peeled.body.block), outer.location)
+    mapping: dict[SSAValue, SSAValue] = {outer.body.block.args[0]: peeled.body.block.args[0]}
+    peeled_total = peeled.body.block.args[1]
+    for loop, sliced in zip(inner_loops, slices):
+        if sliced:
+            _clone_slices(pb, sliced, mapping)
+            length = _cast_int(pb, _num_iters(pb, *(mapping.get(v, v) for v in
+                                                    (loop.lb, loop.ub, loop.step))), int_ty)
+            length = pb.value(xarith.MaxSIOp(pb.const(1, int_ty), length))
+            peeled_total = pb.value(xarith.AddiOp(peeled_total, length))
+    peeled.body.block.add_op(scf.YieldOp(peeled_total))
+    total = peeled.results[0]
 
     body_ops = list(outer.body.block.ops)
     position = {op: k for k, op in enumerate(body_ops)}
@@ -314,10 +401,14 @@ def fuse_one_level(parent: LoopNestNode) -> None:
         logues.append(make_logue(body_ops[position[first] + 1: position[second]]))
     logues.append(make_logue(body_ops[position[inner_loops[-1]] + 1: -1]))
 
-    inits: list[SSAValue] = [b.const(-1, int_ty),
+    inits: list[SSAValue] = [b.const(0, int_ty),
                              b.value(xarith.SubiOp(outer.lb, outer.step))]
     outer_args_start = len(inits)
     inits.extend(outer.iter_args)
+    len_inners_start = len(inits)
+    inits.extend(len_inners)
+    inner_len_start = len(inits)
+    inits.append(inner_len)
     ivar_start = len(inits)
     for loop in inner_loops:
         inits.append(_poison_or_zero(b, loop.body.block.args[0].type))
@@ -335,23 +426,24 @@ def fuse_one_level(parent: LoopNestNode) -> None:
     fused_args = fused.body.block.args[1:]
     for arg, fused_arg in zip(outer.body.block.args[1:], fused_args[outer_args_start:]):
         arg.replace_all_uses_with(fused_arg)
+    len_inners = list(fused_args[len_inners_start: len_inners_start + len(inner_loops)])
 
-    b = _Builder(InsertPoint.at_start(fused.body.block))
-    t_prev = fused_args[0]
-    t_next = b.value(xarith.AddiOp(t_prev, b.const(1, int_ty)))
-    rollover = b.value(tarith.CmpiOp(
-        t_prev, b.value(xarith.SubiOp(inner_len, b.const(1, int_ty))), "eq"))
-    t = b.value(tarith.SelectOp(rollover, b.const(0, int_ty), t_next))
+    b = _Builder(InsertPoint.at_start(fused.body.block), outer.location)
+    t = fused_args[0]
     cur_i = fused_args[1]
     i_value: SSAValue = cur_i
-
     ivars = fused_args[ivar_start:]
     body_outs = inner_outs_start
     logue_outs = logue_outs_start
     prologue_ifs: list[scf.IfOp] = []
     body_ifs: list[scf.IfOp] = []
     for k, inner in enumerate(inner_loops):
-        inner_start = b.value(xarith.SubiOp(partial_sums[k], b.const(k, int_ty)))
+        # T == max(1, len_j0) + ... + max(1, len_jk-1) - k starts loop k: its prologue
+        inner_start = b.const(0, int_ty)
+        for length in len_inners[:k]:
+            inner_start = b.value(xarith.AddiOp(
+                inner_start, b.value(xarith.MaxSIOp(b.const(1, int_ty), length))))
+        inner_start = b.value(xarith.SubiOp(inner_start, b.const(k, int_ty)))
         prologue_cond = b.value(tarith.CmpiOp(t, inner_start, "eq"))
         prologue = logues[k]
         inner_iv = inner.body.block.args[0]
@@ -359,7 +451,7 @@ def fuse_one_level(parent: LoopNestNode) -> None:
         types = [inner_iv.type, *(v.type for v in prologue.outputs),
                  *(v.type for v in inner.iter_args)]
         if k == 0:
-            types.append(cur_i.type)
+            types += [cur_i.type, *([int_ty] * len(inner_loops)), inner_len.type]
         prologue_if = _new_if(prologue_cond, types)
         b.add(prologue_if)
         prologue_ifs.append(prologue_if)
@@ -368,15 +460,31 @@ def fuse_one_level(parent: LoopNestNode) -> None:
         then_outs = [inner.lb, *prologue.outputs, *inner.iter_args]
         if k == 0:
             step = xarith.AddiOp(cur_i, outer.step)
+            step.location = outer.location
             Rewriter.insert_op(step, InsertPoint.at_start(then_block))
             outer.body.block.args[0].replace_uses_with_if(
                 step.result, lambda use: prologue_if.true_region.is_ancestor(use.operation))
-            then_outs.append(step.result)
+            # this outer iteration's lengths of the outer-variant inner loops
+            pb = _Builder(InsertPoint.after(step), outer.location)
+            mapping = {}
+            new_lens, new_inner_len = list(len_inners), inner_len
+            for j, (loop, sliced) in enumerate(zip(inner_loops, slices)):
+                if sliced:
+                    _clone_slices(pb, sliced, mapping)
+                    length = _num_iters(pb, *(mapping.get(v, v) for v in
+                                              (loop.lb, loop.ub, loop.step)))
+                    new_lens[j] = _cast_int(pb, length, int_ty)
+                    new_inner_len = pb.value(xarith.AddiOp(new_inner_len, pb.value(
+                        xarith.MaxSIOp(pb.const(1, int_ty), new_lens[j]))))
+            then_outs += [step.result, *new_lens, new_inner_len]
         then_block.add_op(scf.YieldOp(*then_outs))
         else_outs = [ivars[k], *fused_args[logue_outs: logue_outs + n_outs],
                      *fused_args[body_outs: body_outs + n_results]]
         if k == 0:
-            else_outs.append(cur_i)
+            # the pass-through of an invariant inner_len is the value itself (Triton's
+            # peephole)
+            else_outs += [cur_i, *len_inners,
+                          inner_len if all_invariant else fused_args[inner_len_start]]
         logue_outs += n_outs
         prologue_if.false_region.block.add_op(scf.YieldOp(*else_outs))
 
@@ -388,9 +496,13 @@ def fuse_one_level(parent: LoopNestNode) -> None:
                                   inner.body.block.args[1:]):
             iter_arg.replace_all_uses_with(init)
         if k == 0:
-            i_value = prologue_if.results[-1]
+            results = prologue_if.results
+            i_value = results[-2 - len(inner_loops)]
+            len_inners = list(results[-1 - len(inner_loops): -1])
+            inner_len = results[-1]
             outer.body.block.args[0].replace_all_uses_with(i_value)
 
+        # inner_start <= T < inner_start + len_jk: body k, then jk += step
         inner_end = b.value(xarith.AddiOp(inner_start, _cast_int(b, len_inners[k], int_ty)))
         ge = b.value(tarith.CmpiOp(t, inner_start, "sge"))
         lt = b.value(tarith.CmpiOp(t, inner_end, "slt"))
@@ -403,8 +515,9 @@ def fuse_one_level(parent: LoopNestNode) -> None:
                            body_region, Region([Block()]))
         b.add(body_if)
         body_ifs.append(body_if)
-        yield_op = body_region.block.last_op
+        yield_op = _yield_of(body_region)
         next_jk = xarith.AddiOp(jk, inner.step)
+        next_jk.location = outer.location
         Rewriter.insert_op(next_jk, InsertPoint.before(yield_op))
         Rewriter.replace_op(yield_op, scf.YieldOp(next_jk.result, *yield_op.operands))
         body_if.false_region.block.add_op(
@@ -414,21 +527,35 @@ def fuse_one_level(parent: LoopNestNode) -> None:
             old.replace_all_uses_with(new)
         if MUST_EXECUTE in inner.attributes:
             true = xarith.ConstantOp(IntegerAttr(1, i1))
+            true.location = outer.location
             Rewriter.insert_op(true, InsertPoint.before(body_if))
             body_if.operands[0] = true.result
 
+    # T == inner_len - 1: the epilogue. Its outputs are what the outer loop yields of it;
+    # the else branch passes the outer loop's carried values through.
     epilogue = logues[-1]
-    outer_yield = outer.body.block.last_op
+    outer_yield = _yield_of(outer.body)
+    used_iter_args: list[SSAValue] = []
+    for output in epilogue.outputs:
+        for use in output.uses:
+            if use.operation is outer_yield:
+                used_iter_args.append(fused_args[outer_args_start + use.index])
     epilogue_cond = b.value(tarith.CmpiOp(
         t, b.value(xarith.SubiOp(inner_len, b.const(1, int_ty))), "eq"))
-    epilogue_if = _new_if(epilogue_cond, [v.type for v in outer_yield.operands])
+    epilogue_if = _new_if(epilogue_cond, [v.type for v in epilogue.outputs])
     b.add(epilogue_if)
     epilogue.move_to_end(epilogue_if.true_region.block)
-    epilogue_if.true_region.block.add_op(scf.YieldOp(*outer_yield.operands))
-    epilogue_if.false_region.block.add_op(scf.YieldOp(
-        *fused_args[outer_args_start: outer_args_start + len(outer.iter_args)]))
+    epilogue_if.true_region.block.add_op(scf.YieldOp(*epilogue.outputs))
+    epilogue_if.false_region.block.add_op(scf.YieldOp(*used_iter_args))
+    epilogue.replace_uses_outside(epilogue_if.results, epilogue_if.true_region)
 
-    outs: list[SSAValue] = [t, i_value, *epilogue_if.results]
+    # T = 0 if T == inner_len - 1 else T + 1
+    t_next = b.value(xarith.AddiOp(t, b.const(1, int_ty)))
+    rollover = b.value(tarith.CmpiOp(
+        t, b.value(xarith.SubiOp(inner_len, b.const(1, int_ty))), "eq"))
+    t = b.value(tarith.SelectOp(rollover, b.const(0, int_ty), t_next))
+
+    outs: list[SSAValue] = [t, i_value, *outer_yield.operands, *len_inners, inner_len]
     outs.extend(body_if.results[0] for body_if in body_ifs)
     for body_if, loop in zip(body_ifs, inner_loops):
         outs.extend(body_if.results[1: 1 + len(loop.results)])
@@ -450,7 +577,7 @@ def fuse_one_level(parent: LoopNestNode) -> None:
         remove = [False] * (skip + len(loop.results))
         replace_with: list[SSAValue] = []
         for i, init in enumerate(loop.iter_args):
-            if _defined_inside(init, fused):
+            if init.owner is not fused and _defined_inside(init, fused):
                 continue
             fused.operands[3 + offset + i] = init
             replace_with.append(fused_args[offset + i])
@@ -458,17 +585,17 @@ def fuse_one_level(parent: LoopNestNode) -> None:
             yield_slots.append(offset + i)
             forwarded.append(body_if.results[1 + i])
             reset.append(init)
-        if replace_with:
-            prologue_ifs[k] = _replace_if_results(prologue_if, remove, replace_with)
+        prologue_ifs[k] = _replace_if_results(prologue_if, remove, replace_with)
         offset += len(loop.results)
     if yield_slots:
-        then_yield = epilogue_if.true_region.block.last_op
-        else_yield = epilogue_if.false_region.block.last_op
+        then_yield = _yield_of(epilogue_if.true_region)
+        else_yield = _yield_of(epilogue_if.false_region)
         Rewriter.replace_op(then_yield, scf.YieldOp(*then_yield.operands, *reset))
         Rewriter.replace_op(else_yield, scf.YieldOp(*else_yield.operands, *forwarded))
         then_region, else_region = epilogue_if.detach_region(0), epilogue_if.detach_region(0)
         types = [r.type for r in epilogue_if.results] + [v.type for v in reset]
         new_epilogue = scf.IfOp(epilogue_if.cond, types, then_region, else_region)
+        new_epilogue.location = outer.location
         Rewriter.insert_op(new_epilogue, InsertPoint.before(epilogue_if))
         count = len(epilogue_if.results)
         for old, new in zip(epilogue_if.results, new_epilogue.results[:count]):
@@ -477,10 +604,27 @@ def fuse_one_level(parent: LoopNestNode) -> None:
             fused_yield.operands[slot] = result
         Rewriter.erase_op(epilogue_if)
 
+    if WARP_SPECIALIZE in outer.attributes or any(
+            WARP_SPECIALIZE in loop.attributes for loop in inner_loops):
+        fused.attributes[WARP_SPECIALIZE] = UnitAttr()
+    if any(_disallows_acc_multi_buffer(loop) for loop in [outer, *inner_loops]):
+        fused.attributes[DISALLOW_ACC_MULTI_BUFFER] = UnitAttr()
+    num_stages = max(_num_stages(loop) for loop in [outer, *inner_loops])
     for loop in inner_loops:
         Rewriter.erase_op(loop, safe_erase=False)
     Rewriter.erase_op(outer, safe_erase=False)
     parent.loop = fused
+    if num_stages > 1:
+        fused.attributes[NUM_STAGES] = IntegerAttr(num_stages, i32)
+
+
+def _num_stages(loop: scf.ForOp) -> int:
+    attr = loop.attributes.get(NUM_STAGES)
+    return attr.value.data if isinstance(attr, IntegerAttr) else 1
+
+
+def _disallows_acc_multi_buffer(loop: scf.ForOp) -> bool:
+    return DISALLOW_ACC_MULTI_BUFFER in loop.attributes
 
 
 def flatten_loop_nest(node: LoopNestNode) -> None:
@@ -490,12 +634,12 @@ def flatten_loop_nest(node: LoopNestNode) -> None:
 
 
 def should_fuse(nest: LoopNest) -> bool:
+    """Nests marked ``ttg.always-fuse`` (for tests), and two-loop nests whose outer loop
+    the frontend marked ``tt.flatten`` (``tl.range(..., flatten=True)``)."""
     if ALWAYS_FUSE in nest.root.loop.attributes:
         return True
-    if len(nest.nodes) != 2 or len(nest.root.children) != 1:
-        return False
-    inner = nest.root.children[0].loop
-    return any(op.name in _DOT_LIKE for op in inner.body.block.ops)
+    return (len(nest.nodes) == 2 and len(nest.root.children) == 1
+            and FLATTEN in nest.root.loop.attributes)
 
 
 def _is_pure(op: Operation) -> bool:
@@ -533,10 +677,73 @@ def sink_heavy_ops(outer: scf.ForOp, inner: scf.ForOp) -> None:
         Rewriter.insert_op(op, InsertPoint.before(point_op))
 
 
+def _positive_trip_count(loop: scf.ForOp) -> bool:
+    """An ``llvm.intr.assume`` of ``ub > lb`` or ``lb < ub`` (Triton's crude match)."""
+    for use in loop.ub.uses:
+        cmp = use.operation
+        if not isinstance(cmp, tarith.CmpiOp) or not any(
+                u.operation.name == "llvm.intr.assume" for u in cmp.results[0].uses):
+            continue
+        predicate = cmp.PREDICATE_NAMES[cmp.predicate.value.data]
+        if predicate == "sgt" and cmp.lhs is loop.ub and cmp.rhs is loop.lb:
+            return True
+        if predicate == "slt" and cmp.lhs is loop.lb and cmp.rhs is loop.ub:
+            return True
+    return False
+
+
+def speculate_inner_loop_length(outer: scf.ForOp, inner: scf.ForOp) -> bool:
+    """Make the inner loop run at least once (``ttg.must-execute``): known from an assume,
+    else by testing its (outer-invariant) length before the nest, with a copy of the
+    nest without the inner loop for a length of 0. False where neither applies."""
+    if _positive_trip_count(inner):
+        inner.attributes[MUST_EXECUTE] = UnitAttr()
+        return True
+    to_hoist: dict[Operation, None] = {}
+    if not is_outer_loop_invariant(outer, [inner.lb, inner.ub, inner.step], to_hoist):
+        return False
+    order = {op: n for n, op in enumerate(outer.parent_op().walk())}
+    for op in sorted(to_hoist, key=lambda o: order[o]):
+        op.detach()
+        Rewriter.insert_op(op, InsertPoint.before(outer))
+    inner.attributes[MUST_EXECUTE] = UnitAttr()
+    b = _Builder(InsertPoint.before(outer), inner.location)
+    length = _num_iters(b, inner.lb, inner.ub, inner.step)
+    empty = b.value(tarith.CmpiOp(length, b.const(0, length.type), "eq"))
+    if_op = _new_if(empty, [r.type for r in outer.results])
+    b.add(if_op)
+    # then: the nest without its inner loop (its results are its initial values)
+    copy = outer.clone()
+    copy.attributes.pop(WARP_SPECIALIZE, None)
+    inner_copy = next(op for op in copy.walk() if isinstance(op, scf.ForOp) and op is not copy
+                      and op.parent_op() is copy)
+    for result, init in zip(inner_copy.results, inner_copy.iter_args):
+        result.replace_all_uses_with(init)
+    Rewriter.erase_op(inner_copy, safe_erase=False)
+    if_op.true_region.block.add_op(copy)
+    if_op.true_region.block.add_op(scf.YieldOp(*copy.results))
+    # else: the nest itself
+    for old, new in zip(outer.results, if_op.results):
+        old.replace_all_uses_with(new)
+    outer.detach()
+    if_op.false_region.block.add_op(outer)
+    if_op.false_region.block.add_op(scf.YieldOp(*outer.results))
+    return True
+
+
+def preprocess_loop_nest(nest: LoopNest) -> bool:
+    """Triton's preprocessLoopNest for a ``tt.flatten`` nest: hoist the outer loop's
+    invariant code, sink prologue ops only the epilogue needs, speculate the inner length."""
+    outer, inner = nest.root.loop, nest.root.children[0].loop
+    hoist_from_loop(outer, lambda op, _loop: is_pure_and_speculatable(op))
+    sink_heavy_ops(outer, inner)
+    return speculate_inner_loop_length(outer, inner)
+
+
 @register_pass
 class FuseNestedLoops(Pass):
-    """Flatten loop nests (an outer loop around one inner loop with a dot, or loops marked
-    ttg.always-fuse) into single loops."""
+    """Flatten loop nests (an outer loop marked tt.flatten around one inner loop, or loops
+    marked ttg.always-fuse) into single loops."""
 
     name = "tritongpu-fuse-nested-loops"
 
@@ -547,8 +754,7 @@ class FuseNestedLoops(Pass):
             for nest in nests:
                 if not should_fuse(nest):
                     continue
-                if ALWAYS_FUSE not in nest.root.loop.attributes:
-                    inner = nest.root.children[0].loop
-                    sink_heavy_ops(nest.root.loop, inner)
-                    inner.attributes[MUST_EXECUTE] = UnitAttr()
+                if ALWAYS_FUSE not in nest.root.loop.attributes and not preprocess_loop_nest(
+                        nest):
+                    continue
                 flatten_loop_nest(nest.root)

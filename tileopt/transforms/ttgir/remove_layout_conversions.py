@@ -45,6 +45,7 @@ from tileopt.dialects.ttg import ConvertLayoutOp, threads_per_warp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, DotOperandEncodingAttr
 from tileopt.passes import Pass, PassFailure, register_pass
 from tileopt.transforms.canonicalization.convert_layout_patterns import CONVERT_LAYOUT_PATTERNS
+from tileopt.transforms.canonicalization.scf_patterns import ScfCanonicalization
 from tileopt.ir.locations import value_location
 from tileopt.transforms.utils.builder import located
 from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
@@ -64,7 +65,6 @@ from tileopt.transforms.utils.layout_propagation import (
 )
 from tileopt.transforms.utils.op_motion import enclosing_for
 from tileopt.transforms.utils.scf_rewrites import (
-    SCF_CLEANUP_PATTERNS,
     eliminate_dead_iter_args,
     locate_loop_arguments,
     replace_for_with_new_signature,
@@ -906,6 +906,9 @@ class RemoveLayoutConversions(Pass):
             remat = LayoutRematerialization(func)
             remat.for_each_convert(remat.hoist_dot_operand)
 
+        # Triton's last clean-up: dead loop-carried values, then scf.for's and scf.if's
+        # canonicalization patterns with the conversions' (one greedy run)
         eliminate_dead_iter_args(op)
-        apply_patterns_greedily(ctx, op, CONVERT_LAYOUT_PATTERNS)
-        apply_patterns_greedily(ctx, op, SCF_CLEANUP_PATTERNS)
+        apply_patterns_greedily(ctx, op, [*CONVERT_LAYOUT_PATTERNS,
+                                          ScfCanonicalization("scf.for"),
+                                          ScfCanonicalization("scf.if")])

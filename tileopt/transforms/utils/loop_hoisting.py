@@ -68,23 +68,31 @@ def move_loop_invariant_code(
     ops moved.
     """
     loops = [op for op in root.walk(region_first=True) if op.name in LOOP_OPS]
+    return sum(hoist_from_loop(loop, should_move, before_move) for loop in loops)
+
+
+def hoist_from_loop(
+        loop: Operation,
+        should_move: Callable[[Operation, Operation], bool],
+        before_move: Callable[[Operation, Operation], Operation] | None = None) -> int:
+    """MLIR's ``moveLoopInvariantCode`` on one loop: its invariant ops (an op with regions
+    moves whole) that ``should_move`` allows go before it. Returns the number moved."""
     moved = 0
-    for loop in loops:
-        for region in loop_regions(loop):
-            worklist = deque(op for block in region.blocks for op in block.ops)
-            while worklist:
-                op = worklist.popleft()
-                if op.parent_region() is not region or op.has_trait(IsTerminator):
-                    continue
-                if not is_invariant(op, loop) or not should_move(op, loop):
-                    continue
-                if before_move is not None:
-                    op = before_move(op, loop)
-                op.detach()
-                Rewriter.insert_op(op, InsertPoint.before(loop))
-                moved += 1
-                for result in op.results:
-                    for use in result.uses:
-                        if use.operation.parent_region() is region:
-                            worklist.append(use.operation)
+    for region in loop_regions(loop):
+        worklist = deque(op for block in region.blocks for op in block.ops)
+        while worklist:
+            op = worklist.popleft()
+            if op.parent_region() is not region or op.has_trait(IsTerminator):
+                continue
+            if not is_invariant(op, loop) or not should_move(op, loop):
+                continue
+            if before_move is not None:
+                op = before_move(op, loop)
+            op.detach()
+            Rewriter.insert_op(op, InsertPoint.before(loop))
+            moved += 1
+            for result in op.results:
+                for use in result.uses:
+                    if use.operation.parent_region() is region:
+                        worklist.append(use.operation)
     return moved

@@ -5,14 +5,12 @@ Triton's layout passes run after themselves.
   conditional) with extra loop-carried values (or results), its body moved over. As in
   Triton, the old op stays in place for the caller to erase, and the terminator is not
   extended: the caller yields the new values.
-- ``ForIterArgsFolder`` and ``IfUnusedResults``: MLIR's ``scf.for``/``scf.if``
-  canonicalizations that drop loop-carried values nobody needs (forwarded unchanged, or
-  unused inside and outside) and conditional results nobody reads.
 - ``replace_with_block``: an op replaced by the body of one of its regions (a loop run
   once, a conditional whose branch is known).
 - ``eliminate_dead_iter_args``: Triton's ``ForOpDeadArgElimination``: a loop-carried value
   whose result is unused and which only feeds its own update is made to yield its block
-  argument, so the folder above removes it and dead-code elimination removes the update.
+  argument, so scf.for's canonicalization (``canonicalization/scf_patterns.py``) removes it
+  and dead-code elimination removes the update.
 """
 
 from __future__ import annotations
@@ -21,7 +19,6 @@ from collections.abc import Sequence
 
 from xdsl.dialects import scf
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 
@@ -107,93 +104,6 @@ def set_yield_operands(yield_op: Operation, operands: Sequence[SSAValue]) -> scf
     new_yield = scf.YieldOp(*operands)
     Rewriter.replace_op(yield_op, new_yield)
     return new_yield
-
-
-class ForIterArgsFolder(RewritePattern):
-    """Drop loop-carried values of an ``scf.for`` that do not need to be carried: yielded
-    unchanged (the block argument, or the init value), unused both inside and after the
-    loop, or carrying the same init and update as an earlier one (MLIR's
-    ``ForOpIterArgsFolder``)."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, scf.ForOp):
-            return
-        block = op.body.block
-        yield_op = block.last_op
-        if not isinstance(yield_op, scf.YieldOp):
-            return
-        args = block.args[1:]
-        keep: list[int] = []
-        # for each dropped value: the init value that replaces it, or the index of the
-        # earlier loop-carried value it duplicates
-        forwarded: dict[int, SSAValue] = {}
-        duplicate_of: dict[int, int] = {}
-        first_index: dict[tuple[int, int], int] = {}
-        for i, (init, arg, result, yielded) in enumerate(
-                zip(op.iter_args, args, op.results, yield_op.operands)):
-            if yielded is arg or yielded is init or (not arg.uses and not result.uses):
-                forwarded[i] = init
-                continue
-            key = (id(init), id(yielded))
-            if key in first_index:
-                duplicate_of[i] = first_index[key]
-                continue
-            first_index[key] = i
-            keep.append(i)
-        if len(keep) == len(args):
-            return
-        body = op.detach_region(0)
-        new_for = scf.ForOp(op.lb, op.ub, op.step, [op.iter_args[i] for i in keep], body)
-        new_for.attributes.update(op.attributes)
-        rewriter.insert(new_for, InsertPoint.before(op))
-        new_block = new_for.body.block
-        old_args = list(new_block.args[1:])
-        locate_loop_arguments(new_block, op.location, {old_args[i]: op.iter_args[i] for i in keep})
-        for i, value in forwarded.items():
-            old_args[i].replace_all_uses_with(value)
-        for i, first in duplicate_of.items():
-            old_args[i].replace_all_uses_with(old_args[first])
-        rewriter.replace(yield_op, scf.YieldOp(*[yield_op.operands[i] for i in keep]))
-        for i in reversed(range(len(old_args))):
-            if i not in keep:
-                new_block.erase_arg(old_args[i])
-        result_of = {index: new_for.results[n] for n, index in enumerate(keep)}
-        new_results = [
-            result_of[i] if i in result_of
-            else forwarded[i] if i in forwarded
-            else result_of[duplicate_of[i]]
-            for i in range(len(args))
-        ]
-        rewriter.replace(op, [], new_results)
-
-
-class IfUnusedResults(RewritePattern):
-    """Drop results of an ``scf.if`` that nobody reads (MLIR's ``RemoveUnusedResults``)."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, scf.IfOp) or not op.results:
-            return
-        used = [i for i, r in enumerate(op.results) if r.uses]
-        if len(used) == len(op.results):
-            return
-        then_region = op.detach_region(0)
-        else_region = op.detach_region(0)
-        for region in (then_region, else_region):
-            if not region.blocks:
-                continue
-            terminator = region.block.last_op
-            if isinstance(terminator, scf.YieldOp):
-                rewriter.replace(terminator, scf.YieldOp(*[terminator.operands[i] for i in used]))
-        new_if = scf.IfOp(op.cond, [op.results[i].type for i in used], then_region, else_region)
-        new_if.attributes.update(op.attributes)
-        rewriter.insert(new_if, InsertPoint.before(op))
-        results: list[SSAValue | None] = [None] * len(op.results)
-        for n, i in enumerate(used):
-            results[i] = new_if.results[n]
-        rewriter.replace(op, [], results)  # type: ignore[arg-type]
-
-
-SCF_CLEANUP_PATTERNS: tuple[RewritePattern, ...] = (ForIterArgsFolder(), IfUnusedResults())
 
 
 def _removable_if_unused(op: Operation) -> bool:

@@ -114,3 +114,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// unsplat: the element of a one-element tensor is the first register of every thread;
+// the scalar store of it is done by thread 0.
+// CHECK-LABEL: llvm.func @unsplat
+// CHECK:         %[[SUM:.*]] = llvm.fadd %arg1, %arg1 : f32
+// CHECK:         %[[BITS:.*]] = llvm.bitcast %[[SUM]] : f32 to i32
+// CHECK:         st.global.b32 {{.*}} %[[BITS]], %arg0
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @unsplat(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %x: f32) {
+    %t = tt.splat %x : f32 -> tensor<1xf32, #blocked>
+    %u = arith.addf %t, %t : tensor<1xf32, #blocked>
+    %s = tt.unsplat %u : tensor<1xf32, #blocked>
+    tt.store %p, %s : !tt.ptr<f32>
+    tt.return
+  }
+}

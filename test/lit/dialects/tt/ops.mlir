@@ -67,6 +67,8 @@ module {
     // CHECK: %8 = tt.clampf %arg4, %6, %7, propagateNan = all : f32
     // CHECK: %9 = tt.extern_elementwise %arg4 {libname = "", libpath = "", pure = true, symbol = "__nv_expf"} : (f32) -> f32
     // CHECK: tt.print " x: " {hex = false, isSigned = array<i32: 0>} : %arg4 : f32
+    // A print without arguments may keep an isSigned entry: Triton has no verifier for it.
+    // CHECK: tt.print "test" {hex = false, isSigned = array<i32: 0>}
     %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
     %d2 = tt.dot %a, %b, %d : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
     %ip = tt.int_to_ptr %i : tensor<64xi64> -> tensor<64x!tt.ptr<f16>>
@@ -78,6 +80,7 @@ module {
     %cl = tt.clampf %x, %sq, %dv, propagateNan = all : f32
     %ex = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_expf"} : (f32) -> f32
     tt.print " x: " {hex = false, isSigned = array<i32: 0>} : %x : f32
+    tt.print "test" { hex = false, isSigned = array<i32: 0>}
     tt.return
   }
 
@@ -121,4 +124,13 @@ module {
     }) : (tensor<16xf32>) -> tensor<16xf32>
     tt.return %cs : tensor<16xf32>
   }
+}
+
+// tt.unsplat: the result type is the source's element type (Triton 3.6 prints it so).
+// CHECK-LABEL: tt.func @unsplat
+// CHECK-NEXT:    %0 = tt.unsplat %arg0 : tensor<1x1xf32>
+// CHECK-NEXT:    tt.return %0 : f32
+tt.func @unsplat(%arg0: tensor<1x1xf32>) -> f32 {
+  %0 = tt.unsplat %arg0 : tensor<1x1xf32>
+  tt.return %0 : f32
 }

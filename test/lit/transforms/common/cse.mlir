@@ -54,3 +54,21 @@ tt.func @atomics(%p: tensor<128x!tt.ptr<i32>>, %v: tensor<128xi32>, %q: tensor<1
   %t = arith.addf %x, %y : tensor<128xf32>
   tt.return %s, %t : tensor<128xi32>, tensor<128xf32>
 }
+
+// -----
+
+// A commutative op with its operands swapped is the same expression (MLIR's
+// OperationEquivalence); the first stays. A non-commutative one is not (Triton 3.6.0's cse
+// on this input).
+// CHECK-LABEL: tt.func @commutative
+// CHECK-NEXT:    %[[AND:.+]] = arith.andi %arg0, %arg1 : i1
+// CHECK-NEXT:    %[[SUB:.+]] = arith.subi %arg2, %arg3 : i32
+// CHECK-NEXT:    %[[SUB2:.+]] = arith.subi %arg3, %arg2 : i32
+// CHECK-NEXT:    tt.return %[[AND]], %[[AND]], %[[SUB]], %[[SUB2]] : i1, i1, i32, i32
+tt.func @commutative(%a: i1, %b: i1, %x: i32, %y: i32) -> (i1, i1, i32, i32) {
+  %0 = arith.andi %a, %b : i1
+  %1 = arith.andi %b, %a : i1
+  %2 = arith.subi %x, %y : i32
+  %3 = arith.subi %y, %x : i32
+  tt.return %0, %1, %2, %3 : i1, i1, i32, i32
+}

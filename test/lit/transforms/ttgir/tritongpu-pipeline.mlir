@@ -195,6 +195,121 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// Two wgmma loops in one: the first dot's result is read in the loop (addf), so it is
+// waited on at once ({pendings = 0}); the second stays in flight. That wait already
+// leaves at most this iteration's dots pending at the loop's end, so no wait follows the
+// last async dot (Triton 3.6's output for this input: one wait in the loop, one after it).
+
+// CHECK-LABEL: tt.func @wgmma_after_sync_dot
+// CHECK: scf.for
+// CHECK: %[[D1:.+]] = ttng.warp_group_dot %[[VA:.+]], %[[VB:.+]], %arg4 {inputPrecision = 0 : i32, isAsync = true}
+// CHECK-NEXT: %[[W:.+]]:3 = ttng.warp_group_dot_wait %[[D1]], %[[VA]], %[[VB]] {pendings = 0 : i32}
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[W]]#0, %[[W]]#0
+// CHECK-NEXT: %[[D2:.+]] = ttng.warp_group_dot %[[VA]], %[[VB]], %arg5 {inputPrecision = 0 : i32, isAsync = true}
+// CHECK-NOT: ttng.warp_group_dot_wait
+// CHECK: scf.yield %[[S]], %[[D2]],
+// CHECK: %[[R:.+]] = ttng.warp_group_dot_wait %{{.+}}#1 {pendings = 0 : i32}
+// CHECK: tt.return %{{.+}}#0, %[[R]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wgmma_after_sync_dot(%a0: tensor<64x64x!tt.ptr<f16>, #blocked> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>}, %b0: tensor<64x64x!tt.ptr<f16>, #blocked> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>}, %n: i32) -> (tensor<64x64xf32, #mma>, tensor<64x64xf32, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %r:4 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %acc2 = %acc0, %pa = %a0, %pb = %b0) -> (tensor<64x64xf32, #mma>, tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>)  : i32 {
+      %a = tt.load %pa {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %as = ttg.local_alloc %a {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %b = tt.load %pb {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %bs = ttg.local_alloc %b {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %e = ttng.warp_group_dot %as, %bs, %acc {inputPrecision = 0 : i32, loop.cluster = 0 : i32, loop.stage = 2 : i32} : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+      %e2 = arith.addf %e, %e {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64x64xf32, #mma>
+      %d = ttng.warp_group_dot %as, %bs, %acc2 {inputPrecision = 0 : i32, loop.cluster = 0 : i32, loop.stage = 2 : i32} : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+      %na = tt.addptr %pa, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %nb = tt.addptr %pb, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %e2, %d, %na, %nb : tensor<64x64xf32, #mma>, tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return %r#0, %r#1 : tensor<64x64xf32, #mma>, tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// Ops whose stages run past the loop's tt.scheduled_max_stage (2 > 1) add stages, as
+// Triton's CoarseSchedule::insert does: the same three-stage pipeline as @three_stages
+// (Triton 3.6's output for this input).
+
+// CHECK-LABEL: tt.func @stages_past_max_stage
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
+// CHECK: scf.for
+// CHECK: ttg.async_wait %{{.+}}, %{{.+}} {num = 2 : i32}
+// CHECK: tt.dot
+// CHECK: scf.yield
+// CHECK: ttg.async_wait {num = 0 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @stages_past_max_stage(%a0: tensor<32x32x!tt.ptr<f16>, #blocked> {tt.contiguity = dense<[1, 32]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>}, %b0: tensor<32x32x!tt.ptr<f16>, #blocked> {tt.contiguity = dense<[1, 32]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>}, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<32> : tensor<32x32xi32, #blocked>
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %pa = %a0, %pb = %b0) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>)  : i32 {
+      %a = tt.load %pa {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %b = tt.load %pb {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %ad = ttg.convert_layout %a {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %bd = ttg.convert_layout %b {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %ad, %bd, %acc {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %na = tt.addptr %pa, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      %nb = tt.addptr %pb, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      scf.yield %d, %na, %nb : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>
+    } {tt.scheduled_max_stage = 1 : i32}
+    tt.return %r#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+// The prologue computes each iteration's induction variable (lb + i * step) once, for the
+// ops that read it and for the predicate (Triton 3.6's expander; Triton 3.6's output for
+// this input).
+
+// CHECK-LABEL: tt.func @induction_variable_in_prologue
+// CHECK: %[[IV1:.+]] = arith.addi %arg2, %c1_i32 : i32
+// CHECK-NEXT: arith.cmpi slt, %[[IV1]], %arg3 : i32
+// CHECK-NOT: arith.addi %arg2, %c1_i32
+// CHECK: tt.splat %[[IV1]] : i32 -> tensor<32x32xi32, #blocked>
+// CHECK: scf.for
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @induction_variable_in_prologue(%a0: tensor<32x32x!tt.ptr<f16>, #blocked> {tt.contiguity = dense<[1, 32]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>}, %b0: tensor<32x32x!tt.ptr<f16>, #blocked> {tt.contiguity = dense<[1, 32]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>}, %lb: i32, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<32> : tensor<32x32xi32, #blocked>
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %r:3 = scf.for %i = %lb to %n step %c1 iter_args(%acc = %acc0, %pa = %a0, %pb = %b0) -> (tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>)  : i32 {
+      %si = tt.splat %i {loop.cluster = 3 : i32, loop.stage = 0 : i32} : i32 -> tensor<32x32xi32, #blocked>
+      %pi = tt.addptr %pa, %si {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      %a = tt.load %pi {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %b = tt.load %pb {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %ad = ttg.convert_layout %a {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %bd = ttg.convert_layout %b {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %ad, %bd, %acc {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      %na = tt.addptr %pa, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      %nb = tt.addptr %pb, %step {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      scf.yield %d, %na, %nb : tensor<32x32xf32, #mma>, tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32x!tt.ptr<f16>, #blocked>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return %r#0 : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
 // A scheduled loop whose op has no stage is bad input.
 
 #bl = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>

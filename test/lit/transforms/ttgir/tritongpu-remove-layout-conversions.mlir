@@ -493,3 +493,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// The last clean-up runs scf.for's and scf.if's canonicalization patterns, as Triton's
+// does: a loop that runs (4 iterations) and yields a value from outside it is that value
+// (Triton 3.6.0's output for this input).
+// CHECK-LABEL: tt.func @loop_yields_outer_value
+// CHECK-NEXT:    tt.return %arg1 : tensor<128xf32, #blocked>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @loop_yields_outer_value(%x: tensor<128xf32, #blocked>, %y: tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %x) -> (tensor<128xf32, #blocked>) : i32 {
+      scf.yield %y : tensor<128xf32, #blocked>
+    }
+    tt.return %r : tensor<128xf32, #blocked>
+  }
+}

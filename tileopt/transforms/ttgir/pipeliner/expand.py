@@ -256,12 +256,20 @@ class LoopExpander:
         for arg, init in zip(self.block.args[1:], self.loop.iter_args, strict=True):
             self.set_version(arg, init, 0)
         yielded = list(self.terminator.operands)
+        # an iter arg the loop yields a value from outside to holds that value from the
+        # second iteration on (Triton's expander)
+        for arg, value in zip(self.block.args[1:], yielded, strict=True):
+            if not defined_inside(value, self.loop):
+                for i in range(1, self.max_stage):
+                    self.set_version(arg, value, i)
         predicates: list[SSAValue | None] = [None] * self.max_stage
         for i in range(self.max_stage):
+            # one lb + i * step for the induction variable and the predicate (Triton's
+            # expander; MLIR's upstream one builds it twice)
+            iv = self._iv_at(self.lb, i)
+            self.set_version(self.block.args[0], iv, i)
             if self.dynamic:
-                iv = self._iv_at(self.lb, i)
                 predicates[i] = self._add(tensor_arith.CmpiOp(iv, self.ub, "slt"))
-            self.set_version(self.block.args[0], self._iv_at(self.lb, i), i)
             for op in self.order:
                 stage = self.stages[op]
                 if stage > i:

@@ -66,6 +66,9 @@ class CoarseSchedule:
         return self.ops[op]
 
     def insert(self, op: Operation, stage: int, cluster: Cluster) -> None:
+        # a stage past the last one adds stages (Triton's CoarseSchedule::insert), also
+        # when a loop's ops carry stages past its tt.scheduled_max_stage
+        self.num_stages = max(self.num_stages, stage + 1)
         self.ops[op] = (stage, cluster)
 
     def insert_if_absent(self, op: Operation, stage: int, cluster: Cluster) -> bool:
@@ -160,9 +163,6 @@ class CoarseSchedule:
         clusters = [schedule.new_at_back()
                     for _ in range(max((c for _, c in places.values()), default=-1) + 1)]
         for op, (stage, cluster) in places.items():
-            if stage >= schedule.num_stages:
-                raise PassFailure(op, f"stage {stage} is past the loop's "
-                                      f"{MAX_STAGE_ATTR} ({schedule.num_stages - 1})")
             schedule.insert(op, stage, clusters[cluster])
         return schedule
 

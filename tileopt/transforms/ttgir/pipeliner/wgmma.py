@@ -4,7 +4,8 @@ operands are in shared memory).
 Every ``ttng.warp_group_dot`` of the loop becomes ``isAsync``. One whose shared operands
 are multi-buffered (views of a buffer index, or values from outside the loop) and whose
 result only feeds the next iteration's accumulator stays in flight: after the last such
-dot comes ``warp_group_dot_wait {pendings = #async dots}``, and after the loop a
+dot comes ``warp_group_dot_wait {pendings = #async dots}`` (unless the loop already
+waits with ``pendings = 0``), and after the loop a
 ``warp_group_dot_wait {pendings = 0}``. Any other dot is waited on right away
 (``pendings = 0``). A wait takes the values it guards as operands and gives them back,
 with the shared operands of the dots they come from, so those buffers stay live until the
@@ -119,9 +120,14 @@ def async_launch_dots(loop: scf.ForOp) -> None:
             asynchronous.append((dot, index))
     if not asynchronous:
         return
-    last = asynchronous[-1][0]
-    # located as Triton's: at the last async dot, and after the loop at the loop
-    wait_for([dot.results[0] for dot, _ in asynchronous], len(asynchronous),
-             InsertPoint.after(last), last.location)
+    # A `pendings = 0` wait anywhere in the loop already leaves at most this iteration's
+    # async dots in flight at its end: no wait after the last one (Triton's
+    # insertAsyncWarpGroupDotWaitInLoop).
+    if not any(op.name == "ttng.warp_group_dot_wait" and op.properties["pendings"].value.data == 0
+               for op in loop.body.block.ops):
+        last = asynchronous[-1][0]
+        # located as Triton's: at the last async dot, and after the loop at the loop
+        wait_for([dot.results[0] for dot, _ in asynchronous], len(asynchronous),
+                 InsertPoint.after(last), last.location)
     wait_for([loop.results[index] for _, index in asynchronous], 0, InsertPoint.after(loop),
              loop.location)
