@@ -1,0 +1,142 @@
+"""Ops built from a template (``tileopt/ir/op_templates.py``) are the ops the parser
+builds: every corpus file and every lit input parsed with and without templates gives the
+same IR (op classes, operands, types, properties, attributes, locations, name hints,
+source positions) and the same printed text; a bad input gives the same error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tileopt.ir import make_context, parse_module, print_module
+from tileopt.ir.diagnostics import TileoptError
+from tileopt.ir.parse import TileoptParser, split_input_file
+from tileopt.ir.source_positions import source_position
+from tileopt.testing.corpus_compare import corpus_files, find_corpus, unpack_passes
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def _parse(text: str, templates: bool, ctx):
+    TileoptParser.use_op_templates = templates
+    try:
+        return parse_module(text, "input.mlir", ctx, verify=False)
+    except TileoptError as err:
+        return str(err)
+    finally:
+        TileoptParser.use_op_templates = True
+
+
+def _describe(module) -> list:
+    """Everything the parser decides about each op, values by their position."""
+    numbers: dict[int, int] = {}
+
+    def number(value) -> int:
+        return numbers.setdefault(id(value), len(numbers))
+
+    found = []
+    for op in module.walk():
+        for region in op.regions:
+            for block in region.blocks:
+                number(block)
+                for arg in block.args:
+                    number(arg)
+        found.append((type(op), op.name, sorted(vars(op)), [number(v) for v in op.operands],
+                      [v.type for v in op.operands],
+                      [(number(r), r.type, r.name_hint) for r in op.results],
+                      op.properties, list(op.properties), op.attributes,
+                      list(op.attributes), op.location, source_position(op)))
+    return found
+
+
+def _same(text: str, ctx) -> None:
+    slow = _parse(text, False, ctx)
+    fast = _parse(text, True, ctx)
+    if isinstance(slow, str) or isinstance(fast, str):
+        assert fast == slow
+        return
+    assert _describe(fast) == _describe(slow)
+    for options in ({}, {"debuginfo": True}, {"generic": True, "debuginfo": True}):
+        assert print_module(fast, **options) == print_module(slow, **options)
+
+
+def _corpus_ids() -> list:
+    corpus = find_corpus()
+    if corpus is None:
+        return [pytest.param(None, id="corpus-absent")]
+    return [pytest.param(path, id=file_id)
+            for file_id, path in corpus_files(corpus, unpack_passes(corpus))]
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    return make_context(allow_unregistered=True)
+
+
+@pytest.mark.parametrize("path", _corpus_ids())
+def test_corpus_file_parses_the_same(path, ctx):
+    if path is None:
+        pytest.skip("the Triton corpus is not beside the repository")
+    _same(path.read_text(), ctx)
+
+
+def _lit_inputs() -> list:
+    return [pytest.param(path, id=str(path.relative_to(REPO / "test" / "lit")))
+            for path in sorted((REPO / "test" / "lit").rglob("*.mlir"))]
+
+
+@pytest.mark.parametrize("path", _lit_inputs())
+def test_lit_input_parses_the_same(path, ctx):
+    try:
+        text = path.read_text()
+    except UnicodeDecodeError:  # an input that tests the error for it
+        _same(path.read_bytes(), ctx)
+        return
+    for chunk, _ in split_input_file(text):
+        _same(chunk, ctx)
+
+
+REPEATED = """\
+tt.func @f(%arg0: i32, %arg1: i32, %arg2: i64) {
+  %0 = arith.addi %arg0, %arg1 : i32
+  %1 = arith.addi %0, %arg1 : i32
+  %2 = arith.addi %1, %1 : i32
+  %3 = arith.addi %2, %arg0 : i32 loc(#loc1)
+  %4 = arith.addi %3, %3 : i32 loc(#loc2)
+  tt.return
+}
+#loc1 = loc("a.py":1:2)
+#loc2 = loc("a.py":3:4)
+"""
+
+
+@pytest.mark.parametrize("text", [
+    REPEATED,
+    # an operand of another type than the template's: the parser's own error
+    REPEATED.replace("%2 = arith.addi %1, %1", "%2 = arith.addi %arg2, %1"),
+    # a name used before it is defined, then defined
+    REPEATED.replace("%1 = arith.addi %0, %arg1", "%1 = arith.addi %0, %9"),
+    # a result redefined
+    REPEATED.replace("%3 = arith.addi", "%2 = arith.addi"),
+])
+def test_repeated_lines(text, ctx):
+    _same(text, ctx)
+
+
+def test_templates_are_used(ctx, monkeypatch):
+    """Lines 2 to 5 come from the template of line 1 (the test above would pass with a
+    fast path that never fires)."""
+    from tileopt.ir import op_templates
+
+    built = []
+    original = op_templates.OpTemplates.build
+
+    def counting(self, parser, line):
+        op = original(self, parser, line)
+        built.append(op is not None)
+        return op
+
+    monkeypatch.setattr(op_templates.OpTemplates, "build", counting)
+    _parse(REPEATED, True, ctx)
+    assert built.count(True) == 4, built
