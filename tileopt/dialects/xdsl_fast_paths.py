@@ -41,7 +41,7 @@ from collections.abc import Sequence
 
 from xdsl.ir import Attribute, Block, Data, Operation, ParametrizedAttribute
 from xdsl.ir.core import OpTraits
-from xdsl.traits import IsolatedFromAbove
+from xdsl.traits import IsolatedFromAbove, OpTrait, SameOperandsAndResultType
 from xdsl.utils.exceptions import VerifyException
 from xdsl.irdl import operations as _ops
 from xdsl.irdl.constraints import VerificationContext
@@ -80,20 +80,54 @@ def get_traits_of_type(cls, trait_type):
 
 def add_trait(self: OpTraits, trait) -> None:
     _TRAITS.clear()
+    _PLAN_GENERATION[0] += 1
     _add_trait(self, trait)
+
+
+_PLAN_GENERATION = [0]
+"""Bumped when an op class gains a trait: the verification plans made before are stale."""
 
 
 class _Plan:
     """What the fast path of one ``OpDef`` checks: per operand and result definition its
-    constraint, and where the one variadic definition (if any) sits."""
+    constraint, and where the one variadic definition (if any) sits; the traits whose
+    verdict depends on more than the op's types and attributes; the ops' types and
+    attributes that passed (``_passed``)."""
 
-    __slots__ = ("operands", "results", "regions", "successors")
+    __slots__ = ("operands", "results", "regions", "successors", "context_traits",
+                 "passed", "generation")
 
     def __init__(self, op_def: _ops.OpDef, operands: tuple, results: tuple) -> None:
         self.operands = operands
         self.results = results
         self.regions = bool(op_def.regions)
         self.successors = bool(op_def.successors)
+        self.context_traits = tuple(t for t in op_def.traits if not _reads_types_only(t))
+        self.passed: dict[tuple, tuple] = {}
+        self.generation = _PLAN_GENERATION[0]
+
+
+def _reads_types_only(trait) -> bool:
+    """Whether ``trait.verify`` reads nothing but the op's class, operand and result
+    types, properties and attributes: xDSL's no-op and ``SameOperandsAndResultType``, and
+    trait classes that say so themselves (``verifies_types_only = True`` in their own
+    body: a subclass that overrides ``verify`` does not inherit the claim)."""
+    cls = type(trait)
+    return cls.verify is OpTrait.verify or cls is SameOperandsAndResultType or \
+        cls.__dict__.get("verifies_types_only", False)
+
+
+_PASSED_LIMIT = 4096
+"""Entries of one op class's ``_Plan.passed`` before it starts again (each holds its
+types and attributes alive)."""
+
+
+def _types_key(op: Operation) -> tuple:
+    """The identities of ``op``'s types, properties and attributes (with their names)."""
+    return (*[id(v._type) for v in op._operands], -1,  # noqa: SLF001
+            *[id(r._type) for r in op.results], -1,  # noqa: SLF001
+            *op.properties, *map(id, op.properties.values()), -1,
+            *op.attributes, *map(id, op.attributes.values()))
 
 
 def _values_plan(defs) -> tuple | None:
@@ -156,10 +190,17 @@ def _check_named(defs: dict, given: dict, optional: type, context) -> None:
 
 def verify(self: _ops.OpDef, op: Operation) -> None:
     plan = self.__dict__.get("_fast_plan", False)
-    if plan is False:
+    if plan is False or (plan is not None and plan.generation != _PLAN_GENERATION[0]):
         plan = self.__dict__["_fast_plan"] = _plan(self)
     if plan is None:
         return _verify(self, op)
+    simple = not (plan.regions or op.regions or plan.successors or op._successors)  # noqa: SLF001
+    if simple:
+        key = _types_key(op)
+        if key in plan.passed:  # the same types and attributes passed before
+            for trait in plan.context_traits:
+                trait.verify(op)
+            return
     try:
         context = VerificationContext()
         _check_values(plan.operands, op._operands, context)  # noqa: SLF001
@@ -176,6 +217,13 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
         return _verify(self, op)
     for trait in self.traits:
         trait.verify(op)
+    if simple:
+        # the objects stay alive with the entry, so that their ids are not reused
+        if len(plan.passed) >= _PASSED_LIMIT:
+            plan.passed.clear()
+        plan.passed[key] = ([v._type for v in op._operands],  # noqa: SLF001
+                            [r._type for r in op.results],  # noqa: SLF001
+                            list(op.properties.values()), list(op.attributes.values()))
 
 
 def propagate_op_liveness(self, op: Operation) -> None:

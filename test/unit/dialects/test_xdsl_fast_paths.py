@@ -198,3 +198,70 @@ def test_attributes_of_other_kinds_are_refused():
         with pytest.raises(TypeError, match="should only be Data or ParametrizedAttribute"):
             Neither()
     assert Attribute.__post_init__ is xdsl_fast_paths.attribute_post_init
+
+
+def test_a_remembered_verdict_still_runs_the_context_traits():
+    """The second `scf.yield` of the same types hits the remembered verdict of the first
+    (its constraints), but its traits that read where it is still run: in the middle of
+    a function's body, it fails as in xDSL."""
+    from xdsl.dialects import scf
+
+    module = parse_module(f"module {{{KERNEL}}}")
+    placed = next(op for op in module.walk() if isinstance(op, scf.YieldOp))
+    op_def = scf.YieldOp.get_irdl_definition()
+    assert _outcome(xdsl_fast_paths.verify, op_def, placed) is None
+    plan = op_def.__dict__["_fast_plan"]
+    assert xdsl_fast_paths._types_key(placed) in plan.passed
+    misplaced = scf.YieldOp(*placed.operands)
+    body = next(iter(module.ops)).regions[0].block
+    body.insert_op_before(misplaced, body.last_op)
+    assert xdsl_fast_paths._types_key(misplaced) == xdsl_fast_paths._types_key(placed)
+    fast = _outcome(xdsl_fast_paths.verify, op_def, misplaced)
+    assert fast is not None
+    assert fast == _outcome(xdsl_fast_paths._verify, op_def, misplaced)
+
+
+def test_only_traits_that_say_so_are_remembered():
+    from dataclasses import dataclass
+
+    from xdsl.traits import HasParent, SameOperandsAndResultType
+
+    from tileopt.dialects.traits import BroadcastEncoding, SameOperandsAndResultEncoding
+
+    @dataclass(frozen=True)
+    class ReadsMore(SameOperandsAndResultEncoding):
+        def verify(self, op):
+            raise AssertionError(op.parent)
+
+    reads = xdsl_fast_paths._reads_types_only
+    assert reads(Pure()) and reads(SameOperandsAndResultType())
+    assert reads(SameOperandsAndResultEncoding()) and reads(BroadcastEncoding())
+    assert not reads(ReadsMore()) and not reads(HasParent(llvm.FuncOp))
+
+
+def test_a_trait_added_later_is_verified():
+    """A trait gained after an op class's plan was made is checked on a remembered
+    verdict too (the plan is made again)."""
+    from dataclasses import dataclass
+
+    from xdsl.traits import OpTrait
+    from xdsl.utils.exceptions import VerifyException
+
+    @dataclass(frozen=True)
+    class Refuses(OpTrait):
+        def verify(self, op):
+            raise VerifyException("refused")
+
+    op_type = llvm.UnreachableOp
+    op_def = op_type.get_irdl_definition()
+    assert _outcome(xdsl_fast_paths.verify, op_def, op_type()) is None
+    assert _outcome(xdsl_fast_paths.verify, op_def, op_type()) is None  # remembered
+    trait = Refuses()
+    op_type.traits.add_trait(trait)
+    try:
+        assert _outcome(xdsl_fast_paths.verify, op_def, op_type()) == \
+            ("VerifyException", "refused")
+    finally:
+        op_type.traits._traits = op_type.traits.traits - {trait}
+        xdsl_fast_paths._TRAITS.clear()
+        xdsl_fast_paths._PLAN_GENERATION[0] += 1
