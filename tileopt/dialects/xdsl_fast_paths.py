@@ -45,6 +45,7 @@ from xdsl.traits import IsolatedFromAbove, OpTrait, SameOperandsAndResultType
 from xdsl.utils.exceptions import VerifyException
 from xdsl.irdl import operations as _ops
 from xdsl.irdl.constraints import VerificationContext
+from xdsl.transforms import common_subexpression_elimination as _cse
 from xdsl.transforms import dead_code_elimination as _dce
 
 _get_trait = Operation.get_trait.__func__
@@ -336,6 +337,38 @@ def isolated_from_above_verify(self: IsolatedFromAbove, op: Operation) -> None:
                 child = child._next_op  # noqa: SLF001
 
 
+_ATTRIBUTE_HASHES: dict[int, tuple[Attribute, int]] = {}
+"""id(attribute) -> (attribute, its hash); the entry keeps the attribute alive, so that
+its id is not reused while the entry lasts"""
+_ATTRIBUTE_HASHES_LIMIT = 65536
+
+
+def _attribute_hash(attr: Attribute) -> int:
+    entry = _ATTRIBUTE_HASHES.get(id(attr))
+    if entry is not None:
+        return entry[1]
+    if len(_ATTRIBUTE_HASHES) >= _ATTRIBUTE_HASHES_LIMIT:
+        _ATTRIBUTE_HASHES.clear()
+    found = hash(attr)
+    _ATTRIBUTE_HASHES[id(attr)] = (attr, found)
+    return found
+
+
+def operation_info_hash(self: _cse.OperationInfo) -> int:
+    """xDSL's hash of an op for CSE, with each attribute's hash computed once per object
+    (a nested attribute's hash is recomputed through all its parameters on every call).
+    The numbers differ from xDSL's, but ``__eq__`` compares the same function's, and
+    equal attributes still hash alike."""
+    op = self.op
+    return hash((self.name,
+                 sum(hash((name, _attribute_hash(value)))
+                     for name, value in op.attributes.items()),
+                 sum(hash((name, _attribute_hash(value)))
+                     for name, value in op.properties.items()),
+                 tuple([_attribute_hash(result._type) for result in op.results]),  # noqa: SLF001
+                 hash(op.operands)))
+
+
 def install() -> None:
     Operation.get_trait = classmethod(get_trait)
     Operation.get_traits_of_type = classmethod(get_traits_of_type)
@@ -345,3 +378,4 @@ def install() -> None:
     Attribute.__post_init__ = attribute_post_init
     _ops.irdl_build_arg_list = build_arg_list
     IsolatedFromAbove.verify = isolated_from_above_verify
+    _cse.OperationInfo.__hash__ = operation_info_hash

@@ -265,3 +265,30 @@ def test_a_trait_added_later_is_verified():
         op_type.traits._traits = op_type.traits.traits - {trait}
         xdsl_fast_paths._TRAITS.clear()
         xdsl_fast_paths._PLAN_GENERATION[0] += 1
+
+
+def test_cse_hash_of_equal_attributes_that_are_distinct_objects():
+    """CSE's op hash remembers each attribute object's hash: equal attributes that are
+    distinct objects hash alike (the ops are merged), different ones need not."""
+    from xdsl.dialects.arith import ConstantOp
+    from xdsl.dialects.builtin import IntegerAttr
+    from xdsl.transforms.common_subexpression_elimination import OperationInfo
+
+    def constant(value):
+        return ConstantOp(IntegerAttr(value, i32))
+
+    a, b, c = constant(1), constant(1), constant(2)
+    assert a.properties["value"] is not b.properties["value"]
+    assert hash(OperationInfo(a)) == hash(OperationInfo(b))
+    assert OperationInfo(a) == OperationInfo(b) and OperationInfo(a) != OperationInfo(c)
+    module = parse_module("""
+      tt.func @k() -> (i32, i32, i32) {
+        %a = arith.constant 1 : i32
+        %b = arith.constant 1 : i32
+        %c = arith.constant 2 : i32
+        tt.return %a, %b, %c : i32, i32, i32
+      }""")
+    from xdsl.transforms.common_subexpression_elimination import cse
+
+    cse(module)
+    assert print_module(module).count("arith.constant") == 2
