@@ -24,6 +24,8 @@ import re
 from xdsl.dialects.builtin import LocationAttr
 from xdsl.utils.lexer import Span
 
+from tileopt.dialects.xdsl_fast_paths import new_operation
+
 # the lexer's rule for a `%` identifier (``lexer.py``), so that cutting the names out
 # of two lines with the same key leaves the same tokens
 _SSA_NAME = re.compile(r"(%(?:[0-9]+|[a-zA-Z$._][a-zA-Z0-9$._-]*|-(?!\})[a-zA-Z0-9$._-]*))",
@@ -114,9 +116,8 @@ class OpTemplates:
             location = aliases[line.location_alias]
             if not isinstance(location, LocationAttr):
                 return None
-        op = template.cls.create(operands=operands, result_types=template.result_types,
-                                 properties=template.properties,
-                                 attributes=template.attributes, location=location)
+        op = new_operation(template.cls, operands, template.result_types,
+                           template.properties, template.attributes, location)
         results = op.results
         first = 0
         for index, size in enumerate(template.defs):

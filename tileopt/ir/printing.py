@@ -52,7 +52,7 @@ from tileopt.dialects.triton_version import module_version, printing_as
 from tileopt.ir.floats import float_format, format_float, format_float_bits
 from tileopt.ir.gc_scans import heap_frozen
 from tileopt.ir.naming import NameTable, assign_names
-from tileopt.ir.upstream import upstream_printer
+from tileopt.ir.upstream import upstream_printer_of
 from tileopt.ir.value_users import argument_users_comment, op_ids, users_comment
 
 # Ops whose regions elide their own dialect's prefix (MLIR's getDefaultDialect).
@@ -131,6 +131,20 @@ class _SyntaxTemplate:
 
 
 _SyntaxTemplate.RECORDED = _SyntaxTemplate((), ())
+
+
+_OP_CLASS_FACTS: dict[type, tuple] = {}
+
+
+def _op_class_facts(cls: type[Operation]) -> tuple:
+    """Whether ``cls`` is the module op, an unregistered op, printed in the generic form
+    (no custom syntax), and its upstream printer; asked once per class."""
+    facts = _OP_CLASS_FACTS.get(cls)
+    if facts is None:
+        facts = _OP_CLASS_FACTS[cls] = (
+            issubclass(cls, ModuleOp), issubclass(cls, UnregisteredOp),
+            Operation.print is cls.print, upstream_printer_of(cls))
+    return facts
 
 
 def alias_name_of(attr: Attribute, debuginfo: bool) -> str | None:
@@ -221,14 +235,16 @@ class TileoptPrinter(Printer):
     def print_op(self, op: Operation) -> None:
         if self.recording and self.print_debuginfo and not self.pretty_debuginfo:
             self._print_location_ref(op.location)  # MLIR visits an op's location first
-        if isinstance(op, ModuleOp) and not self.print_generic_format:
+        is_module, unregistered, generic, special = _op_class_facts(type(op))
+        if is_module and not self.print_generic_format:
             self._print_module_op(op)
             return
         isolated = bool(op.get_traits_of_type(IsolatedFromAbove))
-        self._print_results(op)
+        if not self.recording:  # (results hold no attributes to record)
+            self._print_results(op)
         if isolated:
             self.enter_scope()
-        if isinstance(op, UnregisteredOp):
+        if unregistered:
             self.print_string(f'"{op.op_name.data}"')
             op_name = op.op_name
             del op.attributes["op_name__"]
@@ -236,14 +252,14 @@ class TileoptPrinter(Printer):
                 self.print_op_with_default_format(op)
             finally:
                 op.attributes["op_name__"] = op_name
-        elif self.print_generic_format or Operation.print is type(op).print:
+        elif self.print_generic_format or generic:
             self.print_string(f'"{op.name}"')
             self.print_op_with_default_format(op)
         else:
-            self.print_string(self._op_name_text(op))
+            if not self.recording:
+                self.print_string(self._op_name_text(op))
             self._default_dialects.append(DEFAULT_DIALECTS.get(op.name, ""))
             try:
-                special = upstream_printer(op)
                 if special is not None:
                     special(op, self)
                 else:

@@ -10,7 +10,7 @@ import itertools
 
 import pytest
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import Float32Type, i32
+from xdsl.dialects.builtin import FileLineColLoc, Float32Type, IntAttr, StringAttr, i32
 from xdsl.ir import Block
 from xdsl.irdl import IRDLOperation
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, Pure
@@ -292,3 +292,43 @@ def test_cse_hash_of_equal_attributes_that_are_distinct_objects():
 
     cse(module)
     assert print_module(module).count("arith.constant") == 2
+
+
+@pytest.mark.parametrize("op_type", _all_ops()[::7], ids=lambda op: op.name)
+def test_new_operation_builds_what_create_builds(op_type):
+    """The same fields, results and uses as ``Operation.create`` (every seventh op class
+    of every dialect; each gets two operands and results)."""
+    block = Block(arg_types=(i32, i32))
+    built = [make(op_type, operands=list(block.args), result_types=[i32, i32],
+                  properties={}, attributes={"x": i32}, location=_LOCATION)
+             for make in (_create, _new)]
+    if isinstance(built[0], Exception) or isinstance(built[1], Exception):
+        assert type(built[0]) is type(built[1])
+        return
+    made, fast = built
+    assert sorted(vars(made)) == sorted(vars(fast))
+    for name in ("properties", "attributes", "regions", "_successors", "location"):
+        assert getattr(made, name) == getattr(fast, name)
+    assert list(fast.operands) == list(block.args) and fast.result_types == (i32, i32)
+    assert [r.op for r in fast.results] == [fast, fast]
+    for index, arg in enumerate(block.args):  # (a new use goes first, as in xDSL)
+        assert [(use.operation, use.index) for use in arg.uses] == \
+            [(fast, index), (made, index)]
+
+
+def _create(op_type, *, location, **fields):
+    try:
+        return op_type.create(**fields, location=location)
+    except Exception as err:  # noqa: BLE001 - compared by type
+        return err
+
+
+_fast_new = xdsl_fast_paths.new_operation
+_LOCATION = FileLineColLoc(StringAttr("f.py"), IntAttr(1), IntAttr(2))
+
+
+def _new(op_type, *, operands, result_types, properties, attributes, location):
+    try:
+        return _fast_new(op_type, operands, result_types, properties, attributes, location)
+    except Exception as err:  # noqa: BLE001 - compared by type
+        return err
