@@ -13,7 +13,12 @@ has it. Installed once, with the dialects (``tileopt/dialects/__init__.py``).
   operand and result definition and no segment-size option, the fast path checks the
   counts and runs the same constraints on the same values in the same order; anything it
   rejects goes through xDSL's own code again, so that the error message is xDSL's.
-  Upstream: precompute this per ``OpDef``.
+  The verdict of the constraints and of the traits that read only the op's types and
+  attributes (``verifies_types_only = True`` on the trait class, xDSL's no-op traits
+  and ``SameOperandsAndResultType``) is remembered per op class for the identities of
+  the op's types and attributes: an op of the same types and attributes (most ops of a
+  Triton file) runs only its other traits. Upstream: precompute this per ``OpDef``,
+  and a flag on traits for the memo.
 - ``LiveSet.propagate_op_liveness`` (dead-code elimination after canonicalization) asks
   ``would_be_trivially_dead`` for every op on every round of its fixed point, and that
   walks the op's nested ops for their memory effects. The answer cannot change while the
@@ -33,6 +38,14 @@ has it. Installed once, with the dialects (``tileopt/dialects/__init__.py``).
   each a walk up the parents. Here the blocks under the op are collected once, and a
   value is inside when its block is one of them; the ops are visited in xDSL's order
   and the first offender gives xDSL's message. Upstream: the same set of blocks.
+- CSE's ``OperationInfo.__hash__`` hashes the op's attributes and result types, and a
+  nested attribute's hash goes through all its parameters on every call (a layout in
+  every tensor type). Here each attribute object's hash is computed once. Upstream: a
+  cached hash on ``ParametrizedAttribute`` (they are immutable).
+- ``new_operation``: ``Operation.create`` for an op without regions or successors, step
+  by step, for the parser's templates (``tileopt/ir/op_templates.py``). Upstream: a
+  cheaper ``Operation.__init__`` (its ``successors`` and ``operands`` setters undo uses
+  that a new op does not have).
 """
 
 from __future__ import annotations

@@ -197,6 +197,16 @@ class TileoptPrinter(Printer):
             return
         super().print_string(text, indent=indent)
 
+    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
+        if self._next_line_callback and print_message:
+            super()._print_new_line(indent, print_message)
+            return
+        # xDSL's, in one write instead of two ``print`` calls (once per op)
+        spaces = (self._indent if indent is None else indent) * self.indent_num_spaces
+        self.stream.write("\n" + " " * spaces)
+        self._current_line += 1
+        self._current_column = spaces
+
     # --- names ---------------------------------------------------------------------
 
     def print_ssa_value(self, value: SSAValue) -> str:
