@@ -50,7 +50,8 @@ has it. Installed once, with the dialects (``tileopt/dialects/__init__.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from xdsl.ir import Attribute, Block, Data, OpResult, Operation, ParametrizedAttribute, Use
 from xdsl.ir.core import SSAValues
@@ -118,7 +119,7 @@ class _Plan:
         self.regions = bool(op_def.regions)
         self.successors = bool(op_def.successors)
         self.context_traits = tuple(t for t in op_def.traits if not _reads_types_only(t))
-        self.passed: dict[tuple, tuple] = {}
+        self.passed: dict[tuple, Operation] = {}
         self.generation = _PLAN_GENERATION[0]
 
 
@@ -135,6 +136,26 @@ def _reads_types_only(trait) -> bool:
 _PASSED_LIMIT = 4096
 """Entries of one op class's ``_Plan.passed`` before it starts again (each holds its
 types and attributes alive)."""
+_PLANS_WITH_VERDICTS: list[_Plan] = []
+REMEMBER_VERDICTS = False
+"""On only while a module is verified (``remembering_verdicts``): the IR does not change
+meanwhile, so an entry may hold its op (and so the op's types) instead of copies."""
+
+
+@contextmanager
+def remembering_verdicts() -> Iterator[None]:
+    """Remember verdicts while a module is verified; forget them after, so that the IR
+    that a pass replaces next is not kept alive."""
+    global REMEMBER_VERDICTS
+    before, REMEMBER_VERDICTS = REMEMBER_VERDICTS, True
+    try:
+        yield
+    finally:
+        REMEMBER_VERDICTS = before
+        if not before:
+            for plan in _PLANS_WITH_VERDICTS:
+                plan.passed.clear()
+            _PLANS_WITH_VERDICTS.clear()
 
 
 def _types_key(op: Operation) -> tuple:
@@ -209,7 +230,8 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
         plan = self.__dict__["_fast_plan"] = _plan(self)
     if plan is None:
         return _verify(self, op)
-    simple = not (plan.regions or op.regions or plan.successors or op._successors)  # noqa: SLF001
+    simple = REMEMBER_VERDICTS and not (
+        plan.regions or op.regions or plan.successors or op._successors)  # noqa: SLF001
     if simple:
         key = _types_key(op)
         if key in plan.passed:  # the same types and attributes passed before
@@ -233,12 +255,13 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
     for trait in self.traits:
         trait.verify(op)
     if simple:
-        # the objects stay alive with the entry, so that their ids are not reused
-        if len(plan.passed) >= _PASSED_LIMIT:
+        # the op holds its types and attributes alive while the entry lasts (until the
+        # module's verification ends), so that their ids are not reused
+        if not plan.passed:
+            _PLANS_WITH_VERDICTS.append(plan)
+        elif len(plan.passed) >= _PASSED_LIMIT:
             plan.passed.clear()
-        plan.passed[key] = ([v._type for v in op._operands],  # noqa: SLF001
-                            [r._type for r in op.results],  # noqa: SLF001
-                            list(op.properties.values()), list(op.attributes.values()))
+        plan.passed[key] = op
 
 
 def propagate_op_liveness(self, op: Operation) -> None:

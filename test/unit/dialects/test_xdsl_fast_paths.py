@@ -209,6 +209,14 @@ def test_a_remembered_verdict_still_runs_the_context_traits():
     module = parse_module(f"module {{{KERNEL}}}")
     placed = next(op for op in module.walk() if isinstance(op, scf.YieldOp))
     op_def = scf.YieldOp.get_irdl_definition()
+    with xdsl_fast_paths.remembering_verdicts():
+        _remembered_then_misplaced(module, placed, op_def)
+    assert not op_def.__dict__["_fast_plan"].passed  # forgotten after
+
+
+def _remembered_then_misplaced(module, placed, op_def):
+    from xdsl.dialects import scf
+
     assert _outcome(xdsl_fast_paths.verify, op_def, placed) is None
     plan = op_def.__dict__["_fast_plan"]
     assert xdsl_fast_paths._types_key(placed) in plan.passed
@@ -254,13 +262,15 @@ def test_a_trait_added_later_is_verified():
 
     op_type = llvm.UnreachableOp
     op_def = op_type.get_irdl_definition()
-    assert _outcome(xdsl_fast_paths.verify, op_def, op_type()) is None
-    assert _outcome(xdsl_fast_paths.verify, op_def, op_type()) is None  # remembered
     trait = Refuses()
-    op_type.traits.add_trait(trait)
     try:
-        assert _outcome(xdsl_fast_paths.verify, op_def, op_type()) == \
-            ("VerifyException", "refused")
+        with xdsl_fast_paths.remembering_verdicts():
+            ops = [op_type() for _ in range(3)]
+            assert _outcome(xdsl_fast_paths.verify, op_def, ops[0]) is None
+            assert _outcome(xdsl_fast_paths.verify, op_def, ops[1]) is None  # remembered
+            op_type.traits.add_trait(trait)
+            assert _outcome(xdsl_fast_paths.verify, op_def, ops[2]) == \
+                ("VerifyException", "refused")
     finally:
         op_type.traits._traits = op_type.traits.traits - {trait}
         xdsl_fast_paths._TRAITS.clear()
