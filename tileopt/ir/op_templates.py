@@ -107,6 +107,8 @@ class OpTemplates:
             operands.append(value)
         if line.location_alias is None:
             location = template.location
+            if location is None:  # the template's line had `loc(#alias)`, this one none
+                return None
         else:
             # as the parser's ``parse_optional_location`` reads it (an alias defined
             # further down is read now)

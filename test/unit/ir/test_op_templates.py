@@ -133,6 +133,9 @@ tt.func @f(%arg0: i32, %arg1: i32, %arg2: i64) {
     REPEATED.replace("%1 = arith.addi %0, %arg1", "%1 = arith.addi %0, %9"),
     # a result redefined
     REPEATED.replace("%3 = arith.addi", "%2 = arith.addi"),
+    # a line with a location alias first, then the same line without one
+    REPEATED.replace("%0 = arith.addi %arg0, %arg1 : i32",
+                     "%0 = arith.addi %arg0, %arg1 : i32 loc(#loc1)"),
 ])
 def test_repeated_lines(text, ctx):
     _same(text, ctx)
