@@ -46,6 +46,8 @@ def is_elementwise(op: Operation) -> bool:
 class SameOperandsAndResultShape(OpTrait):
     """All operands and results have one shape (all scalars, or tensors of one shape)."""
 
+    verifies_types_only = True  # (xdsl_fast_paths: its verdict is remembered)
+
     def verify(self, op: Operation) -> None:
         types = [*op.operand_types, *op.result_types]
         shapes = {shape_of(t) for t in types}
@@ -67,6 +69,8 @@ def _check_one_encoding(types, what: str) -> None:
 class SameOperandsAndResultEncoding(OpTrait):
     """All tensor operands and results carry the same layout encoding (or none)."""
 
+    verifies_types_only = True  # (xdsl_fast_paths: its verdict is remembered)
+
     def verify(self, op: Operation) -> None:
         _check_one_encoding([*op.operand_types, *op.result_types], "operands and results")
 
@@ -76,6 +80,8 @@ class BroadcastEncoding(SameOperandsAndResultEncoding):
     """``tt.broadcast``: one encoding (a layout pass propagates it as such), or, as Triton
     3.9 writes, two layouts that keep every element in its thread
     (``broadcast_stays_in_threads``)."""
+
+    verifies_types_only = True  # (xdsl_fast_paths: its verdict is remembered)
 
     def verify(self, op: Operation) -> None:
         (src,), (dst,) = op.operand_types, op.result_types
@@ -100,6 +106,8 @@ class SameLoadStoreOperandsAndResultEncoding(OpTrait):
     loaded result) carry one encoding. Kept apart from ``SameOperandsAndResultEncoding``
     as in Triton: layout passes treat loads and stores on their own."""
 
+    verifies_types_only = True  # (xdsl_fast_paths: its verdict is remembered)
+
     def verify(self, op: Operation) -> None:
         _check_one_encoding([*op.operand_types, *op.result_types], "operands and results")
 
@@ -108,6 +116,8 @@ class SameLoadStoreOperandsAndResultEncoding(OpTrait):
 class SameOperandsEncoding(OpTrait):
     """All tensor operands carry the same layout encoding (or none)."""
 
+    verifies_types_only = True  # (xdsl_fast_paths: its verdict is remembered)
+
     def verify(self, op: Operation) -> None:
         _check_one_encoding(op.operand_types, "operands")
 
@@ -115,6 +125,8 @@ class SameOperandsEncoding(OpTrait):
 @dataclass(frozen=True)
 class SameOperandsAndResultElementType(OpTrait):
     """All operands and results share one element type."""
+
+    verifies_types_only = True  # (xdsl_fast_paths: its verdict is remembered)
 
     def verify(self, op: Operation) -> None:
         elements = {element_type(t) for t in [*op.operand_types, *op.result_types]}

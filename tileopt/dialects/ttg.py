@@ -758,15 +758,15 @@ def _check_layout(layout: Attribute, warps: int | None, lanes: int | None) -> st
     return None
 
 
-def _op_types(op: Operation) -> Iterator[Attribute]:
-    for value in op.results:
-        yield value.type
-    for value in op.operands:
-        yield value.type
+def _op_types(op: Operation) -> list[Attribute]:
+    # ``_type``/``_operands``/``_args``: xDSL 0.74's fields behind ``type``, ``operands``
+    # and ``args`` (this runs on every op whenever a module is verified)
+    types = [value._type for value in op.results]  # noqa: SLF001
+    types += [value._type for value in op._operands]  # noqa: SLF001
     for region in op.regions:
         for block in region.blocks:
-            for arg in block.args:
-                yield arg.type
+            types += [arg._type for arg in block._args]  # noqa: SLF001
+    return types
 
 
 def _rank_mismatch(ty: Attribute) -> str | None:

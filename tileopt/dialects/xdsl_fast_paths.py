@@ -13,7 +13,12 @@ has it. Installed once, with the dialects (``tileopt/dialects/__init__.py``).
   operand and result definition and no segment-size option, the fast path checks the
   counts and runs the same constraints on the same values in the same order; anything it
   rejects goes through xDSL's own code again, so that the error message is xDSL's.
-  Upstream: precompute this per ``OpDef``.
+  The verdict of the constraints and of the traits that read only the op's types and
+  attributes (``verifies_types_only = True`` on the trait class, xDSL's no-op traits
+  and ``SameOperandsAndResultType``) is remembered per op class for the identities of
+  the op's types and attributes: an op of the same types and attributes (most ops of a
+  Triton file) runs only its other traits. Upstream: precompute this per ``OpDef``,
+  and a flag on traits for the memo.
 - ``LiveSet.propagate_op_liveness`` (dead-code elimination after canonicalization) asks
   ``would_be_trivially_dead`` for every op on every round of its fixed point, and that
   walks the op's nested ops for their memory effects. The answer cannot change while the
@@ -33,18 +38,29 @@ has it. Installed once, with the dialects (``tileopt/dialects/__init__.py``).
   each a walk up the parents. Here the blocks under the op are collected once, and a
   value is inside when its block is one of them; the ops are visited in xDSL's order
   and the first offender gives xDSL's message. Upstream: the same set of blocks.
+- CSE's ``OperationInfo.__hash__`` hashes the op's attributes and result types, and a
+  nested attribute's hash goes through all its parameters on every call (a layout in
+  every tensor type). Here each attribute object's hash is computed once. Upstream: a
+  cached hash on ``ParametrizedAttribute`` (they are immutable).
+- ``new_operation``: ``Operation.create`` for an op without regions or successors, step
+  by step, for the parser's templates (``tileopt/ir/op_templates.py``). Upstream: a
+  cheaper ``Operation.__init__`` (its ``successors`` and ``operands`` setters undo uses
+  that a new op does not have).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
-from xdsl.ir import Attribute, Block, Data, Operation, ParametrizedAttribute
+from xdsl.ir import Attribute, Block, Data, OpResult, Operation, ParametrizedAttribute, Use
+from xdsl.ir.core import SSAValues
 from xdsl.ir.core import OpTraits
-from xdsl.traits import IsolatedFromAbove
+from xdsl.traits import IsolatedFromAbove, OpTrait, SameOperandsAndResultType
 from xdsl.utils.exceptions import VerifyException
 from xdsl.irdl import operations as _ops
 from xdsl.irdl.constraints import VerificationContext
+from xdsl.transforms import common_subexpression_elimination as _cse
 from xdsl.transforms import dead_code_elimination as _dce
 
 _get_trait = Operation.get_trait.__func__
@@ -80,20 +96,74 @@ def get_traits_of_type(cls, trait_type):
 
 def add_trait(self: OpTraits, trait) -> None:
     _TRAITS.clear()
+    _PLAN_GENERATION[0] += 1
     _add_trait(self, trait)
+
+
+_PLAN_GENERATION = [0]
+"""Bumped when an op class gains a trait: the verification plans made before are stale."""
 
 
 class _Plan:
     """What the fast path of one ``OpDef`` checks: per operand and result definition its
-    constraint, and where the one variadic definition (if any) sits."""
+    constraint, and where the one variadic definition (if any) sits; the traits whose
+    verdict depends on more than the op's types and attributes; the ops' types and
+    attributes that passed (``_passed``)."""
 
-    __slots__ = ("operands", "results", "regions", "successors")
+    __slots__ = ("operands", "results", "regions", "successors", "context_traits",
+                 "passed", "generation")
 
     def __init__(self, op_def: _ops.OpDef, operands: tuple, results: tuple) -> None:
         self.operands = operands
         self.results = results
         self.regions = bool(op_def.regions)
         self.successors = bool(op_def.successors)
+        self.context_traits = tuple(t for t in op_def.traits if not _reads_types_only(t))
+        self.passed: dict[tuple, Operation] = {}
+        self.generation = _PLAN_GENERATION[0]
+
+
+def _reads_types_only(trait) -> bool:
+    """Whether ``trait.verify`` reads nothing but the op's class, operand and result
+    types, properties and attributes: xDSL's no-op and ``SameOperandsAndResultType``, and
+    trait classes that say so themselves (``verifies_types_only = True`` in their own
+    body: a subclass that overrides ``verify`` does not inherit the claim)."""
+    cls = type(trait)
+    return cls.verify is OpTrait.verify or cls is SameOperandsAndResultType or \
+        cls.__dict__.get("verifies_types_only", False)
+
+
+_PASSED_LIMIT = 4096
+"""Entries of one op class's ``_Plan.passed`` before it starts again (each holds its
+types and attributes alive)."""
+_PLANS_WITH_VERDICTS: list[_Plan] = []
+REMEMBER_VERDICTS = False
+"""On only while a module is verified (``remembering_verdicts``): the IR does not change
+meanwhile, so an entry may hold its op (and so the op's types) instead of copies."""
+
+
+@contextmanager
+def remembering_verdicts() -> Iterator[None]:
+    """Remember verdicts while a module is verified; forget them after, so that the IR
+    that a pass replaces next is not kept alive."""
+    global REMEMBER_VERDICTS
+    before, REMEMBER_VERDICTS = REMEMBER_VERDICTS, True
+    try:
+        yield
+    finally:
+        REMEMBER_VERDICTS = before
+        if not before:
+            for plan in _PLANS_WITH_VERDICTS:
+                plan.passed.clear()
+            _PLANS_WITH_VERDICTS.clear()
+
+
+def _types_key(op: Operation) -> tuple:
+    """The identities of ``op``'s types, properties and attributes (with their names)."""
+    return (*[id(v._type) for v in op._operands], -1,  # noqa: SLF001
+            *[id(r._type) for r in op.results], -1,  # noqa: SLF001
+            *op.properties, *map(id, op.properties.values()), -1,
+            *op.attributes, *map(id, op.attributes.values()))
 
 
 def _values_plan(defs) -> tuple | None:
@@ -156,10 +226,18 @@ def _check_named(defs: dict, given: dict, optional: type, context) -> None:
 
 def verify(self: _ops.OpDef, op: Operation) -> None:
     plan = self.__dict__.get("_fast_plan", False)
-    if plan is False:
+    if plan is False or (plan is not None and plan.generation != _PLAN_GENERATION[0]):
         plan = self.__dict__["_fast_plan"] = _plan(self)
     if plan is None:
         return _verify(self, op)
+    simple = REMEMBER_VERDICTS and not (
+        plan.regions or op.regions or plan.successors or op._successors)  # noqa: SLF001
+    if simple:
+        key = _types_key(op)
+        if key in plan.passed:  # the same types and attributes passed before
+            for trait in plan.context_traits:
+                trait.verify(op)
+            return
     try:
         context = VerificationContext()
         _check_values(plan.operands, op._operands, context)  # noqa: SLF001
@@ -176,6 +254,14 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
         return _verify(self, op)
     for trait in self.traits:
         trait.verify(op)
+    if simple:
+        # the op holds its types and attributes alive while the entry lasts (until the
+        # module's verification ends), so that their ids are not reused
+        if not plan.passed:
+            _PLANS_WITH_VERDICTS.append(plan)
+        elif len(plan.passed) >= _PASSED_LIMIT:
+            plan.passed.clear()
+        plan.passed[key] = op
 
 
 def propagate_op_liveness(self, op: Operation) -> None:
@@ -288,6 +374,63 @@ def isolated_from_above_verify(self: IsolatedFromAbove, op: Operation) -> None:
                 child = child._next_op  # noqa: SLF001
 
 
+def new_operation(cls: type[Operation], operands, result_types, properties: dict,
+                  attributes: dict, location) -> Operation:
+    """``cls.create(...)`` of an op without regions or successors: the steps of xDSL
+    0.74's ``Operation.__init__`` (the same fields, uses and results, then
+    ``__post_init__``) without its generic setters, which are a third of the time of
+    building an op from a parse template (``tileopt/ir/op_templates.py``)."""
+    op = cls.__new__(cls)
+    values = SSAValues(operands)
+    uses = tuple([Use(op, index) for index in range(len(values))])
+    for value, use in zip(values, uses):
+        value.add_use(use)
+    op._operands = values  # noqa: SLF001
+    op._operand_uses = uses  # noqa: SLF001
+    op.results = SSAValues([OpResult(type_, op, index)
+                            for index, type_ in enumerate(result_types)])
+    op.properties = dict(properties)
+    op.attributes = dict(attributes)
+    op.location = location
+    op._successors = ()  # noqa: SLF001
+    op._successor_uses = ()  # noqa: SLF001
+    op.regions = ()
+    op.__post_init__()
+    return op
+
+
+_ATTRIBUTE_HASHES: dict[int, tuple[Attribute, int]] = {}
+"""id(attribute) -> (attribute, its hash); the entry keeps the attribute alive, so that
+its id is not reused while the entry lasts"""
+_ATTRIBUTE_HASHES_LIMIT = 65536
+
+
+def _attribute_hash(attr: Attribute) -> int:
+    entry = _ATTRIBUTE_HASHES.get(id(attr))
+    if entry is not None:
+        return entry[1]
+    if len(_ATTRIBUTE_HASHES) >= _ATTRIBUTE_HASHES_LIMIT:
+        _ATTRIBUTE_HASHES.clear()
+    found = hash(attr)
+    _ATTRIBUTE_HASHES[id(attr)] = (attr, found)
+    return found
+
+
+def operation_info_hash(self: _cse.OperationInfo) -> int:
+    """xDSL's hash of an op for CSE, with each attribute's hash computed once per object
+    (a nested attribute's hash is recomputed through all its parameters on every call).
+    The numbers differ from xDSL's, but ``__eq__`` compares the same function's, and
+    equal attributes still hash alike."""
+    op = self.op
+    return hash((self.name,
+                 sum(hash((name, _attribute_hash(value)))
+                     for name, value in op.attributes.items()),
+                 sum(hash((name, _attribute_hash(value)))
+                     for name, value in op.properties.items()),
+                 tuple([_attribute_hash(result._type) for result in op.results]),  # noqa: SLF001
+                 hash(op.operands)))
+
+
 def install() -> None:
     Operation.get_trait = classmethod(get_trait)
     Operation.get_traits_of_type = classmethod(get_traits_of_type)
@@ -297,3 +440,4 @@ def install() -> None:
     Attribute.__post_init__ = attribute_post_init
     _ops.irdl_build_arg_list = build_arg_list
     IsolatedFromAbove.verify = isolated_from_above_verify
+    _cse.OperationInfo.__hash__ = operation_info_hash

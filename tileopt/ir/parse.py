@@ -68,6 +68,7 @@ from tileopt.ir.floats import bits_to_float, float_format, float_to_bits
 from tileopt.ir.gc_scans import heap_frozen
 from tileopt.ir.lexer import FastMLIRLexer
 from tileopt.ir.naming import restore_argument_name_locs
+from tileopt.ir.op_templates import OpTemplates
 from tileopt.ir.source_positions import (OP_SOURCES, SourceText, byte_line_col, remember_source,
                                          source_position)
 from tileopt.ir.verify import verify_module
@@ -152,6 +153,8 @@ def _balanced_end(text: str, pos: int) -> int | None:
 class TileoptParser(Parser):
     """xDSL's parser, extended to read what Triton 3.6 and MLIR write."""
 
+    use_op_templates = True  # repeated op lines built from the first (``op_templates.py``)
+
     def __init__(self, ctx: Context, text: str, filename: str = "<stdin>",
                  arg_spellings: bool = False):
         # xDSL's constructor lexes the first token with its own lexer: give it no text
@@ -168,6 +171,8 @@ class TileoptParser(Parser):
         self._first_uses: dict[str, Span] = {}
         # per op being read (innermost last): its name when written in custom form
         self._custom_ops: list[str | None] = []
+        self._op_templates = OpTemplates() if self.use_op_templates else None
+        self._bound_results: list[tuple[Span, int]] = []
 
     # --- aliases defined after use ---------------------------------------------------
 
@@ -356,6 +361,12 @@ class TileoptParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
+        line = None
+        if self._op_templates is not None:
+            line = self._op_templates.line(self, start)
+            if line is not None and (op := self._op_templates.build(self, line)) is not None:
+                self.op_starts.append((op, start))
+                return op
         self._custom_ops.append(None)
         try:
             op = super().parse_operation()
@@ -369,10 +380,12 @@ class TileoptParser(Parser):
         finally:
             self._custom_ops.pop()
         self.op_starts.append((op, start))
+        if line is not None:
+            self._op_templates.remember(self, line, op, self._bound_results)
         return op
 
     def _parse_op_result_list(self):
-        results = super()._parse_op_result_list()
+        results = self._bound_results = super()._parse_op_result_list()
         self._op_name_span = self._current_token.span
         return results
 

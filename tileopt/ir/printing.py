@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -51,7 +52,7 @@ from tileopt.dialects.triton_version import module_version, printing_as
 from tileopt.ir.floats import float_format, format_float, format_float_bits
 from tileopt.ir.gc_scans import heap_frozen
 from tileopt.ir.naming import NameTable, assign_names
-from tileopt.ir.upstream import upstream_printer
+from tileopt.ir.upstream import upstream_printer_of
 from tileopt.ir.value_users import argument_users_comment, op_ids, users_comment
 
 # Ops whose regions elide their own dialect's prefix (MLIR's getDefaultDialect).
@@ -83,6 +84,69 @@ class _AliasInfo:
                 child.make_non_deferrable()
 
 
+class _SyntaxTemplate:
+    """An op's custom syntax (what its ``print`` writes after the op name) cut at its
+    SSA values: printing another op of the same class with the same types, properties
+    and attributes writes the same text around its own values, taken from the same
+    operand or result positions."""
+
+    __slots__ = ("parts", "positions")
+    RECORDED: _SyntaxTemplate  # a recorder's mark: this op's attributes were visited
+
+    def __init__(self, parts: tuple[str, ...], positions: tuple[int, ...]) -> None:
+        self.parts = parts
+        self.positions = positions  # operand index, or ~result index
+
+    @classmethod
+    def of(cls, op: Operation, text: str, values: list) -> _SyntaxTemplate | None:
+        """The template of ``text``, printed by ``op`` with ``values`` (value, start,
+        end) at those offsets; None where a value is not one of ``op``'s own at a single
+        position (then each op prints itself) or the text spans lines."""
+        if "\n" in text:
+            return None
+        where: dict[int, int] = {}
+        for index, value in enumerate(op._operands):  # noqa: SLF001
+            if where.setdefault(id(value), index) != index:
+                return None  # a value used twice: which operand is printed is unclear
+        for index, value in enumerate(op.results):
+            where[id(value)] = ~index
+        parts, positions, at = [], [], 0
+        for value, start, end in values:
+            position = where.get(id(value))
+            if position is None or start < at:
+                return None
+            parts.append(text[at:start])
+            positions.append(position)
+            at = end
+        parts.append(text[at:])
+        return cls(tuple(parts), tuple(positions))
+
+    def print(self, printer, operands, results) -> None:
+        parts = self.parts
+        for index, position in enumerate(self.positions):
+            printer.print_string(parts[index])
+            printer.print_ssa_value(operands[position] if position >= 0
+                                    else results[~position])
+        printer.print_string(parts[-1])
+
+
+_SyntaxTemplate.RECORDED = _SyntaxTemplate((), ())
+
+
+_OP_CLASS_FACTS: dict[type, tuple] = {}
+
+
+def _op_class_facts(cls: type[Operation]) -> tuple:
+    """Whether ``cls`` is the module op, an unregistered op, printed in the generic form
+    (no custom syntax), and its upstream printer; asked once per class."""
+    facts = _OP_CLASS_FACTS.get(cls)
+    if facts is None:
+        facts = _OP_CLASS_FACTS[cls] = (
+            issubclass(cls, ModuleOp), issubclass(cls, UnregisteredOp),
+            Operation.print is cls.print, upstream_printer_of(cls))
+    return facts
+
+
 def alias_name_of(attr: Attribute, debuginfo: bool) -> str | None:
     """The alias MLIR/Triton give this attribute, or None when it prints inline."""
     name = getattr(type(attr), "triton_alias", None)
@@ -96,6 +160,8 @@ def alias_name_of(attr: Attribute, debuginfo: bool) -> str | None:
 @dataclass(eq=False, repr=False)
 class TileoptPrinter(Printer):
     """xDSL's printer with MLIR's conventions (see the module docstring)."""
+
+    use_syntax_templates: ClassVar[bool] = True  # see ``_print_custom_syntax``
 
     names: NameTable | None = field(default=None)
     aliases: dict[Attribute, str] = field(default_factory=dict)
@@ -116,6 +182,11 @@ class TileoptPrinter(Printer):
     _printed: dict[int, tuple[Attribute, str]] = field(default_factory=dict, init=False)
     _defining_alias: Attribute | None = field(default=None, init=False)
     _default_dialects: list[str] = field(default_factory=lambda: ["builtin"], init=False)
+    # ``_print_custom_syntax``: (op class, ids of its types and attributes) -> template;
+    # the module is not changed while it prints, so ids stay its objects'
+    _syntax_templates: dict[tuple, _SyntaxTemplate] = field(default_factory=dict,
+                                                           init=False)
+    _capture: list | None = field(default=None, init=False)
 
     # --- output -------------------------------------------------------------------
 
@@ -126,13 +197,28 @@ class TileoptPrinter(Printer):
             return
         super().print_string(text, indent=indent)
 
+    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
+        if self._next_line_callback and print_message:
+            super()._print_new_line(indent, print_message)
+            return
+        # xDSL's, in one write instead of two ``print`` calls (once per op)
+        spaces = (self._indent if indent is None else indent) * self.indent_num_spaces
+        self.stream.write("\n" + " " * spaces)
+        self._current_line += 1
+        self._current_column = spaces
+
     # --- names ---------------------------------------------------------------------
 
     def print_ssa_value(self, value: SSAValue) -> str:
+        capture = self._capture
+        start = self.stream.tell() if capture is not None else 0
         if self.names is not None and (name := self.names.values.get(value)) is not None:
             self.print_string(f"%{name}")
-            return name
-        return super().print_ssa_value(value)
+        else:
+            name = super().print_ssa_value(value)
+        if capture is not None:
+            capture.append((value, start, self.stream.tell()))
+        return name
 
     def _get_block_name(self, block: Block) -> str:
         if self.names is not None and (name := self.names.blocks.get(block)) is not None:
@@ -159,14 +245,16 @@ class TileoptPrinter(Printer):
     def print_op(self, op: Operation) -> None:
         if self.recording and self.print_debuginfo and not self.pretty_debuginfo:
             self._print_location_ref(op.location)  # MLIR visits an op's location first
-        if isinstance(op, ModuleOp) and not self.print_generic_format:
+        is_module, unregistered, generic, special = _op_class_facts(type(op))
+        if is_module and not self.print_generic_format:
             self._print_module_op(op)
             return
         isolated = bool(op.get_traits_of_type(IsolatedFromAbove))
-        self._print_results(op)
+        if not self.recording:  # (results hold no attributes to record)
+            self._print_results(op)
         if isolated:
             self.enter_scope()
-        if isinstance(op, UnregisteredOp):
+        if unregistered:
             self.print_string(f'"{op.op_name.data}"')
             op_name = op.op_name
             del op.attributes["op_name__"]
@@ -174,18 +262,18 @@ class TileoptPrinter(Printer):
                 self.print_op_with_default_format(op)
             finally:
                 op.attributes["op_name__"] = op_name
-        elif self.print_generic_format or Operation.print is type(op).print:
+        elif self.print_generic_format or generic:
             self.print_string(f'"{op.name}"')
             self.print_op_with_default_format(op)
         else:
-            self.print_string(self._op_name_text(op))
+            if not self.recording:
+                self.print_string(self._op_name_text(op))
             self._default_dialects.append(DEFAULT_DIALECTS.get(op.name, ""))
             try:
-                special = upstream_printer(op)
                 if special is not None:
                     special(op, self)
                 else:
-                    op.print(self)
+                    self._print_custom_syntax(op)
             finally:
                 self._default_dialects.pop()
         self._print_op_location(op)
@@ -193,6 +281,40 @@ class TileoptPrinter(Printer):
             self.print_string(users_comment(op, self._user_identifier))
         if isolated:
             self.exit_scope()
+
+    def _print_custom_syntax(self, op: Operation) -> None:
+        """``op.print``, from the template of an earlier op of the same class, types,
+        properties and attributes where there is one (``_SyntaxTemplate``)."""
+        if op.regions or op.successors or self.print_value_users or \
+                not self.use_syntax_templates:
+            op.print(self)
+            return
+        operands, results = op._operands, op.results  # noqa: SLF001
+        key = (type(op), *[id(v._type) for v in operands], -1,  # noqa: SLF001
+               *[id(r._type) for r in results], -1,  # noqa: SLF001
+               *op.properties, *map(id, op.properties.values()), -1,
+               *op.attributes, *map(id, op.attributes.values()))
+        template = self._syntax_templates.get(key)
+        if template is not None:
+            if not self.recording:  # (a recorder has seen these attributes already)
+                template.print(self, operands, results)
+            return
+        if self.recording:
+            op.print(self)
+            self._syntax_templates[key] = _SyntaxTemplate.RECORDED
+            return
+        stream, self.stream = self.stream, io.StringIO()
+        column, self._capture = self._current_column, []
+        try:
+            op.print(self)
+            text, values = self.stream.getvalue(), self._capture
+        finally:
+            self.stream, self._capture = stream, None
+        self._current_column = column
+        self.print_string(text)
+        template = _SyntaxTemplate.of(op, text, values)
+        if template is not None:
+            self._syntax_templates[key] = template
 
     def _op_name_text(self, op: Operation) -> str:
         name = op.name

@@ -77,8 +77,9 @@ UPSTREAM_PRINTERS: dict[type[Operation], Callable[[Operation, Printer], None]] =
 }
 
 
-def upstream_printer(op: Operation) -> Callable[[Operation, Printer], None] | None:
-    for cls in type(op).__mro__:
+def upstream_printer_of(op_class: type[Operation]
+                        ) -> Callable[[Operation, Printer], None] | None:
+    for cls in op_class.__mro__:
         found = UPSTREAM_PRINTERS.get(cls)
         if found is not None:
             return found

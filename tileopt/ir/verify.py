@@ -20,6 +20,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException
 
+from tileopt.dialects.xdsl_fast_paths import remembering_verdicts
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.locations import file_position, from_ancestors
 from tileopt.ir.source_positions import source_position
@@ -217,6 +218,13 @@ def _verify_ops(module: Operation, only: set[Operation] | None,
     """Verify the ops of ``module`` (those in ``only``, if given) in walk order, so that the
     first failure is the one a whole-module verification reports. The module-level rules
     look at every op, or (``module_rules_on_all`` false) at those in ``only``."""
+    with remembering_verdicts():  # (xdsl_fast_paths: ops of the same types and
+        # attributes share one verdict of their constraints)
+        _verify_ops_in_order(module, only, filename, module_rules_on_all)
+
+
+def _verify_ops_in_order(module: Operation, only: set[Operation] | None,
+                         filename: str | None, module_rules_on_all: bool) -> None:
     order = _BlockOrder()
     checked: list[Operation] = []
     for op in _ops_in_walk_order(module):

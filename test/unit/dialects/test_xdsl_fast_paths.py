@@ -10,7 +10,7 @@ import itertools
 
 import pytest
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import Float32Type, i32
+from xdsl.dialects.builtin import FileLineColLoc, Float32Type, IntAttr, StringAttr, i32
 from xdsl.ir import Block
 from xdsl.irdl import IRDLOperation
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, Pure
@@ -198,3 +198,147 @@ def test_attributes_of_other_kinds_are_refused():
         with pytest.raises(TypeError, match="should only be Data or ParametrizedAttribute"):
             Neither()
     assert Attribute.__post_init__ is xdsl_fast_paths.attribute_post_init
+
+
+def test_a_remembered_verdict_still_runs_the_context_traits():
+    """The second `scf.yield` of the same types hits the remembered verdict of the first
+    (its constraints), but its traits that read where it is still run: in the middle of
+    a function's body, it fails as in xDSL."""
+    from xdsl.dialects import scf
+
+    module = parse_module(f"module {{{KERNEL}}}")
+    placed = next(op for op in module.walk() if isinstance(op, scf.YieldOp))
+    op_def = scf.YieldOp.get_irdl_definition()
+    with xdsl_fast_paths.remembering_verdicts():
+        _remembered_then_misplaced(module, placed, op_def)
+    assert not op_def.__dict__["_fast_plan"].passed  # forgotten after
+
+
+def _remembered_then_misplaced(module, placed, op_def):
+    from xdsl.dialects import scf
+
+    assert _outcome(xdsl_fast_paths.verify, op_def, placed) is None
+    plan = op_def.__dict__["_fast_plan"]
+    assert xdsl_fast_paths._types_key(placed) in plan.passed
+    misplaced = scf.YieldOp(*placed.operands)
+    body = next(iter(module.ops)).regions[0].block
+    body.insert_op_before(misplaced, body.last_op)
+    assert xdsl_fast_paths._types_key(misplaced) == xdsl_fast_paths._types_key(placed)
+    fast = _outcome(xdsl_fast_paths.verify, op_def, misplaced)
+    assert fast is not None
+    assert fast == _outcome(xdsl_fast_paths._verify, op_def, misplaced)
+
+
+def test_only_traits_that_say_so_are_remembered():
+    from dataclasses import dataclass
+
+    from xdsl.traits import HasParent, SameOperandsAndResultType
+
+    from tileopt.dialects.traits import BroadcastEncoding, SameOperandsAndResultEncoding
+
+    @dataclass(frozen=True)
+    class ReadsMore(SameOperandsAndResultEncoding):
+        def verify(self, op):
+            raise AssertionError(op.parent)
+
+    reads = xdsl_fast_paths._reads_types_only
+    assert reads(Pure()) and reads(SameOperandsAndResultType())
+    assert reads(SameOperandsAndResultEncoding()) and reads(BroadcastEncoding())
+    assert not reads(ReadsMore()) and not reads(HasParent(llvm.FuncOp))
+
+
+def test_a_trait_added_later_is_verified():
+    """A trait gained after an op class's plan was made is checked on a remembered
+    verdict too (the plan is made again)."""
+    from dataclasses import dataclass
+
+    from xdsl.traits import OpTrait
+    from xdsl.utils.exceptions import VerifyException
+
+    @dataclass(frozen=True)
+    class Refuses(OpTrait):
+        def verify(self, op):
+            raise VerifyException("refused")
+
+    op_type = llvm.UnreachableOp
+    op_def = op_type.get_irdl_definition()
+    trait = Refuses()
+    try:
+        with xdsl_fast_paths.remembering_verdicts():
+            ops = [op_type() for _ in range(3)]
+            assert _outcome(xdsl_fast_paths.verify, op_def, ops[0]) is None
+            assert _outcome(xdsl_fast_paths.verify, op_def, ops[1]) is None  # remembered
+            op_type.traits.add_trait(trait)
+            assert _outcome(xdsl_fast_paths.verify, op_def, ops[2]) == \
+                ("VerifyException", "refused")
+    finally:
+        op_type.traits._traits = op_type.traits.traits - {trait}
+        xdsl_fast_paths._TRAITS.clear()
+        xdsl_fast_paths._PLAN_GENERATION[0] += 1
+
+
+def test_cse_hash_of_equal_attributes_that_are_distinct_objects():
+    """CSE's op hash remembers each attribute object's hash: equal attributes that are
+    distinct objects hash alike (the ops are merged), different ones need not."""
+    from xdsl.dialects.arith import ConstantOp
+    from xdsl.dialects.builtin import IntegerAttr
+    from xdsl.transforms.common_subexpression_elimination import OperationInfo
+
+    def constant(value):
+        return ConstantOp(IntegerAttr(value, i32))
+
+    a, b, c = constant(1), constant(1), constant(2)
+    assert a.properties["value"] is not b.properties["value"]
+    assert hash(OperationInfo(a)) == hash(OperationInfo(b))
+    assert OperationInfo(a) == OperationInfo(b) and OperationInfo(a) != OperationInfo(c)
+    module = parse_module("""
+      tt.func @k() -> (i32, i32, i32) {
+        %a = arith.constant 1 : i32
+        %b = arith.constant 1 : i32
+        %c = arith.constant 2 : i32
+        tt.return %a, %b, %c : i32, i32, i32
+      }""")
+    from xdsl.transforms.common_subexpression_elimination import cse
+
+    cse(module)
+    assert print_module(module).count("arith.constant") == 2
+
+
+@pytest.mark.parametrize("op_type", _all_ops()[::7], ids=lambda op: op.name)
+def test_new_operation_builds_what_create_builds(op_type):
+    """The same fields, results and uses as ``Operation.create`` (every seventh op class
+    of every dialect; each gets two operands and results)."""
+    block = Block(arg_types=(i32, i32))
+    built = [make(op_type, operands=list(block.args), result_types=[i32, i32],
+                  properties={}, attributes={"x": i32}, location=_LOCATION)
+             for make in (_create, _new)]
+    if isinstance(built[0], Exception) or isinstance(built[1], Exception):
+        assert type(built[0]) is type(built[1])
+        return
+    made, fast = built
+    assert sorted(vars(made)) == sorted(vars(fast))
+    for name in ("properties", "attributes", "regions", "_successors", "location"):
+        assert getattr(made, name) == getattr(fast, name)
+    assert list(fast.operands) == list(block.args) and fast.result_types == (i32, i32)
+    assert [r.op for r in fast.results] == [fast, fast]
+    for index, arg in enumerate(block.args):  # (a new use goes first, as in xDSL)
+        assert [(use.operation, use.index) for use in arg.uses] == \
+            [(fast, index), (made, index)]
+
+
+def _create(op_type, *, location, **fields):
+    try:
+        return op_type.create(**fields, location=location)
+    except Exception as err:  # noqa: BLE001 - compared by type
+        return err
+
+
+_fast_new = xdsl_fast_paths.new_operation
+_LOCATION = FileLineColLoc(StringAttr("f.py"), IntAttr(1), IntAttr(2))
+
+
+def _new(op_type, *, operands, result_types, properties, attributes, location):
+    try:
+        return _fast_new(op_type, operands, result_types, properties, attributes, location)
+    except Exception as err:  # noqa: BLE001 - compared by type
+        return err

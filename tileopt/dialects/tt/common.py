@@ -65,6 +65,8 @@ class TensorSizeTrait(OpTrait):
     """Triton's TensorSizeTrait, on every tt op: each tensor (also the block of a block
     pointer) has a power-of-two number of elements, at most ``MAX_TENSOR_NUMEL``."""
 
+    verifies_types_only = True  # (xdsl_fast_paths: its verdict is remembered)
+
     def verify(self, op: Operation) -> None:
         for ty in (*op.operand_types, *op.result_types):
             if isinstance(ty, PointerType) and isinstance(ty.pointee_type, TensorType):
