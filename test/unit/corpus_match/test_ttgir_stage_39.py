@@ -58,8 +58,6 @@ _B_OFFSETS = ("3.9 rematerialises the B offsets before their broadcast (one row 
 DOT_NOT_YET: dict[tuple[str, str], str] = {
     ("cuda-sm80", "desc_matmul"): _DESC_LAYOUTS,
     ("hip-gfx942", "matmul"): _B_OFFSETS,
-    ("hip-gfx942", "matmul_small"): "3.9's block-pingpong leaves this loop alone (why is not "
-                                    "in the corpus); tileopt's adds 3.6's one-cluster schedule",
     ("hip-gfx942", "desc_matmul"): _DESC_LAYOUTS,
     ("hip-gfx1100", "matmul"): _B_OFFSETS,
     ("hip-gfx1100", "matmul_small"): _B_OFFSETS,
