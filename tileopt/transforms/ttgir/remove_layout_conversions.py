@@ -41,6 +41,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 from xdsl.utils.hints import isa
 
+from tileopt.dialects.traits import broadcast_keeps_threads
+from tileopt.dialects.triton_version import is_version_39
 from tileopt.dialects.ttg import ConvertLayoutOp, threads_per_warp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, DotOperandEncodingAttr
 from tileopt.passes import Pass, PassFailure, register_pass
@@ -543,7 +545,8 @@ class LayoutRematerialization:
             existing[(use.value, wanted)] = None  # known, but unusable here
             return None
 
-        return convert_backward_slice(root, layout, slice_, layouts, stop, existing_conversion)
+        return convert_backward_slice(root, layout, slice_, layouts, stop, existing_conversion,
+                                      absorb_broadcasts=is_version_39(self.func))
 
     def rematerializable_slice(self, root: Operand, layout: Attribute, slice_, layouts,
                                existing, stop=None) -> bool:
@@ -670,6 +673,11 @@ class LayoutRematerialization:
                     continue
                 retype(new, with_encoding(old.type, layouts[old]))
                 self.add_remat(old, layouts[old], new)
+            if op.name == "tt.broadcast" and not broadcast_keeps_threads(
+                    clone.operands[0].type, clone.results[0].type):
+                # an absorbing broadcast (3.9) whose operand the slice also recomputed
+                # in another layout for another user: it keeps reading the original
+                clone.operands[0] = op.operands[0]
         convert.result.replace_all_uses_with(mapping[convert.src])
         self._update_remat_mapping(replacements)
         for old, new in replacements:

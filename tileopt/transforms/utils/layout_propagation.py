@@ -25,6 +25,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 from tileopt.dialects.traits import (
     SameLoadStoreOperandsAndResultEncoding,
     SameOperandsAndResultEncoding,
+    broadcast_keeps_threads,
     is_elementwise,
 )
 from tileopt.dialects.tt_types import PointerType
@@ -43,6 +44,7 @@ from tileopt.transforms.utils.tensor_layouts import (
     conversion_reorders_registers,
     encoding,
     tensor_type,
+    with_encoding,
 )
 
 # Ops that only re-index a tensor (Triton's ``isView``).
@@ -272,6 +274,7 @@ def convert_backward_slice(
     layouts: dict[SSAValue, Attribute],
     stop: Callable[[Operation], bool] | None = None,
     existing_conversion: ExistingConversion | None = None,
+    absorb_broadcasts: bool = False,
 ) -> bool:
     """Collect into ``slice_`` (ordered) the tensor values to recompute so that ``root``'s
     value comes out in ``root_layout``, and the layout each needs into ``layouts``.
@@ -279,6 +282,9 @@ def convert_backward_slice(
     Walks producers backwards while each one can take its operands in an inferable layout.
     It stops at ops that produce any layout for free, at ``stop(op)``, and at values for
     which ``existing_conversion`` knows an already materialised copy in the wanted layout.
+    With ``absorb_broadcasts`` (Triton 3.9) it also stops at a ``tt.broadcast`` whose
+    operand, as it is, may be broadcast to the wanted layout (``broadcast_keeps_threads``):
+    only the broadcast's result changes layout.
     Returns False when some value would need two layouts or a producer cannot follow.
     """
     seen: set[tuple[int, int, Attribute]] = set()
@@ -338,6 +344,8 @@ def convert_backward_slice(
                 continue
             if producer.name == "tt.cat":
                 return False
+            if absorb_broadcasts and absorbs_layout(producer, layout):
+                continue
             if producer.name == "tt.gather":
                 src = infer_src_encoding(producer, layout)
                 if src is None:
@@ -358,6 +366,15 @@ def convert_backward_slice(
             continue
         return False
     return True
+
+
+def absorbs_layout(op: Operation, layout: Attribute) -> bool:
+    """``op`` is a ``tt.broadcast`` that can give ``layout`` from its operand as it is."""
+    if op.name != "tt.broadcast":
+        return False
+    result = tensor_type(op.results[0])
+    return result is not None and broadcast_keeps_threads(op.operands[0].type,
+                                                          with_encoding(result, layout))
 
 
 def defining_block(value: SSAValue) -> Block:

@@ -1,5 +1,6 @@
 // RUN: tileopt %s -split-input-file --tritongpu-remove-layout-conversions | FileCheck %s
 // RUN: tileopt %s -split-input-file --tritongpu-remove-layout-conversions --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=NAMES
+// RUN: tileopt %s -split-input-file --triton-version=3.9 --tritongpu-remove-layout-conversions | FileCheck %s --check-prefix=V39
 
 // Forward propagation: the load's layout (an anchor: 1024 elements, more than the 128
 // threads) flows through the conversion and the exp to the store; both conversions go.
@@ -491,5 +492,48 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %ra = ttg.convert_layout %r : tensor<1024xf32, #B> -> tensor<1024xf32, #A> loc("ra")
     tt.store %p, %ra : tensor<1024x!tt.ptr<f32>, #A> loc("st")
     tt.return
+  }
+}
+
+// -----
+
+// Pointers built from row and column offsets, converted to a layout with two rows per
+// thread for the load. Triton 3.6 recomputes all the index math in the load's layout.
+// Triton 3.9 (V39) lets a broadcast change layout where no element changes thread: the
+// column offsets' 1x64 tensor is already where the load's layout wants it, so only the
+// broadcast's result changes; the row offsets (one row per thread) are recomputed.
+
+// CHECK-LABEL: tt.func @broadcast_absorbs_layout
+// CHECK: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #[[L:blocked]]}>>
+// CHECK: tt.broadcast %{{.*}} : tensor<32x1xi32, #[[L]]> -> tensor<32x64xi32, #[[L]]>
+// CHECK: tt.broadcast %{{.*}} : tensor<1x64xi32, #[[L]]> -> tensor<32x64xi32, #[[L]]>
+// CHECK-NOT: ttg.convert_layout
+// V39-LABEL: tt.func @broadcast_absorbs_layout
+// V39: %[[R:.+]] = arith.muli {{.*}} : tensor<32x1xi32, #[[L:blocked]]>
+// V39: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #[[C:blocked1]]}>>
+// V39: %[[COLS:.+]] = tt.expand_dims {{.*}} -> tensor<1x64xi32, #[[C]]>
+// V39: tt.broadcast %[[R]] : tensor<32x1xi32, #[[L]]> -> tensor<32x64xi32, #[[L]]>
+// V39: tt.broadcast %[[COLS]] : tensor<1x64xi32, #[[C]]> -> tensor<32x64xi32, #[[L]]>
+// V39-NOT: ttg.convert_layout
+// V39: tt.load %{{.*}} : tensor<32x64x!tt.ptr<f16>, #[[L]]>
+
+#b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b2 = #ttg.blocked<{sizePerThread = [2, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx1100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @broadcast_absorbs_layout(%p: !tt.ptr<f16>, %stride: i32) -> tensor<32x64xf16, #b2> {
+    %rows = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #b}>>
+    %r2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #b}>> -> tensor<32x1xi32, #b>
+    %s = tt.splat %stride : i32 -> tensor<32x1xi32, #b>
+    %roff = arith.muli %r2, %s : tensor<32x1xi32, #b>
+    %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #b}>>
+    %c2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #b}>> -> tensor<1x64xi32, #b>
+    %rb = tt.broadcast %roff : tensor<32x1xi32, #b> -> tensor<32x64xi32, #b>
+    %cb = tt.broadcast %c2 : tensor<1x64xi32, #b> -> tensor<32x64xi32, #b>
+    %off = arith.addi %rb, %cb : tensor<32x64xi32, #b>
+    %base = tt.splat %p : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>, #b>
+    %ptrs = tt.addptr %base, %off : tensor<32x64x!tt.ptr<f16>, #b>, tensor<32x64xi32, #b>
+    %cv = ttg.convert_layout %ptrs : tensor<32x64x!tt.ptr<f16>, #b> -> tensor<32x64x!tt.ptr<f16>, #b2>
+    %x = tt.load %cv : tensor<32x64x!tt.ptr<f16>, #b2>
+    tt.return %x : tensor<32x64xf16, #b2>
   }
 }
