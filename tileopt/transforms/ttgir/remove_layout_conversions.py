@@ -41,7 +41,6 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 from xdsl.utils.hints import isa
 
-from tileopt.dialects.traits import broadcast_keeps_threads
 from tileopt.dialects.triton_version import is_version_39
 from tileopt.dialects.ttg import ConvertLayoutOp, threads_per_warp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, DotOperandEncodingAttr
@@ -673,11 +672,6 @@ class LayoutRematerialization:
                     continue
                 retype(new, with_encoding(old.type, layouts[old]))
                 self.add_remat(old, layouts[old], new)
-            if op.name == "tt.broadcast" and not broadcast_keeps_threads(
-                    clone.operands[0].type, clone.results[0].type):
-                # an absorbing broadcast (3.9) whose operand the slice also recomputed
-                # in another layout for another user: it keeps reading the original
-                clone.operands[0] = op.operands[0]
         convert.result.replace_all_uses_with(mapping[convert.src])
         self._update_remat_mapping(replacements)
         for old, new in replacements:

@@ -28,6 +28,7 @@ from tileopt.dialects.traits import (
     broadcast_keeps_threads,
     is_elementwise,
 )
+from tileopt.dialects.triton_version import is_version_39
 from tileopt.dialects.tt_types import PointerType
 from tileopt.dialects.ttg import num_warps, threads_per_warp
 from tileopt.dialects.ttg_attrs import (
@@ -170,7 +171,8 @@ def _reshaped(op: Operation, layout: Attribute, forward: bool) -> Attribute | No
         return None
     if not forward:
         src, dst = dst, src
-    return reshape_encoding(src.get_shape(), layout, dst.get_shape())
+    return reshape_encoding(src.get_shape(), layout, dst.get_shape(), slices=is_version_39(op),
+                            hint=dst.encoding)
 
 
 def _is_single_value(value: SSAValue) -> bool:
@@ -284,11 +286,12 @@ def convert_backward_slice(
     which ``existing_conversion`` knows an already materialised copy in the wanted layout.
     With ``absorb_broadcasts`` (Triton 3.9) it also stops at a ``tt.broadcast`` whose
     operand, as it is, may be broadcast to the wanted layout (``broadcast_keeps_threads``):
-    only the broadcast's result changes layout.
+    only the broadcast's result changes layout, and its operand must keep its own.
     Returns False when some value would need two layouts or a producer cannot follow.
     """
     seen: set[tuple[int, int, Attribute]] = set()
     queue: list[tuple[Operand, Attribute]] = []
+    fixed: dict[SSAValue, Attribute] = {}  # operands of absorbing broadcasts
 
     def enqueue(operand: Operand, layout: Attribute) -> None:
         key = (id(operand.op), operand.index, layout)
@@ -299,7 +302,7 @@ def convert_backward_slice(
 
     def update(value: SSAValue, layout: Attribute) -> bool:
         slice_[value] = None
-        known = layouts.get(value)
+        known = layouts.get(value, fixed.get(value))
         if known is not None and known != layout:
             return False
         layouts[value] = layout
@@ -345,6 +348,10 @@ def convert_backward_slice(
             if producer.name == "tt.cat":
                 return False
             if absorb_broadcasts and absorbs_layout(producer, layout):
+                source = producer.operands[0]
+                fixed[source] = encoding(source)
+                if layouts.get(source, fixed[source]) != fixed[source]:
+                    return False
                 continue
             if producer.name == "tt.gather":
                 src = infer_src_encoding(producer, layout)
