@@ -171,8 +171,9 @@ def _reshaped(op: Operation, layout: Attribute, forward: bool) -> Attribute | No
         return None
     if not forward:
         src, dst = dst, src
+    hint = dst.encoding if isinstance(dst.encoding, LayoutAttr) else None
     return reshape_encoding(src.get_shape(), layout, dst.get_shape(), slices=is_version_39(op),
-                            hint=dst.encoding)
+                            hint=hint)
 
 
 def _is_single_value(value: SSAValue) -> bool:
