@@ -85,19 +85,30 @@ class BroadcastEncoding(SameOperandsAndResultEncoding):
 
     def verify(self, op: Operation) -> None:
         (src,), (dst,) = op.operand_types, op.result_types
-        src_layout, dst_layout = encoding_of(src), encoding_of(dst)
-        if src_layout == dst_layout or not (hasattr(src_layout, "to_encoding")
-                                            and hasattr(dst_layout, "to_encoding")):
+        if encoding_of(src) == encoding_of(dst) or not layouts_known(src, dst):
             super().verify(op)
             return
-        try:
-            local = broadcast_stays_in_threads(src_layout.to_encoding(), shape_of(src),
-                                               dst_layout.to_encoding(), shape_of(dst))
-        except LayoutError:
-            local = False
-        if not local:
+        if not broadcast_keeps_threads(src, dst):
             raise VerifyException("requires the same encoding for all operands and "
                                   "results, or layouts that keep each element in its thread")
+
+
+def layouts_known(*types: Attribute) -> bool:
+    return all(hasattr(encoding_of(ty), "to_encoding") for ty in types)
+
+
+def broadcast_keeps_threads(src: Attribute, dst: Attribute) -> bool:
+    """Whether ``tt.broadcast`` may go from tensor type ``src`` to ``dst`` with no data
+    movement (Triton 3.9; see ``broadcast_stays_in_threads``)."""
+    if encoding_of(src) == encoding_of(dst):
+        return True
+    if not layouts_known(src, dst):
+        return False
+    try:
+        return broadcast_stays_in_threads(encoding_of(src).to_encoding(), shape_of(src),
+                                          encoding_of(dst).to_encoding(), shape_of(dst))
+    except LayoutError:
+        return False
 
 
 @dataclass(frozen=True)

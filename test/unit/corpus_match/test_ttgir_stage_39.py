@@ -10,8 +10,8 @@ the result must hold the same ops, types, layouts, attributes and module attribu
 not do yet are strict xfails, each named in ``docs/plans/issue-19.md``.
 
 The dot kernels (matmul, matmul_small, desc_matmul) are measured the same way, in a table of
-their own; sm80 and sm90 matmul and matmul_small and sm90 desc_matmul match, the others
-are strict xfails saying why.
+their own; all 12 match (a case that stops matching would be listed in ``DOT_NOT_YET``
+with why, as a strict xfail).
 """
 
 from __future__ import annotations
@@ -51,20 +51,7 @@ def test_ttgir_stage_matches_triton_39(corpus39, table, target, kernel):
 
 
 DOT_KERNELS = ("matmul", "matmul_small", "desc_matmul")
-_DESC_LAYOUTS = ("the descriptor's index math: 3.9 keeps it in slices of the load's layout "
-                 "through tt.reshape, tileopt's remove-layout-conversions gives it 1-D layouts")
-_B_OFFSETS = ("3.9 rematerialises the B offsets before their broadcast (one row per thread, "
-              "a broadcast that changes layout)")
-DOT_NOT_YET: dict[tuple[str, str], str] = {
-    ("cuda-sm80", "desc_matmul"): _DESC_LAYOUTS,
-    ("hip-gfx942", "matmul"): _B_OFFSETS,
-    ("hip-gfx942", "matmul_small"): "3.9's block-pingpong leaves this loop alone (why is not "
-                                    "in the corpus); tileopt's adds 3.6's one-cluster schedule",
-    ("hip-gfx942", "desc_matmul"): _DESC_LAYOUTS,
-    ("hip-gfx1100", "matmul"): _B_OFFSETS,
-    ("hip-gfx1100", "matmul_small"): _B_OFFSETS,
-    ("hip-gfx1100", "desc_matmul"): _DESC_LAYOUTS,
-}
+DOT_NOT_YET: dict[tuple[str, str], str] = {}
 dot_table = module_table(f"Triton 3.9 pipelines through the {STAGE} stage vs corpus-3.9 "
                          ".ttgir, dot kernels:", DOT_KERNELS)
 

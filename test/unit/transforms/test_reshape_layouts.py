@@ -67,3 +67,37 @@ def test_reshape_groups():
 
 def test_element_counts_must_agree():
     assert reshape_encoding([4, 4], _attr(_blocked([1, 1], [4, 8], [4, 1], [1, 0])), [8]) is None
+
+
+_MFMA = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], " \
+        "isTransposed = true}>"
+_ROWS = _blocked([1, 8], [8, 8], [4, 1], [1, 0])
+
+# Triton 3.9 (slices=True), each seen in its corpus (remove-layout-conversions on
+# desc_matmul): a blocked 128x1 tile whose 8 registers along the unit dim repeat the
+# element reshapes to its slice; an MFMA 128x1 tile (16 such registers) keeps the linear
+# layout; an MFMA 1x128 tile, which places every element as its slice does, takes the slice.
+SLICE_CASES = [
+    ([128, 1], _ROWS, [128], f"#ttg.slice<{{dim = 1, parent = {_ROWS}}}>"),
+    ([128], f"#ttg.slice<{{dim = 1, parent = {_ROWS}}}>", [128, 1], _ROWS),
+    ([128, 1], _MFMA, [128],
+     _linear([[0], [0], [0], [0], [64]], [[1], [2], [4], [8], [16], [0]], [[0], [32]])),
+    ([1, 128], _MFMA, [128], f"#ttg.slice<{{dim = 0, parent = {_MFMA}}}>"),
+]
+
+
+@pytest.mark.parametrize(("src_shape", "src", "dst_shape", "expected"), SLICE_CASES)
+def test_triton_39_keeps_slices(src_shape, src, dst_shape, expected):
+    assert reshape_encoding(src_shape, _attr(src), dst_shape, slices=True) == _attr(expected)
+    # Triton 3.6 never gives a slice here
+    assert "slice" not in str(reshape_encoding(src_shape, _attr(src), dst_shape))
+
+
+def test_triton_39_keeps_an_equivalent_hint():
+    # the reshape's own placement, spelled as a linear layout: kept
+    hint = _attr(_linear([[0], [0], [0], [32], [64]], [[0], [0], [0], [1], [2], [4]],
+                         [[8], [16]]))
+    assert reshape_encoding([128, 1], _attr(_ROWS), [128], slices=True, hint=hint) == hint
+    other = _attr(_blocked([1], [32], [4], [0]))
+    assert reshape_encoding([128, 1], _attr(_ROWS), [128], slices=True, hint=other) == \
+        _attr(f"#ttg.slice<{{dim = 1, parent = {_ROWS}}}>")

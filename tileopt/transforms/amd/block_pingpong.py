@@ -12,6 +12,10 @@ tile ``M*N*K*bits`` between 2**18 and 128x128x64x16 bits, the one-cluster schedu
     load B (with the ops computing its operands); sched.barrier 1;
     setprio 1; dot; setprio 0
 
+Triton 3.9 also leaves a loop alone where one of those two loads has a mask that changes
+from one iteration to the next (a K bound, as in a matmul whose K is not a multiple of
+the tile): the reordered loads then read stale boundary tiles.
+
 The 8-warp schedules (the dot sliced in two or four clusters with ``gpu.barrier`` and
 ``amdg.cond_barrier``) are not built: such loops are left as they are.
 """
@@ -26,6 +30,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileopt.analysis.axis_info import element_bit_width
 from tileopt.dialects.rocdl import SchedBarrierOp, SetPrioOp
+from tileopt.dialects.triton_version import is_version_39
 from tileopt.dialects.ttg_attrs import AMDMfmaEncodingAttr, DotOperandEncodingAttr
 from tileopt.passes import Pass, option, register_pass
 
@@ -63,6 +68,27 @@ def closest_ops(value: SSAValue, name: str) -> list[Operation]:
 
     visit(value)
     return found
+
+
+def is_loop_variant(value: SSAValue, loop: scf.ForOp) -> bool:
+    """Whether ``value`` depends on an argument of a block inside ``loop`` (its induction
+    variable, an iter arg, a nested region's argument); values defined outside are roots."""
+    seen: set[SSAValue] = set()
+    work = [value]
+    while work:
+        v = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        if isinstance(v, BlockArgument):
+            owner = v.block.parent_op()
+            if owner is not None and loop.is_ancestor(owner):
+                return True
+            continue
+        assert isinstance(v, OpResult)
+        if loop.is_ancestor(v.op):
+            work.extend(v.op.operands)
+    return False
 
 
 def _is_before(a: Operation, b: Operation) -> bool:
@@ -152,6 +178,9 @@ class Pingponger:
         loads = [op for op in loads if op in dot_loads]
         local_loads = [op for op in local_loads if op in dot_local_loads]
         if len(loads) != 2 or len(local_loads) != 2:
+            return False
+        if is_version_39(self.loop) and any(
+                ld.mask is not None and is_loop_variant(ld.mask, self.loop) for ld in loads):
             return False
         a_type = dot.operands[0].type
         assert isinstance(a_type, TensorType)

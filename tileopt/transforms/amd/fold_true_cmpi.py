@@ -8,7 +8,8 @@ bounds check). Only comparisons known to be *true* are folded, as in Triton. Uns
 predicates are decided only when both sides are known to be non-negative (then signed and
 unsigned order agree). Only scalar comparisons fold: Triton 3.6 checks that the result
 type is an integer (not a tensor of them), which is what its pipeline output shows (the
-prologue masks of a pipelined block-pointer loop stay comparisons there).
+prologue masks of a pipelined block-pointer loop stay comparisons there). Triton 3.9 folds
+tensor comparisons too (the ``offs >= 0`` masks of a rewritten descriptor load).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from xdsl.dialects.builtin import IntegerAttr, TensorType
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from tileopt.dialects.triton_version import is_version_39
+from tileopt.dialects.tt_canonicalize import dense_splat
 from tileopt.passes import Pass, register_pass
 from tileopt.analysis.integer_ranges import IntegerRanges, Range
 from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
@@ -54,7 +57,7 @@ class FoldTrueCmpI(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name != "arith.cmpi" or not op.results[0].uses:
             return
-        if isinstance(op.results[0].type, TensorType):
+        if isinstance(op.results[0].type, TensorType) and not is_version_39(op):
             return
         a, b = (self.ranges.of(v) for v in op.operands)
         if a is None or b is None:
@@ -63,7 +66,8 @@ class FoldTrueCmpI(RewritePattern):
         if not always_true(predicate, a, b):
             return
         ty = op.results[0].type
-        rewriter.replace(op, arith.ConstantOp(IntegerAttr(1, ty), ty))  # type: ignore[arg-type]
+        value = dense_splat(ty, 1) if isinstance(ty, TensorType) else IntegerAttr(1, ty)
+        rewriter.replace(op, arith.ConstantOp(value, ty))  # type: ignore[arg-type]
 
 
 @register_pass

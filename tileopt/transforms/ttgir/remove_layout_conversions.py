@@ -41,6 +41,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 from xdsl.utils.hints import isa
 
+from tileopt.dialects.triton_version import is_version_39
 from tileopt.dialects.ttg import ConvertLayoutOp, threads_per_warp
 from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, DotOperandEncodingAttr
 from tileopt.passes import Pass, PassFailure, register_pass
@@ -543,7 +544,8 @@ class LayoutRematerialization:
             existing[(use.value, wanted)] = None  # known, but unusable here
             return None
 
-        return convert_backward_slice(root, layout, slice_, layouts, stop, existing_conversion)
+        return convert_backward_slice(root, layout, slice_, layouts, stop, existing_conversion,
+                                      absorb_broadcasts=is_version_39(self.func))
 
     def rematerializable_slice(self, root: Operand, layout: Attribute, slice_, layouts,
                                existing, stop=None) -> bool:

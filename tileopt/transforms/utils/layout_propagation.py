@@ -25,8 +25,10 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 from tileopt.dialects.traits import (
     SameLoadStoreOperandsAndResultEncoding,
     SameOperandsAndResultEncoding,
+    broadcast_keeps_threads,
     is_elementwise,
 )
+from tileopt.dialects.triton_version import is_version_39
 from tileopt.dialects.tt_types import PointerType
 from tileopt.dialects.ttg import num_warps, threads_per_warp
 from tileopt.dialects.ttg_attrs import (
@@ -43,6 +45,7 @@ from tileopt.transforms.utils.tensor_layouts import (
     conversion_reorders_registers,
     encoding,
     tensor_type,
+    with_encoding,
 )
 
 # Ops that only re-index a tensor (Triton's ``isView``).
@@ -168,7 +171,9 @@ def _reshaped(op: Operation, layout: Attribute, forward: bool) -> Attribute | No
         return None
     if not forward:
         src, dst = dst, src
-    return reshape_encoding(src.get_shape(), layout, dst.get_shape())
+    hint = dst.encoding if isinstance(dst.encoding, LayoutAttr) else None
+    return reshape_encoding(src.get_shape(), layout, dst.get_shape(), slices=is_version_39(op),
+                            hint=hint)
 
 
 def _is_single_value(value: SSAValue) -> bool:
@@ -272,6 +277,7 @@ def convert_backward_slice(
     layouts: dict[SSAValue, Attribute],
     stop: Callable[[Operation], bool] | None = None,
     existing_conversion: ExistingConversion | None = None,
+    absorb_broadcasts: bool = False,
 ) -> bool:
     """Collect into ``slice_`` (ordered) the tensor values to recompute so that ``root``'s
     value comes out in ``root_layout``, and the layout each needs into ``layouts``.
@@ -279,10 +285,14 @@ def convert_backward_slice(
     Walks producers backwards while each one can take its operands in an inferable layout.
     It stops at ops that produce any layout for free, at ``stop(op)``, and at values for
     which ``existing_conversion`` knows an already materialised copy in the wanted layout.
+    With ``absorb_broadcasts`` (Triton 3.9) it also stops at a ``tt.broadcast`` whose
+    operand, as it is, may be broadcast to the wanted layout (``broadcast_keeps_threads``):
+    only the broadcast's result changes layout, and its operand must keep its own.
     Returns False when some value would need two layouts or a producer cannot follow.
     """
     seen: set[tuple[int, int, Attribute]] = set()
     queue: list[tuple[Operand, Attribute]] = []
+    fixed: dict[SSAValue, Attribute] = {}  # operands of absorbing broadcasts
 
     def enqueue(operand: Operand, layout: Attribute) -> None:
         key = (id(operand.op), operand.index, layout)
@@ -293,7 +303,7 @@ def convert_backward_slice(
 
     def update(value: SSAValue, layout: Attribute) -> bool:
         slice_[value] = None
-        known = layouts.get(value)
+        known = layouts.get(value, fixed.get(value))
         if known is not None and known != layout:
             return False
         layouts[value] = layout
@@ -338,6 +348,12 @@ def convert_backward_slice(
                 continue
             if producer.name == "tt.cat":
                 return False
+            if absorb_broadcasts and absorbs_layout(producer, layout):
+                source = producer.operands[0]
+                fixed[source] = encoding(source)
+                if layouts.get(source, fixed[source]) != fixed[source]:
+                    return False
+                continue
             if producer.name == "tt.gather":
                 src = infer_src_encoding(producer, layout)
                 if src is None:
@@ -358,6 +374,15 @@ def convert_backward_slice(
             continue
         return False
     return True
+
+
+def absorbs_layout(op: Operation, layout: Attribute) -> bool:
+    """``op`` is a ``tt.broadcast`` that can give ``layout`` from its operand as it is."""
+    if op.name != "tt.broadcast":
+        return False
+    result = tensor_type(op.results[0])
+    return result is not None and broadcast_keeps_threads(op.operands[0].type,
+                                                          with_encoding(result, layout))
 
 
 def defining_block(value: SSAValue) -> Block:

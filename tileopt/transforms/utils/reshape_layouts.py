@@ -18,8 +18,8 @@ from xdsl.dialects.builtin import TensorType, i32
 from xdsl.ir import Attribute
 
 from tileopt.dialects.layout_of import linear_layout_of
-from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, LinearEncodingAttr
-from tileopt.layouts.linear_layout import LayoutError
+from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, LinearEncodingAttr, SliceEncodingAttr
+from tileopt.layouts.linear_layout import LayoutError, LinearLayout
 from tileopt.layouts.tiling import reshape_layout
 from tileopt.transforms.utils.blocked_layouts import default_blocked_encoding, make_blocked
 
@@ -130,12 +130,26 @@ def _blocked_reshape(src_shape: Sequence[int], src: BlockedEncodingAttr,
                         list(range(rank)))
 
 
-def reshape_encoding(src_shape: Sequence[int], src: Attribute,
-                     dst_shape: Sequence[int]) -> Attribute | None:
+def reshape_encoding(src_shape: Sequence[int], src: Attribute, dst_shape: Sequence[int],
+                     slices: bool = False, hint: Attribute | None = None) -> Attribute | None:
     """The result layout of reshaping a ``src_shape`` tensor in layout ``src`` to
-    ``dst_shape`` with no element moving between threads; None if it cannot be told."""
+    ``dst_shape`` with no element moving between threads; None if it cannot be told.
+
+    ``slices`` (Triton 3.9): a reshape that only drops a unit dim gives the slice of the
+    layout along it, and one that only adds the unit dim a slice took away gives the
+    slice's parent, where that places every element as the reshape does; a ``hint`` (the
+    result's present layout) placing them so too is kept."""
     if prod(src_shape) != prod(dst_shape):
         return None
+    if slices:
+        try:
+            reshaped = reshape_layout(linear_layout_of(TensorType(i32, src_shape, src)),
+                                      dst_shape)
+        except LayoutError:
+            return None
+        for candidate in (hint, _unit_dim_view(src_shape, src, dst_shape)):
+            if candidate is not None and _places_as(candidate, dst_shape, reshaped):
+                return candidate
     if isinstance(src, BlockedEncodingAttr):
         blocked = _blocked_reshape(src_shape, src, dst_shape)
         if blocked is not None:
@@ -148,3 +162,36 @@ def reshape_encoding(src_shape: Sequence[int], src: Attribute,
     return LinearEncodingAttr.get(*(reshaped.get_bases(dim) if reshaped.has_in_dim(dim) else ()
                                     for dim in ("register", "lane", "warp", "block")))
 
+
+def _unit_dim_view(src_shape: Sequence[int], src: Attribute,
+                   dst_shape: Sequence[int]) -> Attribute | None:
+    """The slice of ``src`` (or the parent of slice ``src``) for a reshape that only drops
+    (or adds) one unit dim."""
+    if isinstance(src, LinearEncodingAttr):
+        return None
+    src_shape, dst_shape = list(src_shape), list(dst_shape)
+    if len(src_shape) == len(dst_shape) + 1:
+        for dim, size in enumerate(src_shape):
+            if size == 1 and src_shape[:dim] + src_shape[dim + 1:] == dst_shape:
+                return SliceEncodingAttr.get(dim, src)
+    if len(dst_shape) == len(src_shape) + 1 and isinstance(src, SliceEncodingAttr):
+        dim = src.dim.data
+        if dst_shape[dim] == 1 and dst_shape[:dim] + dst_shape[dim + 1:] == src_shape:
+            return src.parent
+    return None
+
+
+def _places_as(layout: Attribute, shape: Sequence[int], wanted: LinearLayout) -> bool:
+    """``layout`` holds each element where ``wanted`` does. Registers that only repeat an
+    element (a unit dim's share of a blocked layout) are not counted where the slice's
+    parent is blocked, and are elsewhere: in Triton 3.9's corpus a 128x1 blocked tile
+    with 8 such registers reshapes to its slice, an MFMA tile with 16 to a linear layout."""
+    try:
+        have = linear_layout_of(TensorType(i32, shape, layout))
+    except LayoutError:
+        return False
+    parent = layout.parent if isinstance(layout, SliceEncodingAttr) else layout
+    if isinstance(parent, BlockedEncodingAttr):
+        have = have.remove_zero_bases_along_dim("register")
+        wanted = wanted.remove_zero_bases_along_dim("register")
+    return have == wanted

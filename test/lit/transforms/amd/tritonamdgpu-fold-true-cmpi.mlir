@@ -1,11 +1,18 @@
 // RUN: tileopt %s -split-input-file --tritonamdgpu-fold-true-cmpi | FileCheck %s
+// RUN: tileopt %s -split-input-file --triton-version=3.9 --tritonamdgpu-fold-true-cmpi | FileCheck %s --check-prefix=V39
 
 // A scalar comparison of known values folds to true; tensor comparisons are left to
-// other passes (as in Triton 3.6), even when provably true.
+// other passes (as in Triton 3.6), even when provably true. Triton 3.9 (V39) folds the
+// tensor one too, to a splat true.
 // CHECK-LABEL: tt.func @range_below_block
 // CHECK-DAG: %[[T:.*]] = arith.constant true
 // CHECK-DAG: %[[M:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<64xi32>
 // CHECK: tt.return %[[M]], %[[T]] : tensor<64xi1>, i1
+// V39-LABEL: tt.func @range_below_block
+// V39-DAG: %[[T:.*]] = arith.constant true
+// V39-DAG: %[[M:.*]] = arith.constant dense<true> : tensor<64xi1>
+// V39-NOT: arith.cmpi
+// V39: tt.return %[[M]], %[[T]] : tensor<64xi1>, i1
 tt.func @range_below_block(%x: tensor<64xf32>) -> (tensor<64xi1>, i1) {
   %c64 = arith.constant dense<64> : tensor<64xi32>
   %c8 = arith.constant 8 : i32

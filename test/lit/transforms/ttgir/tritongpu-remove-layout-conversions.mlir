@@ -1,5 +1,6 @@
 // RUN: tileopt %s -split-input-file --tritongpu-remove-layout-conversions | FileCheck %s
 // RUN: tileopt %s -split-input-file --tritongpu-remove-layout-conversions --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=NAMES
+// RUN: tileopt %s -split-input-file --triton-version=3.9 --tritongpu-remove-layout-conversions | FileCheck %s --check-prefix=V39
 
 // Forward propagation: the load's layout (an anchor: 1024 elements, more than the 128
 // threads) flows through the conversion and the exp to the store; both conversions go.
@@ -511,5 +512,115 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
       scf.yield %y : tensor<128xf32, #blocked>
     }
     tt.return %r : tensor<128xf32, #blocked>
+  }
+}
+
+// -----
+
+// Pointers built from row and column offsets, converted to a layout with two rows per
+// thread for the load. Triton 3.6 recomputes all the index math in the load's layout.
+// Triton 3.9 (V39) lets a broadcast change layout where no element changes thread: the
+// column offsets' 1x64 tensor is already where the load's layout wants it, so only the
+// broadcast's result changes; the row offsets (one row per thread) are recomputed.
+
+// CHECK-LABEL: tt.func @broadcast_absorbs_layout
+// CHECK: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #[[L:blocked]]}>>
+// CHECK: tt.broadcast %{{.*}} : tensor<32x1xi32, #[[L]]> -> tensor<32x64xi32, #[[L]]>
+// CHECK: tt.broadcast %{{.*}} : tensor<1x64xi32, #[[L]]> -> tensor<32x64xi32, #[[L]]>
+// CHECK-NOT: ttg.convert_layout
+// V39-LABEL: tt.func @broadcast_absorbs_layout
+// V39: %[[R:.+]] = arith.muli {{.*}} : tensor<32x1xi32, #[[L:blocked]]>
+// V39: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #[[C:blocked1]]}>>
+// V39: %[[COLS:.+]] = tt.expand_dims {{.*}} -> tensor<1x64xi32, #[[C]]>
+// V39: tt.broadcast %[[R]] : tensor<32x1xi32, #[[L]]> -> tensor<32x64xi32, #[[L]]>
+// V39: tt.broadcast %[[COLS]] : tensor<1x64xi32, #[[C]]> -> tensor<32x64xi32, #[[L]]>
+// V39-NOT: ttg.convert_layout
+// V39: tt.load %{{.*}} : tensor<32x64x!tt.ptr<f16>, #[[L]]>
+
+#b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b2 = #ttg.blocked<{sizePerThread = [2, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx1100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @broadcast_absorbs_layout(%p: !tt.ptr<f16>, %stride: i32) -> tensor<32x64xf16, #b2> {
+    %rows = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #b}>>
+    %r2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #b}>> -> tensor<32x1xi32, #b>
+    %s = tt.splat %stride : i32 -> tensor<32x1xi32, #b>
+    %roff = arith.muli %r2, %s : tensor<32x1xi32, #b>
+    %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #b}>>
+    %c2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #b}>> -> tensor<1x64xi32, #b>
+    %rb = tt.broadcast %roff : tensor<32x1xi32, #b> -> tensor<32x64xi32, #b>
+    %cb = tt.broadcast %c2 : tensor<1x64xi32, #b> -> tensor<32x64xi32, #b>
+    %off = arith.addi %rb, %cb : tensor<32x64xi32, #b>
+    %base = tt.splat %p : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>, #b>
+    %ptrs = tt.addptr %base, %off : tensor<32x64x!tt.ptr<f16>, #b>, tensor<32x64xi32, #b>
+    %cv = ttg.convert_layout %ptrs : tensor<32x64x!tt.ptr<f16>, #b> -> tensor<32x64x!tt.ptr<f16>, #b2>
+    %x = tt.load %cv : tensor<32x64x!tt.ptr<f16>, #b2>
+    tt.return %x : tensor<32x64xf16, #b2>
+  }
+}
+
+// -----
+
+// Row offsets reshaped 128 -> 128x1 before a conversion to a layout with 8 columns per
+// thread. Recomputing them in that layout: Triton 3.6 gives the reshape's operand the
+// reshaped linear layout; Triton 3.9 (V39) gives the slice of the 2-D layout (its 8
+// registers along the unit dim only repeat the element).
+
+// CHECK-LABEL: tt.func @reshape_keeps_slice
+// CHECK: tt.make_range {{.*}} : tensor<128xi32, #linear>
+// CHECK: tt.reshape %{{.*}} : tensor<128xi32, #linear> -> tensor<128x1xi32, #blocked>
+// V39-LABEL: tt.func @reshape_keeps_slice
+// V39: tt.make_range {{.*}} : tensor<128xi32, #ttg.slice<{dim = 1, parent = #[[B:blocked]]}>>
+// V39: tt.reshape %{{.*}} : tensor<128xi32, #ttg.slice<{dim = 1, parent = #[[B]]}>> -> tensor<128x1xi32, #[[B]]>
+// V39-NOT: ttg.convert_layout
+
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#p = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#q = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @reshape_keeps_slice(%p: !tt.ptr<f16>, %base: i32) -> tensor<128x64xf16, #q> {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #b1>
+    %s = tt.splat %base : i32 -> tensor<128xi32, #b1>
+    %o = arith.addi %s, %r : tensor<128xi32, #b1>
+    %rows = tt.reshape %o : tensor<128xi32, #b1> -> tensor<128x1xi32, #p>
+    %wide = tt.broadcast %rows : tensor<128x1xi32, #p> -> tensor<128x64xi32, #p>
+    %ptrs = tt.splat %p : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>, #p>
+    %addr = tt.addptr %ptrs, %wide : tensor<128x64x!tt.ptr<f16>, #p>, tensor<128x64xi32, #p>
+    %cv = ttg.convert_layout %addr : tensor<128x64x!tt.ptr<f16>, #p> -> tensor<128x64x!tt.ptr<f16>, #q>
+    %x = tt.load %cv : tensor<128x64x!tt.ptr<f16>, #q>
+    tt.return %x : tensor<128x64xf16, #q>
+  }
+}
+
+// -----
+
+// The same into an MFMA layout, rows and columns: Triton 3.9 (V39) takes the slice for the
+// 1x128 columns, which it places as the reshape does, and keeps the linear layout for the
+// 128x1 rows, whose 16 registers along the unit dim a slice would drop (in its corpus).
+
+// CHECK-LABEL: tt.func @reshape_mfma_slices
+// CHECK: tt.make_range {{.*}} : tensor<128xi32, #linear>
+// CHECK: tt.make_range {{.*}} : tensor<128xi32, #linear1>
+// V39-LABEL: tt.func @reshape_mfma_slices
+// V39: tt.make_range {{.*}} : tensor<128xi32, #linear>
+// V39: tt.make_range {{.*}} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #mma}>>
+// V39: tt.reshape %{{.*}} : tensor<128xi32, #linear> -> tensor<128x1xi32, #mma>
+// V39: tt.reshape %{{.*}} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #mma}>> -> tensor<1x128xi32, #mma>
+
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @reshape_mfma_slices(%p: !tt.ptr<f16>, %v: tensor<128x128xf16, #mma>) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %rows = tt.reshape %r : tensor<128xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<128x1xi32, #bl>
+    %cols = tt.reshape %c : tensor<128xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x128xi32, #bl>
+    %rw = tt.broadcast %rows : tensor<128x1xi32, #bl> -> tensor<128x128xi32, #bl>
+    %cw = tt.broadcast %cols : tensor<1x128xi32, #bl> -> tensor<128x128xi32, #bl>
+    %off = arith.addi %rw, %cw : tensor<128x128xi32, #bl>
+    %ptrs = tt.splat %p : !tt.ptr<f16> -> tensor<128x128x!tt.ptr<f16>, #bl>
+    %addr = tt.addptr %ptrs, %off : tensor<128x128x!tt.ptr<f16>, #bl>, tensor<128x128xi32, #bl>
+    %cv = ttg.convert_layout %addr : tensor<128x128x!tt.ptr<f16>, #bl> -> tensor<128x128x!tt.ptr<f16>, #mma>
+    tt.store %cv, %v : tensor<128x128x!tt.ptr<f16>, #mma>
+    tt.return
   }
 }
