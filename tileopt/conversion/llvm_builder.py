@@ -19,6 +19,7 @@ from functools import partialmethod
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
     DenseArrayBase,
     FloatAttr,
@@ -365,16 +366,20 @@ class LLVMBuilder:
 
     def inline_asm(self, asm: str, constraints: str, operands: Sequence[SSAValue],
                    result_type: Attribute | None, side_effects: bool = True) -> SSAValue | None:
+        # As Triton's builder makes it: AT&T dialect, an empty operand_attrs, and a void
+        # result where the asm gives none (MLIR prints ``-> !llvm.void``).
         props: dict[str, Attribute] = {"asm_string": StringAttr(asm),
-                                       "constraints": StringAttr(constraints)}
+                                       "constraints": StringAttr(constraints),
+                                       "asm_dialect": IntegerAttr(0, 64),
+                                       "operand_attrs": ArrayAttr([])}
         if side_effects:
             props["has_side_effects"] = UnitAttr()
         op = llvm_ext.InlineAsmOp.create(
             operands=list(operands),
-            result_types=[result_type] if result_type is not None else [],
+            result_types=[result_type if result_type is not None else llvm.LLVMVoidType()],
             properties=props)
         self.insert(op)
-        return op.results[0] if op.results else None
+        return op.results[0] if result_type is not None else None
 
     # ------------------------------------------------------------------ control flow
 

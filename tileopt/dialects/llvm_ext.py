@@ -613,6 +613,52 @@ class InlineAsmOp(IRDLOperation):
                                     [self.res.type] if self.res is not None else [])
 
 
+# --------------------------------------------------------------------------- nested LLVM types
+
+def _print_llvm_type_inside(printer: Printer, ty: Attribute) -> None:
+    """A type inside an LLVM type: MLIR's LLVM type printer writes the dialect's own types
+    there without ``!llvm.`` (``!llvm.struct<(ptr<3>, i32)>``, ``!llvm.array<4 x ptr<1>>``)
+    and every other type (``i32``, ``vector<4xf32>``) as usual; its parser reads both."""
+    if isinstance(ty, ParametrizedAttribute) and ty.name.startswith("llvm."):
+        printer.print_string(ty.name.removeprefix("llvm."))
+        ty.print_parameters(printer)
+    else:
+        printer.print_attribute(ty)
+
+
+def _print_struct_parameters(self: xllvm.LLVMStructType, printer: Printer) -> None:
+    with printer.in_angle_brackets():
+        if self.struct_name.data:
+            printer.print_string_literal(self.struct_name.data)
+            printer.print_string(", ")
+        with printer.in_parens():
+            printer.print_list(self.types.data, lambda t: _print_llvm_type_inside(printer, t))
+
+
+def _print_array_parameters(self: xllvm.LLVMArrayType, printer: Printer) -> None:
+    with printer.in_angle_brackets():
+        printer.print_int(self.size.data)
+        printer.print_string(" x ")
+        _print_llvm_type_inside(printer, self.type)
+
+
+def _print_function_parameters(self: xllvm.LLVMFunctionType, printer: Printer) -> None:
+    with printer.in_angle_brackets():
+        _print_llvm_type_inside(printer, self.output)
+        printer.print_string(" ")
+        with printer.in_parens():
+            printer.print_list(self.inputs, lambda t: _print_llvm_type_inside(printer, t))
+            if self.is_variadic:
+                printer.print_string(", ..." if self.inputs else "...")
+
+
+# A local override of xDSL 0.74, whose LLVM types print nested LLVM types with their
+# ``!llvm.`` prefix (MLIR does not); to propose upstream.
+xllvm.LLVMStructType.print_parameters = _print_struct_parameters
+xllvm.LLVMArrayType.print_parameters = _print_array_parameters
+xllvm.LLVMFunctionType.print_parameters = _print_function_parameters
+
+
 # --------------------------------------------------------------------------- debug info attributes
 
 

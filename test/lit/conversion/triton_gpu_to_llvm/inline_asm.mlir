@@ -2,7 +2,7 @@
 
 // One asm per register (packed_element = 1); pure asm has no side effects.
 // CHECK-LABEL: llvm.func @one_per_register
-// CHECK-COUNT-2: llvm.inline_asm "shf.l.wrap.b32 $0, $1, $1, 3;", "=r,r" %{{.*}} : (i32) -> i32
+// CHECK-COUNT-2: llvm.inline_asm asm_dialect = att operand_attrs = [] "shf.l.wrap.b32 $0, $1, $1, 3;", "=r,r" %{{.*}} : (i32) -> i32
 // CHECK-NOT:     llvm.inline_asm
 #b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
@@ -23,7 +23,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // two results come back as a struct of vectors, unpacked into registers. Impure asm keeps
 // has_side_effects.
 // CHECK-LABEL: llvm.func @packed_two_results
-// CHECK:         %[[R:.*]] = llvm.inline_asm has_side_effects "prmt.b32 $0, $2, 0, 0x0123; mov.b32 $1, $2;", "=r,=r,r" %{{[0-9]+}} : (vector<4xi8>) -> !llvm.struct<(vector<4xi8>, vector<4xi8>)>
+// CHECK:         %[[R:.*]] = llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "prmt.b32 $0, $2, 0, 0x0123; mov.b32 $1, $2;", "=r,=r,r" %{{[0-9]+}} : (vector<4xi8>) -> !llvm.struct<(vector<4xi8>, vector<4xi8>)>
 // CHECK:         llvm.extractvalue %[[R]][0]
 // CHECK:         llvm.extractvalue %[[R]][1]
 // CHECK-NOT:     llvm.inline_asm
