@@ -102,7 +102,8 @@ for target in $TARGETS; do
         error="[$route] tileopt-translate: $(head -n 1 "$WORK/err")"
         continue
       fi
-      seconds=$(echo "$(date +%s.%N) - $start" | bc)
+      # bc writes ".82" for under a second, which is not JSON: printf gives "0.823"
+      seconds=$(printf "%.3f" "$(echo "$(date +%s.%N) - $start" | bc)")
       shared=$(grep -o -m1 'ttg.shared = [0-9]*' "$mlir" | grep -o '[0-9]*$')
       ptxas_ok="not run"
       if [ -n "$PTXAS" ]; then
