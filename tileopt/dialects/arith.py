@@ -1,4 +1,5 @@
-"""``arith`` ops on tensors, as MLIR has them; xDSL 0.74 defines these for scalars only.
+"""``arith`` ops on tensors, as MLIR has them; xDSL 0.74 defines these for scalars only
+(and lacks ``arith.remf``).
 
 Triton applies ``arith`` elementwise to whole tiles: ``arith.cmpi slt, %a, %b :
 tensor<128xi32, #blocked>`` yields ``tensor<128xi1, #blocked>``, ``arith.extsi`` widens a
@@ -322,9 +323,18 @@ class IndexCastUIOp(_IndexCast):
     name = "arith.index_castui"
 
 
+@irdl_op_definition
+class RemFOp(xarith.FloatingPointLikeBinaryOperation):
+    """``arith.remf`` (what Triton's ``%`` on floats gives); xDSL 0.74 lacks it."""
+
+    name = "arith.remf"
+
+    traits = traits_def(Pure(), Elementwise())
+
+
 TENSOR_OPS: tuple[type[IRDLOperation], ...] = (
     CmpiOp, CmpfOp, SelectOp, ExtSIOp, ExtUIOp, TruncIOp, SIToFPOp, UIToFPOp,
-    FPToSIOp, FPToUIOp, IndexCastOp, IndexCastUIOp)
+    FPToSIOp, FPToUIOp, IndexCastOp, IndexCastUIOp, RemFOp)
 
 
 def arith_dialect() -> Dialect:

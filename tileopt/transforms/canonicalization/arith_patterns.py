@@ -27,6 +27,7 @@ folders (x, y values; c constants; "splat" means a scalar or a splat tensor)
   subf   x - +0.0 -> x; c - c
   mulf   x * 1.0 -> x; x * 0.0 -> 0.0 only with fastmath nnan and nsz; c * c
   divf   x / 1.0 -> x; c / c
+  remf   c % c (C's fmod: the sign of the dividend)
   maximumf x, -inf -> x; minimumf x, +inf -> x; maxnumf/minnumf x, NaN -> x; m(x, x) -> x;
          m(c, c)
   negf   -(-x) -> x; -c
@@ -708,6 +709,7 @@ FOLDERS: dict[str, Callable[[Operation], FoldResult]] = {
     "arith.subf": fold_subf,
     "arith.mulf": fold_mulf,
     "arith.divf": fold_divf,
+    "arith.remf": lambda op: fold_float_binary(op, cf.remf),
     "arith.maximumf": _float_min_max_folder(cf.maximumf, lambda x: x == -math.inf),
     "arith.minimumf": _float_min_max_folder(cf.minimumf, lambda x: x == math.inf),
     "arith.maxnumf": _float_min_max_folder(cf.maxnumf, math.isnan),

@@ -367,6 +367,51 @@ func.func @float_constants() -> (tensor<4xf16>, tensor<4xf16>, tensor<4xf32>) {
 
 // -----
 
+// remf folds constants as C's fmod (APFloat's mod): the sign of the dividend, a zero
+// divisor or an infinite dividend gives the quiet NaN, an infinite divisor gives the
+// dividend; f16, bf16, f64 and splat tensors alike. x % 1.0 stays (MLIR has no identity).
+// CHECK-LABEL: func.func @remf_constants
+// CHECK-DAG:     %[[A:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK-DAG:     %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
+// CHECK-DAG:     %[[H:.*]] = arith.constant 1.000000e+00 : f16
+// CHECK-DAG:     %[[D:.*]] = arith.constant -1.250000e+00 : f64
+// CHECK-DAG:     %[[X:.*]] = arith.constant 5.500000e+00 : f32
+// CHECK-DAG:     %[[NZ:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK-DAG:     %[[B:.*]] = arith.constant 1.500000e+00 : bf16
+// CHECK-DAG:     %[[T:.*]] = arith.constant dense<-1.500000e+00> : tensor<4xf32>
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<4xf32>
+// CHECK:         %[[R:.*]] = arith.remf %arg0, %[[ONE]] : tensor<4xf32>
+// CHECK:         return %[[A]], %[[NAN]], %[[H]], %[[D]], %[[X]], %[[NZ]], %[[B]], %[[NAN]], %[[T]], %[[R]]
+func.func @remf_constants(%x: tensor<4xf32>) -> (f32, f32, f16, f64, f32, f32, bf16, f32, tensor<4xf32>, tensor<4xf32>) {
+  %a = arith.constant 5.5 : f32
+  %b = arith.constant -2.0 : f32
+  %c = arith.constant 0.0 : f32
+  %inf = arith.constant 0x7F800000 : f32
+  %h1 = arith.constant 7.0 : f16
+  %h2 = arith.constant 3.0 : f16
+  %d1 = arith.constant -7.25 : f64
+  %d2 = arith.constant 2.0 : f64
+  %n4 = arith.constant -4.0 : f32
+  %b1 = arith.constant 9.5 : bf16
+  %b2 = arith.constant 4.0 : bf16
+  %ta = arith.constant dense<-7.5> : tensor<4xf32>
+  %tb = arith.constant dense<2.0> : tensor<4xf32>
+  %one = arith.constant dense<1.0> : tensor<4xf32>
+  %0 = arith.remf %a, %b : f32
+  %1 = arith.remf %a, %c : f32
+  %2 = arith.remf %h1, %h2 : f16
+  %3 = arith.remf %d1, %d2 : f64
+  %4 = arith.remf %a, %inf : f32
+  %5 = arith.remf %n4, %b : f32
+  %6 = arith.remf %b1, %b2 : bf16
+  %7 = arith.remf %inf, %b : f32
+  %8 = arith.remf %ta, %tb : tensor<4xf32>
+  %9 = arith.remf %x, %one : tensor<4xf32>
+  func.return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : f32, f32, f16, f64, f32, f32, bf16, f32, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // min/max: maxnumf ignores a NaN operand, maximumf propagates it; -0.0 < +0.0; m(x, x) = x.
 // CHECK-LABEL: func.func @float_min_max
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
