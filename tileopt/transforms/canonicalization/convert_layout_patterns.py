@@ -9,7 +9,8 @@ A conversion disappears or folds into a neighbour when that costs nothing:
 - an op that reads any layout (``local_alloc``, ``local_store``, the source of a gather
   without an optimised layout, ``histogram``) reads the unconverted value;
 - ``trans``/``reshape`` of a conversion between two spellings of one layout (decided with
-  linear layouts) skip the conversion.
+  linear layouts) skip the conversion;
+- ``split`` of a conversion reads the unconverted value when that splits to the same layout.
 
 A conversion to a dot operand from an NVIDIA MMA layout is left alone (Triton keeps it for
 fused attention). Each pattern is attached to the op it is rooted at, for ``canonicalize``;
@@ -30,7 +31,8 @@ from tileopt.dialects.ttg import ConvertLayoutOp
 from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr, NvidiaMmaEncodingAttr
 from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.layouts.linear_layout import LayoutError
-from tileopt.transforms.utils.tensor_layouts import conversion_is_trivial, encoding
+from tileopt.transforms.utils.tensor_layouts import (conversion_is_trivial, encoding,
+                                                     split_result_encoding)
 
 
 def is_expensive_view(src: TensorType, dst: TensorType) -> bool:
@@ -184,6 +186,21 @@ class FoldConvertIntoLayoutFreeUser(RewritePattern):
         rewriter.replace(op, new)
 
 
+class FoldConvertIntoSplit(RewritePattern):
+    """``split(convert(x))`` splits ``x`` when the split of ``x``'s layout is the layout the
+    results already have (several layouts split to the same one)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, tt.SplitOp) or (convert := _operand_convert(op)) is None:
+            return
+        source = convert.operands[0]
+        if split_result_encoding(source.type) != encoding(op.results[0].type):
+            return
+        rewriter.replace(op, tt.SplitOp.create(
+            operands=[source], result_types=[r.type for r in op.results],
+            attributes=dict(op.attributes)))
+
+
 CONVERT_LAYOUT_PATTERNS: tuple[RewritePattern, ...] = (
     FoldConvertIntoProducer(),
     FoldTrivialConvertIntoReshape(),
@@ -196,5 +213,6 @@ CONVERT_LAYOUT_PATTERNS: tuple[RewritePattern, ...] = (
 add_canonicalization_patterns(ConvertLayoutOp, FoldConvertIntoProducer())
 add_canonicalization_patterns(tt.ReshapeOp, FoldTrivialConvertIntoReshape())
 add_canonicalization_patterns(tt.TransOp, FoldTrivialConvertIntoTrans())
+add_canonicalization_patterns(tt.SplitOp, FoldConvertIntoSplit())
 for _op in (tt.HistogramOp, ttg.LocalAllocOp, ttg.LocalStoreOp, tt.GatherOp):
     add_canonicalization_patterns(_op, FoldConvertIntoLayoutFreeUser())

@@ -54,7 +54,8 @@ from tileopt.ir import TileoptError
 from tileopt.ir.locations import value_location
 from tileopt.passes import Pass, PassFailure, option, register_pass
 from tileopt.transforms.utils.blocked_layouts import (blocked_for_shape,
-                                                     default_blocked_encoding, make_blocked)
+                                                     default_blocked_encoding, make_blocked,
+                                                     split_blocked)
 
 # Dialects whose ops are rewritten when they hold a tensor without a layout (Triton marks
 # them dynamically legal on exactly that condition); ops of other dialects are left alone.
@@ -389,9 +390,9 @@ def _split(conv: _Conversion, op: Operation) -> None:
     src = op.operands[0]
     encoding = src.type.encoding
     rank = len(src.type.get_shape())
-    if (not isinstance(encoding, BlockedEncodingAttr)
-            or ints_of(encoding.sizePerThread)[-1] != 2
-            or ints_of(encoding.order)[0] != rank - 1):
+    result_encoding = (split_blocked(encoding) if isinstance(encoding, BlockedEncodingAttr)
+                       else None)
+    if result_encoding is None:
         # The split dim must be a thread's innermost pair: build that from the default
         # layout of a result.
         base = conv.default_encoding(list(op.results[0].type.get_shape()))
@@ -401,12 +402,7 @@ def _split(conv: _Conversion, op: Operation) -> None:
             [*ints_of(base.CTAsPerCGA), 1], [*ints_of(base.CTASplitNum), 1],
             [rank - 1, *ints_of(base.CTAOrder)])
         op.operands[0] = conv.convert_before(op, src, _with_encoding(src.type, encoding))
-    order = [o for o in ints_of(encoding.order) if o != rank - 1]
-    cta_order = [o for o in ints_of(encoding.CTAOrder) if o != rank - 1]
-    result_encoding = make_blocked(
-        ints_of(encoding.sizePerThread)[:-1], ints_of(encoding.threadsPerWarp)[:-1],
-        ints_of(encoding.warpsPerCTA)[:-1], order, ints_of(encoding.CTAsPerCGA)[:-1],
-        ints_of(encoding.CTASplitNum)[:-1], cta_order)
+        result_encoding = split_blocked(encoding)
     conv.set_results(op, [_with_encoding(r.type, result_encoding) for r in op.results])
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tileopt.dialects.ttg_attrs import BlockedEncodingAttr
+from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, ints_of
 
 
 def make_blocked(size_per_thread: Sequence[int], threads_per_warp: Sequence[int],
@@ -32,6 +32,20 @@ def make_blocked(size_per_thread: Sequence[int], threads_per_warp: Sequence[int]
         ctas_per_cga = cta_split_num = cta_order = None
     return BlockedEncodingAttr.get(size_per_thread, threads_per_warp, warps_per_cta, order,
                                    ctas_per_cga, cta_split_num, cta_order)
+
+
+def split_blocked(encoding: BlockedEncodingAttr) -> BlockedEncodingAttr | None:
+    """The layout of ``tt.split``'s results from a blocked source: the last dimension
+    dropped. None unless that dimension is each thread's innermost pair (what the split
+    needs)."""
+    rank = len(ints_of(encoding.order))
+    if ints_of(encoding.sizePerThread)[-1] != 2 or ints_of(encoding.order)[0] != rank - 1:
+        return None
+    return make_blocked(
+        ints_of(encoding.sizePerThread)[:-1], ints_of(encoding.threadsPerWarp)[:-1],
+        ints_of(encoding.warpsPerCTA)[:-1], ints_of(encoding.order)[1:],
+        ints_of(encoding.CTAsPerCGA)[:-1], ints_of(encoding.CTASplitNum)[:-1],
+        [o for o in ints_of(encoding.CTAOrder) if o != rank - 1])
 
 
 def _clamp(value: int, low: int, high: int) -> int:

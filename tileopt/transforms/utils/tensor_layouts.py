@@ -26,9 +26,11 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.analysis.layout_conversion import ConversionPath, conversion_path
 from tileopt.dialects.layout_of import encoding_of, linear_layout_of
+from tileopt.dialects.ttg_attrs import BlockedEncodingAttr, LinearEncodingAttr
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.layouts.encodings import get_elems_per_thread, get_order, get_thread_order
 from tileopt.layouts.linear_layout import LayoutError, LinearLayout
+from tileopt.transforms.utils.blocked_layouts import split_blocked
 
 # Input dimensions of a distributed linear layout, fastest to slowest.
 HARDWARE_DIMS = ("register", "lane", "warp", "block")
@@ -125,6 +127,33 @@ def conversion_needs_shared_memory(src: TensorType, dst: TensorType) -> bool:
         return True
     path = conversion_path(src_enc, dst_enc, list(src.get_shape()))
     return path is ConversionPath.SHARED_MEMORY
+
+
+def split_result_encoding(src: TensorType) -> Attribute | None:
+    """The layout ``tt.split`` gives its results from ``src`` (Triton's
+    ``inferSplitOpEncoding``), None where it has none. A blocked source gives a blocked
+    result; any other source a ``#ttg.linear`` one: the register basis that moves along the
+    split (last) dimension is dropped, and the last coordinate of every other basis, which
+    must be zero (each thread holds both halves)."""
+    layout_attr = encoding(src)
+    if isinstance(layout_attr, BlockedEncodingAttr):
+        return split_blocked(layout_attr)
+    try:
+        layout = linear_layout_of(src)
+    except LayoutError:
+        return None
+    rank = len(src.get_shape())
+    pair = tuple(int(d == rank - 1) for d in range(rank))
+    registers = list(layout.get_bases("register")) if layout.has_in_dim("register") else []
+    if pair not in registers:
+        return None
+    registers.remove(pair)
+    bases = {"register": registers}
+    for dim in HARDWARE_DIMS[1:]:
+        bases[dim] = list(layout.get_bases(dim)) if layout.has_in_dim(dim) else []
+    if any(b[-1] for dim_bases in bases.values() for b in dim_bases):
+        return None
+    return LinearEncodingAttr.get(*([b[:-1] for b in bases[dim]] for dim in HARDWARE_DIMS))
 
 
 def order_for_memory(ty: TensorType | MemDescType) -> list[int]:
