@@ -29,7 +29,11 @@ def _arith() -> Dialect:
 def _math() -> Dialect:
     from xdsl.dialects.math import Math
 
-    return Math
+    from tileopt.dialects.tt import TTConstantMaterialization
+
+    # math's folders give attributes; as in MLIR, arith.constant holds them.
+    return Dialect("math", list(Math.operations), list(Math.attributes),
+                   [*Math._interfaces, TTConstantMaterialization()])  # noqa: SLF001
 
 
 def _scf() -> Dialect:
