@@ -31,6 +31,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 # The pattern modules attach their patterns to the ops when imported.
 import tileopt.transforms.canonicalization.arith_patterns  # noqa: F401
 from tileopt.transforms.canonicalization.arith_patterns import ArithFolding
+import tileopt.transforms.canonicalization.cf_patterns  # noqa: F401
 import tileopt.transforms.canonicalization.convert_layout_patterns  # noqa: F401
 import tileopt.transforms.canonicalization.math_patterns  # noqa: F401
 import tileopt.transforms.canonicalization.scf_patterns  # noqa: F401
