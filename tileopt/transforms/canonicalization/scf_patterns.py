@@ -1,4 +1,4 @@
-"""Canonicalization of ``scf.for`` and ``scf.if`` as MLIR has it (``Dialect/SCF/IR/SCF.cpp``).
+"""Canonicalization of ``scf.for``, ``scf.if`` and ``scf.while`` as MLIR has it (``Dialect/SCF/IR/SCF.cpp``).
 
 xDSL 0.74 already erases loops of constant bounds that run zero times, inlines those that
 run once, hoists constants out of loop bodies and inlines ``scf.if`` of a constant
@@ -23,6 +23,11 @@ scf.if
   RemoveUnusedResults       results without uses -> dropped
   ReplaceIfYieldWithConditionOrValue   a result yielded equal by both branches -> that
                             value; yielded true/false -> c; false/true -> not c
+scf.while (values its scf.condition forwards to the after block and the results)
+  RemoveLoopInvariantArgsFromBeforeBlock   a loop value that comes back unchanged -> its init
+  RemoveLoopInvariantValueYielded   one defined outside the loop -> that value
+  WhileUnusedResult         one used neither after the loop nor in the after block -> dropped
+  WhileRemoveDuplicatedResults      one forwarded twice -> forwarded once
 
 Equal constants count as one value, as in MLIR, whose canonicalizer unifies constants.
 """
@@ -35,7 +40,7 @@ from dataclasses import dataclass
 from xdsl.dialects import arith as xarith
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, i1
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.transforms.canonicalization_patterns.scf import replace_op_with_region
@@ -470,6 +475,110 @@ def combine_nested_ifs(op: Operation, rewriter: PatternRewriter) -> bool:
 
 
 # ---------------------------------------------------------------------------------------
+# scf.while
+# ---------------------------------------------------------------------------------------
+
+
+def _forward_condition_values(op: Operation, rewriter: PatternRewriter,
+                              targets: list[int | SSAValue]) -> None:
+    """``op`` without some of the values its ``scf.condition`` forwards: ``targets[i]`` is
+    ``i`` for a value kept, the index of another kept one that stands for it, or a value
+    from outside that replaces it (as the ``after`` block's argument and as the result)."""
+    assert isinstance(op, scf.WhileOp)
+    kept = [i for i, target in enumerate(targets) if target == i]
+    condition = _terminator(op.before_region)
+    rewriter.replace(condition, scf.ConditionOp(
+        condition.operands[0], *(condition.operands[1 + i] for i in kept)))
+    after = op.after_region.block
+    old_args = list(after.args)
+    for i, target in enumerate(targets):
+        if target != i:
+            replacement = old_args[target] if isinstance(target, int) else target
+            rewriter.replace_all_uses_with(old_args[i], replacement)
+    for i in reversed(range(len(targets))):
+        if targets[i] != i:
+            rewriter.erase_block_argument(old_args[i])
+    new_while = scf.WhileOp(op.arguments, [op.results[i].type for i in kept],
+                            rewriter.move_region_contents_to_new_regions(op.before_region),
+                            rewriter.move_region_contents_to_new_regions(op.after_region))
+    _copy_attributes(op, new_while)
+    results: list[SSAValue] = []
+    for target in targets:
+        if isinstance(target, int):
+            results.append(new_while.results[kept.index(target)])
+        else:
+            results.append(target)
+    rewriter.replace(op, new_while, results)
+
+
+def remove_loop_invariant_args_from_before_block(op: Operation, rewriter: PatternRewriter
+                                                 ) -> bool:
+    """A ``before`` argument that gets its init value back each iteration (yielded as is,
+    or forwarded unchanged through the ``after`` block) is that init value."""
+    assert isinstance(op, scf.WhileOp)
+    before, after = op.before_region.block, op.after_region.block
+    forwarded = _terminator(op.before_region).operands[1:]
+    yield_op = _terminator(op.after_region)
+    invariant = []
+    for i, (arg, init, yielded) in enumerate(
+            zip(before.args, op.arguments, yield_op.operands, strict=True)):
+        passed_through = (isinstance(yielded, BlockArgument) and yielded.block is after
+                          and forwarded[yielded.index] is arg)
+        if yielded is init or passed_through:
+            invariant.append(i)
+    if not invariant:
+        return False
+    kept = [i for i in range(len(op.arguments)) if i not in invariant]
+    rewriter.replace(yield_op, scf.YieldOp(*(yield_op.operands[i] for i in kept)))
+    for i in reversed(invariant):
+        rewriter.replace_all_uses_with(before.args[i], op.arguments[i])
+        rewriter.erase_block_argument(before.args[i])
+    new_while = scf.WhileOp([op.arguments[i] for i in kept], list(op.result_types),
+                            rewriter.move_region_contents_to_new_regions(op.before_region),
+                            rewriter.move_region_contents_to_new_regions(op.after_region))
+    _copy_attributes(op, new_while)
+    rewriter.replace(op, new_while, new_while.results)
+    return True
+
+
+def while_unused_result(op: Operation, rewriter: PatternRewriter) -> bool:
+    """A forwarded value used neither by the ``after`` block nor after the loop is dropped."""
+    assert isinstance(op, scf.WhileOp)
+    args = op.after_region.block.args
+    targets: list[int | SSAValue] = list(range(len(op.results)))
+    dropped = False
+    for i, (result, arg) in enumerate(zip(op.results, args, strict=True)):
+        if not result.uses and not arg.uses:
+            targets[i] = _terminator(op.before_region).operands[1 + i]
+            dropped = True
+    if dropped:
+        _forward_condition_values(op, rewriter, targets)
+    return dropped
+
+
+def while_remove_duplicated_results(op: Operation, rewriter: PatternRewriter) -> bool:
+    """A value forwarded twice is forwarded once."""
+    forwarded = _terminator(op.before_region).operands[1:]
+    first: dict[SSAValue, int] = {}
+    targets: list[int | SSAValue] = [first.setdefault(v, i) for i, v in enumerate(forwarded)]
+    if len(first) == len(targets):
+        return False
+    _forward_condition_values(op, rewriter, targets)
+    return True
+
+
+def remove_loop_invariant_value_yielded(op: Operation, rewriter: PatternRewriter) -> bool:
+    """A forwarded value defined outside the loop is used directly."""
+    forwarded = _terminator(op.before_region).operands[1:]
+    targets: list[int | SSAValue] = [
+        i if _defined_inside(v, op) else v for i, v in enumerate(forwarded)]
+    if all(isinstance(t, int) for t in targets):
+        return False
+    _forward_condition_values(op, rewriter, targets)
+    return True
+
+
+# ---------------------------------------------------------------------------------------
 # The pattern
 # ---------------------------------------------------------------------------------------
 
@@ -478,6 +587,9 @@ PATTERNS: dict[str, tuple[Rewrite, ...]] = {
     "scf.if": (fold_if_of_negation, combine_ifs, combine_nested_ifs, condition_propagation,
                convert_trivial_if_to_select, remove_empty_else_branch, remove_static_condition,
                remove_unused_results, replace_if_yield_with_condition_or_value),
+    "scf.while": (remove_loop_invariant_args_from_before_block,
+                  remove_loop_invariant_value_yielded, while_unused_result,
+                  while_remove_duplicated_results),
 }
 
 
@@ -496,7 +608,7 @@ class ScfCanonicalization(RewritePattern):
                 return
 
 
-for _op in (scf.ForOp, scf.IfOp):
+for _op in (scf.ForOp, scf.IfOp, scf.WhileOp):
     add_canonicalization_patterns(_op, ScfCanonicalization(_op.name))
 
 __all__: Sequence[str] = ["PATTERNS", "ScfCanonicalization"]

@@ -278,3 +278,62 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// scf.while: a forwarded value defined outside the loop is used directly
+// (RemoveLoopInvariantValueYielded), one used neither in the after block nor after the
+// loop is dropped (WhileUnusedResult), one forwarded twice is forwarded once
+// (WhileRemoveDuplicatedResults).
+// CHECK-LABEL: func.func @while_forwarded
+// CHECK-SAME:    (%[[N:.*]]: i32, %[[INV:.*]]: i32)
+// CHECK:         %[[W:.*]] = scf.while (%[[I:.*]] = %[[N]]) : (i32) -> i32 {
+// CHECK:           %[[C:.*]] = arith.cmpi sgt, %[[I]], %[[INV]] : i32
+// CHECK-NEXT:      scf.condition(%[[C]]) %[[I]] : i32
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^bb0(%{{.*}}: i32):
+// CHECK-NEXT:      %[[S:.*]] = arith.subi %{{.*}}, %[[INV]] : i32
+// CHECK-NEXT:      scf.yield %[[S]] : i32
+// CHECK:         return %[[W]], %[[INV]], %[[W]]
+func.func @while_forwarded(%n: i32, %inv: i32) -> (i32, i32, i32) {
+  %c1 = arith.constant 1 : i32
+  %r:4 = scf.while (%i = %n) : (i32) -> (i32, i32, i32, i32) {
+    %c = arith.cmpi sgt, %i, %inv : i32
+    %d = arith.addi %i, %c1 : i32
+    scf.condition(%c) %i, %inv, %i, %d : i32, i32, i32, i32
+  } do {
+  ^bb0(%a: i32, %b: i32, %a2: i32, %unused: i32):
+    %s = arith.subi %a, %b : i32
+    %t = arith.subi %s, %a2 : i32
+    scf.yield %t : i32
+  }
+  func.return %r#0, %r#1, %r#2 : i32, i32, i32
+}
+
+// -----
+
+// A loop value that comes back unchanged through the after block is its init value
+// (RemoveLoopInvariantArgsFromBeforeBlock); then the duplicate and the invariant
+// forwarded values go as above.
+// CHECK-LABEL: func.func @while_invariant_arg
+// CHECK-SAME:    (%[[N:.*]]: i32, %[[M:.*]]: i32)
+// CHECK:         %[[W:.*]] = scf.while (%[[J:.*]] = %[[M]]) : (i32) -> i32 {
+// CHECK-NEXT:      %[[C:.*]] = arith.cmpi slt, %[[N]], %[[J]] : i32
+// CHECK-NEXT:      scf.condition(%[[C]]) %[[J]] : i32
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: i32):
+// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[A]], %[[A]] : i32
+// CHECK-NEXT:      scf.yield %[[S]] : i32
+// CHECK:         return %[[W]], %[[N]], %[[W]], %[[W]]
+func.func @while_invariant_arg(%n: i32, %m: i32) -> (i32, i32, i32, i32) {
+  %r:4 = scf.while (%i = %n, %j = %m) : (i32, i32) -> (i32, i32, i32, i32) {
+    %c = arith.cmpi slt, %i, %j : i32
+    %k = arith.muli %j, %i : i32
+    scf.condition(%c) %j, %i, %j, %k : i32, i32, i32, i32
+  } do {
+  ^bb0(%a: i32, %b: i32, %a2: i32, %k2: i32):
+    %s = arith.addi %a, %a2 : i32
+    scf.yield %b, %s : i32, i32
+  }
+  func.return %r#0, %r#1, %r#2, %r#2 : i32, i32, i32, i32
+}
