@@ -28,6 +28,8 @@ scf.while (values its scf.condition forwards to the after block and the results)
   RemoveLoopInvariantValueYielded   one defined outside the loop -> that value
   WhileUnusedResult         one used neither after the loop nor in the after block -> dropped
   WhileRemoveDuplicatedResults      one forwarded twice -> forwarded once
+  WhileConditionTruth       the after block's argument that receives the condition -> true
+  WhileRemoveUnusedArgs     a before-block argument without uses -> dropped
 
 Equal constants count as one value, as in MLIR, whose canonicalizer unifies constants.
 """
@@ -511,26 +513,14 @@ def _forward_condition_values(op: Operation, rewriter: PatternRewriter,
     rewriter.replace(op, new_while, results)
 
 
-def remove_loop_invariant_args_from_before_block(op: Operation, rewriter: PatternRewriter
-                                                 ) -> bool:
-    """A ``before`` argument that gets its init value back each iteration (yielded as is,
-    or forwarded unchanged through the ``after`` block) is that init value."""
-    assert isinstance(op, scf.WhileOp)
-    before, after = op.before_region.block, op.after_region.block
-    forwarded = _terminator(op.before_region).operands[1:]
+def _drop_before_args(op: scf.WhileOp, rewriter: PatternRewriter, dropped: list[int]) -> None:
+    """``op`` without the ``before`` arguments ``dropped`` (their uses take the init value)
+    and the init and yielded values that fed them."""
+    before = op.before_region.block
     yield_op = _terminator(op.after_region)
-    invariant = []
-    for i, (arg, init, yielded) in enumerate(
-            zip(before.args, op.arguments, yield_op.operands, strict=True)):
-        passed_through = (isinstance(yielded, BlockArgument) and yielded.block is after
-                          and forwarded[yielded.index] is arg)
-        if yielded is init or passed_through:
-            invariant.append(i)
-    if not invariant:
-        return False
-    kept = [i for i in range(len(op.arguments)) if i not in invariant]
+    kept = [i for i in range(len(op.arguments)) if i not in dropped]
     rewriter.replace(yield_op, scf.YieldOp(*(yield_op.operands[i] for i in kept)))
-    for i in reversed(invariant):
+    for i in reversed(dropped):
         rewriter.replace_all_uses_with(before.args[i], op.arguments[i])
         rewriter.erase_block_argument(before.args[i])
     new_while = scf.WhileOp([op.arguments[i] for i in kept], list(op.result_types),
@@ -538,6 +528,50 @@ def remove_loop_invariant_args_from_before_block(op: Operation, rewriter: Patter
                             rewriter.move_region_contents_to_new_regions(op.after_region))
     _copy_attributes(op, new_while)
     rewriter.replace(op, new_while, new_while.results)
+
+
+def remove_loop_invariant_args_from_before_block(op: Operation, rewriter: PatternRewriter
+                                                 ) -> bool:
+    """A ``before`` argument that gets its init value back each iteration (yielded as is,
+    or forwarded unchanged through the ``after`` block) is that init value."""
+    assert isinstance(op, scf.WhileOp)
+    before, after = op.before_region.block, op.after_region.block
+    forwarded = _terminator(op.before_region).operands[1:]
+    invariant = []
+    for i, (arg, init, yielded) in enumerate(
+            zip(before.args, op.arguments, _terminator(op.after_region).operands, strict=True)):
+        passed_through = (isinstance(yielded, BlockArgument) and yielded.block is after
+                          and forwarded[yielded.index] is arg)
+        if yielded is init or passed_through:
+            invariant.append(i)
+    if invariant:
+        _drop_before_args(op, rewriter, invariant)
+    return bool(invariant)
+
+
+def while_remove_unused_args(op: Operation, rewriter: PatternRewriter) -> bool:
+    """A ``before`` argument without uses is dropped, with its init and yielded values."""
+    assert isinstance(op, scf.WhileOp)
+    unused = [i for i, arg in enumerate(op.before_region.block.args) if not arg.uses]
+    if unused:
+        _drop_before_args(op, rewriter, unused)
+    return bool(unused)
+
+
+def while_condition_truth(op: Operation, rewriter: PatternRewriter) -> bool:
+    """The ``after`` block runs only when the condition holds: its argument that receives
+    the condition is ``true`` (one constant, before the loop)."""
+    assert isinstance(op, scf.WhileOp)
+    condition = _terminator(op.before_region)
+    args = [arg for arg, value in zip(op.after_region.block.args, condition.operands[1:],
+                                      strict=True)
+            if value is condition.operands[0] and arg.uses]
+    if not args:
+        return False
+    true = xarith.ConstantOp(IntegerAttr(1, i1), i1)
+    rewriter.insert_op(true, InsertPoint.before(op))
+    for arg in args:
+        rewriter.replace_all_uses_with(arg, true.result)
     return True
 
 
@@ -588,8 +622,9 @@ PATTERNS: dict[str, tuple[Rewrite, ...]] = {
                convert_trivial_if_to_select, remove_empty_else_branch, remove_static_condition,
                remove_unused_results, replace_if_yield_with_condition_or_value),
     "scf.while": (remove_loop_invariant_args_from_before_block,
-                  remove_loop_invariant_value_yielded, while_unused_result,
-                  while_remove_duplicated_results),
+                  remove_loop_invariant_value_yielded, while_condition_truth,
+                  while_unused_result, while_remove_duplicated_results,
+                  while_remove_unused_args),
 }
 
 

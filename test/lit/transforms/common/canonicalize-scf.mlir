@@ -337,3 +337,35 @@ func.func @while_invariant_arg(%n: i32, %m: i32) -> (i32, i32, i32, i32) {
   }
   func.return %r#0, %r#1, %r#2, %r#2 : i32, i32, i32, i32
 }
+
+// -----
+
+// The after block runs only when the condition holds, so its argument that receives the
+// condition is true (WhileConditionTruth), and the select on it folds; a before-block
+// argument without uses goes with its init and yielded values (WhileRemoveUnusedArgs).
+// CHECK-LABEL: func.func @while_truth
+// CHECK-SAME:    (%[[N:.*]]: i32, %[[M:.*]]: i32)
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[W:.*]] = scf.while (%[[I:.*]] = %[[N]]) : (i32) -> i32 {
+// CHECK-NEXT:      %[[C:.*]] = arith.cmpi slt, %[[I]], %[[M]] : i32
+// CHECK-NEXT:      scf.condition(%[[C]]) %[[I]] : i32
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: i32):
+// CHECK-NEXT:      %[[B:.*]] = arith.addi %[[A]], %[[ONE]] : i32
+// CHECK-NEXT:      scf.yield %[[B]] : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[W]] : i32
+func.func @while_truth(%n: i32, %m: i32) -> i32 {
+  %r:2 = scf.while (%i = %n, %dead = %m) : (i32, i32) -> (i32, i1) {
+    %c = arith.cmpi slt, %i, %m : i32
+    scf.condition(%c) %i, %c : i32, i1
+  } do {
+  ^bb0(%a: i32, %flag: i1):
+    %one = arith.constant 1 : i32
+    %b = arith.addi %a, %one : i32
+    %s = arith.select %flag, %b, %a : i32
+    %d = arith.muli %s, %s : i32
+    scf.yield %s, %d : i32, i32
+  }
+  func.return %r#0 : i32
+}
