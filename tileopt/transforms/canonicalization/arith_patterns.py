@@ -582,7 +582,7 @@ _INVERTED = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sle": "sgt", "
 _TRUE_FOR_EQUAL = {"eq", "sle", "sge", "ule", "uge"}
 
 
-def _cmpi_predicate(op: Operation) -> str:
+def cmpi_predicate(op: Operation) -> str:
     return cf.CMPI_PREDICATES[op.properties["predicate"].value.data]  # type: ignore[union-attr]
 
 
@@ -596,7 +596,7 @@ def _predicate_attr(name: str) -> IntegerAttr:
 
 def fold_cmpi(op: Operation) -> FoldResult:
     lhs, rhs = op.operands
-    predicate = _cmpi_predicate(op)
+    predicate = cmpi_predicate(op)
     result_type = op.results[0].type
     if same_value(lhs, rhs):
         return [cf.bool_attr(result_type, predicate in _TRUE_FOR_EQUAL)] if is_static(
@@ -656,7 +656,7 @@ def fold_select(op: Operation) -> FoldResult:
             and is_one(true_value) and is_zero(false_value)):
         return [cond]
     if (cmp := owner(cond, "arith.cmpi")) is not None:
-        predicate = _cmpi_predicate(cmp)
+        predicate = cmpi_predicate(cmp)
         if predicate in ("eq", "ne"):
             a, b = cmp.operands
             if ((same_value(a, true_value) and same_value(b, false_value))
@@ -841,7 +841,7 @@ def _xori_not_cmpi(op: Operation, rewriter: PatternRewriter) -> bool:
                            and attr.value.data != 0):
         return False
     a, b = cmp.operands
-    rewriter.replace(op, tarith.CmpiOp(a, b, _INVERTED[_cmpi_predicate(cmp)]))
+    rewriter.replace(op, tarith.CmpiOp(a, b, _INVERTED[cmpi_predicate(cmp)]))
     return True
 
 
@@ -865,7 +865,7 @@ def _logic_of_extensions(name: str) -> Rewrite:
 
 def _cmpi_of_extensions(op: Operation, rewriter: PatternRewriter) -> bool:
     """cmpi eq/ne(ext(a), ext(b)) -> cmpi eq/ne(a, b) for a, b of one type."""
-    predicate = _cmpi_predicate(op)
+    predicate = cmpi_predicate(op)
     if predicate not in ("eq", "ne"):
         return False
     for ext_name in ("arith.extsi", "arith.extui"):

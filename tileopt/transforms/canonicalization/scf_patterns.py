@@ -29,6 +29,8 @@ scf.while (values its scf.condition forwards to the after block and the results)
   WhileUnusedResult         one used neither after the loop nor in the after block -> dropped
   WhileRemoveDuplicatedResults      one forwarded twice -> forwarded once
   WhileConditionTruth       the after block's argument that receives the condition -> true
+  WhileCmpCond              the condition's cmpi of a forwarded value, repeated in the after
+                            block -> true (inverted: false)
   WhileRemoveUnusedArgs     a before-block argument without uses -> dropped
 
 Equal constants count as one value, as in MLIR, whose canonicalizer unifies constants.
@@ -51,6 +53,7 @@ from tileopt.dialects.canonicalization import add_canonicalization_patterns
 from tileopt.dialects import arith as tarith
 from tileopt.transforms.canonicalization import constant_folding as cf
 from tileopt.transforms.canonicalization.arith_patterns import (
+    cmpi_predicate,
     int_scalar,
     is_constant,
     is_one,
@@ -575,6 +578,40 @@ def while_condition_truth(op: Operation, rewriter: PatternRewriter) -> bool:
     return True
 
 
+_INVERTED_CMPI = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sle": "sgt",
+                  "sgt": "sle", "ult": "uge", "uge": "ult", "ule": "ugt", "ugt": "ule"}
+
+
+def while_cmp_cond(op: Operation, rewriter: PatternRewriter) -> bool:
+    """The condition is ``cmpi p, x, y`` and ``x`` (or ``y``) is forwarded: in the after
+    block, the same compare of that argument with the other side is true, the inverted
+    one false."""
+    assert isinstance(op, scf.WhileOp)
+    condition = _terminator(op.before_region)
+    cmp = owner(condition.operands[0], "arith.cmpi")
+    if cmp is None:
+        return False
+    predicate = cmpi_predicate(cmp)
+    changed = False
+    for value, arg in zip(condition.operands[1:], op.after_region.block.args, strict=True):
+        for side in (0, 1):
+            if value is not cmp.operands[side]:
+                continue
+            for use in list(arg.uses):
+                user = use.operation
+                if user.name != "arith.cmpi" or user.operands[1 - side] is not cmp.operands[1 - side]:
+                    continue
+                if cmpi_predicate(user) == predicate:
+                    holds = True
+                elif cmpi_predicate(user) == _INVERTED_CMPI[predicate]:
+                    holds = False
+                else:
+                    continue
+                rewriter.replace(user, xarith.ConstantOp(IntegerAttr(int(holds), i1), i1))
+                changed = True
+    return changed
+
+
 def while_unused_result(op: Operation, rewriter: PatternRewriter) -> bool:
     """A forwarded value used neither by the ``after`` block nor after the loop is dropped."""
     assert isinstance(op, scf.WhileOp)
@@ -623,7 +660,7 @@ PATTERNS: dict[str, tuple[Rewrite, ...]] = {
                remove_unused_results, replace_if_yield_with_condition_or_value),
     "scf.while": (remove_loop_invariant_args_from_before_block,
                   remove_loop_invariant_value_yielded, while_condition_truth,
-                  while_unused_result, while_remove_duplicated_results,
+                  while_cmp_cond, while_unused_result, while_remove_duplicated_results,
                   while_remove_unused_args),
 }
 

@@ -369,3 +369,37 @@ func.func @while_truth(%n: i32, %m: i32) -> i32 {
   }
   func.return %r#0 : i32
 }
+
+// -----
+
+// The condition is cmpi slt of a forwarded value: in the after block the same compare of
+// that argument is true, the inverted one (sge) false, another (sgt) stays (WhileCmpCond).
+// CHECK-LABEL: func.func @while_cmp
+// CHECK-SAME:    (%[[N:.*]]: i32, %[[M:.*]]: i32)
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:         } do {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: i32, %{{.*}}: i1):
+// CHECK-NEXT:      %[[GT:.*]] = arith.cmpi sgt, %[[A]], %[[M]] : i32
+// CHECK-NEXT:      %[[X:.*]] = arith.extui %[[GT]] : i1 to i32
+// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[A]], %[[ONE]] : i32
+// CHECK-NEXT:      %[[S2:.*]] = arith.addi %[[S]], %[[X]] : i32
+// CHECK-NEXT:      scf.yield %[[S2]] : i32
+func.func @while_cmp(%n: i32, %m: i32) -> (i32, i1) {
+  %r:2 = scf.while (%i = %n) : (i32) -> (i32, i1) {
+    %c = arith.cmpi slt, %i, %m : i32
+    scf.condition(%c) %i, %c : i32, i1
+  } do {
+  ^bb0(%a: i32, %f: i1):
+    %t = arith.cmpi slt, %a, %m : i32
+    %e = arith.cmpi sge, %a, %m : i32
+    %o = arith.cmpi sgt, %a, %m : i32
+    %x = arith.extui %t : i1 to i32
+    %y = arith.extui %e : i1 to i32
+    %z = arith.extui %o : i1 to i32
+    %s = arith.addi %a, %x : i32
+    %s2 = arith.addi %s, %y : i32
+    %s3 = arith.addi %s2, %z : i32
+    scf.yield %s3 : i32
+  }
+  func.return %r#0, %r#1 : i32, i1
+}
