@@ -68,6 +68,7 @@ from tileopt.dialects.effects import (
     Synchronizes,
     WritesShared,
 )
+from tileopt.dialects.traits import type_str
 from tileopt.dialects.triton_version import note_spelling
 from tileopt.dialects.tt_types import (
     PointerType,
@@ -781,6 +782,20 @@ def _rank_mismatch(ty: Attribute) -> str | None:
             f"{tensor_rank}")
 
 
+def _shared_tensor(op: Operation, seen: set[int]) -> str | None:
+    """Triton's rule that an op's tensor operands and results have distributed layouts
+    (a shared layout belongs to a memdesc); like Triton, at the op that uses the value."""
+    for value in (*op.results, *op._operands):  # noqa: SLF001 (see _op_types)
+        ty = value._type  # noqa: SLF001
+        if id(ty) in seen:
+            continue
+        seen.add(id(ty))
+        if isinstance(ty, TensorType) and is_shared_layout(ty.encoding):
+            return ("Non-distributed layout is not allowed in tensor type. Got "
+                    f"{type_str(ty)}; a shared layout belongs to a !ttg.memdesc")
+    return None
+
+
 def find_layout_problem(module: ModuleOp, ops: Iterable[Operation] | None = None
                         ) -> tuple[Operation, str] | None:
     """The first op (or the module itself) that breaks a module-level TritonGPU rule.
@@ -808,21 +823,41 @@ def find_layout_problem(module: ModuleOp, ops: Iterable[Operation] | None = None
         )
     if problem is not None:
         return module, problem
-    checked: dict[Attribute, str | None] = {}
+    # A function's own ``ttg.num-warps`` overrides the module's for the ops inside it (as
+    # Triton's lookupNumWarps reads it); such functions are rare, so the common case keeps
+    # one warp count and one cache.
+    scoped = {id(f): f for f in module.body.ops if NUM_WARPS in f.attributes}
+    checked: dict[tuple[Attribute, int | None], str | None] = {}
     # Types seen, by identity: a type object recurs on many ops, and hashing one is slow.
-    seen: set[int] = set()
+    seen: set[tuple[int, int | None]] = set()
+    seen_values: set[int] = set()
     for op in module.walk() if ops is None else ops:
+        op_warps, scope = warps, "module"
+        if scoped:
+            func = op
+            while func is not None and id(func) not in scoped:
+                func = func.parent_op()
+            if func is not None:
+                op_warps, problem = _module_int(scoped[id(func)], NUM_WARPS)
+                if problem is not None:
+                    return func, problem.replace("module attribute", "function attribute")
+                scope = "function"
+        if (shared := _shared_tensor(op, seen_values)) is not None:
+            return op, shared
         for ty in _op_types(op):
-            if id(ty) in seen:
+            if (id(ty), op_warps) in seen:
                 continue
-            seen.add(id(ty))
+            seen.add((id(ty), op_warps))
             if (rank_problem := _rank_mismatch(ty)) is not None:
                 return op, rank_problem
             for layout in layouts_in_type(ty):
-                if layout not in checked:
-                    checked[layout] = _check_layout(layout, warps, lanes)
-                if checked[layout] is not None:
-                    return op, checked[layout]  # type: ignore[return-value]
+                if (layout, op_warps) not in checked:
+                    found = _check_layout(layout, op_warps, lanes)
+                    if found is not None and scope != "module":
+                        found = found.replace("the module has", f"the {scope} has")
+                    checked[layout, op_warps] = found
+                if checked[layout, op_warps] is not None:
+                    return op, checked[layout, op_warps]  # type: ignore[return-value]
     return None
 
 
