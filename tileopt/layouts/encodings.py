@@ -1014,6 +1014,35 @@ def broadcast_stays_in_threads(src: Encoding, src_shape: Sequence[int], dst: Enc
     return all(at_source(basis) in held for basis in result.get_bases(REGISTER))
 
 
+def split_last_dim(encoding: Encoding, shape: Sequence[int]) -> LinearLayout:
+    """The layout of each half that ``tt.split`` takes from a ``shape`` (last dim 2) tensor
+    in ``encoding``, as Triton infers it: the two halves of an element pair must sit in
+    one thread's registers (a register basis reaching the last dim's index 1); that basis
+    goes, and every other basis keeps its coordinates in the remaining dims. Raises
+    LayoutError when no register basis holds the pair."""
+    axis = len(shape) - 1
+    whole = to_linear_layout(encoding, shape)
+    bases: dict[str, list[list[int]]] = {}
+    found = False
+    for in_dim, in_bases in whole.bases.items():
+        bases[in_dim] = []
+        for basis in in_bases:
+            if in_dim == REGISTER and basis[axis] == 1:
+                found = True
+                continue
+            bases[in_dim].append(list(basis[:axis]))
+    if not found:
+        raise LayoutError("the layout does not hold both elements of the last dimension "
+                          "(size 2) in one thread's registers")
+    return LinearLayout(bases, list(zip(whole.out_dims[:axis], shape[:axis])))
+
+
+def layouts_equivalent(a: Encoding, b: Encoding, shape: Sequence[int]) -> bool:
+    """Whether two encodings place a ``shape`` tensor's elements alike (Triton's
+    ``areLayoutsEquivalent``: equal linear layouts)."""
+    return a == b or to_linear_layout(a, shape) == to_linear_layout(b, shape)
+
+
 # ---------------------------------------------------------------------- per-thread queries
 
 

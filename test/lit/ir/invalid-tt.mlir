@@ -156,3 +156,71 @@ tt.func @unsplat_two(%a: tensor<2xf32>) -> f32 {
   %0 = tt.unsplat %a : tensor<2xf32>
   tt.return %0 : f32
 }
+
+// -----
+
+// tt.join: operands with a layout need a result layout.
+// CHECK: {{.*}}invalid-tt.mlir:167:5: error: 'tt.join' op result encoding must be specified
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @join_no_layout(%x: tensor<256xf16, #blocked>) {
+    %0 = tt.join %x, %x : tensor<256xf16, #blocked> -> tensor<256x2xf16>
+    tt.return
+  }
+}
+
+// -----
+
+// tt.join: the result's layout, its pair split off, must be the operands' one; here the
+// operands hold 2 consecutive elements per thread, the result's split holds 1.
+// CHECK: {{.*}}invalid-tt.mlir:181:5: error: 'tt.join' op incompatible join layout: the result tensor<256x2xf32, #ttg.blocked<{{.*}}>> pairs elements that the operands' layout does not give it (tensor<256xf32, #ttg.blocked<{{.*}}>>)
+#b1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @join_bad_layout(%x: tensor<256xf32, #b1>) {
+    %0 = tt.join %x, %x : tensor<256xf32, #b1> -> tensor<256x2xf32, #b2>
+    tt.return
+  }
+}
+
+// -----
+
+// tt.split: the results' layout is the input's without the last dimension; here the
+// input holds 4 elements of dim 1 per thread, the result says 1.
+// CHECK: {{.*}}invalid-tt.mlir:195:5: error: 'tt.split' op inferred type differs from the result type tensor<4x64xf32, #ttg.blocked<{{.*}}>>: its layout is not the input's (tensor<4x64x2xf32, #ttg.blocked<{{.*}}>>) without the last dimension
+#b3 = #ttg.blocked<{sizePerThread = [1, 4, 2], threadsPerWarp = [2, 16, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+#b4 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @split_bad_layout(%x: tensor<4x64x2xf32, #b3>) {
+    %0, %1 = tt.split %x : tensor<4x64x2xf32, #b3> -> tensor<4x64xf32, #b4>
+    tt.return
+  }
+}
+
+// -----
+
+// tt.split: the two elements of a pair sit in different lanes, so no thread can split.
+// CHECK: {{.*}}invalid-tt.mlir:208:5: error: 'tt.split' op the input layout cannot be split on its last dimension: the layout does not hold both elements of the last dimension (size 2) in one thread's registers
+#b5 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b6 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @split_pair_across_lanes(%x: tensor<64x2xf32, #b5>) {
+    %0, %1 = tt.split %x : tensor<64x2xf32, #b5> -> tensor<64xf32, #b6>
+    tt.return
+  }
+}
+
+// -----
+
+// tt.split and tt.join accept an equivalent layout spelled otherwise (a linear layout for
+// the blocked one the rule gives).
+// CHECK-NOT: invalid-tt.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tt.{{split|join}}'
+#b7 = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#l7 = #ttg.linear<{register = [], lane = [[1], [2], [4], [8], [16]], warp = [[32], [64]], block = []}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @split_join_linear(%x: tensor<128x2xf32, #b7>) -> tensor<128x2xf32, #b7> {
+    %0, %1 = tt.split %x : tensor<128x2xf32, #b7> -> tensor<128xf32, #l7>
+    %2 = tt.join %0, %1 : tensor<128xf32, #l7> -> tensor<128x2xf32, #b7>
+    tt.return %2 : tensor<128x2xf32, #b7>
+  }
+}
