@@ -224,3 +224,34 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     tt.return %2 : tensor<128x2xf32, #b7>
   }
 }
+
+// -----
+
+// tt.dot_scaled: an e2m1 A packs two values per byte along K, so its 64 bytes are K = 128;
+// B's K is 64.
+// CHECK: {{.*}}invalid-tt.mlir:235:3: error: 'tt.dot_scaled' op expected the last dimension of the first operand to be equal to the second-to-last dimension of the second operand (K: 128 and 64, e2m1 operands packed two to a byte)
+tt.func @dot_scaled_k(%a: tensor<32x64xi8>, %s: tensor<32x4xi8>, %b: tensor<64x32xbf16>) -> tensor<32x32xf32> {
+  %c = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
+  %d = tt.dot_scaled %a scale %s, %b, %c lhs = e2m1 rhs = bf16 {fastMath = false} : tensor<32x64xi8>, tensor<32x4xi8> * tensor<64x32xbf16> -> tensor<32x32xf32>
+  tt.return %d : tensor<32x32xf32>
+}
+
+// -----
+
+// tt.dot_scaled: a scale holds one value per 32 of K (K = 128: 4), not 8.
+// CHECK: {{.*}}invalid-tt.mlir:245:3: error: 'tt.dot_scaled' op scales K dimension must match the operand K divided by the scale factor: 128 / 32 = 4, got 8
+tt.func @dot_scaled_scale_k(%a: tensor<32x128xf8E4M3FN>, %s: tensor<32x8xi8>, %b: tensor<128x32xf8E4M3FN>) -> tensor<32x32xf32> {
+  %c = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
+  %d = tt.dot_scaled %a scale %s, %b, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<32x128xf8E4M3FN>, tensor<32x8xi8> * tensor<128x32xf8E4M3FN> -> tensor<32x32xf32>
+  tt.return %d : tensor<32x32xf32>
+}
+
+// -----
+
+// tt.dot_scaled: e2m1 A packed along M (lhs_k_pack = false): 16 bytes of rows are M = 32.
+// CHECK-NOT: invalid-tt.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tt.dot_scaled'
+tt.func @dot_scaled_m_packed(%a: tensor<16x128xi8>, %s: tensor<32x4xi8>, %b: tensor<128x32xbf16>) -> tensor<32x32xf32> {
+  %c = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
+  %d = tt.dot_scaled %a scale %s, %b, %c lhs = e2m1 rhs = bf16 {fastMath = false, lhs_k_pack = false} : tensor<16x128xi8>, tensor<32x4xi8> * tensor<128x32xbf16> -> tensor<32x32xf32>
+  tt.return %d : tensor<32x32xf32>
+}

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    i1, i32, i64, DenseArrayBase, IntegerAttr, StringAttr, TensorType,
+    i1, i32, i64, DenseArrayBase, Float8E4M3FNType, IntegerAttr, StringAttr, TensorType,
 )
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import (
@@ -37,7 +37,8 @@ from tileopt.dialects.traits import (
 )
 from tileopt.dialects.tt_types import (
     INPUT_PRECISION, PROPAGATE_NAN, ROUNDING_MODE, SCALE_DOT_ELEM_TYPE, InputPrecision,
-    PointerType, PropagateNan, RoundingMode, bit_width, element_type, encoding_of,
+    PointerType, PropagateNan, RoundingMode, ScaleDotElemType, bit_width, element_type,
+    encoding_of,
     is_bool_like, is_float, is_int, is_ptr_like, num_elements, shape_of,
 )
 from tileopt.dialects.tt.common import _SrcToResultOp, _require_tensor
@@ -551,6 +552,56 @@ class DotScaledOp(IRDLOperation):
             raise VerifyException("operands must be at least 2D")
         SCALE_DOT_ELEM_TYPE.verify(self.a_elem_type, "lhs")
         SCALE_DOT_ELEM_TYPE.verify(self.b_elem_type, "rhs")
+        self._verify_shapes(a, _require_tensor(self.b.type, "operand B", self.name), c)
+
+    def _k_packed(self, side: str) -> bool:
+        """Whether an e2m1 operand packs its two values per byte along K (Triton's
+        ``lhs_k_pack``/``rhs_k_pack``, true unless set false) rather than along M or N."""
+        elem = self.a_elem_type if side == "lhs" else self.b_elem_type
+        if SCALE_DOT_ELEM_TYPE.value_of(elem) != ScaleDotElemType.E2M1:
+            return False
+        flag = self.attributes.get(f"{side}_k_pack", self.properties.get(f"{side}_k_pack"))
+        return not (isinstance(flag, IntegerAttr) and flag.value.data == 0)
+
+    def _verify_shapes(self, a: TensorType, b: TensorType, c: TensorType) -> None:
+        """Triton's shape rules, in logical (unpacked) sizes: an e2m1 operand holds two
+        values per element along K when k-packed, else along M (A) or N (B); a scale
+        holds one value per 32 of K (16 when it is f8E4M3FN) for each row of M or N."""
+        a_shape, b_shape, c_shape = a.get_shape(), b.get_shape(), c.get_shape()
+        if not len(a_shape) == len(b_shape) == len(c_shape):
+            raise VerifyException("expected all operands to have the same rank")
+        e2m1 = {side: SCALE_DOT_ELEM_TYPE.value_of(elem) == ScaleDotElemType.E2M1
+                for side, elem in (("lhs", self.a_elem_type), ("rhs", self.b_elem_type))}
+        a_k = a_shape[-1] * (2 if self._k_packed("lhs") else 1)
+        b_k = b_shape[-2] * (2 if self._k_packed("rhs") else 1)
+        if a_k != b_k:
+            raise VerifyException(
+                "expected the last dimension of the first operand to be equal to the "
+                f"second-to-last dimension of the second operand (K: {a_k} and {b_k}, "
+                "e2m1 operands packed two to a byte)"
+            )
+        m = a_shape[-2] * (2 if e2m1["lhs"] and not self._k_packed("lhs") else 1)
+        n = b_shape[-1] * (2 if e2m1["rhs"] and not self._k_packed("rhs") else 1)
+        if (m, n) != tuple(c_shape[-2:]):
+            raise VerifyException(
+                f"expected the output shape to be {m}x{n} (M of the first operand, N of "
+                f"the second), got {'x'.join(map(str, c_shape[-2:]))}"
+            )
+        for scale, rows, what in ((self.a_scale, m, "M"), (self.b_scale, n, "N")):
+            if scale is None:
+                continue
+            shape = _require_tensor(scale.type, "scale", self.name).get_shape()
+            per = 16 if isinstance(element_type(scale.type), Float8E4M3FNType) else 32
+            if len(shape) < 2 or shape[-2] != rows:
+                raise VerifyException(
+                    f"scales {what} dimension must match the operand {what} dimension "
+                    f"({rows}), got scale shape {list(shape)}"
+                )
+            if shape[-1] != a_k // per:
+                raise VerifyException(
+                    "scales K dimension must match the operand K divided by the scale "
+                    f"factor: {a_k} / {per} = {a_k // per}, got {shape[-1]}"
+                )
 
     @classmethod
     def parse(cls, parser: Parser) -> DotScaledOp:
