@@ -255,3 +255,21 @@ tt.func @dot_scaled_m_packed(%a: tensor<16x128xi8>, %s: tensor<32x4xi8>, %b: ten
   %d = tt.dot_scaled %a scale %s, %b, %c lhs = e2m1 rhs = bf16 {fastMath = false, lhs_k_pack = false} : tensor<16x128xi8>, tensor<32x4xi8> * tensor<128x32xbf16> -> tensor<32x32xf32>
   tt.return %d : tensor<32x32xf32>
 }
+
+// -----
+
+// An elementwise op's tensors share one shape (MLIR's Elementwise trait).
+// CHECK: {{.*}}invalid-tt.mlir:264:3: error: 'tt.elementwise_inline_asm' op all non-scalar operands and results must have the same shape, got tensor<64xi32>, tensor<32xi32> -> tensor<64xi32>
+tt.func @inline_asm_shapes(%x: tensor<64xi32>, %y: tensor<32xi32>) -> tensor<64xi32> {
+  %0 = tt.elementwise_inline_asm "add.s32 $0, $1, $2;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %x, %y : tensor<64xi32>, tensor<32xi32> -> tensor<64xi32>
+  tt.return %0 : tensor<64xi32>
+}
+
+// -----
+
+// A scalar operand of an elementwise op broadcasts.
+// CHECK-NOT: invalid-tt.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tt.elementwise_inline_asm'
+tt.func @inline_asm_scalar(%x: tensor<64xi32>, %y: i32) -> tensor<64xi32> {
+  %0 = tt.elementwise_inline_asm "add.s32 $0, $1, $2;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %x, %y : tensor<64xi32>, i32 -> tensor<64xi32>
+  tt.return %0 : tensor<64xi32>
+}

@@ -33,7 +33,7 @@ from tileopt.dialects.assembly import (
 from tileopt.dialects.effects import GLOBAL, READ, WRITE, WritesGlobal
 from tileopt.dialects.traits import (
     Elementwise, SameOperandsAndResultEncoding, SameOperandsAndResultShape,
-    SameOperandsEncoding, type_str,
+    SameOperandsEncoding, type_str, verify_elementwise_shapes,
 )
 from tileopt.dialects.tt_types import (
     INPUT_PRECISION, PROPAGATE_NAN, ROUNDING_MODE, SCALE_DOT_ELEM_TYPE, InputPrecision,
@@ -358,6 +358,9 @@ class ExternElementwiseOp(IRDLOperation):
 
     assembly_format = "$srcs attr-dict `:` functional-type($srcs, $result)"
 
+    def verify_(self) -> None:
+        verify_elementwise_shapes(self)
+
 
 @irdl_op_definition
 class ElementwiseInlineAsmOp(IRDLOperation):
@@ -381,6 +384,7 @@ class ElementwiseInlineAsmOp(IRDLOperation):
     assembly_format = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)"
 
     def verify_(self) -> None:
+        verify_elementwise_shapes(self)
         packed = self.packed_element.value.data
         if packed <= 0:
             raise VerifyException("packed_element must be positive")
