@@ -35,6 +35,7 @@ from tileopt.dialects.traits import (
     Elementwise, SameOperandsAndResultEncoding, SameOperandsAndResultShape,
     SameOperandsEncoding, type_str, verify_elementwise_shapes,
 )
+from tileopt.layouts.encodings import DotOperand, NvidiaMma
 from tileopt.dialects.tt_types import (
     INPUT_PRECISION, PROPAGATE_NAN, ROUNDING_MODE, SCALE_DOT_ELEM_TYPE, InputPrecision,
     PointerType, PropagateNan, RoundingMode, ScaleDotElemType, bit_width, element_type,
@@ -492,6 +493,42 @@ class DotOp(IRDLOperation):
         if encoding_of(a) is not None and encoding_of(c) is None:
             raise VerifyException("miss encoding of C operand")
         INPUT_PRECISION.verify(self.inputPrecision, "inputPrecision")
+        self._verify_operand_layouts(a, b, c)
+
+    def _verify_operand_layouts(self, a: TensorType, b: TensorType, c: TensorType) -> None:
+        """Triton's rules for a dot whose operands already have ``#ttg.dot_op`` layouts:
+        one kWidth, and an ``#ttg.nvidia_mma`` parent on A, B and the result together,
+        of one version that can run the dot's types."""
+        layouts = [getattr(encoding_of(t), "to_encoding", None) for t in (a, b, c)]
+        if any(layout is None for layout in layouts):
+            return  # no layouts, or ones tileopt does not read
+        la, lb, lc = (layout() for layout in layouts)
+        if not (isinstance(la, DotOperand) and isinstance(lb, DotOperand)):
+            if isinstance(la, DotOperand) or isinstance(lb, DotOperand):
+                raise VerifyException("mismatching encoding between A and B operands")
+            return
+        if la.k_width != lb.k_width:
+            raise VerifyException(
+                f"mismatching kWidth between A and B operands ({la.k_width} and "
+                f"{lb.k_width})"
+            )
+        mmas = [x for x in (la.parent, lb.parent, lc) if isinstance(x, NvidiaMma)]
+        if not mmas:
+            return
+        if len(mmas) != 3:
+            raise VerifyException("mismatching MMA encoding: A's parent, B's parent and "
+                                  "the result must all be #ttg.nvidia_mma")
+        versions = {m.version_major for m in mmas}
+        if len(versions) > 1:
+            raise VerifyException(f"mismatched MMA version: {sorted(versions)}")
+        from tileopt.dialects.tt.mma_support import supports_mma  # (needs ttg)
+
+        if not supports_mma(self, lc.version_major):
+            raise VerifyException(
+                f"unsupported MMA version: mma v{lc.version_major} cannot multiply "
+                f"{type_str(a.element_type)} by {type_str(b.element_type)} with input "
+                f"precision {self.input_precision.value}"
+            )
 
     @classmethod
     def parse(cls, parser: Parser) -> DotOp:
