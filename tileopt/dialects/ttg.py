@@ -69,6 +69,8 @@ from tileopt.dialects.effects import (
     WritesShared,
 )
 from tileopt.dialects.traits import type_str
+from tileopt.layouts.encodings import subslice_splits_swizzle
+from tileopt.layouts.linear_layout import LayoutError
 from tileopt.dialects.triton_version import note_spelling
 from tileopt.dialects.tt_types import (
     PointerType,
@@ -311,6 +313,18 @@ class MemDescIndexOp(IRDLOperation):
             raise VerifyException("ttg.memdesc_index: element types of source and result differ")
         if res.memorySpace != src.memorySpace:
             raise VerifyException("ttg.memdesc_index: memory spaces of source and result differ")
+        # Triton indexes whole buffers only: not a view whose allocation is larger.
+        if _alloc_shape(src) != src.get_shape() or _alloc_shape(res) != res.get_shape():
+            raise VerifyException(
+                "ttg.memdesc_index: alloc shape must match shape for both result and src, "
+                f"got {_shape_str(src.get_shape())} allocated as "
+                f"{_shape_str(_alloc_shape(src))} and {_shape_str(res.get_shape())} "
+                f"allocated as {_shape_str(_alloc_shape(res))}"
+            )
+
+
+def _alloc_shape(ty: MemDescType) -> tuple[int, ...]:
+    return tuple(dim.data for dim in ty.allocShape.data)
 
 
 @irdl_op_definition
@@ -341,6 +355,38 @@ class MemDescSubsliceOp(StaticOffsetsOp):
                 raise VerifyException(
                     f"ttg.memdesc_subslice: slice [{off}, {off + r}) is out of bounds of {s}"
                 )
+        if res.get_element_type() != src.get_element_type():
+            raise VerifyException(
+                "ttg.memdesc_subslice: result element type must match desc element type, "
+                f"got {type_str(src.get_element_type())} and "
+                f"{type_str(res.get_element_type())}"
+            )
+        # Triton's rules: a view is one tile of a grid of equal tiles, laid out (after
+        # swizzling) as the first one is.
+        for off, s, r in zip(offsets, src.get_shape(), res.get_shape()):
+            if s == r and off:
+                raise VerifyException(
+                    f"ttg.memdesc_subslice: a non zero offset ({off}) found in a "
+                    "dimension that is not being split"
+                )
+            if s != r and off % r:
+                raise VerifyException(
+                    f"ttg.memdesc_subslice: the split offset {off} may not touch the tile "
+                    f"(it must be a multiple of the result's size {r})"
+                )
+        if src.get_shape() == res.get_shape() or not hasattr(src.encoding, "to_encoding"):
+            return
+        try:
+            dim = subslice_splits_swizzle(src.encoding.to_encoding(), _alloc_shape(src),
+                                          src.get_shape(), res.get_shape())
+        except LayoutError:
+            return  # a layout tileopt cannot invert here (padded): not checked
+        if dim is not None:
+            raise VerifyException(
+                f"ttg.memdesc_subslice: tiles of {_shape_str(res.get_shape())} along dim "
+                f"{dim} split the swizzling pattern of {type_str(src.encoding)} (we don't "
+                "support splitting along the swizzling pattern)"
+            )
 
 
 @irdl_op_definition

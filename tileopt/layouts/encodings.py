@@ -1037,6 +1037,26 @@ def split_last_dim(encoding: Encoding, shape: Sequence[int]) -> LinearLayout:
     return LinearLayout(bases, list(zip(whole.out_dims[:axis], shape[:axis])))
 
 
+def subslice_splits_swizzle(encoding: Encoding, alloc_shape: Sequence[int],
+                            src_shape: Sequence[int], dst_shape: Sequence[int]) -> int | None:
+    """The first dim along which a sub-tile of ``dst_shape`` cut from a ``src_shape``
+    buffer (allocated as ``alloc_shape``) in shared ``encoding`` breaks the swizzling
+    pattern, or None (Triton's ``memdesc_subslice`` rule): each step between tiles,
+    ``dst`` elements times a power of two along that dim, must start at an offset
+    that is a power of two, so every tile is laid out as the first one."""
+    rank = len(src_shape)
+    inverse = to_linear_layout(encoding, alloc_shape[-rank:]).invert()
+    for dim, (src, dst) in enumerate(zip(src_shape, dst_shape)):
+        step = dst
+        while step < src:
+            coords = {f"dim{d}": step if d == dim else 0 for d in range(rank)}
+            offset = inverse.apply(coords)[OFFSET]
+            if offset & (offset - 1):
+                return dim
+            step *= 2
+    return None
+
+
 def layouts_equivalent(a: Encoding, b: Encoding, shape: Sequence[int]) -> bool:
     """Whether two encodings place a ``shape`` tensor's elements alike (Triton's
     ``areLayoutsEquivalent``: equal linear layouts)."""
