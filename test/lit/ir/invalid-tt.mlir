@@ -212,24 +212,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 
 // -----
 
-// tt.split and tt.join accept an equivalent layout spelled otherwise (a linear layout for
-// the blocked one the rule gives).
-// CHECK-NOT: invalid-tt.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tt.{{split|join}}'
-#b7 = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
-#l7 = #ttg.linear<{register = [], lane = [[1], [2], [4], [8], [16]], warp = [[32], [64]], block = []}>
-module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @split_join_linear(%x: tensor<128x2xf32, #b7>) -> tensor<128x2xf32, #b7> {
-    %0, %1 = tt.split %x : tensor<128x2xf32, #b7> -> tensor<128xf32, #l7>
-    %2 = tt.join %0, %1 : tensor<128xf32, #l7> -> tensor<128x2xf32, #b7>
-    tt.return %2 : tensor<128x2xf32, #b7>
-  }
-}
-
-// -----
-
 // tt.dot_scaled: an e2m1 A packs two values per byte along K, so its 64 bytes are K = 128;
 // B's K is 64.
-// CHECK: {{.*}}invalid-tt.mlir:235:3: error: 'tt.dot_scaled' op expected the last dimension of the first operand to be equal to the second-to-last dimension of the second operand (K: 128 and 64, e2m1 operands packed two to a byte)
+// CHECK: {{.*}}invalid-tt.mlir:220:3: error: 'tt.dot_scaled' op expected the last dimension of the first operand to be equal to the second-to-last dimension of the second operand (K: 128 and 64, e2m1 operands packed two to a byte)
 tt.func @dot_scaled_k(%a: tensor<32x64xi8>, %s: tensor<32x4xi8>, %b: tensor<64x32xbf16>) -> tensor<32x32xf32> {
   %c = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
   %d = tt.dot_scaled %a scale %s, %b, %c lhs = e2m1 rhs = bf16 {fastMath = false} : tensor<32x64xi8>, tensor<32x4xi8> * tensor<64x32xbf16> -> tensor<32x32xf32>
@@ -239,7 +224,7 @@ tt.func @dot_scaled_k(%a: tensor<32x64xi8>, %s: tensor<32x4xi8>, %b: tensor<64x3
 // -----
 
 // tt.dot_scaled: a scale holds one value per 32 of K (K = 128: 4), not 8.
-// CHECK: {{.*}}invalid-tt.mlir:245:3: error: 'tt.dot_scaled' op scales K dimension must match the operand K divided by the scale factor: 128 / 32 = 4, got 8
+// CHECK: {{.*}}invalid-tt.mlir:230:3: error: 'tt.dot_scaled' op scales K dimension must match the operand K divided by the scale factor: 128 / 32 = 4, got 8
 tt.func @dot_scaled_scale_k(%a: tensor<32x128xf8E4M3FN>, %s: tensor<32x8xi8>, %b: tensor<128x32xf8E4M3FN>) -> tensor<32x32xf32> {
   %c = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
   %d = tt.dot_scaled %a scale %s, %b, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<32x128xf8E4M3FN>, tensor<32x8xi8> * tensor<128x32xf8E4M3FN> -> tensor<32x32xf32>
@@ -248,18 +233,8 @@ tt.func @dot_scaled_scale_k(%a: tensor<32x128xf8E4M3FN>, %s: tensor<32x8xi8>, %b
 
 // -----
 
-// tt.dot_scaled: e2m1 A packed along M (lhs_k_pack = false): 16 bytes of rows are M = 32.
-// CHECK-NOT: invalid-tt.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tt.dot_scaled'
-tt.func @dot_scaled_m_packed(%a: tensor<16x128xi8>, %s: tensor<32x4xi8>, %b: tensor<128x32xbf16>) -> tensor<32x32xf32> {
-  %c = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
-  %d = tt.dot_scaled %a scale %s, %b, %c lhs = e2m1 rhs = bf16 {fastMath = false, lhs_k_pack = false} : tensor<16x128xi8>, tensor<32x4xi8> * tensor<128x32xbf16> -> tensor<32x32xf32>
-  tt.return %d : tensor<32x32xf32>
-}
-
-// -----
-
 // An elementwise op's tensors share one shape (MLIR's Elementwise trait).
-// CHECK: {{.*}}invalid-tt.mlir:264:3: error: 'tt.elementwise_inline_asm' op all non-scalar operands and results must have the same shape, got tensor<64xi32>, tensor<32xi32> -> tensor<64xi32>
+// CHECK: {{.*}}invalid-tt.mlir:239:3: error: 'tt.elementwise_inline_asm' op all non-scalar operands and results must have the same shape, got tensor<64xi32>, tensor<32xi32> -> tensor<64xi32>
 tt.func @inline_asm_shapes(%x: tensor<64xi32>, %y: tensor<32xi32>) -> tensor<64xi32> {
   %0 = tt.elementwise_inline_asm "add.s32 $0, $1, $2;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %x, %y : tensor<64xi32>, tensor<32xi32> -> tensor<64xi32>
   tt.return %0 : tensor<64xi32>
@@ -267,17 +242,8 @@ tt.func @inline_asm_shapes(%x: tensor<64xi32>, %y: tensor<32xi32>) -> tensor<64x
 
 // -----
 
-// A scalar operand of an elementwise op broadcasts.
-// CHECK-NOT: invalid-tt.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tt.elementwise_inline_asm'
-tt.func @inline_asm_scalar(%x: tensor<64xi32>, %y: i32) -> tensor<64xi32> {
-  %0 = tt.elementwise_inline_asm "add.s32 $0, $1, $2;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %x, %y : tensor<64xi32>, i32 -> tensor<64xi32>
-  tt.return %0 : tensor<64xi32>
-}
-
-// -----
-
 // tt.dot: the two dot operand layouts must agree on kWidth.
-// CHECK: {{.*}}invalid-tt.mlir:285:5: error: 'tt.dot' op mismatching kWidth between A and B operands (4 and 2)
+// CHECK: {{.*}}invalid-tt.mlir:251:5: error: 'tt.dot' op mismatching kWidth between A and B operands (4 and 2)
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:80"} {
   tt.func @dot_kwidth(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>) -> tensor<64x64xf32, #mma> {
@@ -290,25 +256,12 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // -----
 
 // tt.dot: mma.sync multiplies f32 only as tf32; an ieee f32 dot cannot have an MMA layout.
-// CHECK: {{.*}}invalid-tt.mlir:298:5: error: 'tt.dot' op unsupported MMA version: mma v2 cannot multiply f32 by f32 with input precision ieee
+// CHECK: {{.*}}invalid-tt.mlir:264:5: error: 'tt.dot' op unsupported MMA version: mma v2 cannot multiply f32 by f32 with input precision ieee
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:80"} {
   tt.func @dot_ieee_mma(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>) -> tensor<64x64xf32, #mma> {
     %c = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
     %d = tt.dot %a, %b, %c, inputPrecision = ieee : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>> -> tensor<64x64xf32, #mma>
-    tt.return %d : tensor<64x64xf32, #mma>
-  }
-}
-
-// -----
-
-// The same dot as tf32 is valid.
-// CHECK-NOT: invalid-tt.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tt.dot'
-#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
-module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:80"} {
-  tt.func @dot_tf32_mma(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>) -> tensor<64x64xf32, #mma> {
-    %c = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
-    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>> -> tensor<64x64xf32, #mma>
     tt.return %d : tensor<64x64xf32, #mma>
   }
 }
