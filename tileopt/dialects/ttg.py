@@ -374,7 +374,16 @@ class MemDescSubsliceOp(StaticOffsetsOp):
                     f"ttg.memdesc_subslice: the split offset {off} may not touch the tile "
                     f"(it must be a multiple of the result's size {r})"
                 )
-        if src.get_shape() == res.get_shape() or not hasattr(src.encoding, "to_encoding"):
+        if src.get_shape() == res.get_shape():
+            return
+        if isinstance(src.encoding, PaddedSharedEncodingAttr) and \
+                len(src.encoding.shape.data) < src.get_num_dims():
+            raise VerifyException(
+                "ttg.memdesc_subslice: a subslice of a lower-rank padded shared layout "
+                f"(rank {len(src.encoding.shape.data)}) from a rank {src.get_num_dims()} "
+                "buffer is not supported yet (as in Triton)"
+            )
+        if not hasattr(src.encoding, "to_encoding"):
             return
         try:
             dim = subslice_splits_swizzle(src.encoding.to_encoding(), _alloc_shape(src),

@@ -97,3 +97,13 @@ tt.func @index_of_view(%b: !ttg.memdesc<2x32x16xf16, #shared, #smem>, %i: i32) {
   %v = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x32x16xf16, #shared, #smem> -> !ttg.memdesc<32x16xf16, #shared, #smem, 2x32x16>
   tt.return
 }
+
+// -----
+
+#padded = #ttg.padded_shared<[8:+2] {order = [1, 0], shape = [16, 64]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_padded_low_rank(%b: !ttg.memdesc<4x16x64xf16, #padded, #smem>) {
+  // expected-error @+1 {{ttg.memdesc_subslice: a subslice of a lower-rank padded shared layout (rank 2) from a rank 3 buffer is not supported yet}}
+  %v = ttg.memdesc_subslice %b [0, 0, 32] : !ttg.memdesc<4x16x64xf16, #padded, #smem> -> !ttg.memdesc<4x16x32xf16, #padded, #smem, 4x16x64>
+  tt.return
+}
