@@ -35,7 +35,33 @@ def type_str(ty: Attribute) -> str:
 class Elementwise(OpTrait):
     """MLIR's ``Elementwise``: each result element depends only on the operand elements
     at the same position (every ``arith`` op but ``arith.constant``, every ``math`` op and
-    the ``tt`` ops Triton marks)."""
+    the ``tt`` ops Triton marks). A marker: ``verify_elementwise_shapes`` is MLIR's rule,
+    for the ops whose own checks do not already cover their shapes."""
+
+
+def verify_elementwise_shapes(op: Operation) -> None:
+    """MLIR's ``Elementwise`` verifier: the tensor operands and results share one shape,
+    and there is a tensor result exactly when there is a tensor operand (scalar operands
+    broadcast)."""
+    operands = [t for t in op.operand_types if isinstance(t, TensorType)]
+    results = [t for t in op.result_types if isinstance(t, TensorType)]
+    if not operands and not results:
+        return
+    if len(results) != len(op.result_types) or (op.operands and not operands) or (
+            operands and not results):
+        raise VerifyException(
+            "an elementwise op has tensor results exactly when it has tensor operands, "
+            f"got {_listed(op)}"
+        )
+    if len({shape_of(t) for t in (*operands, *results)}) > 1:
+        raise VerifyException(
+            f"all non-scalar operands and results must have the same shape, got {_listed(op)}"
+        )
+
+
+def _listed(op: Operation) -> str:
+    return (", ".join(type_str(t) for t in op.operand_types) + " -> "
+            + ", ".join(type_str(t) for t in op.result_types))
 
 
 def is_elementwise(op: Operation) -> bool:

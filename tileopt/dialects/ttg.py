@@ -68,6 +68,9 @@ from tileopt.dialects.effects import (
     Synchronizes,
     WritesShared,
 )
+from tileopt.dialects.traits import type_str
+from tileopt.layouts.encodings import subslice_splits_swizzle
+from tileopt.layouts.linear_layout import LayoutError
 from tileopt.dialects.triton_version import note_spelling
 from tileopt.dialects.tt_types import (
     PointerType,
@@ -310,6 +313,18 @@ class MemDescIndexOp(IRDLOperation):
             raise VerifyException("ttg.memdesc_index: element types of source and result differ")
         if res.memorySpace != src.memorySpace:
             raise VerifyException("ttg.memdesc_index: memory spaces of source and result differ")
+        # Triton indexes whole buffers only: not a view whose allocation is larger.
+        if _alloc_shape(src) != src.get_shape() or _alloc_shape(res) != res.get_shape():
+            raise VerifyException(
+                "ttg.memdesc_index: alloc shape must match shape for both result and src, "
+                f"got {_shape_str(src.get_shape())} allocated as "
+                f"{_shape_str(_alloc_shape(src))} and {_shape_str(res.get_shape())} "
+                f"allocated as {_shape_str(_alloc_shape(res))}"
+            )
+
+
+def _alloc_shape(ty: MemDescType) -> tuple[int, ...]:
+    return tuple(dim.data for dim in ty.allocShape.data)
 
 
 @irdl_op_definition
@@ -340,6 +355,47 @@ class MemDescSubsliceOp(StaticOffsetsOp):
                 raise VerifyException(
                     f"ttg.memdesc_subslice: slice [{off}, {off + r}) is out of bounds of {s}"
                 )
+        if res.get_element_type() != src.get_element_type():
+            raise VerifyException(
+                "ttg.memdesc_subslice: result element type must match desc element type, "
+                f"got {type_str(src.get_element_type())} and "
+                f"{type_str(res.get_element_type())}"
+            )
+        # Triton's rules: a view is one tile of a grid of equal tiles, laid out (after
+        # swizzling) as the first one is.
+        for off, s, r in zip(offsets, src.get_shape(), res.get_shape()):
+            if s == r and off:
+                raise VerifyException(
+                    f"ttg.memdesc_subslice: a non zero offset ({off}) found in a "
+                    "dimension that is not being split"
+                )
+            if s != r and off % r:
+                raise VerifyException(
+                    f"ttg.memdesc_subslice: the split offset {off} may not touch the tile "
+                    f"(it must be a multiple of the result's size {r})"
+                )
+        if src.get_shape() == res.get_shape():
+            return
+        if isinstance(src.encoding, PaddedSharedEncodingAttr) and \
+                len(src.encoding.shape.data) < src.get_num_dims():
+            raise VerifyException(
+                "ttg.memdesc_subslice: a subslice of a lower-rank padded shared layout "
+                f"(rank {len(src.encoding.shape.data)}) from a rank {src.get_num_dims()} "
+                "buffer is not supported yet (as in Triton)"
+            )
+        if not hasattr(src.encoding, "to_encoding"):
+            return
+        try:
+            dim = subslice_splits_swizzle(src.encoding.to_encoding(), _alloc_shape(src),
+                                          src.get_shape(), res.get_shape())
+        except LayoutError:
+            return  # a layout tileopt cannot invert here (padded): not checked
+        if dim is not None:
+            raise VerifyException(
+                f"ttg.memdesc_subslice: tiles of {_shape_str(res.get_shape())} along dim "
+                f"{dim} split the swizzling pattern of {type_str(src.encoding)} (we don't "
+                "support splitting along the swizzling pattern)"
+            )
 
 
 @irdl_op_definition
@@ -781,6 +837,20 @@ def _rank_mismatch(ty: Attribute) -> str | None:
             f"{tensor_rank}")
 
 
+def _shared_tensor(op: Operation, seen: set[int]) -> str | None:
+    """Triton's rule that an op's tensor operands and results have distributed layouts
+    (a shared layout belongs to a memdesc); like Triton, at the op that uses the value."""
+    for value in (*op.results, *op._operands):  # noqa: SLF001 (see _op_types)
+        ty = value._type  # noqa: SLF001
+        if id(ty) in seen:
+            continue
+        seen.add(id(ty))
+        if isinstance(ty, TensorType) and is_shared_layout(ty.encoding):
+            return ("Non-distributed layout is not allowed in tensor type. Got "
+                    f"{type_str(ty)}; a shared layout belongs to a !ttg.memdesc")
+    return None
+
+
 def find_layout_problem(module: ModuleOp, ops: Iterable[Operation] | None = None
                         ) -> tuple[Operation, str] | None:
     """The first op (or the module itself) that breaks a module-level TritonGPU rule.
@@ -808,21 +878,41 @@ def find_layout_problem(module: ModuleOp, ops: Iterable[Operation] | None = None
         )
     if problem is not None:
         return module, problem
-    checked: dict[Attribute, str | None] = {}
+    # A function's own ``ttg.num-warps`` overrides the module's for the ops inside it (as
+    # Triton's lookupNumWarps reads it); such functions are rare, so the common case keeps
+    # one warp count and one cache.
+    scoped = {id(f): f for f in module.body.ops if NUM_WARPS in f.attributes}
+    checked: dict[tuple[Attribute, int | None], str | None] = {}
     # Types seen, by identity: a type object recurs on many ops, and hashing one is slow.
-    seen: set[int] = set()
+    seen: set[tuple[int, int | None]] = set()
+    seen_values: set[int] = set()
     for op in module.walk() if ops is None else ops:
+        op_warps, scope = warps, "module"
+        if scoped:
+            func = op
+            while func is not None and id(func) not in scoped:
+                func = func.parent_op()
+            if func is not None:
+                op_warps, problem = _module_int(scoped[id(func)], NUM_WARPS)
+                if problem is not None:
+                    return func, problem.replace("module attribute", "function attribute")
+                scope = "function"
+        if (shared := _shared_tensor(op, seen_values)) is not None:
+            return op, shared
         for ty in _op_types(op):
-            if id(ty) in seen:
+            if (id(ty), op_warps) in seen:
                 continue
-            seen.add(id(ty))
+            seen.add((id(ty), op_warps))
             if (rank_problem := _rank_mismatch(ty)) is not None:
                 return op, rank_problem
             for layout in layouts_in_type(ty):
-                if layout not in checked:
-                    checked[layout] = _check_layout(layout, warps, lanes)
-                if checked[layout] is not None:
-                    return op, checked[layout]  # type: ignore[return-value]
+                if (layout, op_warps) not in checked:
+                    found = _check_layout(layout, op_warps, lanes)
+                    if found is not None and scope != "module":
+                        found = found.replace("the module has", f"the {scope} has")
+                    checked[layout, op_warps] = found
+                if checked[layout, op_warps] is not None:
+                    return op, checked[layout, op_warps]  # type: ignore[return-value]
     return None
 
 

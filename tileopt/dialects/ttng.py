@@ -41,7 +41,9 @@ from tileopt.dialects.assembly import (
     print_types,
 )
 from tileopt.dialects.effects import ReadsShared, ReadsWritesShared, Synchronizes
-from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
+from tileopt.dialects.traits import type_str
+from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision, bit_width
+from tileopt.dialects.ttg_attrs import DotOperandEncodingAttr
 from tileopt.dialects.ttg import tensor_shape
 from tileopt.dialects.ttg_types import MemDescType
 from tileopt.dialects.ttng_tma import TMA_OPS
@@ -118,6 +120,16 @@ class WarpGroupDotOp(IRDLOperation):
         precision = self.properties.get("inputPrecision")
         if precision is not None:
             INPUT_PRECISION.verify(precision, "inputPrecision")
+        # wgmma reads an A in registers as 32-bit words: kWidth is the elements per word.
+        a_layout = self.a.type.encoding if isinstance(self.a.type, TensorType) else None
+        if isinstance(a_layout, DotOperandEncodingAttr):
+            width = 32 // bit_width(self.a.type.element_type)
+            if a_layout.kWidth.data != width:
+                raise VerifyException(
+                    f"ttng.warp_group_dot: in-register LHS operand must have a kWidth of "
+                    f"{width} but got {a_layout.kWidth.data} (32 bits of "
+                    f"{type_str(self.a.type.element_type)} per register)"
+                )
 
 
 @irdl_op_definition

@@ -48,6 +48,8 @@ from tileopt.dialects.tt.memory import (
     _print_desc_store,
 )
 from tileopt.dialects.tt_types import PointerType, TensorDescType
+from tileopt.dialects.traits import type_str
+from tileopt.dialects.ttg_attrs import NVMMASharedEncodingAttr
 from tileopt.dialects.ttg_types import MemDescType
 
 _TENSORMAP_GROUPS = ("box_dim", "global_dim", "global_stride", "element_stride")
@@ -200,6 +202,11 @@ class AsyncTMACopyGlobalToLocalOp(IRDLOperation):
         if len(self.coord) != len(self.desc.type.block_type.get_shape()):
             raise VerifyException(f"{self.name}: expected one coordinate per dimension of "
                                   "the descriptor's block")
+        if not isinstance(self.result.type.encoding, NVMMASharedEncodingAttr):
+            raise VerifyException(
+                f"{self.name}: TMA result must have NVMMA shared layout (the layout TMA "
+                f"writes), got {type_str(self.result.type.encoding)}"
+            )
 
 
 @irdl_op_definition

@@ -146,6 +146,9 @@ def _in_region(op: Operation, region) -> bool:
     return _ancestor_in_region(op, region) is not None
 
 
+_NO_TERMINATOR = "ends the body of "
+
+
 def _structure_error(op: Operation) -> str | None:
     """The checks of xDSL's ``Operation.verify`` that come before the custom verifier."""
     block = op.parent
@@ -163,7 +166,7 @@ def _structure_error(op: Operation) -> str | None:
         if len(region.blocks) == 1:
             if parent is not None and not parent.has_trait(NoTerminator) and \
                     not op.has_trait(IsTerminator):
-                return (f"ends the body of '{parent.name}', which must end with a "
+                return (f"{_NO_TERMINATOR}'{parent.name}', which must end with a "
                         "terminator operation")
         elif not op.has_trait(IsTerminator):
             return "ends a block of a multi-block region but is not a terminator"
@@ -232,7 +235,9 @@ def _verify_ops_in_order(module: Operation, only: set[Operation] | None,
             continue
         checked.append(op)
         message = _structure_error(op) or _check_dominance(op, order)
-        if message is None:
+        # MLIR checks that a body ends in a terminator when it leaves the parent, after the
+        # body's ops: the last op's own error comes first.
+        if message is None or message.startswith(_NO_TERMINATOR):
             try:
                 op.verify_()
             except (DiagnosticException, ValueError, TypeError, KeyError,

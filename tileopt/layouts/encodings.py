@@ -1014,6 +1014,55 @@ def broadcast_stays_in_threads(src: Encoding, src_shape: Sequence[int], dst: Enc
     return all(at_source(basis) in held for basis in result.get_bases(REGISTER))
 
 
+def split_last_dim(encoding: Encoding, shape: Sequence[int]) -> LinearLayout:
+    """The layout of each half that ``tt.split`` takes from a ``shape`` (last dim 2) tensor
+    in ``encoding``, as Triton infers it: the two halves of an element pair must sit in
+    one thread's registers (a register basis reaching the last dim's index 1); that basis
+    goes, and every other basis keeps its coordinates in the remaining dims. Raises
+    LayoutError when no register basis holds the pair."""
+    axis = len(shape) - 1
+    whole = to_linear_layout(encoding, shape)
+    bases: dict[str, list[list[int]]] = {}
+    found = False
+    for in_dim, in_bases in whole.bases.items():
+        bases[in_dim] = []
+        for basis in in_bases:
+            if in_dim == REGISTER and basis[axis] == 1:
+                found = True
+                continue
+            bases[in_dim].append(list(basis[:axis]))
+    if not found:
+        raise LayoutError("the layout does not hold both elements of the last dimension "
+                          "(size 2) in one thread's registers")
+    return LinearLayout(bases, list(zip(whole.out_dims[:axis], shape[:axis])))
+
+
+def subslice_splits_swizzle(encoding: Encoding, alloc_shape: Sequence[int],
+                            src_shape: Sequence[int], dst_shape: Sequence[int]) -> int | None:
+    """The first dim along which a sub-tile of ``dst_shape`` cut from a ``src_shape``
+    buffer (allocated as ``alloc_shape``) in shared ``encoding`` breaks the swizzling
+    pattern, or None (Triton's ``memdesc_subslice`` rule): each step between tiles,
+    ``dst`` elements times a power of two along that dim, must start at an offset
+    that is a power of two, so every tile is laid out as the first one."""
+    rank = len(src_shape)
+    inverse = to_linear_layout(encoding, alloc_shape[-rank:]).invert()
+    for dim, (src, dst) in enumerate(zip(src_shape, dst_shape)):
+        step = dst
+        while step < src:
+            coords = {f"dim{d}": step if d == dim else 0 for d in range(rank)}
+            offset = inverse.apply(coords)[OFFSET]
+            if offset & (offset - 1):
+                return dim
+            step *= 2
+    return None
+
+
+def layouts_equivalent(a: Encoding, b: Encoding, shape: Sequence[int]) -> bool:
+    """Whether two encodings place a ``shape`` tensor's elements alike (Triton's
+    ``areLayoutsEquivalent``: equal linear layouts)."""
+    return a == b or to_linear_layout(a, shape) == to_linear_layout(b, shape)
+
+
 # ---------------------------------------------------------------------- per-thread queries
 
 

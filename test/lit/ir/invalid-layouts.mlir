@@ -97,3 +97,28 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
     tt.return
   }
 }
+
+// -----
+
+// A function's own ttg.num-warps overrides the module's for the layouts inside it.
+// CHECK: {{.*}}invalid-layouts.mlir:108:5: error: 'tt.make_range' op blocked layout warpsPerCTA [4] has 4 warps but the function has ttg.num-warps = 8
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @function_warps() attributes {"ttg.num-warps" = 8 : i32} {
+    %0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A tensor in a shared layout: the error is at the op that uses it, as Triton's.
+// CHECK: {{.*}}invalid-layouts.mlir:121:5: error: 'tt.trans' op Non-distributed layout is not allowed in tensor type. Got tensor<32x16xf32, #ttg.swizzled_shared<{{.*}}>>; a shared layout belongs to a !ttg.memdesc
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @shared_tensor(%arg0: tensor<16x32xf32, #shared>) {
+    %0 = tt.trans %arg0 {order = array<i32: 1, 0>} : tensor<16x32xf32, #shared> -> tensor<32x16xf32, #shared1>
+    tt.return
+  }
+}

@@ -156,3 +156,112 @@ tt.func @unsplat_two(%a: tensor<2xf32>) -> f32 {
   %0 = tt.unsplat %a : tensor<2xf32>
   tt.return %0 : f32
 }
+
+// -----
+
+// tt.join: operands with a layout need a result layout.
+// CHECK: {{.*}}invalid-tt.mlir:167:5: error: 'tt.join' op result encoding must be specified
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @join_no_layout(%x: tensor<256xf16, #blocked>) {
+    %0 = tt.join %x, %x : tensor<256xf16, #blocked> -> tensor<256x2xf16>
+    tt.return
+  }
+}
+
+// -----
+
+// tt.join: the result's layout, its pair split off, must be the operands' one; here the
+// operands hold 2 consecutive elements per thread, the result's split holds 1.
+// CHECK: {{.*}}invalid-tt.mlir:181:5: error: 'tt.join' op incompatible join layout: the result tensor<256x2xf32, #ttg.blocked<{{.*}}>> pairs elements that the operands' layout does not give it (tensor<256xf32, #ttg.blocked<{{.*}}>>)
+#b1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @join_bad_layout(%x: tensor<256xf32, #b1>) {
+    %0 = tt.join %x, %x : tensor<256xf32, #b1> -> tensor<256x2xf32, #b2>
+    tt.return
+  }
+}
+
+// -----
+
+// tt.split: the results' layout is the input's without the last dimension; here the
+// input holds 4 elements of dim 1 per thread, the result says 1.
+// CHECK: {{.*}}invalid-tt.mlir:195:5: error: 'tt.split' op inferred type differs from the result type tensor<4x64xf32, #ttg.blocked<{{.*}}>>: its layout is not the input's (tensor<4x64x2xf32, #ttg.blocked<{{.*}}>>) without the last dimension
+#b3 = #ttg.blocked<{sizePerThread = [1, 4, 2], threadsPerWarp = [2, 16, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+#b4 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @split_bad_layout(%x: tensor<4x64x2xf32, #b3>) {
+    %0, %1 = tt.split %x : tensor<4x64x2xf32, #b3> -> tensor<4x64xf32, #b4>
+    tt.return
+  }
+}
+
+// -----
+
+// tt.split: the two elements of a pair sit in different lanes, so no thread can split.
+// CHECK: {{.*}}invalid-tt.mlir:208:5: error: 'tt.split' op the input layout cannot be split on its last dimension: the layout does not hold both elements of the last dimension (size 2) in one thread's registers
+#b5 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b6 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @split_pair_across_lanes(%x: tensor<64x2xf32, #b5>) {
+    %0, %1 = tt.split %x : tensor<64x2xf32, #b5> -> tensor<64xf32, #b6>
+    tt.return
+  }
+}
+
+// -----
+
+// tt.dot_scaled: an e2m1 A packs two values per byte along K, so its 64 bytes are K = 128;
+// B's K is 64.
+// CHECK: {{.*}}invalid-tt.mlir:220:3: error: 'tt.dot_scaled' op expected the last dimension of the first operand to be equal to the second-to-last dimension of the second operand (K: 128 and 64, e2m1 operands packed two to a byte)
+tt.func @dot_scaled_k(%a: tensor<32x64xi8>, %s: tensor<32x4xi8>, %b: tensor<64x32xbf16>) -> tensor<32x32xf32> {
+  %c = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
+  %d = tt.dot_scaled %a scale %s, %b, %c lhs = e2m1 rhs = bf16 {fastMath = false} : tensor<32x64xi8>, tensor<32x4xi8> * tensor<64x32xbf16> -> tensor<32x32xf32>
+  tt.return %d : tensor<32x32xf32>
+}
+
+// -----
+
+// tt.dot_scaled: a scale holds one value per 32 of K (K = 128: 4), not 8.
+// CHECK: {{.*}}invalid-tt.mlir:230:3: error: 'tt.dot_scaled' op scales K dimension must match the operand K divided by the scale factor: 128 / 32 = 4, got 8
+tt.func @dot_scaled_scale_k(%a: tensor<32x128xf8E4M3FN>, %s: tensor<32x8xi8>, %b: tensor<128x32xf8E4M3FN>) -> tensor<32x32xf32> {
+  %c = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
+  %d = tt.dot_scaled %a scale %s, %b, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<32x128xf8E4M3FN>, tensor<32x8xi8> * tensor<128x32xf8E4M3FN> -> tensor<32x32xf32>
+  tt.return %d : tensor<32x32xf32>
+}
+
+// -----
+
+// An elementwise op's tensors share one shape (MLIR's Elementwise trait).
+// CHECK: {{.*}}invalid-tt.mlir:239:3: error: 'tt.elementwise_inline_asm' op all non-scalar operands and results must have the same shape, got tensor<64xi32>, tensor<32xi32> -> tensor<64xi32>
+tt.func @inline_asm_shapes(%x: tensor<64xi32>, %y: tensor<32xi32>) -> tensor<64xi32> {
+  %0 = tt.elementwise_inline_asm "add.s32 $0, $1, $2;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %x, %y : tensor<64xi32>, tensor<32xi32> -> tensor<64xi32>
+  tt.return %0 : tensor<64xi32>
+}
+
+// -----
+
+// tt.dot: the two dot operand layouts must agree on kWidth.
+// CHECK: {{.*}}invalid-tt.mlir:251:5: error: 'tt.dot' op mismatching kWidth between A and B operands (4 and 2)
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:80"} {
+  tt.func @dot_kwidth(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>) -> tensor<64x64xf32, #mma> {
+    %c = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+    tt.return %d : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// tt.dot: mma.sync multiplies f32 only as tf32; an ieee f32 dot cannot have an MMA layout.
+// CHECK: {{.*}}invalid-tt.mlir:264:5: error: 'tt.dot' op unsupported MMA version: mma v2 cannot multiply f32 by f32 with input precision ieee
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:80"} {
+  tt.func @dot_ieee_mma(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>, %b: tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>) -> tensor<64x64xf32, #mma> {
+    %c = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %d = tt.dot %a, %b, %c, inputPrecision = ieee : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>> -> tensor<64x64xf32, #mma>
+    tt.return %d : tensor<64x64xf32, #mma>
+  }
+}

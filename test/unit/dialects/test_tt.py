@@ -179,9 +179,10 @@ def test_load_mask_type_is_checked_at_parse() -> None:
             ": tensor<16x32xf32> * tensor<32x8xf32> -> tensor<16x8xf32>",
         ),
         (
-            "%a: tensor<16x32xi8>, %s: tensor<16x1xi8>, %b: tensor<64x8xbf16>, %c: tensor<16x8xf32>",
+            # (e2m1 A: 32 bytes are K = 64, one scale per 32 of K: 2; Triton 3.6 checks it)
+            "%a: tensor<16x32xi8>, %s: tensor<16x2xi8>, %b: tensor<64x8xbf16>, %c: tensor<16x8xf32>",
             "%d = tt.dot_scaled %a scale %s, %b, %c lhs = e2m1 rhs = bf16 {fastMath = false} "
-            ": tensor<16x32xi8>, tensor<16x1xi8> * tensor<64x8xbf16> -> tensor<16x8xf32>",
+            ": tensor<16x32xi8>, tensor<16x2xi8> * tensor<64x8xbf16> -> tensor<16x8xf32>",
         ),
         (
             "%p: tensor<64x!tt.ptr<i32>>, %v: tensor<64xi32>, %m: tensor<64xi1>",

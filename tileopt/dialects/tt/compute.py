@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    i1, i32, i64, DenseArrayBase, IntegerAttr, StringAttr, TensorType,
+    i1, i32, i64, DenseArrayBase, Float8E4M3FNType, IntegerAttr, StringAttr, TensorType,
 )
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import (
@@ -33,11 +33,13 @@ from tileopt.dialects.assembly import (
 from tileopt.dialects.effects import GLOBAL, READ, WRITE, WritesGlobal
 from tileopt.dialects.traits import (
     Elementwise, SameOperandsAndResultEncoding, SameOperandsAndResultShape,
-    SameOperandsEncoding, type_str,
+    SameOperandsEncoding, type_str, verify_elementwise_shapes,
 )
+from tileopt.layouts.encodings import DotOperand, NvidiaMma
 from tileopt.dialects.tt_types import (
     INPUT_PRECISION, PROPAGATE_NAN, ROUNDING_MODE, SCALE_DOT_ELEM_TYPE, InputPrecision,
-    PointerType, PropagateNan, RoundingMode, bit_width, element_type, encoding_of,
+    PointerType, PropagateNan, RoundingMode, ScaleDotElemType, bit_width, element_type,
+    encoding_of,
     is_bool_like, is_float, is_int, is_ptr_like, num_elements, shape_of,
 )
 from tileopt.dialects.tt.common import _SrcToResultOp, _require_tensor
@@ -357,6 +359,9 @@ class ExternElementwiseOp(IRDLOperation):
 
     assembly_format = "$srcs attr-dict `:` functional-type($srcs, $result)"
 
+    def verify_(self) -> None:
+        verify_elementwise_shapes(self)
+
 
 @irdl_op_definition
 class ElementwiseInlineAsmOp(IRDLOperation):
@@ -380,6 +385,7 @@ class ElementwiseInlineAsmOp(IRDLOperation):
     assembly_format = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)"
 
     def verify_(self) -> None:
+        verify_elementwise_shapes(self)
         packed = self.packed_element.value.data
         if packed <= 0:
             raise VerifyException("packed_element must be positive")
@@ -487,6 +493,42 @@ class DotOp(IRDLOperation):
         if encoding_of(a) is not None and encoding_of(c) is None:
             raise VerifyException("miss encoding of C operand")
         INPUT_PRECISION.verify(self.inputPrecision, "inputPrecision")
+        self._verify_operand_layouts(a, b, c)
+
+    def _verify_operand_layouts(self, a: TensorType, b: TensorType, c: TensorType) -> None:
+        """Triton's rules for a dot whose operands already have ``#ttg.dot_op`` layouts:
+        one kWidth, and an ``#ttg.nvidia_mma`` parent on A, B and the result together,
+        of one version that can run the dot's types."""
+        layouts = [getattr(encoding_of(t), "to_encoding", None) for t in (a, b, c)]
+        if any(layout is None for layout in layouts):
+            return  # no layouts, or ones tileopt does not read
+        la, lb, lc = (layout() for layout in layouts)
+        if not (isinstance(la, DotOperand) and isinstance(lb, DotOperand)):
+            if isinstance(la, DotOperand) or isinstance(lb, DotOperand):
+                raise VerifyException("mismatching encoding between A and B operands")
+            return
+        if la.k_width != lb.k_width:
+            raise VerifyException(
+                f"mismatching kWidth between A and B operands ({la.k_width} and "
+                f"{lb.k_width})"
+            )
+        mmas = [x for x in (la.parent, lb.parent, lc) if isinstance(x, NvidiaMma)]
+        if not mmas:
+            return
+        if len(mmas) != 3:
+            raise VerifyException("mismatching MMA encoding: A's parent, B's parent and "
+                                  "the result must all be #ttg.nvidia_mma")
+        versions = {m.version_major for m in mmas}
+        if len(versions) > 1:
+            raise VerifyException(f"mismatched MMA version: {sorted(versions)}")
+        from tileopt.dialects.tt.mma_support import supports_mma  # (needs ttg)
+
+        if not supports_mma(self, lc.version_major):
+            raise VerifyException(
+                f"unsupported MMA version: mma v{lc.version_major} cannot multiply "
+                f"{type_str(a.element_type)} by {type_str(b.element_type)} with input "
+                f"precision {self.input_precision.value}"
+            )
 
     @classmethod
     def parse(cls, parser: Parser) -> DotOp:
@@ -551,6 +593,56 @@ class DotScaledOp(IRDLOperation):
             raise VerifyException("operands must be at least 2D")
         SCALE_DOT_ELEM_TYPE.verify(self.a_elem_type, "lhs")
         SCALE_DOT_ELEM_TYPE.verify(self.b_elem_type, "rhs")
+        self._verify_shapes(a, _require_tensor(self.b.type, "operand B", self.name), c)
+
+    def _k_packed(self, side: str) -> bool:
+        """Whether an e2m1 operand packs its two values per byte along K (Triton's
+        ``lhs_k_pack``/``rhs_k_pack``, true unless set false) rather than along M or N."""
+        elem = self.a_elem_type if side == "lhs" else self.b_elem_type
+        if SCALE_DOT_ELEM_TYPE.value_of(elem) != ScaleDotElemType.E2M1:
+            return False
+        flag = self.attributes.get(f"{side}_k_pack", self.properties.get(f"{side}_k_pack"))
+        return not (isinstance(flag, IntegerAttr) and flag.value.data == 0)
+
+    def _verify_shapes(self, a: TensorType, b: TensorType, c: TensorType) -> None:
+        """Triton's shape rules, in logical (unpacked) sizes: an e2m1 operand holds two
+        values per element along K when k-packed, else along M (A) or N (B); a scale
+        holds one value per 32 of K (16 when it is f8E4M3FN) for each row of M or N."""
+        a_shape, b_shape, c_shape = a.get_shape(), b.get_shape(), c.get_shape()
+        if not len(a_shape) == len(b_shape) == len(c_shape):
+            raise VerifyException("expected all operands to have the same rank")
+        e2m1 = {side: SCALE_DOT_ELEM_TYPE.value_of(elem) == ScaleDotElemType.E2M1
+                for side, elem in (("lhs", self.a_elem_type), ("rhs", self.b_elem_type))}
+        a_k = a_shape[-1] * (2 if self._k_packed("lhs") else 1)
+        b_k = b_shape[-2] * (2 if self._k_packed("rhs") else 1)
+        if a_k != b_k:
+            raise VerifyException(
+                "expected the last dimension of the first operand to be equal to the "
+                f"second-to-last dimension of the second operand (K: {a_k} and {b_k}, "
+                "e2m1 operands packed two to a byte)"
+            )
+        m = a_shape[-2] * (2 if e2m1["lhs"] and not self._k_packed("lhs") else 1)
+        n = b_shape[-1] * (2 if e2m1["rhs"] and not self._k_packed("rhs") else 1)
+        if (m, n) != tuple(c_shape[-2:]):
+            raise VerifyException(
+                f"expected the output shape to be {m}x{n} (M of the first operand, N of "
+                f"the second), got {'x'.join(map(str, c_shape[-2:]))}"
+            )
+        for scale, rows, what in ((self.a_scale, m, "M"), (self.b_scale, n, "N")):
+            if scale is None:
+                continue
+            shape = _require_tensor(scale.type, "scale", self.name).get_shape()
+            per = 16 if isinstance(element_type(scale.type), Float8E4M3FNType) else 32
+            if len(shape) < 2 or shape[-2] != rows:
+                raise VerifyException(
+                    f"scales {what} dimension must match the operand {what} dimension "
+                    f"({rows}), got scale shape {list(shape)}"
+                )
+            if shape[-1] != a_k // per:
+                raise VerifyException(
+                    "scales K dimension must match the operand K divided by the scale "
+                    f"factor: {a_k} / {per} = {a_k // per}, got {shape[-1]}"
+                )
 
     @classmethod
     def parse(cls, parser: Parser) -> DotScaledOp:

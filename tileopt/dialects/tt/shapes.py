@@ -23,10 +23,12 @@ from tileopt.dialects.assembly import print_attr_dict
 
 from tileopt.dialects.traits import (
     BroadcastEncoding, SameOperandsAndResultElementType, SameOperandsAndResultEncoding,
-    type_str,
+    layouts_known, type_str,
 )
 from tileopt.dialects.tt_types import encoding_of, is_int, num_elements
 from tileopt.dialects.tt.common import _SrcToResultOp, _require_tensor
+from tileopt.layouts.encodings import split_last_dim, to_linear_layout
+from tileopt.layouts.linear_layout import LayoutError, LinearLayout
 
 
 # ---------------------------------------------------------------------------------------
@@ -323,6 +325,31 @@ class JoinOp(_PairOp):
             )
         if dst.element_type != src.element_type:
             raise VerifyException("result element type must match the input element type")
+        if encoding_of(dst) is None:
+            if encoding_of(src) is not None:
+                raise VerifyException("result encoding must be specified")
+            return
+        # Triton checks the one source layout a result layout allows: the result's split.
+        half = _split_layout(dst, "result")
+        if half is not None and (encoding_of(src) is None or (
+                layouts_known(src) and half != to_linear_layout(
+                    encoding_of(src).to_encoding(), src.get_shape()))):
+            raise VerifyException(
+                f"incompatible join layout: the result {type_str(dst)} pairs elements that "
+                f"the operands' layout does not give it ({type_str(src)})"
+            )
+
+
+def _split_layout(joined: TensorType, what: str) -> LinearLayout | None:
+    """The layout of each half of ``joined`` (last dim 2), or None when its layout is not
+    one tileopt reads; a layout that splits the pair across threads is an error."""
+    if not layouts_known(joined):
+        return None
+    try:
+        return split_last_dim(encoding_of(joined).to_encoding(), joined.get_shape())
+    except LayoutError as err:
+        raise VerifyException(f"the {what} layout cannot be split on its last dimension: "
+                              f"{err}") from None
 
 
 @irdl_op_definition
@@ -352,6 +379,20 @@ class SplitOp(IRDLOperation):
             raise VerifyException(
                 f"results must be {type_str(TensorType(src.element_type, shape[:-1]))}"
                 f" (the input without its last dimension), got {type_str(dst)}"
+            )
+        # Triton infers the results' layout from the input's (InferTypeOpWithLayout-
+        # Equivalence): an equivalent layout is accepted, any other is not.
+        if (encoding_of(src) is None) != (encoding_of(dst) is None):
+            raise VerifyException(
+                f"inferred type differs from the result type {type_str(dst)}: the results "
+                "have a layout exactly when the input has one"
+            )
+        half = _split_layout(src, "input")
+        if half is not None and layouts_known(dst) and half != to_linear_layout(
+                encoding_of(dst).to_encoding(), dst.get_shape()):
+            raise VerifyException(
+                f"inferred type differs from the result type {type_str(dst)}: its layout is "
+                f"not the input's ({type_str(src)}) without the last dimension"
             )
 
 

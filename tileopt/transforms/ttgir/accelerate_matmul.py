@@ -32,16 +32,10 @@ from collections.abc import Iterator
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
-    Float8E4M3FNType,
-    Float8E4M3FNUZType,
-    Float8E5M2FNUZType,
-    Float8E5M2Type,
-    IntegerType,
     ModuleOp,
     TensorType,
     bf16,
     f16,
-    f32,
 )
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -49,7 +43,10 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from tileopt.dialects.layout_of import encoding_of
 from tileopt.dialects.tt import DotOp, FpToFpOp
-from tileopt.dialects.tt_types import INPUT_PRECISION, InputPrecision
+from tileopt.dialects.tt.mma_support import (
+    NATIVE_FP8 as _NATIVE_FP8, int_property as _int_property, is_int8 as _is_int8,
+    precision as _precision, supports_mma,
+)
 from tileopt.dialects.ttg import ConvertLayoutOp, LocalAllocOp, num_warps, target_name
 from tileopt.dialects.ttg_attrs import (
     DotOperandEncodingAttr,
@@ -67,8 +64,6 @@ from tileopt.passes.diagnostics import emit_remark
 from tileopt.transforms.common.canonicalize import hoist_and_unique_constants
 from tileopt.transforms.utils.tensor_layouts import order_for_memory, with_encoding
 
-_FP8 = (Float8E5M2Type, Float8E4M3FNType, Float8E5M2FNUZType, Float8E4M3FNUZType)
-_NATIVE_FP8 = (Float8E5M2Type, Float8E4M3FNType)  # what mma.sync from sm89 and wgmma take
 _DOT_LIKE = ("tt.dot", "tt.dot_scaled", "ttng.warp_group_dot")
 
 
@@ -78,18 +73,6 @@ def _element(value: SSAValue) -> Attribute:
 
 def _bits(element: Attribute) -> int:
     return element.bitwidth
-
-
-def _is_int8(element: Attribute) -> bool:
-    return isinstance(element, IntegerType) and element.bitwidth == 8
-
-
-def _precision(dot: DotOp) -> InputPrecision:
-    return INPUT_PRECISION.value_of(dot.properties["inputPrecision"])
-
-
-def _int_property(op: Operation, name: str) -> int:
-    return op.properties[name].value.data
 
 
 def module_compute_capability(op: Operation) -> int:
@@ -104,35 +87,6 @@ def module_compute_capability(op: Operation) -> int:
 
 
 # ------------------------------------------------------------- can the hardware take it
-
-
-def _operand_supports_mma(element: Attribute, version: int) -> bool:
-    """mma.sync / wgmma take these A/B types (fp8 everywhere: it can be promoted)."""
-    return (isinstance(element, _FP8) or element in (f16, bf16)
-            or (version >= 2 and (element == f32 or _is_int8(element))))
-
-
-def supports_mma(dot: DotOp, version: int) -> bool:
-    """Triton's ``supportMMA``: can mma ``version`` run this dot?"""
-    a, b = _element(dot.a), _element(dot.b)
-    if version == 3:
-        a_shape = dot.a.type.get_shape()
-        if a_shape[-1] < 256 // _bits(a):
-            return False  # K below one wgmma instruction
-        shape = get_shape_per_cta(encoding_of(dot.d.type), dot.d.type.get_shape())
-        if len(shape) == 3:
-            return False
-        if num_warps(dot) % 4 or shape[-2] % 64 or shape[-1] % 8:
-            return False
-        if not (isinstance(a, _NATIVE_FP8) or _is_int8(a) or a in (f16, bf16, f32)):
-            return False
-        # fp8 wgmma accumulates in reduced precision unless told otherwise.
-        if (isinstance(a, _NATIVE_FP8) and _element(dot.d) == f32
-                and _int_property(dot, "maxNumImpreciseAcc") < 32):
-            return False
-    if a == f32 and b == f32:
-        return _precision(dot) == InputPrecision.TF32 and version >= 2
-    return _operand_supports_mma(a, version) and _operand_supports_mma(b, version)
 
 
 def _mma_version(dot: DotOp, capability: int) -> int:

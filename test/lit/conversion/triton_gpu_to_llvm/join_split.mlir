@@ -32,13 +32,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A join whose operands' threads do not line up with the result's is refused at the op.
+// A join whose operands' threads do not line up with the result's is refused at the op (by
+// the verifier, as Triton's: the result's layout split is not the operands').
 #pair = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
 #two = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @join_other_threads(%a: f32) {
     %s = tt.splat %a : f32 -> tensor<256xf32, #two>
-    // expected-error @below {{would move elements between threads}}
+    // expected-error @below {{incompatible join layout}}
     %j = tt.join %s, %s : tensor<256xf32, #two> -> tensor<256x2xf32, #pair>
     tt.return
   }

@@ -44,3 +44,66 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 
 // expected-error @+1 {{order must be a permutation of 0..1, but was [0, 0]}}
 #bad = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [0, 0]}>
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_element_type(%b: !ttg.memdesc<32x16xf16, #shared, #smem>) {
+  // expected-error @+1 {{ttg.memdesc_subslice: result element type must match desc element type, got f16 and bf16}}
+  %v = ttg.memdesc_subslice %b [0, 0] : !ttg.memdesc<32x16xf16, #shared, #smem> -> !ttg.memdesc<16x16xbf16, #shared, #smem, 32x16>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_touches_tile(%b: !ttg.memdesc<32x16xf16, #shared, #smem>) {
+  // expected-error @+1 {{ttg.memdesc_subslice: the split offset 12 may not touch the tile (it must be a multiple of the result's size 8)}}
+  %v = ttg.memdesc_subslice %b [12, 0] : !ttg.memdesc<32x16xf16, #shared, #smem> -> !ttg.memdesc<8x16xf16, #shared, #smem, 32x16>
+  tt.return
+}
+
+// -----
+
+// Rows 0 and 4 of this layout are swizzled differently: a 4-row tile at row 4 is not laid
+// out as the one at row 0.
+#shared = #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_splits_swizzle(%b: !ttg.memdesc<32x16xf16, #shared, #smem>) {
+  // expected-error @+1 {{ttg.memdesc_subslice: tiles of 4x16 along dim 0 split the swizzling pattern}}
+  %v = ttg.memdesc_subslice %b [4, 0] : !ttg.memdesc<32x16xf16, #shared, #smem> -> !ttg.memdesc<4x16xf16, #shared, #smem, 32x16>
+  tt.return
+}
+
+// -----
+
+// Tiles of whole swizzle periods (8 rows) or of columns within a vector row are fine.
+#shared = #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_along_swizzle_ok(%b: !ttg.memdesc<32x16xf16, #shared, #smem>) {
+  %v = ttg.memdesc_subslice %b [16, 0] : !ttg.memdesc<32x16xf16, #shared, #smem> -> !ttg.memdesc<8x16xf16, #shared, #smem, 32x16>
+  %w = ttg.memdesc_subslice %b [0, 8] : !ttg.memdesc<32x16xf16, #shared, #smem> -> !ttg.memdesc<32x8xf16, #shared, #smem, 32x16>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @index_of_view(%b: !ttg.memdesc<2x32x16xf16, #shared, #smem>, %i: i32) {
+  // expected-error @+1 {{ttg.memdesc_index: alloc shape must match shape for both result and src, got 2x32x16 allocated as 2x32x16 and 32x16 allocated as 2x32x16}}
+  %v = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x32x16xf16, #shared, #smem> -> !ttg.memdesc<32x16xf16, #shared, #smem, 2x32x16>
+  tt.return
+}
+
+// -----
+
+#padded = #ttg.padded_shared<[8:+2] {order = [1, 0], shape = [16, 64]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_padded_low_rank(%b: !ttg.memdesc<4x16x64xf16, #padded, #smem>) {
+  // expected-error @+1 {{ttg.memdesc_subslice: a subslice of a lower-rank padded shared layout (rank 2) from a rank 3 buffer is not supported yet}}
+  %v = ttg.memdesc_subslice %b [0, 0, 32] : !ttg.memdesc<4x16x64xf16, #padded, #smem> -> !ttg.memdesc<4x16x32xf16, #padded, #smem, 4x16x64>
+  tt.return
+}
