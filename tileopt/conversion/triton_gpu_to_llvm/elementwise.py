@@ -128,10 +128,6 @@ def constancy_leaders(fl: FunctionLowering, value: SSAValue) -> list[int] | None
     for d, size in enumerate(ty.get_shape()):
         c = info.constancy[d] if info is not None else 1
         runs.append(min(c & -c if c > 0 else 1, size))
-    # A thread's element is its registers' coordinate xor its lane/warp part, so two of
-    # its registers lie in one aligned run when their own coordinates agree above the
-    # run's bits, whatever the thread part (runs may span lanes: rows t and t + 8 of a
-    # 16-row run).
     first: dict[tuple[int, ...], int] = {}
     leaders = [first.setdefault(tuple(x & ~(run - 1) for x, run in zip(c, runs)), r)
                for r, c in enumerate(register_coordinates(layout))]
