@@ -8,9 +8,11 @@ the format the first time an op of that class is parsed or printed. A format wit
 mistake then fails at that point instead of at import, so
 ``test/unit/dialects/test_lazy_formats.py`` compiles every format of every dialect.
 
-A local override of xDSL 0.74 (``xdsl/irdl/operations.py``, ``get_accessors_from_op_def``);
-the same change belongs upstream (compile the format lazily there), not proposed yet. Drop
-this module when xDSL does it.
+A local override of xDSL 0.74 (``xdsl/irdl/operations.py``, ``get_accessors_from_op_def``).
+Upstream change: docs/upstream/xdsl/01-defer-assembly-formats.patch (xDSL's own
+``defer_assembly_formats()``; ready to send, not sent). Where the installed xDSL has it,
+:func:`install` calls it instead of replacing ``from_str``; drop this module when
+pyproject.toml pins a release that has it (docs/upstream/README.md).
 """
 
 from __future__ import annotations
@@ -49,4 +51,10 @@ def _lazy_from_str(text: str, op_def) -> LazyFormatProgram:
 
 def install() -> None:
     """Compile formats lazily from now on (ops defined before keep their compiled ones)."""
+    from xdsl.irdl import operations
+
+    defer = getattr(operations, "defer_assembly_formats", None)
+    if defer is not None:  # an xDSL with the upstream change: its own deferral
+        defer()
+        return
     _daf.FormatProgram.from_str = staticmethod(_lazy_from_str)

@@ -3,11 +3,13 @@
 Local overrides of xDSL (pinned in pyproject.toml), found by profiling tileopt's
 pipelines (issue 14); each belongs upstream and says what to propose. Drop each when xDSL
 has it. Installed once, with the dialects (``tileopt/dialects/__init__.py``).
+Patches for xDSL and their status: docs/upstream/README.md.
 
 - ``Operation.get_trait`` / ``get_traits_of_type`` scan an op class's traits with
   ``isinstance`` on every call (a million calls a pipeline: the verifier, dead-code
   elimination, the rewriter). Here the answer is remembered per op class and query, and
   forgotten when a class gains a trait. Upstream: a lookup cache, reset by ``add_trait``.
+  Patch: docs/upstream/xdsl/02-cache-trait-lookups.patch.
 - ``OpDef.verify`` handles variadic operands and results generically for every op
   (segment bookkeeping, accessor descriptors). For an op class with at most one variadic
   operand and result definition and no segment-size option, the fast path checks the
@@ -19,33 +21,40 @@ has it. Installed once, with the dialects (``tileopt/dialects/__init__.py``).
   the op's types and attributes: an op of the same types and attributes (most ops of a
   Triton file) runs only its other traits. Upstream: precompute this per ``OpDef``,
   and a flag on traits for the memo.
+  No patch yet (docs/upstream/README.md).
 - ``LiveSet.propagate_op_liveness`` (dead-code elimination after canonicalization) asks
   ``would_be_trivially_dead`` for every op on every round of its fixed point, and that
   walks the op's nested ops for their memory effects. The answer cannot change while the
   liveness propagates, so it is remembered per ``LiveSet``. Upstream: the same cache in
   ``LiveSet``.
+  Not proposed: no gain measured (docs/upstream/README.md).
 - ``Attribute.__post_init__`` asks ``isinstance(self, Data | ParametrizedAttribute)`` of
   every attribute built (an ABC check through a union: 55,000 times to parse the
   200-kernel file); the answer depends only on the class, so it is remembered per class.
   Upstream: check it once per class, where the attribute definition is made.
+  Patch: docs/upstream/xdsl/03-attribute-kind-check-per-class.patch.
 - ``irdl_build_arg_list`` (every op built through ``irdl_op_init``, four calls an op)
   tells values from lists with ``isinstance(arg, Sequence)`` and definitions apart with
   ``isinstance`` on ABCs; here both answers are remembered per class, the lists are
   built the same, and whatever xDSL would refuse goes to xDSL's own code for its error.
   Upstream: the same per-type answers, or ``type(arg) in (list, tuple)`` first.
+  Patch: docs/upstream/xdsl/04-build-arg-list-without-alias-calls.patch.
 - ``IsolatedFromAbove.verify`` (every function op, re-verified whenever anything inside
   it changed) asks ``op.is_ancestor(operand.owner)`` for every operand in the function,
   each a walk up the parents. Here the blocks under the op are collected once, and a
   value is inside when its block is one of them; the ops are visited in xDSL's order
   and the first offender gives xDSL's message. Upstream: the same set of blocks.
+  Not proposed: no faster in xDSL's own code (docs/upstream/README.md).
 - CSE's ``OperationInfo.__hash__`` hashes the op's attributes and result types, and a
   nested attribute's hash goes through all its parameters on every call (a layout in
   every tensor type). Here each attribute object's hash is computed once. Upstream: a
   cached hash on ``ParametrizedAttribute`` (they are immutable).
+  No patch yet (docs/upstream/README.md).
 - ``new_operation``: ``Operation.create`` for an op without regions or successors, step
   by step, for the parser's templates (``tileopt/ir/op_templates.py``). Upstream: a
   cheaper ``Operation.__init__`` (its ``successors`` and ``operands`` setters undo uses
   that a new op does not have).
+  No patch yet (docs/upstream/README.md).
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ or written is ignored.
 
 Only the console commands install it (``tileopt.cli``), before anything imports xDSL: a
 process that imports tileopt as a library keeps its ``dataclasses`` untouched.
+
+Upstream (xDSL): no patch yet; what to propose is in docs/upstream/README.md.
 """
 
 from __future__ import annotations

@@ -47,3 +47,19 @@ def test_ops_round_trip_through_lazy_formats():
             "  tt.return\n}\n")
     assert "tt.splat %arg0 : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>" in print_module(
         parse_module(text, "<test>"))
+
+
+def test_install_stands_aside_for_xdsls_own_deferral(monkeypatch):
+    """With an xDSL that defers formats itself (docs/upstream/xdsl/
+    01-defer-assembly-formats.patch), install() asks it to and replaces nothing."""
+    from xdsl.irdl import operations
+
+    from tileopt.dialects import lazy_formats
+
+    calls = []
+    monkeypatch.setattr(operations, "defer_assembly_formats", lambda: calls.append(1),
+                        raising=False)
+    monkeypatch.setattr(FormatProgram, "from_str", staticmethod(lazy_formats._compile))
+    lazy_formats.install()
+    assert calls == [1]
+    assert FormatProgram.from_str is lazy_formats._compile
