@@ -70,11 +70,18 @@ def with_contraction(module: llvm.ModuleRef) -> llvm.ModuleRef:
         return match.group(0) if " contract" in flags or " fast" in flags else \
             f"{match.group(1)}{flags} contract"
 
-    return parse(_FLOAT_OP.sub(flag, str(module)), "<module before code generation>")
+    # The module was verified; flags on float operations cannot make it invalid.
+    return parse(_FLOAT_OP.sub(flag, str(module)), "<module before code generation>",
+                 verified=True)
 
 
-def parse(text: str, filename: str = "<llvm-ir>") -> llvm.ModuleRef:
-    """Parse and verify LLVM IR text; errors carry the line and column LLVM reports."""
+def parse(text: str, filename: str = "<llvm-ir>", *, verified: bool = False) -> llvm.ModuleRef:
+    """Parse and verify LLVM IR text (``verified``: known valid, not verified again);
+    errors carry the line and column LLVM reports."""
+    global _HANDED
+    if _HANDED is not None and _HANDED[0] is text:
+        module, _HANDED = _HANDED[1], None
+        return module
     initialize()
     try:
         module = llvm.parse_assembly(text)
@@ -84,8 +91,22 @@ def parse(text: str, filename: str = "<llvm-ir>") -> llvm.ModuleRef:
             raise TileoptError(f"invalid LLVM IR: {match.group(3)}", filename,
                                int(match.group(1)), int(match.group(2))) from None
         raise TileoptError(f"invalid LLVM IR: {message.strip()}", filename) from None
-    verify(module, filename)
+    if not verified:
+        verify(module, filename)
     return module
+
+
+_HANDED: tuple[str, llvm.ModuleRef] | None = None
+"""(text, the module it was printed from) for the next ``parse`` of that text object."""
+
+
+def hand_over(text: str, module: llvm.ModuleRef) -> None:
+    """The next ``parse(text)`` of this very string object returns ``module`` (once)
+    instead of parsing again: ``module`` was verified and ``text`` is ``str(module)``, as
+    a module parsed from ``text`` prints it (``module_to_llvm_ir`` hands its module to the
+    back end, which reads the declared functions off it)."""
+    global _HANDED
+    _HANDED = (text, module)
 
 
 def verify(module: llvm.ModuleRef, filename: str = "<llvm-ir>") -> None:

@@ -1,6 +1,7 @@
 """The LLVM worker (``llvm_backend.run_isolated``): one forked child runs LLVM's code
 generation for call after call; an LLVM abort kills only the worker and becomes an error,
-and the next call gets a new worker."""
+and the next call gets a new worker. And the translated module handed to the back end
+(``llvm_backend.hand_over``) instead of a second parse of its text."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import signal
 import pytest
 
 from tileopt.ir import TileoptError
+from tileopt.ir import parse_module
 from tileopt.target import llvm_backend, translate
+from tileopt.target.llvm_ir import module_to_llvm_ir
 
 # wgmma exists only on sm_90a: LLVM aborts in instruction selection for sm_80.
 WGMMA = """module {
@@ -132,3 +135,17 @@ def test_in_process_mode_has_no_worker(monkeypatch):
         llvm_backend._Worker.live.close()  # noqa: SLF001
     assert "wgmma.fence.sync.aligned" in translate(WGMMA, "ptx", "sm_90a")
     assert _worker_pid() is None
+
+
+def test_the_translated_module_is_handed_over_once_for_its_own_text():
+    text = module_to_llvm_ir(parse_module(EMPTY), "sm_80")
+    handed = llvm_backend._HANDED[1]  # noqa: SLF001
+    assert llvm_backend.parse(text) is handed
+    fresh = llvm_backend.parse(text)  # once only
+    assert fresh is not handed and str(fresh) == str(handed)
+    # Only for that string object: an equal copy is parsed, the module waits for its text.
+    text = module_to_llvm_ir(parse_module(EMPTY), "sm_80")
+    copy = text[:1] + text[1:]
+    assert copy == text and copy is not text
+    assert llvm_backend.parse(copy) is not llvm_backend._HANDED[1]  # noqa: SLF001
+    assert llvm_backend.parse(text) is not None and llvm_backend._HANDED is None  # noqa: SLF001
