@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import FileLineColLoc, Float32Type, IntAttr, StringAt
 from xdsl.ir import Block
 from xdsl.irdl import IRDLOperation
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, Pure
-from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.transforms.dead_code_elimination import LiveSet, region_dce
 
 from tileopt.dialects import xdsl_fast_paths
 from tileopt.ir import make_context, parse_module, print_module
@@ -104,6 +104,79 @@ def test_dead_code_elimination_keeps_its_result():
     printed = print_module(module)
     assert "arith.addi" not in printed and "scf.for" not in printed
     assert "tt.load" in printed and "tt.store" in printed
+
+
+class _XdslLiveSet(LiveSet):
+    """xDSL's own rounds (the fast path's one round must find the same live ops)."""
+
+
+_XdslLiveSet.propagate_region_liveness = xdsl_fast_paths._propagate_region_liveness
+
+
+def _live_ops(live_set_type, region) -> set:
+    live_set = live_set_type()
+    while live_set.changed:
+        live_set.changed = False
+        live_set.propagate_region_liveness(region)
+    return live_set._live_ops
+
+
+# A store in a block no branch reaches is not live (its block is never visited); the
+# chain that feeds a live store through a loop and a branch is.
+UNREACHABLE = """module {
+  tt.func @u(%p: !tt.ptr<i32>, %n: i32) {
+    %c = arith.constant 1 : i32
+    %x = scf.for %i = %c to %n step %c iter_args(%a = %c) -> (i32) : i32 {
+      %d = arith.muli %a, %n : i32
+      scf.yield %d : i32
+    }
+    cf.br ^b2(%x : i32)
+  ^b1:
+    %y = arith.addi %n, %c : i32
+    tt.store %p, %y : !tt.ptr<i32>
+    cf.br ^b2(%y : i32)
+  ^b2(%z: i32):
+    %w = arith.addi %z, %c : i32
+    tt.store %p, %w : !tt.ptr<i32>
+    tt.return
+  }
+}"""
+
+
+def _liveness_inputs(corpus):
+    yield "unreachable", parse_module(UNREACHABLE)
+    for path in sorted(corpus.glob("*/*.tt*ir")):
+        module = parse_module(path.read_text(), str(path))
+        yield path.name, module
+        # Without its stores most of a kernel is dead: loads, loops, address arithmetic.
+        module = parse_module(path.read_text(), str(path))
+        for op in [op for op in module.walk() if op.name == "tt.store"]:
+            op.detach()
+            op.erase()
+        yield f"{path.name} without stores", module
+
+
+def test_liveness_in_one_round_finds_xdsls_live_ops(corpus):
+    compared = dead = 0
+    for name, module in _liveness_inputs(corpus):
+        for func in module.ops:
+            for region in func.regions:
+                slow = _live_ops(_XdslLiveSet, region)
+                fast = _live_ops(LiveSet, region)
+                assert fast == slow, name
+                ops = [op for op in func.walk() if op is not func]
+                compared += len(ops)
+                dead += len([op for op in ops if op not in slow])
+    # Many ops of each kind: the comparison is not only of live code.
+    assert compared > 10000 and dead > 2000, (compared, dead)
+
+
+def test_liveness_of_an_unreachable_block():
+    module = parse_module(UNREACHABLE)
+    region_dce(next(iter(module.ops)).regions[0])
+    printed = print_module(module)
+    assert "arith.muli" in printed and printed.count("tt.store") == 1
+    assert "arith.addi %n" not in printed
 
 
 ISOLATED = f"""
