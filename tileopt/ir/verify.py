@@ -320,7 +320,9 @@ class IncrementalVerifier:
     def start(self, module: Operation) -> None:
         self._signatures = {op: _signature(op) for op in _ops_in_walk_order(module)}
 
-    def verify(self, module: Operation, filename: str | None = None) -> None:
+    def verify(self, module: Operation, filename: str | None = None) -> bool:
+        """Verify what changed since the last call; whether anything did (any op's
+        signature: its operands, types, attributes, properties, regions, place)."""
         before = self._signatures
         now: dict[Operation, tuple] = {}
         changed: list[Operation] = []
@@ -331,7 +333,7 @@ class IncrementalVerifier:
         removed = [op for op in before if op not in now]
         self._signatures = now
         if not changed and not removed:
-            return
+            return False
         recheck: set[Operation] = set(changed)
         for op in changed:
             parent = op.parent_op()
@@ -344,6 +346,7 @@ class IncrementalVerifier:
         # The module-level rules read the module's attributes and each op's types (part of
         # its signature): with the module op itself unchanged, only re-checked ops can fail.
         _verify_ops(module, recheck, filename, module_rules_on_all=module in changed)
+        return True
 
 
 def _module_level_problem(module: ModuleOp, ops: list[Operation] | None = None

@@ -171,6 +171,9 @@ class Canonicalize(Pass):
 
     name = "canonicalize"
     anchor = None
+    # A fixed point: the greedy driver stops when an iteration changes nothing, and its
+    # constant hoisting leaves hoisted constants where they are.
+    idempotent = True
 
     # MLIR's options, so pipelines and reproducers written by MLIR and Triton (which print
     # every option, sorted by name as here) run here. The rewrite runs to a fixed point; the limits and the
