@@ -24,6 +24,7 @@ from tileopt.dialects.xdsl_fast_paths import remembering_verdicts
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.locations import file_position, from_ancestors
 from tileopt.ir.source_positions import source_position
+from tileopt.ir.walks import ops_in_walk_order as _ops_in_walk_order
 
 
 def op_position(op: Operation, filename: str | None) -> tuple[str | None, int | None,
@@ -252,30 +253,6 @@ def _verify_ops_in_order(module: Operation, only: set[Operation] | None,
         problem = _module_level_problem(module, None if module_rules_on_all else checked)
         if problem is not None:
             raise _op_error(problem[0], problem[1], filename)
-
-
-def _ops_in_walk_order(root: Operation) -> list[Operation]:
-    """``list(root.walk())`` (each op before its regions' ops), through xDSL 0.74's linked
-    lists directly: its nested generators cost more than the verification's own work."""
-    found: list[Operation] = []
-    append = found.append
-
-    def visit(op: Operation) -> None:
-        append(op)
-        for region in op.regions:
-            block = region._first_block  # noqa: SLF001
-            while block is not None:
-                child = block._first_op  # noqa: SLF001
-                while child is not None:
-                    if child.regions:
-                        visit(child)
-                    else:
-                        append(child)
-                    child = child._next_op  # noqa: SLF001
-                block = block._next_block  # noqa: SLF001
-
-    visit(root)
-    return found
 
 
 def _signature(op: Operation) -> tuple:
