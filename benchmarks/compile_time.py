@@ -16,9 +16,9 @@ Triton is never imported by tileopt): ``IRSource`` of the same ``.ttir``, then i
 ``make_ttgir``, ``make_llir`` and ``make_ptx``/``make_amdgcn`` stages on the CPU, as ``triton.compile``
 runs them (an IR source skips its own stage), median of ``--repeat`` runs after a warm-up.
 
-With ``--cpu`` every time is CPU time (user + system, forked children included), for both
-compilers: on a machine shared with other work, wall times measured at different moments
-are not comparable.
+With ``--cpu`` every time is CPU time (user + system, child processes included: tileopt's
+LLVM worker reports its own), for both compilers: on a machine shared with other work,
+wall times measured at different moments are not comparable.
 
 Then two more tables (``--no-startup``, ``--no-scaling`` leave them out):
 
@@ -189,7 +189,7 @@ def time_command(args: list[str], repeat: int) -> float | None:
 
 
 # --cpu: commands, and the in-process stages of both compilers, are timed in CPU seconds
-# (user + system, with forked children: tileopt's LLVM back end) instead of wall seconds.
+# (user + system, with child processes: tileopt's LLVM worker) instead of wall seconds.
 COMMAND_CPU_TIME = False
 
 
