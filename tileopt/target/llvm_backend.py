@@ -32,6 +32,7 @@ import signal
 import struct
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
 from functools import cache
@@ -264,7 +265,8 @@ def run_isolated(function: Callable[..., bytes], args: tuple, what: str) -> byte
     LLVM's lazily built tables built again in every child)."""
     if not hasattr(os, "fork") or os.environ.get("TILEOPT_LLVM_IN_PROCESS") == "1":
         return function(*args)
-    status, payload = _Worker.current().call(function, args)
+    with _WORKER_LOCK:  # one call at a time on the worker's pipes
+        status, payload = _Worker.current().call(function, args)
     if status == 0:
         return payload
     if status == 1:
@@ -281,6 +283,7 @@ def worker_cpu_seconds() -> float:
     return worker.cpu if worker is not None and worker.parent == os.getpid() else 0.0
 
 
+_WORKER_LOCK = threading.Lock()
 _LENGTH = struct.Struct("<Q")
 _REPLY = struct.Struct("<Bd")  # status (0 result, 1 TileoptError, 2 other error), CPU
 
@@ -354,6 +357,10 @@ class _Worker:
             reply = _receive(self.replies)
         except BrokenPipeError:
             reply = None
+        except BaseException:
+            # Interrupted (Ctrl-C) mid-call: its reply would answer the next call.
+            self.close(kill=True)
+            raise
         if reply is None:
             self.stderr.seek(0)
             said = self.stderr.read()
@@ -368,8 +375,11 @@ class _Worker:
         self.close()
         return True
 
-    def close(self) -> int:
-        """End the worker (it stops when its requests pipe closes); its exit status."""
+    def close(self, kill: bool = False) -> int:
+        """End the worker (it stops when its requests pipe closes, or at once with
+        ``kill``); its exit status."""
+        if kill and self.pid is not None:
+            os.kill(self.pid, signal.SIGKILL)
         for fd in (self.requests, self.replies):
             try:
                 os.close(fd)

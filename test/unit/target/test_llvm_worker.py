@@ -149,3 +149,30 @@ def test_the_translated_module_is_handed_over_once_for_its_own_text():
     assert copy == text and copy is not text
     assert llvm_backend.parse(copy) is not llvm_backend._HANDED[1]  # noqa: SLF001
     assert llvm_backend.parse(text) is not None and llvm_backend._HANDED is None  # noqa: SLF001
+
+
+def test_a_call_interrupted_midway_leaves_no_reply_for_the_next(monkeypatch):
+    translate(EMPTY, "ptx", "sm_80")
+    first = _worker_pid()
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(llvm_backend, "_receive", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        translate(EMPTY, "ptx", "sm_90a")
+    monkeypatch.undo()
+    assert _worker_pid() is None  # the worker that still owed a reply is gone
+    # (were it kept, this call would read the interrupted call's reply: no wgmma)
+    assert "wgmma.fence.sync.aligned" in translate(WGMMA, "ptx", "sm_90a")
+    assert _worker_pid() not in (None, first)
+
+
+def test_calls_from_threads_take_turns():
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(4) as pool:
+        texts = list(pool.map(lambda kernel: translate(kernel, "ptx", "sm_90a"),
+                              [WGMMA, EMPTY] * 4))
+    assert all(("wgmma.fence.sync.aligned" in text) == (i % 2 == 0)
+               for i, text in enumerate(texts))
