@@ -13,9 +13,15 @@ interpreter, with the same installed dependencies. Cases:
   a few corpus kernels, and the 200-kernel file of ``compile_time.py``'s scaling table
   without passes and with ``--canonicalize --cse``;
 - in-process (a child interpreter per tree and round): parse+verify, print, and
-  ``canonicalize, cse`` of the 200-kernel file, best of two in each child.
+  ``canonicalize, cse`` of the 200-kernel file, best of two in each child;
+- in-process, the corpus (a child interpreter per tree and round, after a warm-up kernel
+  per target, as ``compile_time.py`` times them): the stages of the 11 non-dot kernels on
+  the four targets, each stage summed over the 44, and cuda-sm90 matmul's total, in CPU
+  time with the LLVM back end's (forked children, or the LLVM worker's own report).
 
-    python benchmarks/compare_trees.py OTHER_TREE [--rounds 5] [--corpus DIR]
+``--only commands|200|corpus`` (repeatable) runs only those groups.
+
+    python benchmarks/compare_trees.py OTHER_TREE [--rounds 5] [--corpus DIR] [--only corpus]
 """
 
 from __future__ import annotations
@@ -34,7 +40,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from compile_time import COMMAND_ENV, _options, many_kernels, tileopt_command  # noqa: E402
+from compile_time import (COMMAND_ENV, NON_DOT, STAGES, TARGETS, _options,  # noqa: E402
+                          many_kernels, tileopt_command)
 
 KERNELS = (("cuda-sm90", "softmax", "nvidia-sm90", "ptx"),
            ("cuda-sm80", "layernorm_fwd", "nvidia-sm80", "ptx"),
@@ -67,6 +74,72 @@ canon = min(passes()[0] for _ in range(2))
 print(json.dumps({"parse": parse, "print": printed, "canonicalize+cse": canon}))
 """
 
+CORPUS_IN_PROCESS = """
+import json, resource, sys, time
+from collections import Counter
+from pathlib import Path
+from tileopt.driver.pass_manager import PassManager
+from tileopt.ir import make_context, parse_module
+from tileopt.pipelines import resolve_pass_pipeline, slice_stages
+from tileopt.target import translate
+try:
+    from tileopt.target.llvm_backend import worker_cpu_seconds
+except ImportError:  # a tree without the LLVM worker: its children are waited for
+    def worker_cpu_seconds():
+        return 0.0
+corpus, stages, cases = Path(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3])
+def clock():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + usage.ru_utime + usage.ru_stime + worker_cpu_seconds()
+def run(target, kernel, pipeline, arch, emit):
+    times, path = {}, corpus / target / f"{kernel}.ttir"
+    start = clock()
+    ctx = make_context()
+    module = parse_module(path.read_text(), str(path), ctx)
+    times["parse"] = clock() - start
+    whole = resolve_pass_pipeline(pipeline)
+    for stage in stages:
+        start = clock()
+        PassManager(slice_stages(whole, stage, stage), str(path), True, []).run(ctx, module)
+        times[stage] = clock() - start
+    start = clock()
+    translate(module, emit, arch, str(path))
+    times["code"] = clock() - start
+    return times
+warm = {}
+for case in cases:
+    warm.setdefault(case[1], case[1:])
+for case in warm.values():
+    run(*case)
+sums, result = Counter(), {}
+for group, *case in cases:
+    times = run(*case)
+    if group == "non-dot":
+        sums.update(times)
+    else:
+        result[group] = sum(times.values())
+for stage, seconds in sums.items():
+    result[f"non-dot {stage}"] = seconds
+result["non-dot total"] = sum(sums.values())
+print(json.dumps(result))
+"""
+# The dot kernel of the corpus case (one is enough to show the dot kernels' stages move).
+CORPUS_DOT = ("cuda-sm90", "matmul")
+
+
+def _corpus_cases(corpus: Path) -> list[list[str]]:
+    """[group, target, kernel, pipeline with options, arch, emit] per timed kernel."""
+    cases = []
+    for target, spec in TARGETS.items():
+        for kernel in NON_DOT:
+            cases.append(["non-dot", target, kernel,
+                          spec.pipeline + _options(corpus, target, kernel), spec.arch, spec.code])
+    target, kernel = CORPUS_DOT
+    spec = TARGETS[target]
+    cases.append([f"{target} {kernel} total", target, kernel,
+                  spec.pipeline + _options(corpus, target, kernel), spec.arch, spec.code])
+    return cases
+
 
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -88,7 +161,10 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--corpus", default=os.environ.get(
         "TILEOPT_CORPUS", REPO.parent / "shared" / "corpus"))
+    parser.add_argument("--only", action="append", choices=("commands", "200", "corpus"),
+                        help="run only these groups of cases (default: all)")
     args = parser.parse_args()
+    groups = set(args.only or ("commands", "200", "corpus"))
     corpus, trees = Path(args.corpus), {"before": args.other.resolve(), "after": REPO}
     out = Path(tempfile.mkdtemp())
     many = out / "kernels200.ttgir"
@@ -104,20 +180,33 @@ def main() -> int:
     commands["200 kernels, no pass"] = [str(many), "-o", os.devnull]
     commands["200 kernels, --canonicalize --cse"] = [str(many), "--canonicalize", "--cse",
                                                      "-o", os.devnull]
+    if "commands" not in groups:
+        commands = {name: command for name, command in commands.items() if "200" in name}
+    if "200" not in groups:
+        commands = {name: command for name, command in commands.items() if "200" not in name}
     times: dict[str, dict[str, list[float]]] = {}
-    first_emit = next(command for name, command in commands.items() if "--emit" in name)
+    first_emit = next(command for name, command in commands.items() if "--emit" in name) \
+        if "commands" in groups else None
     for tree in trees.values():  # warm each tree's byte-code caches once
-        _run(tileopt_command() + first_emit, tree)
+        if first_emit is not None:
+            _run(tileopt_command() + first_emit, tree)
+    corpus_args = [str(corpus), json.dumps(STAGES), json.dumps(_corpus_cases(corpus))]
     for _ in range(args.rounds):
         for name, command in commands.items():
             for side, tree in trees.items():
                 seconds, _ = _run(tileopt_command() + command, tree)
                 times.setdefault(name, {}).setdefault(side, []).append(seconds)
         for side, tree in trees.items():
-            _, text = _run([sys.executable, "-c", IN_PROCESS, str(many)], tree)
-            for name, seconds in json.loads(text).items():
-                times.setdefault(f"200 kernels in-process: {name}", {}).setdefault(
-                    side, []).append(seconds)
+            if "200" in groups:
+                _, text = _run([sys.executable, "-c", IN_PROCESS, str(many)], tree)
+                for name, seconds in json.loads(text).items():
+                    times.setdefault(f"200 kernels in-process: {name}", {}).setdefault(
+                        side, []).append(seconds)
+            if "corpus" in groups:
+                _, text = _run([sys.executable, "-c", CORPUS_IN_PROCESS, *corpus_args], tree)
+                for name, seconds in json.loads(text).items():
+                    times.setdefault(f"corpus in-process: {name}", {}).setdefault(
+                        side, []).append(seconds)
     print(f"CPU ms, median of {args.rounds} alternated rounds (min in brackets)\n")
     print(f"{'case':48} {'before':>14} {'after':>14} {'after/before':>12}")
     for name, sides in times.items():

@@ -22,12 +22,25 @@ Patches for xDSL and their status: docs/upstream/README.md.
   Triton file) runs only its other traits. Upstream: precompute this per ``OpDef``,
   and a flag on traits for the memo.
   No patch yet (docs/upstream/README.md).
-- ``LiveSet.propagate_op_liveness`` (dead-code elimination after canonicalization) asks
-  ``would_be_trivially_dead`` for every op on every round of its fixed point, and that
-  walks the op's nested ops for their memory effects. The answer cannot change while the
-  liveness propagates, so it is remembered per ``LiveSet``. Upstream: the same cache in
-  ``LiveSet``.
-  Not proposed: no gain measured (docs/upstream/README.md).
+  Ops whose operand groups an ``operandSegmentSizes`` array sizes (``llvm.cond_br``,
+  ``llvm.call_intrinsic``: a tenth of a lowered kernel's ops, a quarter of its
+  verification through xDSL's generic code) take the fast path too: the array's checks
+  of ``verify_variadic_attr_size``, then each group's constraint.
+- ``SameOperandsAndResultType.verify`` builds a ``NoneAttr`` (verified) for the encoding
+  of each operand and result of each op it checks; where all of them have one type
+  object, they are the same type and the check passes without that. Upstream: the same
+  shortcut, and one ``NoneAttr`` instance.
+- ``LiveSet.propagate_region_liveness`` (dead-code elimination after every iteration of
+  the greedy rewriter: about 30 times per kernel) reaches its fixed point by rounds over
+  every reachable op (at least two), asking ``would_be_trivially_dead`` of each op in each
+  round (a walk of the op's nested ops for their effects). The fixed point is the least
+  one: an op is live when it would not be trivially dead, or when a live op uses one of
+  its results. Here it is computed in one round, users before their definitions: an op
+  is marked live through a worklist from each live op to the ops that define its
+  operands, and ``would_be_trivially_dead`` is asked only of ops not already live. The
+  same ops (those in blocks reachable from their region's entry, at any depth) are live.
+  Upstream: the same worklist in ``LiveSet``. No patch yet (the memo this replaced was
+  measured upstream without gain: docs/upstream/README.md).
 - ``Attribute.__post_init__`` asks ``isinstance(self, Data | ParametrizedAttribute)`` of
   every attribute built (an ABC check through a union: 55,000 times to parse the
   200-kernel file); the answer depends only on the class, so it is remembered per class.
@@ -62,7 +75,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from xdsl.ir import Attribute, Block, Data, OpResult, Operation, ParametrizedAttribute, Use
+from xdsl.ir import (Attribute, Block, BlockArgument, Data, OpResult, Operation,
+                     ParametrizedAttribute, Region, Use)
+from xdsl.ir.post_order import PostOrderIterator
 from xdsl.ir.core import SSAValues
 from xdsl.ir.core import OpTraits
 from xdsl.traits import IsolatedFromAbove, OpTrait, SameOperandsAndResultType
@@ -77,6 +92,8 @@ _get_traits_of_type = Operation.get_traits_of_type.__func__
 _add_trait = OpTraits.add_trait
 _verify = _ops.OpDef.verify
 _isolated_from_above_verify = IsolatedFromAbove.verify
+_same_operands_and_result_type_verify = SameOperandsAndResultType.verify
+_propagate_region_liveness = _dce.LiveSet.propagate_region_liveness
 _build_arg_list = _ops.irdl_build_arg_list
 
 
@@ -119,11 +136,13 @@ class _Plan:
     verdict depends on more than the op's types and attributes; the ops' types and
     attributes that passed (``_passed``)."""
 
-    __slots__ = ("operands", "results", "regions", "successors", "context_traits",
-                 "passed", "generation")
+    __slots__ = ("operands", "results", "segmented", "regions", "successors",
+                 "context_traits", "passed", "generation")
 
-    def __init__(self, op_def: _ops.OpDef, operands: tuple, results: tuple) -> None:
+    def __init__(self, op_def: _ops.OpDef, operands: tuple, results: tuple,
+                 segmented: bool = False) -> None:
         self.operands = operands
+        self.segmented = segmented  # operands: _segments_plan's, else _values_plan's
         self.results = results
         self.regions = bool(op_def.regions)
         self.successors = bool(op_def.successors)
@@ -186,14 +205,23 @@ def _values_plan(defs) -> tuple | None:
             at is not None and isinstance(defs[at][1], _ops.OptionalDef))
 
 
+def _segments_plan(op_def: _ops.OpDef, option: _ops.AttrSizedOperandSegments) -> tuple:
+    """(constraints, kinds: 0 single, 1 variadic, 2 optional, whether the sizes are a
+    property) of operands whose group sizes an ``operandSegmentSizes`` array gives."""
+    return (tuple(d.constr for _, d in op_def.operands),
+            tuple(_def_kind(type(d)) for _, d in op_def.operands), option.as_property)
+
+
 def _plan(op_def: _ops.OpDef) -> _Plan | None:
-    if any(isinstance(o, _ops.AttrSizedSegments) for o in op_def.options):
+    segments = [o for o in op_def.options if isinstance(o, _ops.AttrSizedSegments)]
+    if any(type(o) is not _ops.AttrSizedOperandSegments for o in segments):
         return None
-    operands = _values_plan(op_def.operands)
+    operands = _segments_plan(op_def, segments[0]) if segments else \
+        _values_plan(op_def.operands)
     results = _values_plan(op_def.results)
     if operands is None or results is None:
         return None
-    return _Plan(op_def, operands, results)
+    return _Plan(op_def, operands, results, bool(segments))
 
 
 class _Rejected(Exception):
@@ -223,6 +251,31 @@ def _check_values(plan: tuple, values, context) -> None:
             constraint.verify((values[i + extra - 1]._type,), context)  # noqa: SLF001
 
 
+def _check_segments(plan: tuple, op: Operation, context) -> None:
+    """xDSL's ``verify_variadic_attr_size`` and ``irdl_op_verify_arg_list`` for operands
+    in groups sized by ``operandSegmentSizes``: the array (i32, one size per definition,
+    each allowed by its definition, summing to the operand count), then each
+    definition's constraint on the types of its group, in order."""
+    from xdsl.dialects.builtin import DenseArrayBase, i32
+
+    constraints, kinds, as_property = plan
+    sizes = (op.properties if as_property else op.attributes).get(
+        _ops.AttrSizedOperandSegments.attribute_name)
+    if not isinstance(sizes, DenseArrayBase) or sizes.elt_type != i32:
+        raise _Rejected
+    counts = sizes.get_values()
+    values = op._operands  # noqa: SLF001
+    if len(counts) != len(kinds) or sum(counts) != len(values):
+        raise _Rejected
+    start = 0
+    for count, kind, constraint in zip(counts, kinds, constraints):
+        if count < 0 or (kind == 0 and count != 1) or (kind == 2 and count > 1):
+            raise _Rejected
+        constraint.verify(tuple(v._type for v in values[start:start + count]),  # noqa: SLF001
+                          context)
+        start += count
+
+
 def _check_named(defs: dict, given: dict, optional: type, context) -> None:
     """Each defined property or attribute: present unless optional, and its constraint."""
     for name, attr_def in defs.items():
@@ -249,7 +302,10 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
             return
     try:
         context = VerificationContext()
-        _check_values(plan.operands, op._operands, context)  # noqa: SLF001
+        if plan.segmented:
+            _check_segments(plan.operands, op, context)
+        else:
+            _check_values(plan.operands, op._operands, context)  # noqa: SLF001
         _check_values(plan.results, op.results, context)
         if plan.regions or op.regions:
             _ops.irdl_op_verify_regions(op, self, context)
@@ -273,23 +329,35 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
         plan.passed[key] = op
 
 
-def propagate_op_liveness(self, op: Operation) -> None:
-    for region in op.regions:
-        self.propagate_region_liveness(region)
-    if op in self._live_ops:  # noqa: SLF001
-        return
-    known = self.__dict__.get("_fast_dead")
-    if known is None:
-        known = self.__dict__["_fast_dead"] = {}
-    dead = known.get(op)
-    if dead is None:
-        dead = known[op] = _dce.would_be_trivially_dead(op)
-    if not dead:
-        self.set_live(op)
-        return
-    if any(use.operation in self._live_ops  # noqa: SLF001
-           for result in op.results for use in result.uses):
-        self.set_live(op)
+def propagate_region_liveness(self, region: Region) -> None:
+    """xDSL's fixed point in one call (``changed`` stays as it was, so ``region_dce``'s
+    loop of rounds ends after this one)."""
+    live = self._live_ops  # noqa: SLF001
+    order: list[Operation] = []
+    regions = [region]
+    while regions:  # the ops xDSL visits: reachable blocks, nested regions of every op
+        first = regions.pop().first_block
+        if first is None:
+            continue
+        for block in PostOrderIterator(first):
+            op = block.last_op
+            while op is not None:  # users before their definitions
+                order.append(op)
+                if op.regions:
+                    regions.extend(op.regions)
+                op = op.prev_op
+    visited = set(order)
+    for op in order:
+        if op in live or _dce.would_be_trivially_dead(op):
+            continue
+        live.add(op)
+        pending = [op]
+        while pending:
+            for operand in pending.pop()._operands:  # noqa: SLF001
+                owner = operand.owner
+                if owner not in live and owner in visited:
+                    live.add(owner)
+                    pending.append(owner)
 
 
 _ATTRIBUTE_KINDS: dict[type, bool] = {}
@@ -372,15 +440,38 @@ def isolated_from_above_verify(self: IsolatedFromAbove, op: Operation) -> None:
             child = block._first_op  # noqa: SLF001
             while child is not None:
                 for operand in child._operands:  # noqa: SLF001
-                    # xDSL: ``not op.is_ancestor(owner) or owner is op``
-                    owner = operand.owner
-                    where = owner if isinstance(owner, Block) else owner.parent
+                    # xDSL: ``not op.is_ancestor(owner) or owner is op``; the block of the
+                    # owner read off the fields (``isinstance`` on xDSL's abstract classes
+                    # was most of this check's time)
+                    kind = type(operand)
+                    if kind is OpResult:
+                        owner = operand.op
+                        where = owner.parent
+                    elif kind is BlockArgument:
+                        owner = where = operand.block
+                    else:
+                        owner = operand.owner
+                        where = owner if isinstance(owner, Block) else owner.parent
                     if owner is op or id(where) not in inside:
                         raise VerifyException("Operation using value defined out of its "
                                               f"IsolatedFromAbove parent: {child}")
                 if not child.has_trait(IsolatedFromAbove):
                     regions += child.regions
                 child = child._next_op  # noqa: SLF001
+
+
+def same_operands_and_result_type_verify(self: SameOperandsAndResultType,
+                                         op: Operation) -> None:
+    # Every operand and result of one type object (``f32``, one tensor type): equal
+    # element types, shapes and encodings, so xDSL's check passes; it would build a
+    # ``NoneAttr`` for each value's encoding to find that out.
+    results = op.results
+    if results and op._operands:  # noqa: SLF001
+        first = results[0]._type  # noqa: SLF001
+        if all(r._type is first for r in results) and \
+                all(v._type is first for v in op._operands):  # noqa: SLF001
+            return
+    _same_operands_and_result_type_verify(self, op)
 
 
 def new_operation(cls: type[Operation], operands, result_types, properties: dict,
@@ -445,8 +536,9 @@ def install() -> None:
     Operation.get_traits_of_type = classmethod(get_traits_of_type)
     OpTraits.add_trait = add_trait
     _ops.OpDef.verify = verify
-    _dce.LiveSet.propagate_op_liveness = propagate_op_liveness
+    _dce.LiveSet.propagate_region_liveness = propagate_region_liveness
     Attribute.__post_init__ = attribute_post_init
     _ops.irdl_build_arg_list = build_arg_list
     IsolatedFromAbove.verify = isolated_from_above_verify
+    SameOperandsAndResultType.verify = same_operands_and_result_type_verify
     _cse.OperationInfo.__hash__ = operation_info_hash

@@ -61,6 +61,11 @@ class PassManager:
         for inst in self.instrumentations:
             inst.before_pipeline(module)
         self._verifier = ir_io.incremental_verifier()
+        # How many passes have changed the IR so far, and for each run of an idempotent
+        # pass, (pass, id of its op) -> (its op, that count after it ran); the op is held
+        # so that its id is not reused.
+        self._changes = 0
+        self._idempotent_runs: dict[tuple[object, int], tuple[Operation, int]] = {}
         if self.verify_each:
             self._verifier.start(module)
         with diagnostic_handler(self.diagnostics, self.filename):
@@ -83,6 +88,12 @@ class PassManager:
         for inst in self.instrumentations:
             inst.before_pass(step, op, module)
         log = debug_log(step.name)
+        if self._unchanged_since_last_run(step, op, log):
+            # Its output would be its input (it ran on this very IR before): skipped, as
+            # is the verification (nothing changed).
+            for inst in self.instrumentations:
+                inst.after_pass(step, op, module)
+            return
         if log.isEnabledFor(logging.DEBUG):
             log.debug("running on '%s'%s", op.name, symbol_suffix(op, " @"))
         try:
@@ -110,7 +121,8 @@ class PassManager:
             # invalid IR has failed, and only --mlir-print-ir-after-failure shows its IR.
             start = time.perf_counter()
             try:
-                self._verifier.verify(module, self.filename)
+                if self._verifier.verify(module, self.filename):
+                    self._changes += 1
             except TileoptError as err:
                 err.message = f"invalid IR after pass '{step.name}': {err.message}"
                 self._failed(step, op, module)
@@ -118,8 +130,21 @@ class PassManager:
             finally:
                 for inst in self.instrumentations:
                     inst.verify_time(time.perf_counter() - start)
+            if type(step.pass_).idempotent:
+                self._idempotent_runs[(step.pass_, id(op))] = (op, self._changes)
         for inst in self.instrumentations:
             inst.after_pass(step, op, module)
+
+    def _unchanged_since_last_run(self, step: PassStep, op: Operation,
+                                  log: logging.Logger) -> bool:
+        """Whether ``step`` is an idempotent pass that ran on ``op`` with the same options
+        and no pass has changed the IR since (known only while every pass is verified);
+        not when its statistics or debug output are asked for."""
+        if not self.verify_each or self.statistics is not None or \
+                log.isEnabledFor(logging.DEBUG) or not type(step.pass_).idempotent:
+            return False
+        last = self._idempotent_runs.get((step.pass_, id(op)))
+        return last is not None and last[0] is op and last[1] == self._changes
 
     def _failed(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
         debug_log(step.name).debug("failed")

@@ -24,6 +24,7 @@ from tileopt.dialects.xdsl_fast_paths import remembering_verdicts
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.locations import file_position, from_ancestors
 from tileopt.ir.source_positions import source_position
+from tileopt.ir.walks import ops_in_walk_order as _ops_in_walk_order
 
 
 def op_position(op: Operation, filename: str | None) -> tuple[str | None, int | None,
@@ -254,30 +255,6 @@ def _verify_ops_in_order(module: Operation, only: set[Operation] | None,
             raise _op_error(problem[0], problem[1], filename)
 
 
-def _ops_in_walk_order(root: Operation) -> list[Operation]:
-    """``list(root.walk())`` (each op before its regions' ops), through xDSL 0.74's linked
-    lists directly: its nested generators cost more than the verification's own work."""
-    found: list[Operation] = []
-    append = found.append
-
-    def visit(op: Operation) -> None:
-        append(op)
-        for region in op.regions:
-            block = region._first_block  # noqa: SLF001
-            while block is not None:
-                child = block._first_op  # noqa: SLF001
-                while child is not None:
-                    if child.regions:
-                        visit(child)
-                    else:
-                        append(child)
-                    child = child._next_op  # noqa: SLF001
-                block = block._next_block  # noqa: SLF001
-
-    visit(root)
-    return found
-
-
 def _signature(op: Operation) -> tuple:
     """Everything about ``op`` that its verification reads, apart from its nested ops:
     where it is (block, neighbours, parent op), its operands and their types, its result
@@ -320,7 +297,9 @@ class IncrementalVerifier:
     def start(self, module: Operation) -> None:
         self._signatures = {op: _signature(op) for op in _ops_in_walk_order(module)}
 
-    def verify(self, module: Operation, filename: str | None = None) -> None:
+    def verify(self, module: Operation, filename: str | None = None) -> bool:
+        """Verify what changed since the last call; whether anything did (any op's
+        signature: its operands, types, attributes, properties, regions, place)."""
         before = self._signatures
         now: dict[Operation, tuple] = {}
         changed: list[Operation] = []
@@ -331,7 +310,7 @@ class IncrementalVerifier:
         removed = [op for op in before if op not in now]
         self._signatures = now
         if not changed and not removed:
-            return
+            return False
         recheck: set[Operation] = set(changed)
         for op in changed:
             parent = op.parent_op()
@@ -344,6 +323,7 @@ class IncrementalVerifier:
         # The module-level rules read the module's attributes and each op's types (part of
         # its signature): with the module op itself unchanged, only re-checked ops can fail.
         _verify_ops(module, recheck, filename, module_rules_on_all=module in changed)
+        return True
 
 
 def _module_level_problem(module: ModuleOp, ops: list[Operation] | None = None

@@ -39,6 +39,10 @@ class Pass(ModulePass):
     summary: ClassVar[str] = ""
     # The op this pass runs on; None: any op it is nested under (op-agnostic, as in MLIR).
     anchor: ClassVar[str | None] = "builtin.module"
+    # Running the pass again on its own output changes nothing, and what it does depends
+    # only on the IR (not on locations or outside state): the pass manager skips a run
+    # when the IR is unchanged since the same pass (same options, same op) last ran.
+    idempotent: ClassVar[bool] = False
 
     def apply(self, ctx: Context, op: Operation) -> None:  # type: ignore[override]
         raise NotImplementedError(f"pass {self.name} does not implement apply()")

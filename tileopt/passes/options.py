@@ -58,8 +58,20 @@ def option(default: object, help: str = "", *, name: str | None = None,
         "choices": tuple(choices) if choices is not None else None})
 
 
+# Per class (not inherited: a subclass's key is itself), built once: a pipeline asks for a
+# pass's options several times per run, and evaluating the annotations is most of the cost.
+_SPECS: dict[type, tuple[OptionSpec, ...]] = {}
+
+
 def option_specs(cls: type) -> list[OptionSpec]:
     """The options of a pass class, in declaration order."""
+    specs = _SPECS.get(cls)
+    if specs is None:
+        specs = _SPECS[cls] = tuple(_build_option_specs(cls))
+    return list(specs)
+
+
+def _build_option_specs(cls: type) -> list[OptionSpec]:
     hints = typing.get_type_hints(cls)
     specs = []
     for field in dataclasses.fields(cls):

@@ -55,22 +55,26 @@ def _generate(llvm_ir: str, target: GPUTarget, opt_level: int, filename: str,
     # Found here, in the parent: a missing library is a clean error, not a child's failure.
     libraries = rocm_device_libs.library_paths(module)
     kind = "object" if as_object else "assembly"
+    return llvm_backend.run_isolated(
+        _code, (llvm_ir, target, opt_level, filename, as_object, fp_fusion, libraries),
+        f"AMDGCN {kind} generation for {target.arch}")
 
-    def generate() -> bytes:
-        machine = llvm_backend.target_machine(target)
-        module = llvm_backend.parse(llvm_ir, filename)
-        llvm_backend.prepare_for_target(module, target)
-        module = rocm_device_libs.link(module, machine, target, libraries)
-        llvm_backend.inline_everything(module)
-        llvm_backend.optimize(module, machine, opt_level)
-        llvm_backend.verify(module, filename)
-        if fp_fusion:  # Triton's make_amdgcn fuses multiply-adds as make_ptx does
-            module = llvm_backend.with_contraction(module)
-        if as_object:
-            return machine.emit_object(module)
-        return machine.emit_assembly(module).encode()
 
-    return llvm_backend.run_isolated(generate, f"AMDGCN {kind} generation for {target.arch}")
+def _code(llvm_ir: str, target: GPUTarget, opt_level: int, filename: str, as_object: bool,
+          fp_fusion: bool, libraries: list[Path]) -> bytes:
+    """Optimise and compile (run in the LLVM worker)."""
+    machine = llvm_backend.target_machine(target)
+    module = llvm_backend.parse(llvm_ir, filename)
+    llvm_backend.prepare_for_target(module, target)
+    module = rocm_device_libs.link(module, machine, target, libraries)
+    llvm_backend.inline_everything(module)
+    llvm_backend.optimize(module, machine, opt_level)
+    llvm_backend.verify(module, filename)
+    if fp_fusion:  # Triton's make_amdgcn fuses multiply-adds as make_ptx does
+        module = llvm_backend.with_contraction(module)
+    if as_object:
+        return machine.emit_object(module)
+    return machine.emit_assembly(module).encode()
 
 
 def llvm_ir_to_amdgcn(llvm_ir: str, arch: str | GPUTarget = "gfx942", opt_level: int = 3,

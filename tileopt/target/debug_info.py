@@ -34,6 +34,11 @@ class DebugInfoBuilder:
         self._lexical_blocks: dict[tuple[int, DIFileAttr], ir.DIValue] = {}
         self._compile_unit: ir.DIValue | None = None
         self._subroutine_type: ir.DIValue | None = None
+        # (id(loc), id(subprogram), function file) -> (loc, location): the ops of a kernel
+        # share a few hundred location objects; llvmlite gives equal metadata once, so the
+        # answer for a location object already seen is the node made for it then (the
+        # entry holds the location, so that its id is not reused).
+        self._locations: dict[tuple[int, int, str], tuple[Attribute, ir.DIValue | None]] = {}
 
     def _file(self, file: DIFileAttr) -> ir.DIValue:
         if file not in self._files:
@@ -92,6 +97,14 @@ class DebugInfoBuilder:
     def location(self, loc: Attribute | None, subprogram: ir.DIValue,
                  function_file: str) -> ir.DIValue | None:
         """The ``!DILocation`` of an op inside the function of ``subprogram``, or None."""
+        key = (id(loc), id(subprogram), function_file)
+        known = self._locations.get(key)
+        if known is None or known[0] is not loc:
+            known = self._locations[key] = (loc, self._location(loc, subprogram, function_file))
+        return known[1]
+
+    def _location(self, loc: Attribute | None, subprogram: ir.DIValue,
+                  function_file: str) -> ir.DIValue | None:
         if isinstance(loc, FileLineColLoc):
             filename = loc.filename.data
             scope = subprogram if filename == function_file else \

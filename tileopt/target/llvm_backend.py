@@ -3,9 +3,11 @@
 Everything here turns LLVM's failures into ``TileoptError``s. Parsing and verification
 report errors as exceptions; instruction selection does not: an intrinsic the target lacks
 (``llvm.amdgcn.*`` in NVPTX, wgmma on sm_80) ends in ``LLVM ERROR: Cannot select`` and
-``abort()``. So optimisation and code generation run in a forked child process; if LLVM
-kills the child, the parent reports LLVM's last message instead of dying with it.
-(``TILEOPT_LLVM_IN_PROCESS=1`` runs them in-process, for debugging.)
+``abort()``. So optimisation and code generation run in a forked child process, the LLVM
+worker (``run_isolated``: forked at the first use and kept for the next ones); if LLVM
+kills it, the parent reports LLVM's last message instead of dying with it, and the next
+call forks a new worker. (``TILEOPT_LLVM_IN_PROCESS=1`` runs them in-process, for
+debugging.)
 
 Process-wide LLVM options are those Triton sets for every compilation:
 ``-nvptx-short-ptr`` (32-bit shared/local pointers, the ``p3:32:32`` data layout),
@@ -20,12 +22,17 @@ runs without it), so that the fused multiply-adds and their rounding are Triton'
 
 from __future__ import annotations
 
+import atexit
 import faulthandler
 import os
 import pickle
 import re
+import resource
+import signal
+import struct
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
 from functools import cache
@@ -64,11 +71,18 @@ def with_contraction(module: llvm.ModuleRef) -> llvm.ModuleRef:
         return match.group(0) if " contract" in flags or " fast" in flags else \
             f"{match.group(1)}{flags} contract"
 
-    return parse(_FLOAT_OP.sub(flag, str(module)), "<module before code generation>")
+    # The module was verified; flags on float operations cannot make it invalid.
+    return parse(_FLOAT_OP.sub(flag, str(module)), "<module before code generation>",
+                 verified=True)
 
 
-def parse(text: str, filename: str = "<llvm-ir>") -> llvm.ModuleRef:
-    """Parse and verify LLVM IR text; errors carry the line and column LLVM reports."""
+def parse(text: str, filename: str = "<llvm-ir>", *, verified: bool = False) -> llvm.ModuleRef:
+    """Parse and verify LLVM IR text (``verified``: known valid, not verified again);
+    errors carry the line and column LLVM reports."""
+    global _HANDED
+    if _HANDED is not None and _HANDED[0] is text:
+        module, _HANDED = _HANDED[1], None
+        return module
     initialize()
     try:
         module = llvm.parse_assembly(text)
@@ -78,8 +92,22 @@ def parse(text: str, filename: str = "<llvm-ir>") -> llvm.ModuleRef:
             raise TileoptError(f"invalid LLVM IR: {match.group(3)}", filename,
                                int(match.group(1)), int(match.group(2))) from None
         raise TileoptError(f"invalid LLVM IR: {message.strip()}", filename) from None
-    verify(module, filename)
+    if not verified:
+        verify(module, filename)
     return module
+
+
+_HANDED: tuple[str, llvm.ModuleRef] | None = None
+"""(text, the module it was printed from) for the next ``parse`` of that text object."""
+
+
+def hand_over(text: str, module: llvm.ModuleRef) -> None:
+    """The next ``parse(text)`` of this very string object returns ``module`` (once)
+    instead of parsing again: ``module`` was verified and ``text`` is ``str(module)``, as
+    a module parsed from ``text`` prints it (``module_to_llvm_ir`` hands its module to the
+    back end, which reads the declared functions off it)."""
+    global _HANDED
+    _HANDED = (text, module)
 
 
 def verify(module: llvm.ModuleRef, filename: str = "<llvm-ir>") -> None:
@@ -226,43 +254,187 @@ def link_bitcode(module: llvm.ModuleRef, path: str) -> list[str]:
     return [f.name for f in linked]
 
 
-def run_isolated(work: Callable[[], bytes], what: str) -> bytes:
-    """Run ``work`` (LLVM code generation) in a forked child; LLVM aborts become errors."""
+def run_isolated(function: Callable[..., bytes], args: tuple, what: str) -> bytes:
+    """``function(*args)`` (LLVM optimisation and code generation) in this process's LLVM
+    worker; an LLVM abort kills only the worker and becomes an error naming ``what``.
+
+    ``function`` is a module-level function and ``args`` are picklable: the worker is a
+    child forked at the first call and kept for the next ones, so it reads nothing of this
+    process's state from after that fork but what the call passes. Forking a child per
+    call cost about 10 ms CPU per kernel (copy-on-write faults on both sides of the fork,
+    LLVM's lazily built tables built again in every child)."""
     if not hasattr(os, "fork") or os.environ.get("TILEOPT_LLVM_IN_PROCESS") == "1":
-        return work()
-    read_end, write_end = os.pipe()
-    with tempfile.TemporaryFile() as stderr_file:
-        pid = os.fork()
-        if pid == 0:  # child: never returns
-            status = 0
+        return function(*args)
+    with _WORKER_LOCK:  # one call at a time on the worker's pipes
+        status, payload = _Worker.current().call(function, args)
+    if status == 0:
+        return payload
+    if status == 1:
+        raise TileoptError(*pickle.loads(payload))
+    if status == 2:
+        raise TileoptError(f"{what} failed: {payload.decode(errors='replace')}")
+    return _crashed(what, payload.decode(errors="replace"), status - 3)
+
+
+def worker_cpu_seconds() -> float:
+    """CPU seconds the live LLVM worker has used (user + system): a waited-for child's time
+    is in ``RUSAGE_CHILDREN``, the worker's is not until it ends (then it moves there)."""
+    worker = _Worker.live
+    return worker.cpu if worker is not None and worker.parent == os.getpid() else 0.0
+
+
+_WORKER_LOCK = threading.Lock()
+_LENGTH = struct.Struct("<Q")
+_REPLY = struct.Struct("<Bd")  # status (0 result, 1 TileoptError, 2 other error), CPU
+
+
+def _send(fd: int, message: bytes) -> None:
+    with memoryview(_LENGTH.pack(len(message)) + message) as view:
+        while view:
+            view = view[os.write(fd, view):]
+
+
+def _receive(fd: int) -> bytes | None:
+    """One message, or None at the end of the stream (the other side is gone)."""
+    chunks, wanted, header = [], _LENGTH.size, True
+    while True:
+        while wanted:
+            chunk = os.read(fd, min(wanted, 1 << 20))
+            if not chunk:
+                return None
+            chunks.append(chunk)
+            wanted -= len(chunk)
+        data = b"".join(chunks)
+        if not header:
+            return data
+        header, chunks, (wanted,) = False, [], _LENGTH.unpack(data)
+        if not wanted:
+            return b""
+
+
+class _Worker:
+    """A child forked from this process that runs LLVM work, call after call."""
+
+    live: _Worker | None = None
+
+    @classmethod
+    def current(cls) -> _Worker:
+        worker = cls.live
+        if worker is not None and (worker.parent != os.getpid() or worker.exited()):
+            worker = None  # a forked copy of this process, or a worker that was killed
+        if worker is None:
+            worker = cls.live = cls()
+        return worker
+
+    def __init__(self) -> None:
+        self.parent = os.getpid()
+        self.cpu = 0.0
+        self.stderr = tempfile.TemporaryFile()
+        requests, self.requests = os.pipe()
+        self.replies, replies = os.pipe()
+        sys.stderr.flush()
+        self.pid = os.fork()
+        if self.pid == 0:  # the worker: never returns
             try:
-                os.close(read_end)
-                os.dup2(stderr_file.fileno(), 2)
+                os.close(self.requests)
+                os.close(self.replies)
+                os.dup2(self.stderr.fileno(), 2)
                 # An abort is expected here; no Python traceback on the parent's terminal.
                 faulthandler.disable()
-                try:
-                    payload = b"\0" + work()
-                except TileoptError as err:
-                    fields = (err.message, err.file, err.line, err.col)
-                    payload, status = b"\1" + pickle.dumps(fields), 1
-                except BaseException as err:  # noqa: BLE001 - reported to the parent
-                    payload, status = b"\2" + f"{type(err).__name__}: {err}".encode(), 1
-                with os.fdopen(write_end, "wb") as out:
-                    out.write(payload)
+                # Ctrl-C is for the parent; the worker ends when the parent closes the pipe.
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                _serve(requests, replies)
             finally:
-                os._exit(status)
-        os.close(write_end)
-        with os.fdopen(read_end, "rb") as incoming:
-            payload = incoming.read()
-        _, status = os.waitpid(pid, 0)
-        if payload[:1] == b"\0" and os.waitstatus_to_exitcode(status) == 0:
-            return payload[1:]
-        if payload[:1] == b"\1":
-            raise TileoptError(*pickle.loads(payload[1:]))
-        if payload[:1] == b"\2":
-            raise TileoptError(f"{what} failed: {payload[1:].decode(errors='replace')}")
-        stderr_file.seek(0)
-        return _crashed(what, stderr_file.read().decode(errors="replace"), status)
+                os._exit(0)
+        os.close(requests)
+        os.close(replies)
+
+    def call(self, function: Callable[..., bytes], args: tuple) -> tuple[int, bytes]:
+        """(status, payload); status 3 + the exit status when the worker died, with what
+        it wrote on stderr as the payload."""
+        try:
+            _send(self.requests, pickle.dumps((function, args)))
+            reply = _receive(self.replies)
+        except BrokenPipeError:
+            reply = None
+        except BaseException:
+            # Interrupted (Ctrl-C) mid-call: its reply would answer the next call.
+            self.close(kill=True)
+            raise
+        if reply is None:
+            self.stderr.seek(0)
+            said = self.stderr.read()
+            return 3 + self.close(), said
+        status, self.cpu = _REPLY.unpack_from(reply)
+        return status, reply[_REPLY.size:]
+
+    def exited(self) -> bool:
+        if os.waitpid(self.pid, os.WNOHANG)[0] == 0:
+            return False
+        self.pid = None  # reaped
+        self.close()
+        return True
+
+    def close(self, kill: bool = False) -> int:
+        """End the worker (it stops when its requests pipe closes, or at once with
+        ``kill``); its exit status."""
+        if kill and self.pid is not None:
+            os.kill(self.pid, signal.SIGKILL)
+        for fd in (self.requests, self.replies):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.stderr.close()
+        if _Worker.live is self:
+            _Worker.live = None
+        if self.pid is None:
+            return 0
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = None
+        return status
+
+
+def _serve(requests: int, replies: int) -> None:
+    """The worker's loop: run each request, reply with its result and the CPU used so far;
+    what LLVM writes on stderr (fd 2, a file) is kept for the current request only."""
+    while (message := _receive(requests)) is not None:
+        os.ftruncate(2, 0)
+        os.lseek(2, 0, os.SEEK_SET)
+        try:
+            function, args = pickle.loads(message)
+            status, payload = 0, function(*args)
+        except TileoptError as err:
+            status, payload = 1, pickle.dumps((err.message, err.file, err.line, err.col))
+        except BaseException as err:  # noqa: BLE001 - reported to the parent
+            status, payload = 2, f"{type(err).__name__}: {err}".encode()
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        _send(replies, _REPLY.pack(status, usage.ru_utime + usage.ru_stime) + payload)
+
+
+@atexit.register
+def _end_worker() -> None:
+    # Waited for, so that the worker's CPU time counts in this process's children's.
+    worker = _Worker.live
+    if worker is not None and worker.parent == os.getpid():
+        worker.close()
+
+
+def _forget_worker_in_forked_child() -> None:
+    # A fork of this process must not talk to this process's worker, nor keep its pipe
+    # open (the worker ends when the pipe closes).
+    worker = _Worker.live
+    if worker is not None:
+        for fd in (worker.requests, worker.replies):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        _Worker.live = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_worker_in_forked_child)
 
 
 def _crashed(what: str, stderr: str, status: int) -> bytes:

@@ -174,7 +174,10 @@ def module_to_llvm_ir(module: builtin.ModuleOp, target: GPUTarget | str | None =
         raise _blame_op(translation, text, err) from None
     parsed.name = MODULE_NAME
     _unname_values(parsed)
-    return str(parsed)
+    result = str(parsed)
+    parsed.name = "<string>"  # as parsing the result names it
+    llvm_backend.hand_over(result, parsed)
+    return result
 
 
 def _blame_op(translation: ModuleTranslation, text: str, err: TileoptError) -> TileoptError:

@@ -99,13 +99,8 @@ def llvm_ir_to_ptx(llvm_ir: str, arch: str | GPUTarget = "sm_90a", opt_level: in
     input ``opt_level=0`` to reproduce ``make_ptx`` alone). ``fp_fusion`` mirrors Triton's
     ``enable_fp_fusion``.
     """
-    target, prepare = _code_generation_input(llvm_ir, arch, opt_level, fp_fusion, filename)
-
-    def generate() -> bytes:
-        machine, module = prepare()
-        return machine.emit_assembly(module).encode()
-
-    ptx = llvm_backend.run_isolated(generate, f"PTX generation for {target.arch}").decode()
+    target, args = _code_generation_input(llvm_ir, arch, opt_level, fp_fusion, filename)
+    ptx = llvm_backend.run_isolated(_ptx, args, f"PTX generation for {target.arch}").decode()
     # As Triton: ", debug" on .target would make ptxas skip its optimisations.
     return re.sub(r",\s*debug|debug,\s*", "", ptx)
 
@@ -115,32 +110,44 @@ def llvm_ir_for_code_generation(llvm_ir: str, arch: str | GPUTarget = "sm_90a",
                                 filename: str = "<llvm-ir>") -> str:
     """The LLVM IR that :func:`llvm_ir_to_ptx` hands to NVPTX code generation (libdevice
     linked, ``-O<opt_level>``, contraction flags): what to compare with Triton's ``.llir``."""
-    target, prepare = _code_generation_input(llvm_ir, arch, opt_level, fp_fusion, filename)
-    return llvm_backend.run_isolated(lambda: str(prepare()[1]).encode(),
+    target, args = _code_generation_input(llvm_ir, arch, opt_level, fp_fusion, filename)
+    return llvm_backend.run_isolated(_code_generation_llvm_ir, args,
                                      f"LLVM IR for {target.arch}").decode()
 
 
 def _code_generation_input(llvm_ir: str, arch: str | GPUTarget, opt_level: int,
-                           fp_fusion: bool, filename: str):
-    """The target and a function (run in the child process) giving the target machine and
-    the module code generation gets."""
+                           fp_fusion: bool, filename: str) -> tuple[GPUTarget, tuple]:
+    """The target, and the arguments of the work run in the LLVM worker (``_prepared``):
+    errors found here, in this process, keep their location, and the libdevice to link is
+    chosen here."""
     target = _nvidia_target(arch)
     module = llvm_backend.parse(llvm_ir, filename)  # errors found here keep their location
     missing = _needs_libdevice(module)
-    if missing:
-        _libdevice_for(missing)  # its error here, not in the child process
+    libdevice = str(_libdevice_for(missing)) if missing else None
+    return target, (llvm_ir, target, opt_level, fp_fusion, filename, libdevice)
+
+
+def _prepared(llvm_ir: str, target: GPUTarget, opt_level: int, fp_fusion: bool,
+              filename: str, libdevice: str | None):
+    """The target machine and the module code generation gets (run in the LLVM worker)."""
     llvm_backend.set_fp_fusion(fp_fusion)
+    machine = llvm_backend.target_machine(target)
+    module = llvm_backend.parse(llvm_ir, filename)
+    llvm_backend.prepare_for_target(module, target)
+    if libdevice is not None:
+        llvm_backend.link_bitcode(module, libdevice)
+    llvm_backend.inline_everything(module)
+    llvm_backend.optimize(module, machine, opt_level, drop_unused=libdevice is not None)
+    llvm_backend.verify(module, filename)
+    if fp_fusion:
+        module = llvm_backend.with_contraction(module)
+    return machine, module
 
-    def prepare():
-        machine = llvm_backend.target_machine(target)
-        module = llvm_backend.parse(llvm_ir, filename)
-        llvm_backend.prepare_for_target(module, target)
-        linked = link_libdevice(module)
-        llvm_backend.inline_everything(module)
-        llvm_backend.optimize(module, machine, opt_level, drop_unused=linked)
-        llvm_backend.verify(module, filename)
-        if fp_fusion:
-            module = llvm_backend.with_contraction(module)
-        return machine, module
 
-    return target, prepare
+def _ptx(*args) -> bytes:
+    machine, module = _prepared(*args)
+    return machine.emit_assembly(module).encode()
+
+
+def _code_generation_llvm_ir(*args) -> bytes:
+    return str(_prepared(*args)[1]).encode()

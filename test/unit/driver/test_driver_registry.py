@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import pkgutil
 import sys
-from dataclasses import FrozenInstanceError
+from dataclasses import FrozenInstanceError, dataclass
 
 import pytest
 
@@ -58,6 +58,36 @@ def test_options_have_cli_names_types_and_defaults():
     with pytest.raises(FrozenInstanceError):
         probe.num_warps = 1  # passes are immutable values
     assert all_passes()["unit-test-probe"] is Probe
+
+
+def test_option_specs_are_remembered_per_class_not_inherited():
+    from tileopt.passes.options import option_specs
+
+    @register_pass
+    class Parent(Pass):
+        name = "unit-test-cache-parent"
+        width: int = option(2)
+
+    @register_pass
+    class Child(Parent):
+        name = "unit-test-cache-child"
+        depth: str = option("x")
+
+    def make(kind, default):  # one qualified name, two classes
+        return dataclass(frozen=True)(type("Twin", (Pass,), {
+            "name": "unit-test-cache-twin", "__annotations__": {"width": kind},
+            "width": option(default)}))
+
+    # Parent's were asked first (by register_pass): the child must not get them.
+    assert [s.name for s in Parent.options()] == ["width"]
+    assert [s.name for s in Child.options()] == ["width", "depth"]
+    assert Child.options()[1].type is str
+    twins = make(float, 0.5), make(int, 1)
+    assert [t.options()[0].type for t in twins] == [float, int]
+    # Built once: the same spec objects each time, in a fresh list the caller may change.
+    first = option_specs(Child)
+    first.clear()
+    assert option_specs(Child)[0] is Child.options()[0]
 
 
 def test_registering_another_class_under_a_taken_name_fails():

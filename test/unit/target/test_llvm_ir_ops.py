@@ -485,6 +485,29 @@ def test_locations_become_line_table_debug_info():
     assert re.search(r"ret i32 %\d+\n", ir), "an unknown location carries no !dbg"
 
 
+def test_a_location_shared_by_two_functions_is_scoped_by_each():
+    # One location object (an alias) in two functions: each op's !DILocation has its own
+    # function's subprogram as scope (the builder remembers a location per function).
+    ir = to_llvm_ir("""#loc = loc("src/kernels.py":12:5)
+module {
+  llvm.func @f(%a: i32) -> i32 {
+    %0 = llvm.add %a, %a : i32 loc(#loc)
+    llvm.return %0 : i32 loc(#loc)
+  } loc("src/kernels.py":11:0)
+  llvm.func @g(%a: i32) -> i32 {
+    %0 = llvm.add %a, %a : i32 loc(#loc)
+    llvm.return %0 : i32 loc(#loc)
+  } loc("src/kernels.py":20:0)
+}""")
+    subprograms = dict(re.findall(r"define i32 @(\w)\(i32 %0\) !dbg !(\d+)", ir))
+    scopes = {}
+    for function, body in re.findall(r"define i32 @(\w)\(.*?\n(.*?)\n}", ir, re.S):
+        (used,) = set(re.findall(r"!dbg !(\d+)", body))
+        scopes[function] = re.search(rf"^!{used} = !DILocation\(line: 12, column: 5, "
+                                     r"scope: !(\d+)\)", ir, re.M).group(1)
+    assert scopes == subprograms and len(set(scopes.values())) == 2
+
+
 def test_no_debug_info_without_locations():
     ir = to_llvm_ir(function("%a: i32", "    llvm.return %a : i32", "i32"))
     assert "!dbg" not in ir and "DICompileUnit" not in ir

@@ -39,6 +39,7 @@ from tileopt.dialects.canonicalization import canonicalization_patterns
 from tileopt.passes.options import option
 from tileopt.passes import Pass, register_pass
 from tileopt.passes.statistics import add_statistic, debug_log
+from tileopt.ir.walks import ops_in_walk_order, ops_in_worklist_order
 
 _LOG = debug_log("canonicalize")
 
@@ -94,7 +95,7 @@ def hoist_and_unique_constants(root: Operation | Region) -> None:
     known: dict[tuple, Operation] = {}
     kept: set[Operation] = set()
     # An unregistered op is no constant (xDSL's has_trait says yes for it by default).
-    for const in [op for op in root.walk()
+    for const in [op for op in ops_in_walk_order(root)
                   if op.has_trait(ConstantLike, value_if_unregistered=False) and not op.regions]:
         region = _insertion_region(const)
         if region is None or not region.blocks:
@@ -144,9 +145,14 @@ class GreedyWalker(PatternRewriteWalker):
     every iteration, the last one (which finds nothing to do) included."""
 
     def _populate_worklist(self, op: Operation | Region | Block) -> None:
-        if not isinstance(op, Block):
-            hoist_and_unique_constants(op)
-        super()._populate_worklist(op)
+        if isinstance(op, Block) or self.walk_reverse or self.walk_regions_first:
+            super()._populate_worklist(op)
+            return
+        hoist_and_unique_constants(op)
+        # xDSL's order (its walk(reverse=True, region_first=True)), without its generators
+        push = self._worklist.push
+        for sub_op in ops_in_worklist_order(op):
+            push(sub_op)
 
 
 def apply_greedily(ctx: Context, root: Operation, patterns: list[RewritePattern],
@@ -171,6 +177,9 @@ class Canonicalize(Pass):
 
     name = "canonicalize"
     anchor = None
+    # A fixed point: the greedy driver stops when an iteration changes nothing, and its
+    # constant hoisting leaves hoisted constants where they are.
+    idempotent = True
 
     # MLIR's options, so pipelines and reproducers written by MLIR and Triton (which print
     # every option, sorted by name as here) run here. The rewrite runs to a fixed point; the limits and the

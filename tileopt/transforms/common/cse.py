@@ -67,3 +67,4 @@ def _cse(op: Operation) -> None:
 CSE = register_op_pass(
     "CSE", "cse",
     "Eliminate common subexpressions.", _cse)
+CSE.idempotent = True  # what one run leaves has no two equivalent ops in scope

@@ -896,9 +896,11 @@ class RemoveLayoutConversions(Pass):
             changed = False
             for func in _functions(op):
                 changed |= LayoutRematerialization(func).backward_rematerialization()
-            apply_patterns_greedily(ctx, op, CONVERT_LAYOUT_PATTERNS)
             if not changed:
+                # Nothing rematerialized: the IR is the last greedy run's output, which the
+                # same patterns leave as it is (the driver stopped at a fixed point).
                 break
+            apply_patterns_greedily(ctx, op, CONVERT_LAYOUT_PATTERNS)
 
         for func in _functions(op):
             remat = LayoutRematerialization(func)

@@ -1,0 +1,178 @@
+"""The LLVM worker (``llvm_backend.run_isolated``): one forked child runs LLVM's code
+generation for call after call; an LLVM abort kills only the worker and becomes an error,
+and the next call gets a new worker. And the translated module handed to the back end
+(``llvm_backend.hand_over``) instead of a second parse of its text."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from tileopt.ir import TileoptError
+from tileopt.ir import parse_module
+from tileopt.target import llvm_backend, translate
+from tileopt.target.llvm_ir import module_to_llvm_ir
+
+# wgmma exists only on sm_90a: LLVM aborts in instruction selection for sm_80.
+WGMMA = """module {
+  llvm.func @k() attributes {nvvm.kernel} {
+    nvvm.wgmma.fence.aligned
+    llvm.return
+  }
+}"""
+EMPTY = """module {
+  llvm.func @k() attributes {nvvm.kernel} {
+    llvm.return
+  }
+}"""
+
+
+@pytest.fixture(autouse=True)
+def forked(monkeypatch):
+    monkeypatch.delenv("TILEOPT_LLVM_IN_PROCESS", raising=False)
+
+
+def _worker_pid() -> int | None:
+    worker = llvm_backend._Worker.live  # noqa: SLF001
+    return worker.pid if worker is not None else None
+
+
+def test_one_worker_serves_several_calls_and_reports_its_cpu_time():
+    translate(EMPTY, "ptx", "sm_80")
+    first = _worker_pid()
+    assert first is not None and first != os.getpid()
+    before = llvm_backend.worker_cpu_seconds()
+    translate(WGMMA, "ptx", "sm_90a")
+    assert _worker_pid() == first
+    assert llvm_backend.worker_cpu_seconds() > before > 0
+
+
+def test_an_abort_is_an_error_and_the_next_call_gets_a_new_worker():
+    translate(EMPTY, "ptx", "sm_80")
+    first = _worker_pid()
+    with pytest.raises(TileoptError, match="LLVM failed during PTX generation for sm_80: "
+                                           "Cannot select: intrinsic %llvm.nvvm.wgmma.fence"):
+        translate(WGMMA, "ptx", "sm_80")
+    assert _worker_pid() is None
+    assert "wgmma.fence.sync.aligned" in translate(WGMMA, "ptx", "sm_90a")
+    assert _worker_pid() not in (None, first)
+
+
+def test_the_message_of_an_abort_is_that_calls_own():
+    # What an earlier call wrote on the worker's stderr is not taken for the reason.
+    assert llvm_backend.run_isolated(_say, (b"LLVM ERROR: stale\n",), "the probe") == b""
+    with pytest.raises(TileoptError) as caught:
+        llvm_backend.run_isolated(_abort, (), "the probe")
+    assert caught.value.message == "LLVM failed during the probe: exit status -6"
+
+
+def _say(text: bytes) -> bytes:
+    os.write(2, text)
+    return b""
+
+
+def _abort() -> bytes:
+    os.abort()
+
+
+def test_a_worker_killed_between_calls_is_replaced_silently():
+    translate(EMPTY, "ptx", "sm_80")
+    first = _worker_pid()
+    os.kill(first, signal.SIGKILL)
+    assert "wgmma.fence.sync.aligned" in translate(WGMMA, "ptx", "sm_90a")
+    assert _worker_pid() not in (None, first)
+
+
+def test_errors_raised_in_the_worker_keep_their_kind():
+    def raising(kind):
+        return llvm_backend.run_isolated(_raise, (kind,), "the probe")
+
+    with pytest.raises(TileoptError) as caught:
+        raising("tileopt")
+    assert caught.value.message == "at the probe"
+    with pytest.raises(TileoptError, match="the probe failed: ValueError: other"):
+        raising("other")
+    assert llvm_backend.run_isolated(_echo, (b"back",), "the probe") == b"back"
+
+
+def _raise(kind: str) -> bytes:
+    if kind == "tileopt":
+        raise TileoptError("at the probe")
+    raise ValueError("other")
+
+
+def _echo(data: bytes) -> bytes:
+    return data
+
+
+def test_a_forked_copy_of_this_process_does_not_use_its_worker():
+    translate(EMPTY, "ptx", "sm_80")
+    parents = _worker_pid()
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            ok = llvm_backend.worker_cpu_seconds() == 0.0 and _worker_pid() is None and \
+                "wgmma.fence.sync.aligned" in translate(WGMMA, "ptx", "sm_90a") and \
+                _worker_pid() not in (None, parents)
+            os.write(write_end, b"1" if ok else b"0")
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    answer = os.read(read_end, 1)
+    os.waitpid(child, 0)
+    os.close(read_end)
+    assert answer == b"1"
+    assert _worker_pid() == parents
+    assert "wgmma.fence.sync.aligned" in translate(WGMMA, "ptx", "sm_90a")
+
+
+def test_in_process_mode_has_no_worker(monkeypatch):
+    monkeypatch.setenv("TILEOPT_LLVM_IN_PROCESS", "1")
+    if llvm_backend._Worker.live is not None:  # noqa: SLF001
+        llvm_backend._Worker.live.close()  # noqa: SLF001
+    assert "wgmma.fence.sync.aligned" in translate(WGMMA, "ptx", "sm_90a")
+    assert _worker_pid() is None
+
+
+def test_the_translated_module_is_handed_over_once_for_its_own_text():
+    text = module_to_llvm_ir(parse_module(EMPTY), "sm_80")
+    handed = llvm_backend._HANDED[1]  # noqa: SLF001
+    assert llvm_backend.parse(text) is handed
+    fresh = llvm_backend.parse(text)  # once only
+    assert fresh is not handed and str(fresh) == str(handed)
+    # Only for that string object: an equal copy is parsed, the module waits for its text.
+    text = module_to_llvm_ir(parse_module(EMPTY), "sm_80")
+    copy = text[:1] + text[1:]
+    assert copy == text and copy is not text
+    assert llvm_backend.parse(copy) is not llvm_backend._HANDED[1]  # noqa: SLF001
+    assert llvm_backend.parse(text) is not None and llvm_backend._HANDED is None  # noqa: SLF001
+
+
+def test_a_call_interrupted_midway_leaves_no_reply_for_the_next(monkeypatch):
+    translate(EMPTY, "ptx", "sm_80")
+    first = _worker_pid()
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(llvm_backend, "_receive", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        translate(EMPTY, "ptx", "sm_90a")
+    monkeypatch.undo()
+    assert _worker_pid() is None  # the worker that still owed a reply is gone
+    # (were it kept, this call would read the interrupted call's reply: no wgmma)
+    assert "wgmma.fence.sync.aligned" in translate(WGMMA, "ptx", "sm_90a")
+    assert _worker_pid() not in (None, first)
+
+
+def test_calls_from_threads_take_turns():
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(4) as pool:
+        texts = list(pool.map(lambda kernel: translate(kernel, "ptx", "sm_90a"),
+                              [WGMMA, EMPTY] * 4))
+    assert all(("wgmma.fence.sync.aligned" in text) == (i % 2 == 0)
+               for i, text in enumerate(texts))
