@@ -32,6 +32,7 @@ import select
 import signal
 import socket
 import sys
+import tempfile
 import time
 import traceback
 
@@ -353,6 +354,7 @@ class Server:
             os.umask(int(umask))
             os.environ.clear()
             os.environ.update(entry.split("=", 1) for entry in environment)
+            tempfile.tempdir = None  # found again from the client's TMPDIR when needed
             os.chdir(cwd)
             sys.argv = argv
             status = _run_tool(tool, argv)

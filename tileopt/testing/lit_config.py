@@ -32,6 +32,7 @@ import shutil
 import sys
 from typing import Any
 
+from tileopt.driver import client
 from tileopt.target import external_tools
 
 # Environment variables that would make results depend on the developer's shell.
@@ -96,9 +97,9 @@ def _configure_server(config: Any) -> None:
     config.environment["TILEOPT_SERVER"] = "1"
     config.environment["TILEOPT_SERVER_IDLE"] = os.environ.get("TILEOPT_SERVER_IDLE",
                                                                SERVER_IDLE)
-    for variable in ("TILEOPT_SERVER_DIR", "XDG_RUNTIME_DIR"):  # where its socket is
-        if variable in os.environ:
-            config.environment[variable] = os.environ[variable]
+    # Where the user's servers are: lit gives each run a temporary folder of its own
+    # (TMPDIR), which would mean a new server per run, its socket deleted under it.
+    config.environment["TILEOPT_SERVER_DIR"] = client.server_dir(os.environ)
 
 
 def _add_tool_features(config: Any) -> None:
