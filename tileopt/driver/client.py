@@ -160,13 +160,12 @@ def connect(path: str, timeout: float | None = None) -> socket.socket | None:
 # -- running a command ---------------------------------------------------------------------
 
 class Outcome:
-    """How :func:`run` ended: ``status`` (an exit code or -signal) when the server ran the
-    command, else None, with ``spawn`` telling whether starting a server is worth it."""
+    """How :func:`run` ended: ``status`` (the exit code) when the server ran the command,
+    else None, with ``spawn`` telling whether starting a server is worth it."""
 
-    def __init__(self, status: int | None, spawn: bool = False, child_cpu: float = 0.0):
+    def __init__(self, status: int | None, spawn: bool = False):
         self.status = status
         self.spawn = spawn
-        self.child_cpu = child_cpu
 
 
 def run(tool: str, argv: list[str]) -> Outcome:
@@ -213,10 +212,13 @@ def _converse(sock: socket.socket, tool: str, argv: list[str], cwd: str,
         # "S": the server's sources changed (it exits); "B": it cannot serve; nothing ran
         return Outcome(None, spawn=line == "S")
     child = int(line.split()[1])
-    sock.settimeout(None)
+    # From here the command runs: whatever happens, it must not run here again.
     previous = _forward_signals(child)
     try:
+        sock.settimeout(None)
         line = read_line(sock, buffer)
+    except OSError:
+        line = None
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
@@ -224,13 +226,13 @@ def _converse(sock: socket.socket, tool: str, argv: list[str], cwd: str,
         sys.stderr.write("error: the tileopt compile server stopped during the run "
                          "(TILEOPT_SERVER=0 runs without it)\n")
         return Outcome(1)
-    kind, code, cpu = line.split()
+    kind, code, _ = line.split()  # X or K, the exit code or signal, the child's CPU time
     if kind == "K":  # the child was killed by a signal: so is this process, as a cold one
         number = int(code)
         signal.signal(number, signal.SIG_DFL)
         os.kill(os.getpid(), number)
-        return Outcome(128 + number, child_cpu=float(cpu))
-    return Outcome(int(code), child_cpu=float(cpu))
+        return Outcome(128 + number)
+    return Outcome(int(code))
 
 
 def _forward_signals(child: int) -> dict:
@@ -260,8 +262,11 @@ def _forward_signals(child: int) -> dict:
 def spawn_server() -> None:
     """Start a detached server for the next run (double fork, new session, stdio on
     /dev/null); it exits at once if another one holds the socket's lock. Never raises."""
+    import time  # only here: the client's own path imports nothing it can do without
+
     try:
         path = socket_path()
+        since = str(time.time_ns())  # a source changed after this: the server never saw it
         sys.stdout.flush()  # the forks must not inherit unwritten output
         sys.stderr.flush()
         pid = os.fork()
@@ -288,6 +293,6 @@ def spawn_server() -> None:
         bootstrap = ("import sys; sys.path[0] = sys.argv.pop(1); "
                      "from tileopt.driver.server import main; sys.exit(main(sys.argv[1:]))")
         os.execv(sys.executable, [sys.executable, "-c", bootstrap, sys.path[0], "serve",
-                                  path, package_dir()])
+                                  path, package_dir(), since])
     finally:
         os._exit(127)

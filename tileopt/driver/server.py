@@ -55,10 +55,14 @@ class Fingerprint:
     """Modification times and sizes of tileopt's sources (``.py``, pipelines' ``.yaml``)
     and of the files of the other non-standard-library modules the server imported."""
 
-    def __init__(self, package: str):
+    def __init__(self, package: str, since_ns: int = 0):
+        """``since_ns``: when the server was asked for (before it imported anything): a
+        file changed since then may be older or newer than what the server imported."""
         self.package = package
-        self.files = self._package_files()  # before the imports: an edit meanwhile counts
+        self.files = self._package_files()
         self.modules: dict[str, tuple[int, int] | None] = {}
+        self.new_at_start = min((path for path, (mtime, _) in self.files.items()
+                                 if since_ns and mtime >= since_ns), default=None)
 
     def add_loaded_modules(self) -> None:
         """Watch the files of the imported modules outside tileopt and the standard
@@ -75,6 +79,8 @@ class Fingerprint:
 
     def changed(self) -> str | None:
         """The first file that differs from the server's start, else None."""
+        if self.new_at_start is not None:
+            return self.new_at_start
         files = self._package_files()
         if files != self.files:
             differing = set(files.items()) ^ set(self.files.items())
@@ -114,10 +120,25 @@ def _stat(path: str) -> tuple[int, int] | None:
     return info.st_mtime_ns, info.st_size
 
 
+# Not imported by the server: each vendor's lowering patterns. A cold run imports them only
+# when it lowers for that vendor, and an op of another vendor then has no pattern ("no
+# lowering to LLVM for 'amdg.buffer_load'"); with both imported, that op would meet the
+# other vendor's pattern and its message instead. A child imports what its command needs.
+NOT_PRELOADED = ("tileopt.conversion.nvidia", "tileopt.conversion.amd")
+
+
+def preloaded(module: str) -> bool:
+    return not module.startswith(tuple(f"{package}." for package in NOT_PRELOADED)) \
+        and module not in NOT_PRELOADED
+
+
 def warm_up() -> None:
     """Import what typical commands need: the driver, every dialect (their assembly
-    formats compiled), the passes of the built-in YAML pipelines, the LLVM back ends
-    (llvmlite initialised)."""
+    formats compiled), the pass modules (but :data:`NOT_PRELOADED`), the YAML pipelines'
+    reader, the LLVM back ends (llvmlite initialised); then check that nothing of
+    :data:`NOT_PRELOADED` came along."""
+    import importlib
+
     from tileopt.driver import code_cache
 
     code_cache.install()  # as the console commands: before xDSL defines its classes
@@ -130,18 +151,19 @@ def warm_up() -> None:
     import tileopt.driver.translate  # noqa: F401
     import tileopt.driver.verify_diagnostics  # noqa: F401
     from tileopt.ir.context import DIALECTS, make_context
-    from tileopt.pipelines import resolve_pass_pipeline
-    from tileopt.pipelines.loader import BUILTIN_DIR
+    from tileopt.passes.index import PASS_MODULES
     from tileopt.target import llvm_backend
 
     for load in DIALECTS.values():
         load()
     make_context()
-    for path in sorted(BUILTIN_DIR.glob("*.yaml")):
-        resolve_pass_pipeline(path.stem)  # imports the passes it names
+    for module in sorted(set(PASS_MODULES.values())):
+        if preloaded(module):
+            importlib.import_module(module)
+    import tileopt.pipelines  # noqa: F401 - the reader of YAML pipelines
+    import tileopt.pipelines.yaml_file  # noqa: F401 - (loading one imports its passes)
     import xdsl.transforms.canonicalization_patterns.arith  # noqa: F401 - canonicalize's
     llvm_backend.initialize()
-    code_cache.save()  # now, or every child would write what the warm-up compiled
     # Every op's assembly format, compiled once here rather than in every child (the
     # dialects compile them on first use: dialects/lazy_formats.py).
     from tileopt.dialects.lazy_formats import LazyFormatProgram
@@ -149,6 +171,11 @@ def warm_up() -> None:
     for program in gc.get_objects():
         if isinstance(program, LazyFormatProgram):
             program.compiled()
+    code_cache.save()  # now, or every child would write what the warm-up compiled
+    imported = [name for name in sys.modules if name.startswith("tileopt.") and not preloaded(name)]
+    if imported:
+        raise RuntimeError(f"warming up imported {', '.join(sorted(imported))}: a cold run "
+                           "imports it only when needed (NOT_PRELOADED)")
 
 
 # -- the server ----------------------------------------------------------------------------
@@ -522,7 +549,7 @@ def _take_lock(path: str) -> int | None:
             time.sleep(0.05)
 
 
-def serve(path: str, package: str) -> int:
+def serve(path: str, package: str, since_ns: int) -> int:
     """Run a server on socket ``path`` (``client.spawn_server`` starts this, detached)."""
     if package != client.package_dir():  # the interpreter found another tileopt
         return 1
@@ -533,7 +560,7 @@ def serve(path: str, package: str) -> int:
     log = os.open(stem + ".log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(log, 2)
     os.close(log)
-    fingerprint = Fingerprint(package)
+    fingerprint = Fingerprint(package, since_ns)
     broken = None
     start = time.perf_counter()
     try:
@@ -564,8 +591,8 @@ def serve(path: str, package: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["serve"] and len(argv) == 3:
-        return serve(argv[1], argv[2])
+    if argv[:1] == ["serve"] and len(argv) == 4:
+        return serve(argv[1], argv[2], int(argv[3]))
     if argv not in (["status"], ["stop"]):
         print("usage: python -m tileopt.driver.server status|stop", file=sys.stderr)
         return 2

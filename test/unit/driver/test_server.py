@@ -165,6 +165,10 @@ CASES = {
     "pass-crash-debug-env": (["simple.mlir", f"--load-pass-plugin={PLUGIN}", "--test-crash"],
                              {"extra_env": {"TILEOPT_DEBUG": "1"}}),
     "split-input": (["simple.mlir", "--split-input-file", "--cse"], {}),
+    # an AMD op in an NVIDIA lowering: the message depends on what the run imported
+    "other-vendors-op": ([REPO / "test" / "lit" / "conversion" / "triton_gpu_to_llvm" /
+                          "lowering-errors.mlir", "-split-input-file", "--allocate-shared-memory",
+                          "--convert-triton-gpu-to-llvm=compute-capability=80"], {}),
     "stdin": (["-", "--canonicalize"], {"input": SOFTMAX.read_bytes()}),
     "emit-ptx-stdout": (["softmax.ttir", "--pass-pipeline=nvidia-sm90", "--emit=ptx", "-o", "-"],
                         {}),
@@ -341,6 +345,22 @@ def test_a_changed_source_is_never_served(tmp_path):
         assert wait_for(lambda: (servers.status() or {}).get("pid") not in (None, first))
         again = servers.run(["--help"], cwd=tmp_path)
         assert again.stdout == edited.stdout and servers.status()["requests"] == "1"
+        # A pass module that does not import (being edited): the next server cannot warm
+        # up, and serves nothing (commands run in-process) until a source changes.
+        second = servers.status()["pid"]
+        prefetch = copy / "tileopt" / "transforms" / "ttgir" / "prefetch.py"
+        text = prefetch.read_text()
+        prefetch.write_text(text + "\nnot python\n")
+        assert servers.run(["--help"], cwd=tmp_path).stdout == edited.stdout
+        assert wait_for(lambda: (servers.status() or {}).get("pid") not in (None, second))
+        assert servers.status()["broken"] == "1"
+        assert servers.run(["--help"], cwd=tmp_path).stdout == edited.stdout
+        assert servers.status()["requests"] == "0"
+        third = servers.status()["pid"]
+        prefetch.write_text(text)
+        assert servers.run(["--help"], cwd=tmp_path).stdout == edited.stdout
+        assert wait_for(lambda: (servers.status() or {}).get("pid") not in (None, third))
+        assert servers.status()["broken"] == "0"
     finally:
         servers.close()
 
@@ -365,6 +385,24 @@ def test_fingerprint_sees_edits_additions_and_removals(tmp_path):
     fingerprint = Fingerprint(str(package))
     (package / "pipe.yaml").unlink()
     assert fingerprint.changed() == str(package / "pipe.yaml")
+    # A file changed after the server was asked for, before it looked: it may have
+    # imported the old text; it counts as changed from the start.
+    since = time.time_ns()
+    time.sleep(0.01)
+    source.write_text("x = 333\n")
+    assert Fingerprint(str(package), since).changed() == str(source)
+    assert Fingerprint(str(package), time.time_ns() + 10**9).changed() is None
+
+
+def test_warming_up_leaves_each_vendors_lowering_to_the_child():
+    """A cold NVIDIA lowering has no pattern for an AMD op (and says so); a server that
+    imported both vendors' patterns would answer with the AMD one's message."""
+    code = ("from tileopt.driver.server import warm_up; warm_up(); "
+            "from tileopt.conversion.triton_gpu_to_llvm.lowering import PATTERNS; "
+            "print(sorted(n for n in PATTERNS if n.startswith(('amdg.', 'ttng.'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd="/", timeout=300)
+    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
 
 
 def test_the_client_imports_only_what_it_needs(servers):
