@@ -226,7 +226,11 @@ class Server:
 
     def child_cpu(self) -> float:
         """CPU seconds of the server's finished children so far."""
-        fields = dict(f.split("=", 1) for f in (client.ask(self.socket, "T") or "").split())
+        answer = client.ask(self.socket, "T")
+        if answer is None:
+            log = "".join(p.read_text() for p in Path(self.dir).glob("*.log"))
+            raise RuntimeError(f"the compile server stopped answering; its log:\n{log}")
+        fields = dict(f.split("=", 1) for f in answer.split())
         return float(fields["child_user"]) + float(fields["child_sys"])
 
     def time(self, args: list[str], repeat: int) -> tuple[float, float] | None:

@@ -181,6 +181,8 @@ def warm_up() -> None:
 # -- the server ----------------------------------------------------------------------------
 
 class Server:
+    """The accept loop: a child per command, its status to its client when it ends."""
+
     def __init__(self, path: str, listener: socket.socket, lock_fd: int,
                  fingerprint: Fingerprint, broken: str | None, idle: float):
         self.path = path
@@ -274,8 +276,8 @@ class Server:
         changed = self.fingerprint.changed()
         if changed is not None:
             _log(f"stale: {changed} changed since the server started")
-            conn.sendall(b"S\n")
             self.stop()
+            conn.sendall(b"S\n")
             return False
         if self.broken is not None:
             conn.sendall(b"B\n")
