@@ -592,18 +592,28 @@ def serve(path: str, package: str, since_ns: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``status`` / ``stop``: every server in the socket folder (one per interpreter,
+    start-up environment and tileopt: lit's commands have another environment than a
+    shell's). ``serve`` is what ``client.spawn_server`` runs."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["serve"] and len(argv) == 4:
         return serve(argv[1], argv[2], int(argv[3]))
     if argv not in (["status"], ["stop"]):
         print("usage: python -m tileopt.driver.server status|stop", file=sys.stderr)
         return 2
-    path = client.socket_path()
-    answer = client.ask(path, "T" if argv == ["status"] else "Q")
-    if answer is None:
-        print(f"no tileopt server is running (socket {path})")
+    directory = client.server_dir()
+    answers = []
+    if os.path.isdir(directory):
+        for name in sorted(os.listdir(directory)):
+            if name.endswith(".sock"):
+                answer = client.ask(os.path.join(directory, name),
+                                    "T" if argv == ["status"] else "Q")
+                if answer is not None:
+                    answers.append(f"{name}: {answer}")
+    if not answers:
+        print(f"no tileopt server is running (sockets in {directory})")
         return 1
-    print(answer)
+    print("\n".join(answers))
     return 0
 
 
