@@ -10,8 +10,8 @@ binary output behave as in a cold run. Signals the client gets (Ctrl-C, SIGTERM,
 are passed on to that child.
 
 When no server answers (none runs, it is stale, anything goes wrong with the socket
-before the child starts) :func:`run` returns None: the command runs in this process as
-without a server, and :func:`spawn_server` then starts a detached one for the next run.
+before the child starts) :func:`run` returns no status: the command runs in this process
+as without a server, and :func:`spawn_server` then starts a detached one for the next run.
 
 This module is imported by the console commands before anything else, so it imports only
 ``os``, ``sys``, ``socket`` and ``signal`` (``test_server.py`` checks it).
@@ -261,7 +261,7 @@ def _forward_signals(child: int) -> dict:
 
 def spawn_server() -> None:
     """Start a detached server for the next run (double fork, new session, stdio on
-    /dev/null); it exits at once if another one holds the socket's lock. Never raises."""
+    /dev/null); it gives up if another one keeps the socket's lock. Never raises."""
     import time  # only here: the client's own path imports nothing it can do without
 
     try:
