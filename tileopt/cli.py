@@ -1,4 +1,5 @@
-"""Console entry points: the commands ``tileopt`` and ``tileopt-translate``.
+"""Console entry points: the commands ``tileopt``, ``tileopt-translate``, ``tileopt-layout``
+and ``tileopt-run``.
 
 Flags follow LLVM's command line (one or two dashes, every pass is a flag), which an
 argument library cannot describe, so each command hands its raw arguments to the driver
@@ -39,6 +40,31 @@ def translate_main(argv: list[str] | None = None) -> None:
     _exit(status, spawn)
 
 
+def layout_main(argv: list[str] | None = None) -> None:
+    """Show which thread holds which element of a tensor under a layout (click command)."""
+    spawn = _through_server("tileopt-layout", argv)
+    from tileopt.layout_cli import main
+
+    _run_click(main, argv, spawn)
+
+
+def run_main(argv: list[str] | None = None) -> None:
+    """Run a compiled kernel on the CPU with GPU semantics (click command)."""
+    spawn = _through_server("tileopt-run", argv)
+    from tileopt.run.cli import main
+
+    _run_click(main, argv, spawn)
+
+
+def _run_click(command, argv: list[str] | None, spawn: bool) -> None:
+    try:
+        command.main(args=argv)  # standalone: ends with SystemExit
+        status = 0
+    except SystemExit as exit:
+        status = exit.code
+    _exit(status, spawn)
+
+
 def _through_server(tool: str, argv: list[str] | None) -> bool:
     """Run the command in a server when ``TILEOPT_SERVER=1`` and one answers (this
     process then exits with its status); else True if a server should be started for the
@@ -57,7 +83,7 @@ def _through_server(tool: str, argv: list[str] | None) -> bool:
     return outcome.spawn
 
 
-def _exit(status: int, spawn: bool) -> None:
+def _exit(status: int | str | None, spawn: bool) -> None:
     if spawn:  # after the run: starting it must not slow this command down
         from tileopt.driver import client
 

@@ -39,10 +39,13 @@ import traceback
 from tileopt.driver import client
 
 DEFAULT_IDLE = 600.0
-# The commands a server runs: console script name -> (module, entry function of argv).
+# The commands a server runs: console script name -> (module, entry function of argv;
+# the click commands take it too).
 TOOLS = {
     "tileopt": ("tileopt.driver.opt", "run_opt"),
     "tileopt-translate": ("tileopt.driver.translate", "run_translate"),
+    "tileopt-layout": ("tileopt.layout_cli", "main"),
+    "tileopt-run": ("tileopt.run.cli", "main"),
 }
 SOURCE_SUFFIXES = (".py", ".yaml", ".yml", ".json")
 LOCK_WAIT = 5.0  # seconds a new server waits for an exiting one to let go of the socket
@@ -142,13 +145,13 @@ def warm_up() -> None:
     from tileopt.driver import code_cache
 
     code_cache.install()  # as the console commands: before xDSL defines its classes
+    for module, _ in TOOLS.values():
+        importlib.import_module(module)
     import tileopt.driver.input  # noqa: F401
     import tileopt.driver.instrumentation  # noqa: F401
     import tileopt.driver.ir_io  # noqa: F401
-    import tileopt.driver.opt  # noqa: F401
     import tileopt.driver.pass_manager  # noqa: F401
     import tileopt.driver.reproducer  # noqa: F401
-    import tileopt.driver.translate  # noqa: F401
     import tileopt.driver.verify_diagnostics  # noqa: F401
     from tileopt.ir.context import DIALECTS, make_context
     from tileopt.passes.index import PASS_MODULES

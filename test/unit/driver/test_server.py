@@ -179,6 +179,12 @@ CASES = {
     "translate-nothing-to-do": (["softmax.llvm.mlir"], {"name": "tileopt-translate"}),
     "translate-stdin": (["--emit=llvm-ir", "-"], {"name": "tileopt-translate",
                                                  "stdin_file": "softmax.llvm.mlir"}),
+    "layout-table": (["-l", "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+                      "warpsPerCTA = [4, 1], order = [1, 0]}>", "-t", "tensor<16x16xf16>"],
+                     {"name": "tileopt-layout"}),
+    "layout-error": (["-t", "tensor<16x16xf16>"], {"name": "tileopt-layout"}),
+    "layout-help": (["--help"], {"name": "tileopt-layout"}),
+    "run-help": (["--help"], {"name": "tileopt-run"}),
 }
 
 
@@ -206,7 +212,8 @@ def test_same_bytes_and_status_as_a_cold_run(servers, work, case):
     done = same_through_server(servers, args, work, **kwargs)
     expect_ok = case in ("no-pass", "help", "version", "list-passes", "split-input", "stdin",
                          "emit-ptx-stdout", "stderr-into-stdout", "translate-ptx",
-                         "translate-help", "translate-stdin")
+                         "translate-help", "translate-stdin", "layout-table", "layout-help",
+                         "run-help")
     assert (done.returncode == 0) == expect_ok, done.stderr
     if case == "parse-error":
         assert done.stderr.startswith(b"bad.mlir:2:"), done.stderr
