@@ -30,8 +30,14 @@ Then two more tables (``--no-startup``, ``--no-scaling`` leave them out):
   and the ``tileopt`` command on the file without passes and with ``--canonicalize --cse``
   (wall time), each also per kernel, so that growth faster than linear shows.
 
+With ``--server`` the commands also run through a compile server (``TILEOPT_SERVER=1``,
+docs/server.md) that the benchmark starts in a temporary folder and stops at the end: the
+``srv`` columns are the client command's wall time (its own CPU time is only Python's
+start-up and the client, the work is the server's) and ``srv cpu`` the client's CPU time
+plus that of the server child that ran the command (the server reports its children's).
+
     python benchmarks/compile_time.py [--triton-python VENV/bin/python] [--kernel add] \\
-        [--target cuda-sm90] [--repeat 5] [--all] [--no-startup] [--no-scaling]
+        [--target cuda-sm90] [--repeat 5] [--all] [--no-startup] [--no-scaling] [--server]
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from tileopt.driver import client  # noqa: E402
 from tileopt.driver.pass_manager import PassManager  # noqa: E402
 from tileopt.ir import TileoptError, make_context, parse_module, print_module  # noqa: E402
 from tileopt.pipelines import resolve_pass_pipeline, slice_stages  # noqa: E402
@@ -172,20 +179,70 @@ def time_command(args: list[str], repeat: int) -> float | None:
     """Best time of ``tileopt ARGS`` over ``repeat`` runs (None if it fails): wall time, or
     with ``--cpu`` the command's CPU time (user + system), which a busy shared machine does
     not inflate."""
+    best = _run_timed(args, repeat, COMMAND_ENV)
+    return None if best is None else best[1] if COMMAND_CPU_TIME else best[0]
+
+
+def _run_timed(args: list[str], repeat: int, env: dict[str, str],
+               server: Server | None = None) -> tuple[float, float] | None:
+    """The best wall time and the best CPU time (user + system: the command's, plus the
+    server child's with ``server``) of ``repeat`` runs of ``tileopt ARGS``."""
     best = None
     for _ in range(repeat):
+        served_before = server.child_cpu() if server else 0.0
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run(tileopt_command() + args, capture_output=True, cwd=REPO,
-                              env=COMMAND_ENV)
-        seconds = time.perf_counter() - start
+        done = subprocess.run(tileopt_command() + args, capture_output=True, cwd=REPO, env=env)
+        wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if done.returncode != 0:
             return None
-        if COMMAND_CPU_TIME:
-            seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        best = seconds if best is None else min(best, seconds)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if server is not None:
+            cpu += server.child_cpu() - served_before
+        best = (wall, cpu) if best is None else (min(best[0], wall), min(best[1], cpu))
     return best
+
+
+class Server:
+    """``--server``: a compile server of its own, in a temporary socket folder."""
+
+    def __init__(self) -> None:
+        self.dir = tempfile.mkdtemp(prefix="tileopt-bench-")
+        self.env = dict(COMMAND_ENV, TILEOPT_SERVER="1", TILEOPT_SERVER_DIR=self.dir,
+                        TILEOPT_SERVER_IDLE="900")
+        self.socket = ""
+
+    def start(self) -> None:
+        """A first command (cold) starts the server; wait until it answers."""
+        subprocess.run(tileopt_command() + ["--version"], capture_output=True, env=self.env)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            sockets = sorted(Path(self.dir).glob("server-*.sock"))
+            if sockets and client.ask(str(sockets[0]), "T"):
+                self.socket = str(sockets[0])
+                return
+            time.sleep(0.1)
+        raise RuntimeError(f"no compile server started in {self.dir}")
+
+    def child_cpu(self) -> float:
+        """CPU seconds of the server's finished children so far."""
+        answer = client.ask(self.socket, "T")
+        if answer is None:
+            log = "".join(p.read_text() for p in Path(self.dir).glob("*.log"))
+            raise RuntimeError(f"the compile server stopped answering; its log:\n{log}")
+        fields = dict(f.split("=", 1) for f in answer.split())
+        return float(fields["child_user"]) + float(fields["child_sys"])
+
+    def time(self, args: list[str], repeat: int) -> tuple[float, float] | None:
+        return _run_timed(args, repeat, self.env, self)
+
+    def stop(self) -> None:
+        client.ask(self.socket, "Q")
+        deadline = time.monotonic() + 30
+        while Path(self.socket).exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 # --cpu: commands, and the in-process stages of both compilers, are timed in CPU seconds
@@ -207,14 +264,15 @@ def clock() -> float:
 COMMAND_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def time_cli(corpus: Path, target: str, kernel: str, repeat: int) -> float | None:
-    """The one command from ``.ttir`` to PTX/AMDGCN, start-up included."""
+def time_cli(corpus: Path, target: str, kernel: str, repeat: int, server: Server | None = None):
+    """The one command from ``.ttir`` to PTX/AMDGCN, start-up included (with ``server``:
+    through it, its wall and CPU times)."""
     spec = TARGETS[target]
     with tempfile.TemporaryDirectory() as tmp:
-        return time_command([str(corpus / target / f"{kernel}.ttir"),
-                             f"--pass-pipeline={spec.pipeline}{_options(corpus, target, kernel)}",
-                             f"--emit={spec.code}", "-o",
-                             str(Path(tmp) / f"{kernel}.{spec.code}")], repeat)
+        args = [str(corpus / target / f"{kernel}.ttir"),
+                f"--pass-pipeline={spec.pipeline}{_options(corpus, target, kernel)}",
+                f"--emit={spec.code}", "-o", str(Path(tmp) / f"{kernel}.{spec.code}")]
+        return server.time(args, repeat) if server else time_command(args, repeat)
 
 
 def many_kernels(corpus: Path, count: int) -> str:
@@ -285,11 +343,15 @@ def print_scaling(rows: list[dict]) -> None:
           "CPU time with --cpu")
 
 
+STARTUP_COMMANDS = {
+    "tileopt --help": ["--help"],
+    "tileopt examples/kernels/softmax.ttir (no pass)":
+        [str(REPO / "examples" / "kernels" / "softmax.ttir"), "-o", os.devnull],
+}
+
+
 def startup_table(repeat: int) -> dict[str, float | None]:
-    example = str(REPO / "examples" / "kernels" / "softmax.ttir")
-    return {"tileopt --help": time_command(["--help"], repeat),
-            "tileopt examples/kernels/softmax.ttir (no pass)":
-                time_command([example, "-o", os.devnull], repeat)}
+    return {name: time_command(args, repeat) for name, args in STARTUP_COMMANDS.items()}
 
 
 def _short(err: Exception) -> str:
@@ -358,6 +420,12 @@ def time_triton(python: str, corpus: Path, cases: list[tuple[str, str]], repeat:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def _served_ms(times: tuple[float, float] | None) -> str:
+    """The srv columns: wall ms of the client command, CPU ms with the server child's."""
+    wall, cpu = times if times else (None, None)
+    return f" {_ms(wall)[2:]} {_ms(cpu)[1:]}"
+
+
 def _ms(value) -> str:
     return f"{1e3 * value:8.0f}" if isinstance(value, float) else f"{'n/a':>8}"
 
@@ -380,6 +448,8 @@ def main() -> int:
     parser.add_argument("--no-startup", action="store_true", help="no start-up table")
     parser.add_argument("--no-scaling", action="store_true", help="no scaling table")
     parser.add_argument("--json", help="also write the numbers to this file")
+    parser.add_argument("--server", action="store_true",
+                        help="also time the commands through a compile server (srv columns)")
     args = parser.parse_args()
     global COMMAND_CPU_TIME
     COMMAND_CPU_TIME = args.cpu
@@ -401,9 +471,22 @@ def main() -> int:
     for target in targets:
         time_tileopt(corpus, target, kernels[0])
         time_cli(corpus, target, kernels[0], 1)
+    server = Server() if args.server else None
+    try:
+        if server is not None:
+            server.start()
+        return _tables(args, corpus, kernels, cases, triton, server)
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def _tables(args, corpus: Path, kernels: list[str], cases: list[tuple[str, str]], triton: dict,
+            server: Server | None) -> int:
+    srv_head = f" {'srv':>6} {'srv cpu':>7}" if server else ""
 
     head = (f"{'target':10} {'kernel':14} | tileopt ms: {'parse':>6} {'ttir':>7} {'ttgir':>7} "
-            f"{'llir':>7} {'code':>7} {'total':>8} {'.ttgir':>8} {'CLI':>6} | Triton ms: {'ttgir':>6} "
+            f"{'llir':>7} {'code':>7} {'total':>8} {'.ttgir':>8} {'CLI':>6}{srv_head} | Triton ms: {'ttgir':>6} "
             f"{'llir':>6} {'code':>6} {'total':>6} | {'ratio':>6}  notes")
     print(head)
     print("-" * len(head))
@@ -412,6 +495,7 @@ def main() -> int:
         ours = time_tileopt(corpus, target, kernel)
         lowering, route = time_lowering(corpus, target, kernel)
         cli = time_cli(corpus, target, kernel, args.cli_repeat)
+        served = time_cli(corpus, target, kernel, args.cli_repeat, server) if server else None
         stage_times = [ours.get(s) for s in ("parse", *STAGES, "code")]
         total = sum(stage_times) if all(isinstance(t, float) for t in stage_times) else None
         theirs = triton.get(f"{target}/{kernel}", {})
@@ -433,24 +517,32 @@ def main() -> int:
             notes.append(f"Triton: {theirs['error']}")
         print(f"{target:10} {kernel:14} |             {_ms(ours.get('parse'))[2:]} "
               f"{_ms(ours.get('ttir'))[1:]} {_ms(ours.get('ttgir'))[1:]} {_ms(ours.get('llir'))[1:]} "
-              f"{_ms(ours.get('code'))[1:]} {_ms(total)} {_ms(lowering)} {_ms(cli)[2:]} |            "
+              f"{_ms(ours.get('code'))[1:]} {_ms(total)} {_ms(lowering)} {_ms(cli)[2:]}"
+              f"{_served_ms(served) if server else ''} |            "
               f"{_ms(t_times[0])[2:]} {_ms(t_times[1])[2:]} {_ms(t_times[2])[2:]} {_ms(t_total)[2:]} "
               f"| {ratio_text}  {'; '.join(notes)}", flush=True)
         records.append({"target": target, "kernel": kernel, "tileopt": ours,
                         "tileopt_from_ttgir": lowering, "ttgir_route": route, "cli": cli,
-                        "triton": theirs})
+                        "cli_server": served, "triton": theirs})
     print("\nratio = tileopt total / Triton total (.ttir to PTX or AMDGCN, `code`); tileopt "
           "in-process with verification after each pass, as the tileopt command runs it; CLI = "
           "the command `tileopt K.ttir --pass-pipeline=P{options} --emit=ptx|amdgcn -o K.ptx`; "
-          "all wall times, or CPU times (user + system, children included) with --cpu")
+          "all wall times, or CPU times (user + system, children included) with --cpu"
+          + ("; srv = the same command through a warm compile server, wall time, and srv cpu "
+             "= its CPU time with the server child's" if server else ""))
     results: dict[str, object] = {"kernels": records}
     if not args.no_startup:
         startup = startup_table(args.cli_repeat)
         clock = "CPU" if args.cpu else "wall"
-        print(f"\n{f'start-up ({clock}, best of {args.cli_repeat})':50} ms")
+        served = {name: server.time(command, args.cli_repeat)
+                  for name, command in STARTUP_COMMANDS.items()} if server else {}
+        print(f"\n{f'start-up ({clock}, best of {args.cli_repeat})':50} ms"
+              + (f" {'srv':>6} {'srv cpu':>7}" if server else ""))
         for name, seconds in startup.items():
-            print(f"{name:50} {_ms(seconds)}")
+            print(f"{name:50} {_ms(seconds)}" + (_served_ms(served[name]) if server else ""))
         results["startup"] = startup
+        if server:
+            results["startup_server"] = served
     if not args.no_scaling:
         print()
         rows = scaling_table(corpus, args.cli_repeat)

@@ -7,11 +7,16 @@ The corpus (real Triton 3.6.0 output) lives beside the repository at ``../shared
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from tileopt.testing.corpus_compare import find_corpus, unpack_passes
+
+# The commands tests run are cold (a compile server would outlive the tests); the server's
+# own tests start theirs in a temporary folder and stop it.
+os.environ["TILEOPT_SERVER"] = "0"
 
 
 def _corpus_or_skip(version: str, where: str) -> Path:

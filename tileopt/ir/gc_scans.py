@@ -19,6 +19,15 @@ from functools import wraps
 from typing import TypeVar
 
 _F = TypeVar("_F", bound=Callable)
+_one_shot = False
+
+
+def one_shot_process() -> None:
+    """This process runs one command on a heap the compile server froze before forking
+    it (``driver/server.py``): freeze at every start and never thaw (a thaw would hand
+    the server's warm heap back to the collector, which would then scan and copy it)."""
+    global _one_shot
+    _one_shot = True
 
 
 def heap_frozen(work: _F) -> _F:
@@ -26,6 +35,9 @@ def heap_frozen(work: _F) -> _F:
 
     @wraps(work)
     def run(*args, **kwargs):
+        if _one_shot and gc.isenabled():
+            gc.freeze()
+            return work(*args, **kwargs)
         if gc.get_freeze_count() or not gc.isenabled():
             return work(*args, **kwargs)
         gc.freeze()

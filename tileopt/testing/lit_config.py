@@ -17,6 +17,9 @@ else the PATH), so the tileopt installed there is the one tested. Substitutions:
                                                else the ``corpus`` argument
   ptxas                                        the ptxas tileopt.target.ptxas finds
 
+RUN lines use the compile server (``TILEOPT_SERVER=1``, docs/server.md) unless the
+environment lit runs in has ``TILEOPT_SERVER=0``.
+
 Features for ``REQUIRES:``: ``corpus``, ``ptxas``, ``ld.lld``, ``nvidia-gpu``, ``amd-gpu``,
 ``pillow`` (the optional ``png`` extra).
 """
@@ -29,10 +32,15 @@ import shutil
 import sys
 from typing import Any
 
+from tileopt.driver import client
 from tileopt.target import external_tools
 
 # Environment variables that would make results depend on the developer's shell.
 UNSET_VARIABLES = ("TILEOPT_PIPELINE_PATH", "TILEOPT_DEBUG")
+# RUN lines go through the compile server (docs/server.md) unless TILEOPT_SERVER=0 is
+# set: hundreds of short commands share one warm tileopt; it exits this many seconds
+# after the last one (TILEOPT_SERVER_IDLE overrides).
+SERVER_IDLE = "60"
 
 
 def word(text: str) -> str:
@@ -75,10 +83,23 @@ def configure(config: Any, corpus: str | None = None) -> None:
         config.environment.pop(variable, None)
     if "TILEOPT_CORPUS" in os.environ:
         config.environment["TILEOPT_CORPUS"] = os.environ["TILEOPT_CORPUS"]
+    _configure_server(config)
 
     if corpus and os.path.exists(os.path.join(corpus, "README.md")):
         config.available_features.add("corpus")
     _add_tool_features(config)
+
+
+def _configure_server(config: Any) -> None:
+    if os.environ.get("TILEOPT_SERVER") == "0":
+        config.environment["TILEOPT_SERVER"] = "0"
+        return
+    config.environment["TILEOPT_SERVER"] = "1"
+    config.environment["TILEOPT_SERVER_IDLE"] = os.environ.get("TILEOPT_SERVER_IDLE",
+                                                               SERVER_IDLE)
+    # Where the user's servers are: lit gives each run a temporary folder of its own
+    # (TMPDIR), which would mean a new server per run, its socket deleted under it.
+    config.environment["TILEOPT_SERVER_DIR"] = client.server_dir(os.environ)
 
 
 def _add_tool_features(config: Any) -> None:
