@@ -44,7 +44,7 @@ _MISSING = object()
 _OPERATION_CLASSES = frozenset(Operation.mro())
 
 _PENDING: dict[type, tuple[dict[str, object], OpTraits]] = {}
-"""Op class not built yet -> (its own entries of the names this module set, as written;
+"""Op class not built yet -> (its own entries, as written, of the names given stand-ins;
 the traits object it was given)."""
 _LOCK = threading.RLock()
 
@@ -82,16 +82,25 @@ def build(cls: type) -> None:
                 continue
             written, traits = entry
             current = klass.__dict__["traits"]
-            for name, value in written.items():
-                if value is _MISSING:
-                    delattr(klass, name)
-                else:
-                    setattr(klass, name, value)
+            # xDSL's decorator skips methods, so the other stand-ins stay while it runs
+            # (another thread using the class meanwhile goes through them and waits); it
+            # refuses a format beside a parse method, so that one goes first.
+            _restore(klass, written, ("parse",))
             _eager(klass)
+            _restore(klass, written, ("__init__", "create", "build"))
             # As when xDSL defines the class: the definition keeps the traits object the
             # class was given; the class keeps the one it has now (it may have been replaced).
             klass.get_irdl_definition().traits = traits
             klass.traits = current
+
+
+def _restore(cls: type, written: dict[str, object], names: tuple[str, ...]) -> None:
+    for name in names:
+        value = written.get(name, None)
+        if value is _MISSING:
+            delattr(cls, name)
+        elif value is not None:
+            setattr(cls, name, value)
 
 
 def _init(self, *args, **kwargs):
@@ -136,8 +145,8 @@ def irdl_op_definition(cls):
     if cls.assembly_format is not None:
         stand_ins["parse"] = classmethod(_parse)
     with _LOCK:
-        _PENDING[cls] = ({name: cls.__dict__.get(name, _MISSING)
-                          for name in ("traits", *stand_ins)}, traits)
+        _PENDING[cls] = ({name: cls.__dict__.get(name, _MISSING) for name in stand_ins},
+                         traits)
         cls.traits = traits
         for name, stand_in in stand_ins.items():
             setattr(cls, name, stand_in)
