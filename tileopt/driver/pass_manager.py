@@ -61,7 +61,7 @@ class PassManager:
         for inst in self.instrumentations:
             inst.before_pipeline(module)
         self._verifier = ir_io.incremental_verifier()
-        if self.verify_each:
+        if self.verify_each and self.pipeline.steps:  # (no pass: nothing to compare with)
             self._verifier.start(module)
         with diagnostic_handler(self.diagnostics, self.filename):
             self._run_steps(self.pipeline.steps, ctx, module, module)
