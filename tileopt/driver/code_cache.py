@@ -14,7 +14,9 @@ flags, as ``dataclasses`` compiles them). Like Python's own cache it is not writ
 or written is ignored.
 
 Only the console commands install it (``tileopt.cli``), before anything imports xDSL: a
-process that imports tileopt as a library keeps its ``dataclasses`` untouched.
+process that imports tileopt as a library keeps its ``dataclasses`` untouched. ``install``
+also pauses the garbage collector for the command's start-up (``collector.py``), the
+other thing a command does first.
 """
 
 from __future__ import annotations
@@ -98,6 +100,10 @@ def install() -> None:
     _installed = True
     import atexit
     import dataclasses
+
+    from tileopt.driver import collector
+
+    collector.pause()
 
     dataclasses.exec = _cached_exec  # a module global shadows the builtin it calls
     atexit.register(save)
