@@ -15,8 +15,9 @@ or written is ignored.
 
 Only the console commands install it (``tileopt.cli``), before anything imports xDSL: a
 process that imports tileopt as a library keeps its ``dataclasses`` untouched. ``install``
-also pauses the garbage collector for the command's start-up (``collector.py``), the
-other thing a command does first.
+also pauses the garbage collector for the command's start-up
+(``tileopt/ir/gc_scans.py``'s ``pause_for_start_up``), the other thing a command does
+first.
 """
 
 from __future__ import annotations
@@ -101,9 +102,9 @@ def install() -> None:
     import atexit
     import dataclasses
 
-    from tileopt.driver import collector
+    from tileopt.ir import gc_scans
 
-    collector.pause()
+    gc_scans.pause_for_start_up()
 
     dataclasses.exec = _cached_exec  # a module global shadows the builtin it calls
     atexit.register(save)

@@ -12,7 +12,6 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from tileopt.driver import collector
 from tileopt.driver.argv import (Flag, ParsedArgs, answered_help_or_version, format_help,
                                  parse_argv)
 from tileopt.driver.output import quiet_broken_pipe, write_output, write_stdout
@@ -224,7 +223,6 @@ def _run(args: ParsedArgs) -> int:
     streaming = args.o in (None, "-") and checker is None and args.emit is None
     outputs: list[str] = []
     failed = False
-    collector.resume()  # the start-up is over: the IR's garbage is collected
     for chunk in split_input(text, args.split_input_file):
         try:
             output = _run_chunk(chunk, filename, pipeline, args, instrumentations, timer,

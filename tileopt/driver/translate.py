@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from tileopt.driver import collector
 from tileopt.driver.argv import Flag, answered_help_or_version, format_help, parse_argv
 from tileopt.driver.input import SPLIT_MARKER, read_input, split_input
 from tileopt.driver.report import debug_enabled, report_failure
@@ -46,7 +45,6 @@ def run_translate(argv: list[str]) -> int:
         if len(args.positionals) > 1:
             raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
         text, filename = read_input(args.positionals[0] if args.positionals else "-")
-        collector.resume()  # the start-up is over: the IR's garbage is collected
         if not text.strip():
             # An empty PTX file from empty input would hide a failed `tileopt ... |`.
             raise TileoptError("the input is empty: nothing to translate", filename, 1, 1)

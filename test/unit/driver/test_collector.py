@@ -1,6 +1,6 @@
-"""The collector in a console command (``tileopt/driver/collector.py``): paused for the
-start-up, collecting while passes run, the heap frozen at exit. Each case runs a fresh
-interpreter."""
+"""The collector in a console command (``tileopt/ir/gc_scans.py``'s
+``pause_for_start_up``): paused for the start-up, collecting once the work on the IR
+starts, the heap frozen at exit. Each case runs a fresh interpreter."""
 
 from __future__ import annotations
 
@@ -50,10 +50,10 @@ def test_paused_for_the_start_up_and_resumed_for_the_passes(tmp_path):
 def test_a_collector_turned_off_by_the_process_stays_off():
     done = run("""
         import gc
-        from tileopt.driver import collector
+        from tileopt.ir import gc_scans
         gc.disable()
-        collector.pause()
-        collector.resume()
+        gc_scans.pause_for_start_up()
+        gc_scans.heap_frozen(lambda: None)()
         print(gc.isenabled())
     """)
     assert done.stdout.split() == ["False"]
@@ -64,13 +64,13 @@ def test_the_heap_is_frozen_at_exit_after_the_other_handlers():
     # operating system instead of being finalized by the last collection.
     done = run("""
         import atexit, gc
-        from tileopt.driver import collector
+        from tileopt.ir import gc_scans
 
         class Cycle:
             def __del__(self):
                 print("finalized")
 
-        collector.pause()
+        gc_scans.pause_for_start_up()
         atexit.register(lambda: print("handler sees frozen objects:", gc.get_freeze_count()))
         cycle = Cycle()
         cycle.me = cycle
