@@ -54,6 +54,7 @@ from tileopt.dialects.assembly import (
     print_rmw_prefix,
     print_types,
 )
+from tileopt.dialects.canonicalization import attach_on_first_use
 from tileopt.dialects.effects import (
     ReadsGlobal,
     ReadsGlobalWritesShared,
@@ -622,5 +623,7 @@ AMDGPU_OPS = [
 ]
 
 AMDGPU = Dialect("amdg", AMDGPU_OPS, [SchedHintVariantAttr])
+# Its folders: imported at the first lookup.
+attach_on_first_use(AMDGPU, "tileopt.dialects.amdgpu_canonicalize")
 
 __all__ = ["AMDGPU", *[op.__name__ for op in AMDGPU_OPS]]

@@ -7,15 +7,26 @@ xDSL finds any op's: through ``HasCanonicalizationPatternsTrait`` and ``HasFolde
 works alike for tileopt's ops and for upstream xDSL ones (``arith``, ``scf``) whose
 classes tileopt does not define, and keeps a dialect module free of imports of its
 patterns (the patterns import the dialect, never the reverse).
+
+A dialect's own pattern module is imported when it is first needed:
+:func:`attach_on_first_use` (called by the dialect module) makes the first lookup of a
+folder or of canonicalization patterns on any of the dialect's ops import it, so a run
+that only parses and prints does not pay for the patterns (issue 14), while every lookup,
+from tileopt's passes, xDSL's rewriter or a Context of one's own, still sees them.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-from xdsl.ir import Attribute, Operation, OpTraits, SSAValue
-from xdsl.pattern_rewriter import RewritePattern
+from xdsl.ir import Attribute, Dialect, Operation, OpTraits, SSAValue
 from xdsl.traits import HasCanonicalizationPatternsTrait, HasFolder
+
+if TYPE_CHECKING:
+    from xdsl.pattern_rewriter import RewritePattern
 
 FoldResult = Sequence[SSAValue | Attribute] | None
 
@@ -86,3 +97,70 @@ def canonicalization_patterns(op_type: type[Operation]) -> tuple[RewritePattern,
     traits = op_type.get_traits_of_type(HasCanonicalizationPatternsTrait)
     traits.sort(key=lambda trait: not isinstance(trait, TileoptCanonicalization))
     return tuple(pattern for trait in traits for pattern in trait.get_patterns(op_type))
+
+
+# -- pattern modules imported on first use ------------------------------------------------
+
+_PENDING: dict[type[Operation], str] = {}
+"""Op class -> the module that attaches its dialect's patterns, not imported yet."""
+_LOADING: set[str] = set()
+_LOCK = threading.RLock()
+_PATTERN_TRAITS = (HasFolder, HasCanonicalizationPatternsTrait)
+_ASKS: dict[type, bool] = {}
+
+
+def _asks_for_patterns(trait) -> bool:
+    """Whether a trait query may be answered by a folder or pattern trait (a query for a
+    base class such as ``OpTrait`` may be)."""
+    kind = trait if isinstance(trait, type) else type(trait)
+    asks = _ASKS.get(kind)
+    if asks is None:
+        asks = _ASKS[kind] = any(issubclass(kind, base) or issubclass(base, kind)
+                                 for base in _PATTERN_TRAITS)
+    return asks
+
+
+def _load_patterns(op_type: type[Operation]) -> None:
+    module = _PENDING.get(op_type)
+    if module is None:
+        return
+    with _LOCK:  # another thread waits until the patterns are attached
+        if module in _LOADING or _PENDING.get(op_type) is None:
+            return  # asked by the pattern module itself while it attaches them
+        _LOADING.add(module)
+        try:
+            import_module(module)
+        finally:
+            _LOADING.discard(module)
+        for pending in [op for op, name in _PENDING.items() if name == module]:
+            del _PENDING[pending]
+            for method in ("get_trait", "get_traits_of_type"):
+                if method in vars(pending):
+                    delattr(pending, method)
+
+
+def _pending_get_trait(cls, trait):
+    if _asks_for_patterns(trait):
+        _load_patterns(cls)
+    return Operation.get_trait.__func__(cls, trait)
+
+
+def _pending_get_traits_of_type(cls, trait_type):
+    if _asks_for_patterns(trait_type):
+        _load_patterns(cls)
+    return Operation.get_traits_of_type.__func__(cls, trait_type)
+
+
+def attach_on_first_use(dialect: Dialect, module: str) -> None:
+    """Import ``module``, which attaches ``dialect``'s own folders and patterns, at the
+    first lookup of a folder or pattern trait on any op of ``dialect``.
+
+    Until then each op class has its own ``get_trait``/``get_traits_of_type`` (and so
+    ``has_trait``), which imports the module when the query is for ``HasFolder``,
+    ``HasCanonicalizationPatternsTrait`` or a base of theirs, then answers as
+    ``Operation``'s does; afterwards the class's methods are ``Operation``'s again.
+    Other queries (the verifier's) answer as before, without the import."""
+    for op_type in dialect.operations:
+        _PENDING[op_type] = module
+        op_type.get_trait = classmethod(_pending_get_trait)
+        op_type.get_traits_of_type = classmethod(_pending_get_traits_of_type)

@@ -68,6 +68,7 @@ from tileopt.dialects.effects import (
     Synchronizes,
     WritesShared,
 )
+from tileopt.dialects.canonicalization import attach_on_first_use
 from tileopt.dialects.traits import type_str
 from tileopt.layouts.encodings import subslice_splits_swizzle
 from tileopt.layouts.linear_layout import LayoutError
@@ -700,6 +701,8 @@ TTG_OPS = [
 ]
 
 TTG = Dialect("ttg", TTG_OPS, [*TTG_ATTRIBUTES, *TTG_TYPES])
+# Folders and patterns that need no layout arithmetic: imported at the first lookup.
+attach_on_first_use(TTG, "tileopt.dialects.ttg_canonicalize")
 
 
 # --------------------------------------------------------------------------------------

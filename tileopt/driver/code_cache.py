@@ -14,7 +14,10 @@ flags, as ``dataclasses`` compiles them). Like Python's own cache it is not writ
 or written is ignored.
 
 Only the console commands install it (``tileopt.cli``), before anything imports xDSL: a
-process that imports tileopt as a library keeps its ``dataclasses`` untouched.
+process that imports tileopt as a library keeps its ``dataclasses`` untouched. ``install``
+also pauses the garbage collector for the command's start-up
+(``tileopt/ir/gc_scans.py``'s ``pause_for_start_up``), the other thing a command does
+first.
 
 Upstream (xDSL): no patch yet; what to propose is in docs/upstream/README.md.
 """
@@ -100,6 +103,10 @@ def install() -> None:
     _installed = True
     import atexit
     import dataclasses
+
+    from tileopt.ir import gc_scans
+
+    gc_scans.pause_for_start_up()
 
     dataclasses.exec = _cached_exec  # a module global shadows the builtin it calls
     atexit.register(save)

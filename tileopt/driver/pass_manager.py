@@ -66,7 +66,7 @@ class PassManager:
         # so that its id is not reused.
         self._changes = 0
         self._idempotent_runs: dict[tuple[object, int], tuple[Operation, int]] = {}
-        if self.verify_each:
+        if self.verify_each and self.pipeline.steps:  # (no pass: nothing to compare with)
             self._verifier.start(module)
         with diagnostic_handler(self.diagnostics, self.filename):
             self._run_steps(self.pipeline.steps, ctx, module, module)

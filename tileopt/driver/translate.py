@@ -10,7 +10,6 @@ from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.driver.output import quiet_broken_pipe, write_output
 from tileopt.ir import TileoptError
 from tileopt.target import EMITS, looks_like_llvm_ir, parse_llvm_dialect, translate
-from tileopt.target.hsaco_metadata import launch_lds, resource_usage_of
 
 FLAGS = [
     Flag("o", "value", "output file (default: stdout); written only if the run succeeds",
@@ -63,6 +62,9 @@ def run_translate(argv: list[str]) -> int:
             write_output(result, args.o)
             return 0
         source, dynamic_lds = text, 0
+        if args.print_resource_usage:
+            # AMD's metadata reader (msgpack, YAML, the shared-memory analysis): only here
+            from tileopt.target.hsaco_metadata import launch_lds, resource_usage_of
         if args.print_resource_usage and not looks_like_llvm_ir(text):
             # The LDS Triton's launcher adds (ttg.shared) is in the MLIR, not the object.
             source = parse_llvm_dialect(text, filename)

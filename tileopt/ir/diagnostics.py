@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from tileopt.ir.source_positions import source_line
@@ -65,5 +64,7 @@ def did_you_mean(name: str, known: Iterable[str], otherwise: str = "",
                  spelled: str = "'{}'") -> str:
     """``"; did you mean 'x'?"`` for the closest of ``known`` to a misspelt ``name``, else
     ``otherwise`` (e.g. a list of what is known). ``spelled`` shows the suggestion."""
+    import difflib  # only for a message: not at every command's start
+
     close = difflib.get_close_matches(name, list(known), n=1)
     return f"; did you mean {spelled.format(close[0])}?" if close else otherwise

@@ -21,7 +21,6 @@ import re
 import unicodedata
 
 from xdsl.context import Context
-from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
@@ -281,6 +280,8 @@ class TileoptParser(Parser):
             # one (mightHaveTrait) and then reject the region.
             block = region.blocks.first
             if isinstance(block.last_op, UnregisteredOp):
+                from xdsl.dialects import scf  # loaded: owner is one of its ops
+
                 block.add_op(scf.YieldOp())
         return region
 

@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAt
 from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.irdl import IRDLOperation
 
+from tileopt.dialects.canonicalization import attach_on_first_use
 from tileopt.dialects.tt_types import PointerType, TensorDescType
 
 # Every op and trait, by family: ``tt.<Name>`` is the way the rest of tileopt names them.
@@ -126,3 +127,6 @@ TT = Dialect(
     [PointerType, TensorDescType],
     [TTConstantMaterialization()],
 )
+# Triton's folders and canonicalization patterns: imported at the first lookup, so that
+# every use of the ops (tileopt's context or a Context of one's own) sees them.
+attach_on_first_use(TT, "tileopt.dialects.tt_canonicalize")
