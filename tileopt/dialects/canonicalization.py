@@ -139,6 +139,13 @@ def _load_patterns(op_type: type[Operation]) -> None:
                     delattr(pending, method)
 
 
+def load_all_patterns() -> None:
+    """Import every pattern module still waiting for its first use (the compile server
+    does this once before it forks)."""
+    for op_type in list(_PENDING):
+        _load_patterns(op_type)
+
+
 def _pending_get_trait(cls, trait):
     if _asks_for_patterns(trait):
         _load_patterns(cls)

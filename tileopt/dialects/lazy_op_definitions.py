@@ -94,6 +94,13 @@ def build(cls: type) -> None:
             klass.traits = current
 
 
+def build_all() -> None:
+    """Give every op class defined so far its definition now (the compile server does
+    this once before it forks, so that no command builds them again)."""
+    for cls in list(_PENDING):
+        build(cls)
+
+
 def _restore(cls: type, written: dict[str, object], names: tuple[str, ...]) -> None:
     for name in names:
         value = written.get(name, None)

@@ -167,6 +167,14 @@ def warm_up() -> None:
     import tileopt.pipelines.yaml_file  # noqa: F401 - (loading one imports its passes)
     import xdsl.transforms.canonicalization_patterns.arith  # noqa: F401 - canonicalize's
     llvm_backend.initialize()
+    # What the dialects otherwise do on first use, done once here for every child: the op
+    # definitions (dialects/lazy_op_definitions.py), the dialects' pattern modules
+    # (dialects/canonicalization.py) and every op's assembly format (lazy_formats.py).
+    from tileopt.dialects.canonicalization import load_all_patterns
+    from tileopt.dialects.lazy_op_definitions import build_all
+
+    build_all()
+    load_all_patterns()
     # Every op's assembly format, compiled once here rather than in every child (the
     # dialects compile them on first use: dialects/lazy_formats.py).
     from tileopt.dialects.lazy_formats import LazyFormatProgram

@@ -412,6 +412,17 @@ def test_warming_up_leaves_each_vendors_lowering_to_the_child():
     assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
 
 
+def test_warming_up_does_the_dialects_first_use_work_once():
+    """Op definitions and pattern modules that a cold run builds on first use are built in
+    the server, before it forks, so no child builds them again."""
+    code = ("from tileopt.driver.server import warm_up; warm_up(); "
+            "from tileopt.dialects import canonicalization, lazy_op_definitions; "
+            "print(len(lazy_op_definitions._PENDING), len(canonicalization._PENDING))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd="/", timeout=300)
+    assert (done.returncode, done.stdout) == (0, "0 0\n"), done.stderr
+
+
 def test_the_client_imports_only_what_it_needs(servers):
     """With a server, a command costs Python's start-up and the client: no xDSL, no
     driver, only ``socket`` and ``signal`` besides tileopt's client modules."""
