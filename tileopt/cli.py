@@ -25,7 +25,7 @@ def tileopt_main(argv: list[str] | None = None) -> None:
     code_cache.install()  # before xDSL defines its attribute classes
 
     status = run_opt(sys.argv[1:] if argv is None else list(argv))
-    _exit(status, spawn)
+    _exit(status, spawn, console=argv is None)
 
 
 def translate_main(argv: list[str] | None = None) -> None:
@@ -37,7 +37,7 @@ def translate_main(argv: list[str] | None = None) -> None:
     from tileopt.driver.translate import run_translate
 
     status = run_translate(sys.argv[1:] if argv is None else list(argv))
-    _exit(status, spawn)
+    _exit(status, spawn, console=argv is None)
 
 
 def layout_main(argv: list[str] | None = None) -> None:
@@ -83,9 +83,13 @@ def _through_server(tool: str, argv: list[str] | None) -> bool:
     return outcome.spawn
 
 
-def _exit(status: int | str | None, spawn: bool) -> None:
+def _exit(status: int | str | None, spawn: bool, console: bool = False) -> None:
     if spawn:  # after the run: starting it must not slow this command down
         from tileopt.driver import client
 
         client.spawn_server()
+    if console:  # the process ends here: without the interpreter's teardown
+        from tileopt.driver.process_exit import end_command
+
+        end_command(status)
     sys.exit(status)
