@@ -476,3 +476,71 @@ def _minimal_properties(op_def):
     if "intrin" in op_def.properties:  # llvm.call_intrinsic's required ones
         yield "intrin", StringAttr("llvm.probe")
         yield "op_bundle_sizes", DenseArrayBase.from_list(i32, [])
+
+
+# xDSL's DCE and CSE modules are patched on their first import, not imported at start-up:
+# each case runs a fresh interpreter, and the fast paths must be in force however the
+# modules come in (tileopt's passes, xDSL's own pass, before tileopt).
+FRESH_CHECK = """
+import sys
+{before}
+import tileopt.ir
+from tileopt.dialects import xdsl_fast_paths as fast
+print("imported at start:", sorted(m for m in sys.modules if m in (fast._DCE, fast._CSE)))
+{then}
+dce, cse = sys.modules[fast._DCE], sys.modules[fast._CSE]
+print("dce:", dce.LiveSet.propagate_region_liveness is fast.propagate_region_liveness)
+print("cse:", any(key.__dict__.get("__hash__") is fast.operation_info_hash  # (tileopt's
+                 for key in cse.OperationInfo.__mro__))  # cse pass puts a subclass there)
+print("own dce kept:", fast._propagate_region_liveness not in (None, fast.propagate_region_liveness))
+"""
+
+
+@pytest.mark.parametrize("before, then, at_start", [
+    ("", "import tileopt.transforms.common.cse, tileopt.transforms.common.canonicalize", []),
+    ("", "from xdsl.transforms.canonicalize import CanonicalizePass\n"
+         "from xdsl.transforms.common_subexpression_elimination import cse", []),
+    ("import xdsl.transforms.common_subexpression_elimination", "",
+     ["xdsl.transforms.common_subexpression_elimination",
+      "xdsl.transforms.dead_code_elimination"]),
+])
+def test_dce_and_cse_fast_paths_on_first_import(before, then, at_start):
+    import subprocess
+    import sys
+
+    code = FRESH_CHECK.format(before=before, then=then)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"imported at start: {at_start}", "dce: True",
+                                        "cse: True", "own dce kept: True"]
+
+
+def test_cse_and_canonicalize_commands_run_the_fast_paths(tmp_path):
+    # A fresh command with the two passes: the liveness of the fast paths runs.
+    import subprocess
+    import sys
+
+    source = tmp_path / "k.mlir"
+    source.write_text("func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n"
+                      "  %1 = arith.addi %a, %a : i32\n  %2 = arith.muli %0, %a : i32\n"
+                      "  %3 = arith.muli %0, %1 : i32\n  func.return %3 : i32\n}\n")
+    code = """if True:
+        import sys
+        from tileopt.dialects import xdsl_fast_paths as fast
+        calls = []
+        def counted(function):
+            def run(*args):
+                calls.append(function.__name__)
+                return function(*args)
+            return run
+        fast.propagate_region_liveness = counted(fast.propagate_region_liveness)
+        from tileopt.driver.opt import run_opt
+        status = run_opt(sys.argv[1:])
+        print(sorted(set(calls)), file=sys.stderr)
+        sys.exit(status)
+    """
+    done = subprocess.run([sys.executable, "-c", code, str(source), "--canonicalize",
+                           "--cse"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[-1] == "['propagate_region_liveness']"
+    assert done.stdout.count("arith.addi") == 1  # CSE merged the two
