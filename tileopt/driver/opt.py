@@ -172,10 +172,7 @@ def _run(args: ParsedArgs) -> int:
         except ValueError as err:
             raise TileoptError(f"--triton-version: {err}") from None
     from tileopt.driver.input import SPLIT_MARKER, read_input, split_input
-    from tileopt.driver.instrumentation import Timer
-    from tileopt.driver.reproducer import CrashReproducer, split_reproducer
-    from tileopt.driver.verify_diagnostics import DiagnosticChecker
-    from tileopt.pipelines import resolve_pass_pipeline
+    from tileopt.driver.reproducer import split_reproducer
 
     verify_each = args.verify_each
     if args.run_reproducer:
@@ -188,6 +185,8 @@ def _run(args: ParsedArgs) -> int:
         if reproducer is None:
             raise TileoptError("--run-reproducer: the input has no 'mlir_reproducer' entry "
                                "in a {-# external_resources: ... #-} block", filename)
+        from tileopt.pipelines import resolve_pass_pipeline
+
         pipeline = _sliced(resolve_pass_pipeline(reproducer.pipeline), args)
         verify_each = reproducer.verify_each
         if args.dump_pass_pipeline:
@@ -195,7 +194,7 @@ def _run(args: ParsedArgs) -> int:
     else:
         pipeline = _build_pipeline(args)
         if args.dump_pass_pipeline:
-            sys.stderr.write(pipeline.text() + "\n")
+            sys.stderr.write(_or_empty(pipeline).text() + "\n")
             if path == "-" and sys.stdin is not None and sys.stdin.isatty():
                 return 0  # nothing to run it on: don't wait for a terminal to type IR
         text, filename = read_input(path)
@@ -204,13 +203,23 @@ def _run(args: ParsedArgs) -> int:
     if args.mlir_timing_display not in (None, "tree", "list"):
         raise TileoptError(f"--mlir-timing-display must be tree or list, not "
                            f"'{args.mlir_timing_display}'")
-    timer = Timer() if args.mlir_timing else None
+    timer = crash_reproducer = checker = None
+    if args.mlir_timing:
+        from tileopt.driver.instrumentation import Timer
+
+        timer = Timer()
     printer = _ir_printer(args)
-    crash_reproducer = CrashReproducer(args.mlir_pass_pipeline_crash_reproducer, verify_each) \
-        if args.mlir_pass_pipeline_crash_reproducer else None
+    if args.mlir_pass_pipeline_crash_reproducer:
+        from tileopt.driver.crash_reproducer import CrashReproducer
+
+        crash_reproducer = CrashReproducer(args.mlir_pass_pipeline_crash_reproducer,
+                                           verify_each)
     instrumentations = [i for i in (printer, timer, crash_reproducer) if i is not None]
 
-    checker = DiagnosticChecker(filename) if args.verify_diagnostics else None
+    if args.verify_diagnostics:
+        from tileopt.driver.verify_diagnostics import DiagnosticChecker
+
+        checker = DiagnosticChecker(filename)
     statistics: dict[int, dict[str, list]] | None = {} if args.mlir_pass_statistics else None
     if args.debug_only:
         from tileopt.passes.statistics import enable_debug_channels
@@ -238,7 +247,7 @@ def _run(args: ParsedArgs) -> int:
             write_stdout(SPLIT_MARKER + "\n" + output if outputs else output)
         outputs.append(output)
 
-    if outputs:
+    if outputs and pipeline is not None:
         # Once per run, not per part, and only over output that was made: it is not what
         # the stage names promise (a run that failed says why, and nothing more).
         for line in pipeline.incomplete_stages():
@@ -253,21 +262,20 @@ def _run(args: ParsedArgs) -> int:
     if statistics is not None:
         from tileopt.driver.instrumentation import statistics_report
 
-        sys.stderr.write(statistics_report(pipeline, statistics))
+        sys.stderr.write(statistics_report(_or_empty(pipeline), statistics))
     if timer is not None:
         timer.add_phase("Output", time.perf_counter() - start)
-        sys.stderr.write(timer.report(pipeline, args.mlir_timing_display or "tree"))
+        sys.stderr.write(timer.report(_or_empty(pipeline), args.mlir_timing_display or "tree"))
     return 0 if ok else 1
 
 
-def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: ParsedArgs,
+def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline | None, args: ParsedArgs,
                instrumentations: list, timer: Timer | None,
                checker: DiagnosticChecker | None, verify_each: bool,
                statistics: dict[int, dict[str, list]] | None = None) -> str | bytes:
     """Parse, verify, run the pipeline over, and print one part of the input (or, with
     ``--emit``, translate it)."""
     from tileopt.driver import ir_io
-    from tileopt.driver.pass_manager import PassManager
     from tileopt.ir import make_context
 
     start = time.perf_counter()
@@ -278,19 +286,26 @@ def _run_chunk(chunk: InputChunk, filename: str, pipeline: Pipeline, args: Parse
     if timer is not None:
         timer.add_phase("Parser", time.perf_counter() - start)
     start = time.perf_counter()
-    manager = PassManager(pipeline, filename, verify_each, instrumentations,
-                          diagnostics=checker, statistics=statistics,
-                          triton_version=args.triton_version)
-    try:
-        manager.run(ctx, module)
-    finally:
-        if timer is not None:
-            timer.add_phase("Pipeline", time.perf_counter() - start)
+    # Without a pass, nothing observing passes and no version to set, the pass manager
+    # would do nothing: it is not imported (issue 14: a run that parses and prints).
+    if pipeline is not None or instrumentations or statistics is not None or \
+            args.triton_version is not None:
+        from tileopt.driver.pass_manager import PassManager
+
+        manager = PassManager(_or_empty(pipeline), filename, verify_each, instrumentations,
+                              diagnostics=checker, statistics=statistics,
+                              triton_version=args.triton_version)
+        try:
+            manager.run(ctx, module)
+        finally:
+            if timer is not None:
+                timer.add_phase("Pipeline", time.perf_counter() - start)
     start = time.perf_counter()
     if args.emit is not None:
         from tileopt.driver.translate import emit_code
 
-        result = emit_code(module, args.emit, args.arch or pipeline.target, filename)
+        target = pipeline.target if pipeline is not None else None
+        result = emit_code(module, args.emit, args.arch or target, filename)
         if timer is not None:
             timer.add_phase("Translate", time.perf_counter() - start)
         return result
@@ -359,7 +374,11 @@ def _pass_names(values: list[str], flag: str) -> set[str]:
     return names
 
 
-def _build_pipeline(args: ParsedArgs) -> Pipeline:
+def _build_pipeline(args: ParsedArgs) -> Pipeline | None:
+    """The pipeline the flags ask for; None for none (no pass, no stage slicing)."""
+    if args.pass_pipeline is None and not args.pass_flags and args.start_at is None \
+            and args.stop_after is None:
+        return None
     from tileopt.pipelines import resolve_pass_pipeline
     from tileopt.pipelines.model import Pipeline
 
@@ -371,6 +390,12 @@ def _build_pipeline(args: ParsedArgs) -> Pipeline:
     else:
         pipeline = Pipeline([_flag_step(name, value) for name, value in args.pass_flags])
     return _sliced(pipeline, args)
+
+
+def _or_empty(pipeline: Pipeline | None) -> Pipeline:
+    from tileopt.pipelines.model import Pipeline
+
+    return Pipeline([]) if pipeline is None else pipeline
 
 
 def _sliced(pipeline: Pipeline, args: ParsedArgs) -> Pipeline:

@@ -15,26 +15,19 @@ the file's metadata block at the end::
 
 Reading: :func:`split_reproducer` takes the ``mlir_reproducer`` entry out of the text (so
 any input with one parses, as in mlir-opt) and returns its settings; ``--run-reproducer``
-runs that pipeline. Writing: :class:`CrashReproducer` (``--mlir-pass-pipeline-crash-
-reproducer=FILE``) snapshots the IR before each pass and, when a pass fails, writes the
-snapshot with that one pass as the pipeline (MLIR's *local* reproducer, the kind Triton
-asks for with ``TRITON_REPRODUCER_PATH``).
+runs that pipeline. Writing: :func:`reproducer_text`, used by ``CrashReproducer``
+(``--mlir-pass-pipeline-crash-reproducer=FILE``, in ``tileopt/driver/crash_reproducer.py``
+so that reading one imports no pass machinery), which snapshots the IR before each pass
+and, when a pass fails, writes the snapshot with that one pass as the pipeline (MLIR's
+*local* reproducer, the kind Triton asks for with ``TRITON_REPRODUCER_PATH``).
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
-
-from tileopt.driver import ir_io
-from tileopt.driver.output import write_output
-from tileopt.driver.pass_manager import Instrumentation
 from tileopt.ir import TileoptError
-from tileopt.pipelines.model import PassStep
 
 
 @dataclass(frozen=True)
@@ -121,27 +114,3 @@ def reproducer_text(module_text: str, pipeline: str, verify_each: bool) -> str:
     return (f"{module_text.rstrip()}\n\n{{-#\n  external_resources: {{\n    mlir_reproducer: {{\n"
             f"      pipeline: \"{quoted}\",\n      disable_threading: true,\n"
             f"      verify_each: {'true' if verify_each else 'false'}\n    }}\n  }}\n#-}}\n")
-
-
-class CrashReproducer(Instrumentation):
-    """Keeps the IR from before the running pass; writes a reproducer if the pass fails."""
-
-    def __init__(self, path: str, verify_each: bool):
-        self.path = path
-        self.verify_each = verify_each
-        self._before: ModuleOp | None = None
-
-    def before_pass(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
-        self._before = module.clone()
-
-    def after_pass_failed(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
-        if self._before is None:
-            return
-        text = step.pass_.pipeline_text()
-        if op is not module:  # a nested pass: run it on the same kind of op
-            text = f"{op.name}({text})"
-        write_output(reproducer_text(ir_io.render(self._before, True),
-                                     f"builtin.module({text})", self.verify_each), self.path)
-        print(f"note: a reproducer of the failing pass was written to '{self.path}' (run it "
-              f"with: tileopt --run-reproducer {self.path})", file=sys.stderr)
-        self._before = None
