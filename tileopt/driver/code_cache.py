@@ -6,7 +6,9 @@ source text and compiles it with ``exec``: about 1,450 compilations (820 distinc
 for a run over a small Triton file, a third of that run's CPU time (issue 14). ``install``
 gives the ``dataclasses`` module an ``exec`` that compiles each distinct text once and keeps
 the code objects in this package's ``__pycache__``, as Python keeps modules' byte
-code: a later command loads them instead of compiling. The key is the whole source text,
+code: a later command loads them instead of compiling (each from its marshalled bytes when
+first used: a run defines only some of the classes the file has seen). The key is the whole
+source text,
 so a changed class (or another Python) only misses the cache, and the functions are those
 ``exec`` of the same text makes (compiled without inheriting this module's ``__future__``
 flags, as ``dataclasses`` compiles them). Like Python's own cache it is not written under
@@ -29,11 +31,14 @@ import marshal
 import os
 import sys
 from pathlib import Path
+from types import CodeType
 
 # Past this many texts the file starts over with what this run used (a bound on growth).
 MAX_ENTRIES = 20_000
 
 _code: dict[str, object] = {}
+_stored: dict[str, bytes] = {}
+"""the file's entries: source text -> its code object, marshalled"""
 _new: list[str] = []
 _installed = False
 _loaded = False
@@ -41,7 +46,7 @@ _loaded = False
 
 def cache_file() -> Path:
     tag = f"{sys.implementation.cache_tag}-{sys.hexversion:x}-O{sys.flags.optimize}"
-    name = f"dataclass-code.{tag}.marshal"
+    name = f"dataclass-code-v2.{tag}.marshal"
     if sys.pycache_prefix:
         return Path(sys.pycache_prefix) / "tileopt" / name
     return Path(__file__).resolve().parent / "__pycache__" / name
@@ -52,16 +57,28 @@ def _cached_exec(source, globals=None, locals=None, /, *args, **kwargs):
     if isinstance(source, str):
         if not _loaded:  # on first use: a run that defines no class reads no file
             _loaded = True
-            _code.update(_load(cache_file()))
+            _stored.update(_load(cache_file()))
         code = _code.get(source)
         if code is None:
-            code = _code[source] = compile(source, "<string>", "exec", dont_inherit=True)
-            _new.append(source)
+            blob = _stored.get(source)
+            code = None if blob is None else _unmarshal(blob)
+            if code is None:
+                code = compile(source, "<string>", "exec", dont_inherit=True)
+                _new.append(source)
+            _code[source] = code
         source = code
     return builtins.exec(source, globals, locals, *args, **kwargs)
 
 
-def _load(path: Path) -> dict[str, object]:
+def _unmarshal(blob: object) -> CodeType | None:
+    try:
+        code = marshal.loads(blob)  # type: ignore[arg-type]
+    except (EOFError, ValueError, TypeError):
+        return None
+    return code if isinstance(code, CodeType) else None
+
+
+def _load(path: Path) -> dict[str, bytes]:
     try:
         data = marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
@@ -79,8 +96,8 @@ def save() -> None:
     path = cache_file()
     entries = _load(path)
     if len(entries) + len(_new) > MAX_ENTRIES:
-        entries = {}
-    entries.update(_code)
+        entries = {source: marshal.dumps(code) for source, code in _code.items()}
+    entries.update((source, marshal.dumps(_code[source])) for source in _new)
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -37,6 +37,8 @@ SCRIPT = textwrap.dedent("""
     if sys.argv[1] == "install":
         result["compiled"] = len(code_cache._new)
         result["file"] = str(code_cache.cache_file())
+        result["unmarshalled"] = len(code_cache._code)
+        result["stored"] = len(code_cache._stored)
     print(json.dumps(result))
 """)
 
@@ -75,3 +77,23 @@ def test_an_unreadable_file_is_ignored_and_replaced(tmp_path):
         file.write(b"not marshal data")
     assert _run(tmp_path, "install")["compiled"] > 0
     assert _run(tmp_path, "install")["compiled"] == 0
+
+
+def test_only_the_entries_a_run_uses_are_unmarshalled(tmp_path):
+    # The file holds entries of other classes (here: made up) and one broken entry: a run
+    # decodes only its own texts, and compiles again a text whose entry is broken.
+    import marshal
+
+    path = _run(tmp_path, "install")["file"]
+    version, entries = marshal.loads(open(path, "rb").read())
+    own = len(entries)
+    extra = {f"def other_{i}(): return {i}\n": marshal.dumps(compile(
+        f"def other_{i}(): return {i}\n", "<string>", "exec")) for i in range(50)}
+    broken = next(iter(entries))
+    entries[broken] = b"not code"
+    with open(path, "wb") as file:
+        file.write(marshal.dumps((version, {**entries, **extra})))
+    again = _run(tmp_path, "install")
+    assert again["stored"] == own + 50
+    assert again["unmarshalled"] == own and again["compiled"] == 1
+    assert _run(tmp_path, "install")["compiled"] == 0  # the broken entry was replaced
