@@ -152,6 +152,7 @@ def warm_up() -> None:
     import tileopt.driver.ir_io  # noqa: F401
     import tileopt.driver.pass_manager  # noqa: F401
     import tileopt.driver.reproducer  # noqa: F401
+    import tileopt.driver.crash_reproducer  # noqa: F401
     import tileopt.driver.verify_diagnostics  # noqa: F401
     from tileopt.ir.context import DIALECTS, make_context
     from tileopt.passes.index import PASS_MODULES
