@@ -401,26 +401,29 @@ def test_fingerprint_sees_edits_additions_and_removals(tmp_path):
     assert Fingerprint(str(package), time.time_ns() + 10**9).changed() is None
 
 
+def _after_warm_up(code: str) -> str:
+    """What ``code`` prints in a fresh interpreter that has run the server's warm-up."""
+    done = subprocess.run([sys.executable, "-c", f"from tileopt.driver.server import warm_up; "
+                           f"warm_up(); {code}"],
+                          capture_output=True, text=True, cwd="/", timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def test_warming_up_leaves_each_vendors_lowering_to_the_child():
     """A cold NVIDIA lowering has no pattern for an AMD op (and says so); a server that
     imported both vendors' patterns would answer with the AMD one's message."""
-    code = ("from tileopt.driver.server import warm_up; warm_up(); "
-            "from tileopt.conversion.triton_gpu_to_llvm.lowering import PATTERNS; "
-            "print(sorted(n for n in PATTERNS if n.startswith(('amdg.', 'ttng.'))))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd="/", timeout=300)
-    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
+    assert _after_warm_up(
+        "from tileopt.conversion.triton_gpu_to_llvm.lowering import PATTERNS; "
+        "print(sorted(n for n in PATTERNS if n.startswith(('amdg.', 'ttng.'))))") == "[]\n"
 
 
 def test_warming_up_does_the_dialects_first_use_work_once():
     """Op definitions and pattern modules that a cold run builds on first use are built in
     the server, before it forks, so no child builds them again."""
-    code = ("from tileopt.driver.server import warm_up; warm_up(); "
-            "from tileopt.dialects import canonicalization, lazy_op_definitions; "
-            "print(len(lazy_op_definitions._PENDING), len(canonicalization._PENDING))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd="/", timeout=300)
-    assert (done.returncode, done.stdout) == (0, "0 0\n"), done.stderr
+    assert _after_warm_up(
+        "from tileopt.dialects import canonicalization, lazy_op_definitions; "
+        "print(len(lazy_op_definitions._PENDING), len(canonicalization._PENDING))") == "0 0\n"
 
 
 def test_the_client_imports_only_what_it_needs(servers):
