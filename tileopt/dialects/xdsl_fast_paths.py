@@ -184,14 +184,45 @@ def remembering_verdicts() -> Iterator[None]:
             for plan in _PLANS_WITH_VERDICTS:
                 plan.passed.clear()
             _PLANS_WITH_VERDICTS.clear()
+            _FIRST_EQUAL.clear()
+            _EQUALS_FIRST.clear()
+
+
+_FIRST_EQUAL: dict[tuple[type, Attribute], Attribute] = {}
+"""(class, type or attribute) -> the first equal one seen while verdicts are remembered"""
+_EQUALS_FIRST: dict[int, tuple[Attribute, int]] = {}
+"""id(type or attribute) -> (it, the id of the first equal one seen): its hash and
+comparison are computed once per object; the entry holds it alive, so that its id is
+not reused while verdicts are remembered"""
+
+
+def _first_equal(value: Attribute) -> tuple[Attribute, int]:
+    """(``value``, the id of the first type or attribute seen that equals it and is of its
+    class: xDSL's ``FloatData.__eq__`` accepts subclasses). Types and attributes are
+    immutable, and equal ones are equal in every parameter, at any depth: the
+    constraints read nothing else (xDSL's ``FloatData`` compares bits, so ``0.0`` and
+    ``-0.0`` are not equal)."""
+    try:
+        first = _FIRST_EQUAL.setdefault((type(value), value), value)
+    except TypeError:  # an unhashable parameter: by identity
+        first = value
+    entry = _EQUALS_FIRST[id(value)] = (value, id(first))
+    return entry
 
 
 def _types_key(op: Operation) -> tuple:
-    """The identities of ``op``'s types, properties and attributes (with their names)."""
-    return (*[id(v._type) for v in op._operands], -1,  # noqa: SLF001
-            *[id(r._type) for r in op.results], -1,  # noqa: SLF001
-            *op.properties, *map(id, op.properties.values()), -1,
-            *op.attributes, *map(id, op.attributes.values()))
+    """``op``'s types, properties and attributes (with their names), by value: the
+    lowering builds a new attribute object per op (fast-math flags, GEP indices), and
+    keys by identity missed four times in five. (The counts and the names, strings,
+    tell where each group of ids starts.)"""
+    operands, results = op._operands, op.results  # noqa: SLF001
+    properties, attributes = op.properties, op.attributes
+    known = _EQUALS_FIRST.get
+    return (len(operands), len(results), *properties, -1, *attributes,
+            *[(known(id(value)) or _first_equal(value))[1]
+              for value in (*[v._type for v in operands],  # noqa: SLF001
+                            *[r._type for r in results],  # noqa: SLF001
+                            *properties.values(), *attributes.values())])
 
 
 def _values_plan(defs) -> tuple | None:
@@ -320,8 +351,8 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
     for trait in self.traits:
         trait.verify(op)
     if simple:
-        # the op holds its types and attributes alive while the entry lasts (until the
-        # module's verification ends), so that their ids are not reused
+        # ``_EQUALS_FIRST`` holds the types and attributes of the key alive until the
+        # module's verification ends, so that their ids are not reused
         if not plan.passed:
             _PLANS_WITH_VERDICTS.append(plan)
         elif len(plan.passed) >= _PASSED_LIMIT:
