@@ -210,15 +210,27 @@ def _first_equal(value: Attribute) -> tuple[Attribute, int]:
     return entry
 
 
+def _identity_key(op: Operation) -> tuple:
+    """The identities of ``op``'s types, properties and attributes (with their names)."""
+    return (*[id(v._type) for v in op._operands], -1,  # noqa: SLF001
+            *[id(r._type) for r in op.results], -1,  # noqa: SLF001
+            *op.properties, *map(id, op.properties.values()), -1,
+            *op.attributes, *map(id, op.attributes.values()))
+
+
+_BY_VALUE = object()
+"""The start of every key of ``_types_key`` (none of ``_identity_key``'s)."""
+
+
 def _types_key(op: Operation) -> tuple:
     """``op``'s types, properties and attributes (with their names), by value: the
     lowering builds a new attribute object per op (fast-math flags, GEP indices), and
-    keys by identity missed four times in five. (The counts and the names, strings,
-    tell where each group of ids starts.)"""
+    keys by identity missed four times in five there. (The counts and the names,
+    strings, tell where each group of ids starts.)"""
     operands, results = op._operands, op.results  # noqa: SLF001
     properties, attributes = op.properties, op.attributes
     known = _EQUALS_FIRST.get
-    return (len(operands), len(results), *properties, -1, *attributes,
+    return (_BY_VALUE, len(operands), len(results), *properties, -1, *attributes,
             *[(known(id(value)) or _first_equal(value))[1]
               for value in (*[v._type for v in operands],  # noqa: SLF001
                             *[r._type for r in results],  # noqa: SLF001
@@ -326,8 +338,17 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
     simple = REMEMBER_VERDICTS and not (
         plan.regions or op.regions or plan.successors or op._successors)  # noqa: SLF001
     if simple:
-        key = _types_key(op)
-        if key in plan.passed:  # the same types and attributes passed before
+        # the same type and attribute objects passed before (cheap, most ops of a parsed
+        # file), else equal ones (freshly lowered IR: new attribute objects per op)
+        passed = plan.passed
+        key = _identity_key(op)
+        found = key in passed
+        if not found:
+            value_key = _types_key(op)
+            found = value_key in passed
+            if found:
+                _remember(plan, key, op)
+        if found:
             for trait in plan.context_traits:
                 trait.verify(op)
             return
@@ -351,13 +372,18 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
     for trait in self.traits:
         trait.verify(op)
     if simple:
-        # ``_EQUALS_FIRST`` holds the types and attributes of the key alive until the
-        # module's verification ends, so that their ids are not reused
-        if not plan.passed:
-            _PLANS_WITH_VERDICTS.append(plan)
-        elif len(plan.passed) >= _PASSED_LIMIT:
-            plan.passed.clear()
-        plan.passed[key] = op
+        _remember(plan, key, op)
+        _remember(plan, value_key, op)
+
+
+def _remember(plan: _Plan, key: tuple, op: Operation) -> None:
+    # the op (and ``_EQUALS_FIRST``) holds the types and attributes of the key alive
+    # until the module's verification ends, so that their ids are not reused
+    if not plan.passed:
+        _PLANS_WITH_VERDICTS.append(plan)
+    elif len(plan.passed) >= _PASSED_LIMIT:
+        plan.passed.clear()
+    plan.passed[key] = op
 
 
 def propagate_region_liveness(self, region: Region) -> None:
@@ -547,11 +573,12 @@ def _attribute_hash(attr: Attribute) -> int:
     return found
 
 
-def operation_info_hash(self: _cse.OperationInfo) -> int:
+def operation_info_hash(self: _cse.OperationInfo, operands_hash: int | None = None) -> int:
     """xDSL's hash of an op for CSE, with each attribute's hash computed once per object
     (a nested attribute's hash is recomputed through all its parameters on every call).
     The numbers differ from xDSL's, but ``__eq__`` compares the same function's, and
-    equal attributes still hash alike."""
+    equal attributes still hash alike. ``operands_hash``: instead of the operands' in
+    order (tileopt's CSE key for commutative ops)."""
     op = self.op
     return hash((self.name,
                  sum(hash((name, _attribute_hash(value)))
@@ -559,7 +586,7 @@ def operation_info_hash(self: _cse.OperationInfo) -> int:
                  sum(hash((name, _attribute_hash(value)))
                      for name, value in op.properties.items()),
                  tuple([_attribute_hash(result._type) for result in op.results]),  # noqa: SLF001
-                 hash(op.operands)))
+                 hash(op._operands) if operands_hash is None else operands_hash))  # noqa: SLF001
 
 
 def install() -> None:

@@ -324,7 +324,11 @@ def test_remembered_verdicts_compare_attributes_by_value():
         assert _outcome(xdsl_fast_paths.verify, op_def, good) is None
         passed = op_def.__dict__["_fast_plan"].passed
         assert key(same) == key(good) and key(same) in passed
-        assert key(bad) not in passed
+        identity = xdsl_fast_paths._identity_key
+        assert identity(same) != identity(good) and identity(same) not in passed
+        assert _outcome(xdsl_fast_paths.verify, op_def, same) is None
+        assert identity(same) in passed  # remembered for ops that share its objects
+        assert key(bad) not in passed and identity(bad) not in passed
         fast = _outcome(xdsl_fast_paths.verify, op_def, bad)
         assert fast is not None and "i64" in fast[1]
         assert fast == _outcome(xdsl_fast_paths._verify, op_def, bad)
