@@ -19,6 +19,7 @@ import xdsl.transforms.common_subexpression_elimination as _xdsl_cse
 from xdsl.ir import Operation
 from xdsl.traits import Commutative
 
+from tileopt.dialects.xdsl_fast_paths import operation_info_hash
 from tileopt.passes import register_op_pass
 from tileopt.passes.statistics import add_statistic, collecting
 
@@ -30,24 +31,26 @@ class _OperationInfo(_xdsl_cse.OperationInfo):
         return self.op.has_trait(Commutative, value_if_unregistered=False)
 
     def __hash__(self):
-        operands = self.op.operands
-        operand_hash = (sum(hash(v) for v in operands) if self._commutative()
-                        else hash(operands))
-        return hash((self.name,
-                     sum(hash(i) for i in self.op.attributes.items()),
-                     sum(hash(i) for i in self.op.properties.items()),
-                     hash(self.op.result_types), operand_hash))
+        # each attribute's and type's hash once per object (xdsl_fast_paths): CSE hashes
+        # every op two to four times, and a tensor type's hash goes through its layout
+        return operation_info_hash(self, sum(map(hash, self.op._operands))  # noqa: SLF001
+                                   if self._commutative() else None)
 
     def __eq__(self, other: object):
-        if not isinstance(other, _OperationInfo) or not self._commutative():
+        # xDSL's comparison without its first step, ``hash(self) == hash(other)``: equal
+        # fields hash alike, and a dict compares the hashes before calling this
+        if not isinstance(other, _OperationInfo):
             return super().__eq__(other)
-        return (hash(self) == hash(other) and self.name == other.name
-                and self.op.attributes == other.op.attributes
-                and self.op.properties == other.op.properties
-                and Counter(self.op.operands) == Counter(other.op.operands)
-                and self.op.result_types == other.op.result_types
+        op, other_op = self.op, other.op
+        return (self.name == other.name
+                and op.attributes == other_op.attributes
+                and op.properties == other_op.properties
+                and (Counter(op._operands) == Counter(other_op._operands)  # noqa: SLF001
+                     if self._commutative() else
+                     op._operands == other_op._operands)  # noqa: SLF001
+                and op.result_types == other_op.result_types
                 and all(s.is_structurally_equivalent(o)
-                        for s, o in zip(self.op.regions, other.op.regions, strict=True)))
+                        for s, o in zip(op.regions, other_op.regions, strict=True)))
 
 
 _xdsl_cse.OperationInfo = _OperationInfo  # type: ignore[misc]
