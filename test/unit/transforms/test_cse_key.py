@@ -80,3 +80,30 @@ def test_the_key_agrees_with_the_reference_on_corpus_ops(corpus):
                     compared += 1
                     equal += same and a is not b
     assert compared > 10_000 and equal > 1_000, (compared, equal)
+
+
+def test_a_new_op_is_hashed_once(monkeypatch):
+    """The driver looks a new op up, then records it: one key, hashed once; a record
+    without that look-up, or of another op, builds its own key."""
+    from tileopt.transforms.common import cse as cse_module
+
+    hashed = []
+    real = cse_module.operation_info_hash
+    monkeypatch.setattr(cse_module, "operation_info_hash",
+                        lambda info, operands=None: hashed.append(info.op) or real(info, operands))
+
+    def constant(value):
+        return arith.ConstantOp(IntegerAttr(value, i32))
+
+    one, also_one, two, three = constant(1), constant(1), constant(2), constant(3)
+    known = cse_module._KnownOps()
+    assert known.get(one) is None
+    known[one] = one
+    assert hashed == [one]
+    assert known.get(also_one) is one and hashed == [one, also_one]
+    known[two] = two  # no look-up before
+    assert known.get(three) is None
+    known[also_one] = also_one  # not the op looked up last
+    assert hashed == [one, also_one, two, three, also_one]
+    assert known.get(constant(2)) is two
+    assert isinstance(cse_module._xdsl_cse.KnownOps(known), cse_module._KnownOps)

@@ -31,10 +31,14 @@ class _OperationInfo(_xdsl_cse.OperationInfo):
         return self.op.has_trait(Commutative, value_if_unregistered=False)
 
     def __hash__(self):
-        # each attribute's and type's hash once per object (xdsl_fast_paths): CSE hashes
-        # every op two to four times, and a tensor type's hash goes through its layout
-        return operation_info_hash(self, sum(map(hash, self.op._operands))  # noqa: SLF001
-                                   if self._commutative() else None)
+        # each attribute's and type's hash once per object (xdsl_fast_paths): a tensor
+        # type's hash goes through its layout; and once per key (``_KnownOps``)
+        found = self.__dict__.get("_hash")
+        if found is None:
+            found = self.__dict__["_hash"] = operation_info_hash(
+                self, sum(map(hash, self.op._operands))  # noqa: SLF001
+                if self._commutative() else None)
+        return found
 
     def __eq__(self, other: object):
         # xDSL's comparison without its first step, ``hash(self) == hash(other)``: equal
@@ -53,7 +57,26 @@ class _OperationInfo(_xdsl_cse.OperationInfo):
                         for s, o in zip(op.regions, other_op.regions, strict=True)))
 
 
+class _KnownOps(_xdsl_cse.KnownOps):
+    """xDSL's scope of known ops, where ``get(op)`` then ``known[op] = op`` (the driver's
+    steps for an op not seen before; nothing changes the op in between) build and hash
+    one key, not two."""
+
+    _last: _OperationInfo | None = None
+
+    def get(self, k: Operation, default=None):
+        self._last = info = _OperationInfo(k)
+        return self._known_ops.get(info, default)
+
+    def __setitem__(self, k: Operation, v: Operation) -> None:
+        info, self._last = self._last, None
+        if info is None or info.op is not k:
+            info = _OperationInfo(k)
+        self._known_ops[info] = v
+
+
 _xdsl_cse.OperationInfo = _OperationInfo  # type: ignore[misc]
+_xdsl_cse.KnownOps = _KnownOps  # type: ignore[misc] (the scopes the driver opens)
 cse = _xdsl_cse.cse
 
 
