@@ -17,9 +17,11 @@ Patches for xDSL and their status: docs/upstream/README.md.
   rejects goes through xDSL's own code again, so that the error message is xDSL's.
   The verdict of the constraints and of the traits that read only the op's types and
   attributes (``verifies_types_only = True`` on the trait class, xDSL's no-op traits
-  and ``SameOperandsAndResultType``) is remembered per op class for the identities of
-  the op's types and attributes: an op of the same types and attributes (most ops of a
-  Triton file) runs only its other traits. Upstream: precompute this per ``OpDef``,
+  and ``SameOperandsAndResultType``) is remembered per op class for the op's types and
+  attributes, looked up by their identities (most ops of a parsed file share type
+  objects), then by their values (the lowering builds new attribute objects per op; each
+  object hashed and compared once per module verification): an op of equal types and
+  attributes runs only its other traits. Upstream: precompute this per ``OpDef``,
   and a flag on traits for the memo.
   No patch yet (docs/upstream/README.md).
   Ops whose operand groups an ``operandSegmentSizes`` array sizes (``llvm.cond_br``,
@@ -60,7 +62,8 @@ Patches for xDSL and their status: docs/upstream/README.md.
   Not proposed: no faster in xDSL's own code (docs/upstream/README.md).
 - CSE's ``OperationInfo.__hash__`` hashes the op's attributes and result types, and a
   nested attribute's hash goes through all its parameters on every call (a layout in
-  every tensor type). Here each attribute object's hash is computed once. Upstream: a
+  every tensor type). Here each attribute object's hash is computed once (also for
+  tileopt's key, ``tileopt/transforms/common/cse.py``). Upstream: a
   cached hash on ``ParametrizedAttribute`` (they are immutable).
   No patch yet (docs/upstream/README.md).
 - ``new_operation``: ``Operation.create`` for an op without regions or successors, step
