@@ -1,10 +1,11 @@
 """tileopt/transforms/common/cse.py: CSE's op key (``_OperationInfo``) is equal exactly
 where xDSL's comparison (operands as a multiset for commutative ops) says so, and equal
-keys hash alike, on every pair of ops of one name in corpus kernels."""
+keys hash alike, on pairs of ops of one name in corpus kernels; a new op is hashed once."""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.ir import Block
