@@ -17,9 +17,11 @@ Patches for xDSL and their status: docs/upstream/README.md.
   rejects goes through xDSL's own code again, so that the error message is xDSL's.
   The verdict of the constraints and of the traits that read only the op's types and
   attributes (``verifies_types_only = True`` on the trait class, xDSL's no-op traits
-  and ``SameOperandsAndResultType``) is remembered per op class for the identities of
-  the op's types and attributes: an op of the same types and attributes (most ops of a
-  Triton file) runs only its other traits. Upstream: precompute this per ``OpDef``,
+  and ``SameOperandsAndResultType``) is remembered per op class for the op's types and
+  attributes, looked up by their identities (most ops of a parsed file share type
+  objects), then by their values (the lowering builds new attribute objects per op; each
+  object hashed and compared once per module verification): an op of equal types and
+  attributes runs only its other traits. Upstream: precompute this per ``OpDef``,
   and a flag on traits for the memo.
   No patch yet (docs/upstream/README.md).
   Ops whose operand groups an ``operandSegmentSizes`` array sizes (``llvm.cond_br``,
@@ -60,7 +62,8 @@ Patches for xDSL and their status: docs/upstream/README.md.
   Not proposed: no faster in xDSL's own code (docs/upstream/README.md).
 - CSE's ``OperationInfo.__hash__`` hashes the op's attributes and result types, and a
   nested attribute's hash goes through all its parameters on every call (a layout in
-  every tensor type). Here each attribute object's hash is computed once. Upstream: a
+  every tensor type). Here each attribute object's hash is computed once (also for
+  tileopt's key, ``tileopt/transforms/common/cse.py``). Upstream: a
   cached hash on ``ParametrizedAttribute`` (they are immutable).
   No patch yet (docs/upstream/README.md).
 - ``new_operation``: ``Operation.create`` for an op without regions or successors, step
@@ -186,14 +189,57 @@ def remembering_verdicts() -> Iterator[None]:
             for plan in _PLANS_WITH_VERDICTS:
                 plan.passed.clear()
             _PLANS_WITH_VERDICTS.clear()
+            _FIRST_EQUAL.clear()
+            _EQUALS_FIRST.clear()
 
 
-def _types_key(op: Operation) -> tuple:
+_FIRST_EQUAL: dict[tuple[type, Attribute], Attribute] = {}
+"""(class, type or attribute) -> the first equal one seen while verdicts are remembered"""
+_EQUALS_FIRST: dict[int, tuple[Attribute, int]] = {}
+"""id(type or attribute) -> (it, the id of the first equal one seen): its hash and
+comparison are computed once per object; the entry holds it alive, so that its id is
+not reused while verdicts are remembered"""
+
+
+def _first_equal(value: Attribute) -> tuple[Attribute, int]:
+    """(``value``, the id of the first type or attribute seen that equals it and is of its
+    class: xDSL's ``FloatData.__eq__`` accepts subclasses). Types and attributes are
+    immutable, and equal ones are equal in every parameter, at any depth: the
+    constraints read nothing else (xDSL's ``FloatData`` compares bits, so ``0.0`` and
+    ``-0.0`` are not equal)."""
+    try:
+        first = _FIRST_EQUAL.setdefault((type(value), value), value)
+    except TypeError:  # an unhashable parameter: by identity
+        first = value
+    entry = _EQUALS_FIRST[id(value)] = (value, id(first))
+    return entry
+
+
+def _identity_key(op: Operation) -> tuple:
     """The identities of ``op``'s types, properties and attributes (with their names)."""
     return (*[id(v._type) for v in op._operands], -1,  # noqa: SLF001
             *[id(r._type) for r in op.results], -1,  # noqa: SLF001
             *op.properties, *map(id, op.properties.values()), -1,
             *op.attributes, *map(id, op.attributes.values()))
+
+
+_BY_VALUE = object()
+"""The start of every key of ``_types_key`` (none of ``_identity_key``'s)."""
+
+
+def _types_key(op: Operation) -> tuple:
+    """``op``'s types, properties and attributes (with their names), by value: the
+    lowering builds a new attribute object per op (fast-math flags, GEP indices), and
+    keys by identity missed four times in five there. (The counts and the names,
+    strings, tell where each group of ids starts.)"""
+    operands, results = op._operands, op.results  # noqa: SLF001
+    properties, attributes = op.properties, op.attributes
+    known = _EQUALS_FIRST.get
+    return (_BY_VALUE, len(operands), len(results), *properties, -1, *attributes,
+            *[(known(id(value)) or _first_equal(value))[1]
+              for value in (*[v._type for v in operands],  # noqa: SLF001
+                            *[r._type for r in results],  # noqa: SLF001
+                            *properties.values(), *attributes.values())])
 
 
 def _values_plan(defs) -> tuple | None:
@@ -297,8 +343,17 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
     simple = REMEMBER_VERDICTS and not (
         plan.regions or op.regions or plan.successors or op._successors)  # noqa: SLF001
     if simple:
-        key = _types_key(op)
-        if key in plan.passed:  # the same types and attributes passed before
+        # the same type and attribute objects passed before (cheap, most ops of a parsed
+        # file), else equal ones (freshly lowered IR: new attribute objects per op)
+        passed = plan.passed
+        key = _identity_key(op)
+        found = key in passed
+        if not found:
+            value_key = _types_key(op)
+            found = value_key in passed
+            if found:
+                _remember(plan, key, op)
+        if found:
             for trait in plan.context_traits:
                 trait.verify(op)
             return
@@ -322,13 +377,18 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
     for trait in self.traits:
         trait.verify(op)
     if simple:
-        # the op holds its types and attributes alive while the entry lasts (until the
-        # module's verification ends), so that their ids are not reused
-        if not plan.passed:
-            _PLANS_WITH_VERDICTS.append(plan)
-        elif len(plan.passed) >= _PASSED_LIMIT:
-            plan.passed.clear()
-        plan.passed[key] = op
+        _remember(plan, key, op)
+        _remember(plan, value_key, op)
+
+
+def _remember(plan: _Plan, key: tuple, op: Operation) -> None:
+    # the op (and ``_EQUALS_FIRST``) holds the types and attributes of the key alive
+    # until the module's verification ends, so that their ids are not reused
+    if not plan.passed:
+        _PLANS_WITH_VERDICTS.append(plan)
+    elif len(plan.passed) >= _PASSED_LIMIT:
+        plan.passed.clear()
+    plan.passed[key] = op
 
 
 def propagate_region_liveness(self, region: Region) -> None:
@@ -520,11 +580,12 @@ def _attribute_hash(attr: Attribute) -> int:
     return found
 
 
-def operation_info_hash(self) -> int:
+def operation_info_hash(self, operands_hash: int | None = None) -> int:
     """xDSL's hash of an op for CSE, with each attribute's hash computed once per object
     (a nested attribute's hash is recomputed through all its parameters on every call).
     The numbers differ from xDSL's, but ``__eq__`` compares the same function's, and
-    equal attributes still hash alike."""
+    equal attributes still hash alike. ``operands_hash``: instead of the operands' in
+    order (tileopt's CSE key for commutative ops)."""
     op = self.op
     return hash((self.name,
                  sum(hash((name, _attribute_hash(value)))
@@ -532,7 +593,7 @@ def operation_info_hash(self) -> int:
                  sum(hash((name, _attribute_hash(value)))
                      for name, value in op.properties.items()),
                  tuple([_attribute_hash(result._type) for result in op.results]),  # noqa: SLF001
-                 hash(op.operands)))
+                 hash(op._operands) if operands_hash is None else operands_hash))  # noqa: SLF001
 
 
 def install() -> None:

@@ -256,11 +256,12 @@ def _verify_ops_in_order(module: Operation, only: set[Operation] | None,
 
 
 def _signature(op: Operation) -> tuple:
-    """Everything about ``op`` that its verification reads, apart from its nested ops:
-    where it is (block, neighbours, parent op), its operands and their types, its result
-    types, attributes, properties, regions' blocks with their argument types, successors.
-    Attributes and types are immutable values, SSA values and blocks compare by identity;
-    holding them keeps their identity from being reused."""
+    """``op``, then everything about it that its verification reads, apart from its nested
+    ops: where it is (block, neighbours, parent op), its operands and their types, its
+    result types, attributes, properties, regions' blocks with their argument types,
+    successors; one flat tuple, its groups ended by ``None`` (no type, attribute item or
+    block is None). Attributes and types are immutable values, SSA values and blocks
+    compare by identity; holding them (and ``op``) keeps their identity from being reused."""
     block = op.parent
     region = None if block is None else block.parent
     # ``_operands`` is xDSL 0.74's tuple behind ``op.operands`` (iterating that view is a
@@ -268,14 +269,15 @@ def _signature(op: Operation) -> tuple:
     # behind an SSA value's ``type`` property, ``_prev_op``/``_next_op`` behind the
     # neighbours'.
     operands = op._operands  # noqa: SLF001
-    return (block, region, None if region is None else region.parent,
+    regions = op.regions
+    return (op, block, region, None if region is None else region.parent,
             op._prev_op, op._next_op, operands,  # noqa: SLF001
-            tuple([v._type for v in operands]),  # noqa: SLF001
-            tuple([r._type for r in op.results]),  # noqa: SLF001
-            tuple(op.attributes.items()), tuple(op.properties.items()),
-            tuple([tuple([(b, tuple([a._type for a in b._args]))  # noqa: SLF001
-                          for b in r.blocks]) for r in op.regions]) if op.regions else (),
-            op._successors)  # noqa: SLF001
+            *[v._type for v in operands], None,  # noqa: SLF001
+            *[r._type for r in op.results], None,  # noqa: SLF001
+            *op.attributes.items(), None, *op.properties.items(), None,
+            *([tuple([(b, tuple([a._type for a in b._args]))  # noqa: SLF001
+                      for b in r.blocks]) for r in regions] if regions else ()), None,
+            *op._successors)  # noqa: SLF001
 
 
 class IncrementalVerifier:
@@ -292,22 +294,24 @@ class IncrementalVerifier:
     """
 
     def __init__(self) -> None:
-        self._signatures: dict[Operation, tuple] = {}
+        # id(op) -> its signature, which holds the op alive (so that no other op takes
+        # its id meanwhile): ints hash in C, ops through a Python-level ``__hash__``
+        self._signatures: dict[int, tuple] = {}
 
     def start(self, module: Operation) -> None:
-        self._signatures = {op: _signature(op) for op in _ops_in_walk_order(module)}
+        self._signatures = {id(op): _signature(op) for op in _ops_in_walk_order(module)}
 
     def verify(self, module: Operation, filename: str | None = None) -> bool:
         """Verify what changed since the last call; whether anything did (any op's
         signature: its operands, types, attributes, properties, regions, place)."""
         before = self._signatures
-        now: dict[Operation, tuple] = {}
+        now: dict[int, tuple] = {}
         changed: list[Operation] = []
         for op in _ops_in_walk_order(module):
-            signature = now[op] = _signature(op)
-            if before.get(op) != signature:
+            signature = now[id(op)] = _signature(op)
+            if before.get(id(op)) != signature:
                 changed.append(op)
-        removed = [op for op in before if op not in now]
+        removed = [signature[0] for key, signature in before.items() if key not in now]
         self._signatures = now
         if not changed and not removed:
             return False

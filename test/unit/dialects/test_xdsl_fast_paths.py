@@ -302,6 +302,57 @@ def _remembered_then_misplaced(module, placed, op_def):
     assert fast == _outcome(xdsl_fast_paths._verify, op_def, misplaced)
 
 
+def test_remembered_verdicts_compare_attributes_by_value():
+    """Equal attributes that are distinct objects (the lowering builds one per op) share
+    a remembered verdict; an attribute of the same class and another value is verified:
+    after a good position array of `llvm.extractvalue`, one of i32 elements (i64 is
+    required) fails with xDSL's message."""
+    from xdsl.dialects.builtin import DenseArrayBase, i64
+
+    struct = llvm.LLVMStructType.from_type_list([i32, i32])
+    block = Block(arg_types=[struct])
+
+    def extract(element_type):
+        return llvm.ExtractValueOp(DenseArrayBase.from_list(element_type, [0]),
+                                   block.args[0], i32)
+
+    good, same, bad = extract(i64), extract(i64), extract(i32)
+    assert good.properties["position"] is not same.properties["position"]
+    op_def = llvm.ExtractValueOp.get_irdl_definition()
+    key = xdsl_fast_paths._types_key
+    with xdsl_fast_paths.remembering_verdicts():
+        assert _outcome(xdsl_fast_paths.verify, op_def, good) is None
+        passed = op_def.__dict__["_fast_plan"].passed
+        assert key(same) == key(good) and key(same) in passed
+        identity = xdsl_fast_paths._identity_key
+        assert identity(same) != identity(good) and identity(same) not in passed
+        assert _outcome(xdsl_fast_paths.verify, op_def, same) is None
+        assert identity(same) in passed  # remembered for ops that share its objects
+        assert key(bad) not in passed and identity(bad) not in passed
+        fast = _outcome(xdsl_fast_paths.verify, op_def, bad)
+        assert fast is not None and "i64" in fast[1]
+        assert fast == _outcome(xdsl_fast_paths._verify, op_def, bad)
+    assert not xdsl_fast_paths._EQUALS_FIRST and not xdsl_fast_paths._FIRST_EQUAL
+
+
+def test_remembered_verdicts_tell_apart_what_python_calls_equal():
+    """0.0 and -0.0 (xDSL's FloatData compares bits), values of different classes, and
+    unhashable values (by identity) get keys of their own."""
+    from xdsl.dialects.builtin import FloatAttr, IntegerAttr, StringAttr
+
+    with xdsl_fast_paths.remembering_verdicts():
+        def key(value):
+            return xdsl_fast_paths._types_key(arith.ConstantOp(value))
+
+        assert key(FloatAttr(0.0, 32)) == key(FloatAttr(0.0, 32))
+        assert key(FloatAttr(0.0, 32)) != key(FloatAttr(-0.0, 32))
+        assert key(IntegerAttr(1, i32)) != key(FloatAttr(1.0, 32))
+        first = xdsl_fast_paths._first_equal
+        assert first(StringAttr("a"))[1] == first(StringAttr("a"))[1]
+        listed = [1]
+        assert first(listed)[1] == id(listed) != first([1])[1]
+
+
 def test_only_traits_that_say_so_are_remembered():
     from dataclasses import dataclass
 

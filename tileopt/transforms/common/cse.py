@@ -19,6 +19,7 @@ import xdsl.transforms.common_subexpression_elimination as _xdsl_cse
 from xdsl.ir import Operation
 from xdsl.traits import Commutative
 
+from tileopt.dialects.xdsl_fast_paths import operation_info_hash
 from tileopt.passes import register_op_pass
 from tileopt.passes.statistics import add_statistic, collecting
 
@@ -30,27 +31,52 @@ class _OperationInfo(_xdsl_cse.OperationInfo):
         return self.op.has_trait(Commutative, value_if_unregistered=False)
 
     def __hash__(self):
-        operands = self.op.operands
-        operand_hash = (sum(hash(v) for v in operands) if self._commutative()
-                        else hash(operands))
-        return hash((self.name,
-                     sum(hash(i) for i in self.op.attributes.items()),
-                     sum(hash(i) for i in self.op.properties.items()),
-                     hash(self.op.result_types), operand_hash))
+        # each attribute's and type's hash once per object (xdsl_fast_paths): a tensor
+        # type's hash goes through its layout; and once per key (``_KnownOps``)
+        found = self.__dict__.get("_hash")
+        if found is None:
+            found = self.__dict__["_hash"] = operation_info_hash(
+                self, sum(map(hash, self.op._operands))  # noqa: SLF001
+                if self._commutative() else None)
+        return found
 
     def __eq__(self, other: object):
-        if not isinstance(other, _OperationInfo) or not self._commutative():
+        # xDSL's comparison without its first step, ``hash(self) == hash(other)``: equal
+        # fields hash alike, and a dict compares the hashes before calling this
+        if not isinstance(other, _OperationInfo):
             return super().__eq__(other)
-        return (hash(self) == hash(other) and self.name == other.name
-                and self.op.attributes == other.op.attributes
-                and self.op.properties == other.op.properties
-                and Counter(self.op.operands) == Counter(other.op.operands)
-                and self.op.result_types == other.op.result_types
+        op, other_op = self.op, other.op
+        return (self.name == other.name
+                and op.attributes == other_op.attributes
+                and op.properties == other_op.properties
+                and (Counter(op._operands) == Counter(other_op._operands)  # noqa: SLF001
+                     if self._commutative() else
+                     op._operands == other_op._operands)  # noqa: SLF001
+                and op.result_types == other_op.result_types
                 and all(s.is_structurally_equivalent(o)
-                        for s, o in zip(self.op.regions, other.op.regions, strict=True)))
+                        for s, o in zip(op.regions, other_op.regions, strict=True)))
+
+
+class _KnownOps(_xdsl_cse.KnownOps):
+    """xDSL's scope of known ops, where ``get(op)`` then ``known[op] = op`` (the driver's
+    steps for an op not seen before; nothing changes the op in between) build and hash
+    one key, not two."""
+
+    _last: _OperationInfo | None = None
+
+    def get(self, k: Operation, default=None):
+        self._last = info = _OperationInfo(k)
+        return self._known_ops.get(info, default)
+
+    def __setitem__(self, k: Operation, v: Operation) -> None:
+        info, self._last = self._last, None
+        if info is None or info.op is not k:
+            info = _OperationInfo(k)
+        self._known_ops[info] = v
 
 
 _xdsl_cse.OperationInfo = _OperationInfo  # type: ignore[misc]
+_xdsl_cse.KnownOps = _KnownOps  # type: ignore[misc] (the scopes the driver opens)
 cse = _xdsl_cse.cse
 
 
