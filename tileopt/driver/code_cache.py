@@ -95,9 +95,10 @@ def save() -> None:
         return
     path = cache_file()
     entries = _load(path)
-    if len(entries) + len(_new) > MAX_ENTRIES:
+    if len(entries) + len(_new) > MAX_ENTRIES:  # start over with what this run used
         entries = {source: marshal.dumps(code) for source, code in _code.items()}
-    entries.update((source, marshal.dumps(_code[source])) for source in _new)
+    else:
+        entries.update((source, marshal.dumps(_code[source])) for source in _new)
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -9,8 +9,9 @@ standard streams), then ends the process with the status. A status Python would 
 which then says what it always says; the exit handlers do not run twice
 (``atexit._run_exitfuncs`` clears them).
 
-Only the console entry points call it (``tileopt/cli.py``); a command run in a process
-of the compile server or in-process (tests, a library user) ends as before.
+Only the console entry points call it (``tileopt/cli.py``); the compile server's child
+ends with the same steps (:func:`exit_steps`) and its own ``os._exit``; a command run
+in-process (tests, a library user) ends as before.
 """
 
 from __future__ import annotations
@@ -20,13 +21,12 @@ import os
 import sys
 
 
-def end_command(status: object) -> None:
-    """End the process with ``status`` (an int or None) as ``sys.exit`` would, less the
-    teardown; return without ending it where Python's exit must speak."""
-    if status is None:
-        status = 0
-    if not isinstance(status, int):
-        return
+def exit_steps() -> BaseException | None:
+    """Python's exit steps short of the teardown, in its order: wait for the non-daemon
+    threads, run the exit handlers (which clears them), flush the standard output, then the
+    standard error. The error of flushing the standard output, if it failed (the standard
+    error is then left as it is: the caller reports the error as Python would, and the
+    status becomes 120); else None. The compile server's child ends with these steps too."""
     threading = sys.modules.get("threading")
     if threading is not None:
         threading._shutdown()  # non-daemon threads first, as at Python's exit
@@ -34,11 +34,23 @@ def end_command(status: object) -> None:
     try:
         if sys.stdout is not None:
             sys.stdout.flush()
-    except Exception:  # noqa: BLE001 - Python's exit reports it and exits with 120
-        return
+    except Exception as err:  # noqa: BLE001 - reported by the caller
+        return err
     try:
         if sys.stderr is not None:
             sys.stderr.flush()
     except Exception:  # noqa: BLE001 - Python ignores it too
         pass
+    return None
+
+
+def end_command(status: object) -> None:
+    """End the process with ``status`` (an int or None) as ``sys.exit`` would, less the
+    teardown; return without ending it where Python's exit must speak."""
+    if status is None:
+        status = 0
+    if not isinstance(status, int):
+        return
+    if exit_steps() is not None:
+        return  # Python's exit reports the standard output's error and exits with 120
     os._exit(status)

@@ -23,7 +23,6 @@ stop`` after its running commands end. docs/server.md has the whole story.
 
 from __future__ import annotations
 
-import atexit
 import fcntl
 import gc
 import io
@@ -450,6 +449,8 @@ def _run_tool(tool: str, argv: list[str]) -> int:
     interpreter would, up to the exit status (including Python's own exit steps)."""
     import importlib
 
+    from tileopt.driver.process_exit import exit_steps
+
     module, name = TOOLS[tool]
     interrupted = False
     try:
@@ -465,34 +466,19 @@ def _run_tool(tool: str, argv: list[str]) -> int:
     elif not isinstance(code, int):
         print(code, file=sys.stderr)
         code = 1
-    atexit._run_exitfuncs()
-    if not _flush_streams():
+    failed = exit_steps()
+    if failed is not None:  # as Python: it says so on stderr, and the status is 120
         code = 120
+        try:
+            sys.stderr.write(f"Exception ignored in: {sys.stdout!r}\n"
+                             f"{type(failed).__name__}: {failed}\n")
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001
+            pass
     if interrupted:  # as Python: after the exit steps, die of SIGINT (a shell sees 130)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGINT)
     return code
-
-
-def _flush_streams() -> bool:
-    """Flush stdout and stderr as Python does at exit; False if stdout failed (Python then
-    exits with 120 after saying so on stderr)."""
-    ok = True
-    for stream in (sys.stdout, sys.stderr):
-        if stream is None:
-            continue
-        try:
-            stream.flush()
-        except Exception as err:  # noqa: BLE001
-            if stream is sys.stdout:
-                ok = False
-                try:
-                    sys.stderr.write(f"Exception ignored in: {stream!r}\n"
-                                     f"{type(err).__name__}: {err}\n")
-                    sys.stderr.flush()
-                except Exception:  # noqa: BLE001
-                    pass
-    return ok
 
 
 def _receive(conn: socket.socket) -> tuple[str, list[str], list[int]]:

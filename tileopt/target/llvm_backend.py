@@ -375,16 +375,20 @@ class _Worker:
         self.close()
         return True
 
-    def close(self, kill: bool = False) -> int:
-        """End the worker (it stops when its requests pipe closes, or at once with
-        ``kill``); its exit status."""
-        if kill and self.pid is not None:
-            os.kill(self.pid, signal.SIGKILL)
+    def close_pipes(self) -> None:
+        """Close this side's ends of the pipes (the worker stops when its requests end)."""
         for fd in (self.requests, self.replies):
             try:
                 os.close(fd)
             except OSError:
                 pass
+
+    def close(self, kill: bool = False) -> int:
+        """End the worker (it stops when its requests pipe closes, or at once with
+        ``kill``); its exit status."""
+        if kill and self.pid is not None:
+            os.kill(self.pid, signal.SIGKILL)
+        self.close_pipes()
         self.stderr.close()
         if _Worker.live is self:
             _Worker.live = None
@@ -425,11 +429,7 @@ def _forget_worker_in_forked_child() -> None:
     # open (the worker ends when the pipe closes).
     worker = _Worker.live
     if worker is not None:
-        for fd in (worker.requests, worker.replies):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        worker.close_pipes()
         _Worker.live = None
 
 
