@@ -173,7 +173,7 @@ def module_to_llvm_ir(module: builtin.ModuleOp, target: GPUTarget | str | None =
     except TileoptError as err:
         raise _blame_op(translation, text, err) from None
     parsed.name = MODULE_NAME
-    _unname_values(parsed)
+    llvm_backend.drop_value_names(parsed)
     result = str(parsed)
     parsed.name = "<string>"  # as parsing the result names it
     llvm_backend.hand_over(result, parsed)
@@ -190,13 +190,3 @@ def _blame_op(translation: ModuleTranslation, text: str, err: TileoptError) -> T
                                     f"{err.message.removeprefix('invalid LLVM IR: ')}")
     return TileoptError(f"internal error: LLVM rejects the translated IR: {err.message}")
 
-
-def _unname_values(module) -> None:
-    """Drop llvmlite's ``%.12`` names so LLVM numbers values as mlir-translate's output does."""
-    for function in module.functions:
-        for arg in function.arguments:
-            arg.name = ""
-        for block in function.blocks:
-            block.name = ""
-            for instruction in block.instructions:
-                instruction.name = ""

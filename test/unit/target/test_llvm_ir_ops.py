@@ -293,6 +293,33 @@ def test_branches_with_block_arguments_become_phis():
           r"ret i32 %V")
 
 
+
+def test_values_are_numbered_and_local_symbols_keep_their_names():
+    # As mlir-translate: arguments, blocks and instructions unnamed (numbered by LLVM),
+    # internal and private globals and functions named as in the LLVM dialect.
+    ir = to_llvm_ir("""module {
+  llvm.mlir.global private constant @table(dense<[1, 2]> : tensor<2xi32>) {addr_space = 1 : i32} : !llvm.array<2 x i32>
+  llvm.func internal @helper(%x: i32) -> i32 {
+    %0 = llvm.mul %x, %x : i32
+    llvm.return %0 : i32
+  }
+  llvm.func @f(%c: i1, %a: i32) -> i32 {
+    %0 = llvm.mlir.addressof @table : !llvm.ptr<1>
+    %1 = llvm.load %0 : !llvm.ptr<1> -> i32
+    llvm.cond_br %c, ^bb1, ^bb2(%a : i32)
+  ^bb1:
+    %2 = llvm.call @helper(%1) : (i32) -> i32
+    llvm.br ^bb2(%2 : i32)
+  ^bb2(%r: i32):
+    llvm.return %r : i32
+  }
+}""")
+    check(ir, r"@table = private addrspace\(1\) constant \[2 x i32\]",
+          r"define internal i32 @helper\(i32 %0\)", r"= mul i32 %0, %0",
+          r"= load i32, ptr addrspace\(1\) @table", r"br i1 %0, label %4, label %6",
+          r"\n4:\s", r"= call i32 @helper\(i32 %3\)", r"= phi i32 \[ %1, %2 \], \[ %5, %4 \]")
+    assert '%"' not in ir and "%." not in ir and "bb" not in ir
+
 # --------------------------------------------------------------------------- nvvm
 
 
