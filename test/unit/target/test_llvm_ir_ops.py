@@ -535,6 +535,35 @@ module {
     assert scopes == subprograms and len(set(scopes.values())) == 2
 
 
+def test_inlined_code_in_two_functions_is_scoped_by_each():
+    # Equal call-site locations in two functions: the inlined line and its call site are
+    # scoped by lexical blocks of each function's own subprogram.
+    site = 'loc(callsite("lib/standard.py":263:15 at "src/kernels.py":13:7))'
+    ir = to_llvm_ir(f"""module {{
+  llvm.func @f(%a: i32) -> i32 {{
+    %0 = llvm.add %a, %a : i32 {site}
+    %1 = llvm.mul %0, %a : i32 {site}
+    llvm.return %1 : i32
+  }} loc("src/kernels.py":11:0)
+  llvm.func @g(%a: i32) -> i32 {{
+    %0 = llvm.add %a, %a : i32 {site}
+    llvm.return %0 : i32
+  }} loc("src/kernels.py":20:0)
+}}""")
+    subprograms = dict(re.findall(r"define i32 @(\w)\(i32 %0\) !dbg !(\d+)", ir))
+    metadata = dict(re.findall(r"^!(\d+) = (.*)$", ir, re.M))
+    for function, body in re.findall(r"define i32 @(\w)\(.*?\n(.*?)\n}", ir, re.S):
+        (used,) = set(re.findall(r"!dbg !(\d+)", body))  # both ops of @f: one node
+        inlined = re.fullmatch(r"!DILocation\(line: 263, column: 15, scope: !(\d+), "
+                               r"inlinedAt: !(\d+)\)", metadata[used])
+        block, caller = inlined.groups()
+        caller_block = re.fullmatch(r"!DILocation\(line: 13, column: 7, scope: !(\d+)\)",
+                                    metadata[caller]).group(1)
+        for scope in (block, caller_block):
+            assert re.fullmatch(rf"distinct !DILexicalBlockFile\(scope: !{subprograms[function]}, "
+                                r"file: !\d+, discriminator: 0\)", metadata[scope])
+
+
 def test_no_debug_info_without_locations():
     ir = to_llvm_ir(function("%a: i32", "    llvm.return %a : i32", "i32"))
     assert "!dbg" not in ir and "DICompileUnit" not in ir
