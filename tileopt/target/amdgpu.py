@@ -64,7 +64,8 @@ def _code(llvm_ir: str, target: GPUTarget, opt_level: int, filename: str, as_obj
           fp_fusion: bool, libraries: list[Path]) -> bytes:
     """Optimise and compile (run in the LLVM worker)."""
     machine = llvm_backend.target_machine(target)
-    module = llvm_backend.parse(llvm_ir, filename)
+    # The caller parsed and verified this text before handing it over.
+    module = llvm_backend.parse(llvm_ir, filename, verified=True)
     llvm_backend.prepare_for_target(module, target)
     module = rocm_device_libs.link(module, machine, target, libraries)
     llvm_backend.inline_everything(module)

@@ -151,11 +151,23 @@ def _native_stderr_captured(into: list[str]):
             into.append(capture.read().decode(errors="replace"))
 
 
+_MACHINES: dict[tuple[GPUTarget, int], llvm.TargetMachine] = {}
+
+
 def target_machine(target: GPUTarget, opt_level: int = 3) -> llvm.TargetMachine:
     """The target machine Triton builds: PIC, ``-O3`` code generation, verbose assembly.
 
-    A processor LLVM does not know is an error here: LLVM itself only warns (on stderr, once
-    per use) and goes on with a generic processor that then cannot select GPU intrinsics."""
+    One per target and level, kept for the next modules (a target machine serves module
+    after module; making one cost 0.5 to 1 ms, twice per kernel). A processor LLVM does not
+    know is an error here: LLVM itself only warns (on stderr, once per use) and goes on
+    with a generic processor that then cannot select GPU intrinsics."""
+    machine = _MACHINES.get((target, opt_level))
+    if machine is None:
+        machine = _MACHINES[(target, opt_level)] = _new_target_machine(target, opt_level)
+    return machine
+
+
+def _new_target_machine(target: GPUTarget, opt_level: int) -> llvm.TargetMachine:
     initialize()
     first_use = (target.triple, target.arch) not in _KNOWN_PROCESSORS
     said: list[str] = []

@@ -132,7 +132,8 @@ def _prepared(llvm_ir: str, target: GPUTarget, opt_level: int, fp_fusion: bool,
     """The target machine and the module code generation gets (run in the LLVM worker)."""
     llvm_backend.set_fp_fusion(fp_fusion)
     machine = llvm_backend.target_machine(target)
-    module = llvm_backend.parse(llvm_ir, filename)
+    # The caller parsed and verified this text before handing it over.
+    module = llvm_backend.parse(llvm_ir, filename, verified=True)
     llvm_backend.prepare_for_target(module, target)
     if libdevice is not None:
         llvm_backend.link_bitcode(module, libdevice)

@@ -14,8 +14,9 @@ import subprocess
 import pytest
 
 from tileopt.ir import TileoptError
-from tileopt.target import parse_arch, translate
+from tileopt.target import llvm_backend, parse_arch, translate
 from tileopt.target.amdgpu import find_lld
+from tileopt.target.gpu_target import GPUTarget
 from tileopt.target.ptxas import find_ptxas
 
 
@@ -216,6 +217,22 @@ def test_wave_sizes():
 def test_unknown_arch():
     with pytest.raises(TileoptError, match="unknown GPU architecture 'pentium'"):
         parse_arch("pentium")
+
+
+def test_target_machines_are_kept_per_target_and_level(corpus):
+    machine = llvm_backend.target_machine(parse_arch("sm_90a"))
+    assert llvm_backend.target_machine(parse_arch("sm_90a")) is machine
+    assert llvm_backend.target_machine(parse_arch("sm_80")) is not machine
+    assert llvm_backend.target_machine(parse_arch("sm_90a"), 0) is not machine
+    # A kept machine compiles a module as a new one does, whatever it compiled before.
+    add, softmax = ((corpus / "hip-gfx942" / f"{k}.llir").read_text() for k in ("add", "softmax"))
+    first = translate(add, "amdgcn", "gfx942", opt_level=3)
+    translate(softmax, "amdgcn", "gfx942", opt_level=3)
+    assert translate(add, "amdgcn", "gfx942", opt_level=3) == first
+    # A processor LLVM does not know is refused at every use, never kept.
+    for _ in range(2):
+        with pytest.raises(TileoptError, match="unknown GPU architecture 'gfx9000'"):
+            llvm_backend.target_machine(GPUTarget("amd", "gfx9000"))
 
 
 def test_fp_fusion_off_keeps_separate_rounding(corpus):
