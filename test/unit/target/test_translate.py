@@ -137,7 +137,9 @@ def test_op_without_translation_is_reported_at_its_location():
         "kern.py:7:3: error: cannot translate 'test.unknown' to LLVM IR: no translation for this op")
 
 
-def test_type_mismatch_is_an_error_not_a_traceback():
+@pytest.mark.parametrize("emit", ["llvm-ir", "ptx"])
+def test_type_mismatch_is_an_error_not_a_traceback(emit):
+    # For code too, where the LLVM worker is the first to parse the translation.
     text = """module {
   llvm.func @k(%a: i32, %p: !llvm.ptr<1>) {
     %0 = llvm.bitcast %a : i32 to i64 loc("kern.py":3:9)
@@ -146,7 +148,7 @@ def test_type_mismatch_is_an_error_not_a_traceback():
   }
 }"""
     with pytest.raises(TileoptError) as info:
-        translate(text, "llvm-ir")
+        translate(text, emit, "sm_80")
     assert info.value.format() == ("kern.py:3:9: error: LLVM rejects the translation of "
                                    "'llvm.bitcast': invalid cast opcode for cast from 'i32' to 'i64'")
 
