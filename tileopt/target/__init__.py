@@ -4,8 +4,9 @@ ptxas), AMDGCN, hsaco.
 ``translate`` is what ``tileopt-translate`` calls. Its input is either
 
 - MLIR in the LLVM dialect (with ``nvvm``/``rocdl`` ops), as Triton's ``make_llir``
-  pipeline leaves it: translated by ``llvm_ir.module_to_llvm_ir``, then optimised at
-  ``-O3`` and compiled, which is Triton's ``make_llir`` + ``make_ptx``/``make_amdgcn``;
+  pipeline leaves it: translated by ``llvm_ir`` (``module_to_llvm_ir`` for LLVM IR,
+  ``module_to_code`` for code), then optimised at ``-O3`` and compiled, which is Triton's
+  ``make_llir`` + ``make_ptx``/``make_amdgcn``;
 - or LLVM IR text (Triton's ``.llir``): compiled as it is, which is ``make_ptx`` alone.
 
 The GPU comes from ``arch`` (``sm_90a``, ``gfx942``, ``cuda:90``, ...) or else from the
@@ -23,7 +24,8 @@ from tileopt.ir import TileoptError, make_context, parse_module
 from tileopt.ir.gc_scans import heap_frozen
 from tileopt.target.amdgpu import find_lld, llvm_ir_to_amdgcn, llvm_ir_to_hsaco
 from tileopt.target.gpu_target import GPUTarget, parse_arch, target_of_module
-from tileopt.target.llvm_ir import module_to_llvm_ir
+from tileopt.target.llvm_backend import TranslatedIR
+from tileopt.target.llvm_ir import module_to_code, module_to_llvm_ir
 from tileopt.target.nvptx import llvm_ir_to_ptx
 from tileopt.target.ptxas import find_ptxas
 
@@ -109,22 +111,26 @@ def translate(module_or_text: ModuleOp | str, emit: str = "llvm-ir", arch: str |
     if emit not in EMITS:
         raise TileoptError(f"unknown output kind '{emit}' (expected one of: {', '.join(EMITS)})")
     if isinstance(module_or_text, str) and looks_like_llvm_ir(module_or_text):
-        llvm_ir = module_or_text
-        target = _target(arch, _target_of_llvm_ir(llvm_ir))
-        default_opt = 0
+        target = _target(arch, _target_of_llvm_ir(module_or_text))
         if emit == "llvm-ir":
             from tileopt.target import llvm_backend
 
-            return str(llvm_backend.parse(llvm_ir, filename))
-    else:
-        module = module_or_text if isinstance(module_or_text, ModuleOp) else \
-            parse_llvm_dialect(module_or_text, filename)
-        target = _target(arch, target_of_module(module))
-        llvm_ir = module_to_llvm_ir(module, target, debug_info=debug_info, filename=filename)
-        default_opt = 3
-        if emit == "llvm-ir":
-            return llvm_ir
-    level = default_opt if opt_level is None else opt_level
+            return str(llvm_backend.parse(module_or_text, filename))
+        return _code(module_or_text, emit, target, 0 if opt_level is None else opt_level,
+                     filename, fp_fusion)
+    module = module_or_text if isinstance(module_or_text, ModuleOp) else \
+        parse_llvm_dialect(module_or_text, filename)
+    target = _target(arch, target_of_module(module))
+    if emit == "llvm-ir":
+        return module_to_llvm_ir(module, target, debug_info=debug_info, filename=filename)
+    level = 3 if opt_level is None else opt_level
+    return module_to_code(module, target, lambda translated: _code(
+        translated, emit, target, level, filename, fp_fusion), debug_info=debug_info)
+
+
+def _code(llvm_ir: str | TranslatedIR, emit: str, target: GPUTarget | None, level: int,
+          filename: str, fp_fusion: bool) -> str | bytes:
+    """PTX, a cubin, AMDGCN or an hsaco for LLVM IR text or a translation."""
     if target is None:
         raise TileoptError(f"--emit={emit} needs a GPU: give --arch (e.g. sm_90a or gfx942)")
     if emit in ("ptx", "cubin"):

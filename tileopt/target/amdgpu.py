@@ -24,6 +24,7 @@ from pathlib import Path
 from tileopt.ir import TileoptError
 from tileopt.target import llvm_backend, rocm_device_libs
 from tileopt.target.gpu_target import GPUTarget, parse_arch
+from tileopt.target.llvm_backend import TranslatedIR
 
 _ROCM_LLD = Path("/opt/rocm/llvm/bin/ld.lld")
 
@@ -49,22 +50,22 @@ def _amd_target(arch: str | GPUTarget) -> GPUTarget:
     return target
 
 
-def _generate(llvm_ir: str, target: GPUTarget, opt_level: int, filename: str,
+def _generate(llvm_ir: str | TranslatedIR, target: GPUTarget, opt_level: int, filename: str,
               as_object: bool, fp_fusion: bool) -> bytes:
-    module = llvm_backend.parse(llvm_ir, filename)
     # Found here, in the parent: a missing library is a clean error, not a child's failure.
-    libraries = rocm_device_libs.library_paths(module)
+    libraries = rocm_device_libs.library_paths(llvm_backend.source_module(llvm_ir, filename))
     kind = "object" if as_object else "assembly"
     return llvm_backend.run_isolated(
-        _code, (llvm_ir, target, opt_level, filename, as_object, fp_fusion, libraries),
+        _code, (*llvm_backend.worker_source(llvm_ir), target, opt_level, filename, as_object,
+                fp_fusion, libraries),
         f"AMDGCN {kind} generation for {target.arch}")
 
 
-def _code(llvm_ir: str, target: GPUTarget, opt_level: int, filename: str, as_object: bool,
-          fp_fusion: bool, libraries: list[Path]) -> bytes:
+def _code(llvm_ir: str, translated: bool, target: GPUTarget, opt_level: int, filename: str,
+          as_object: bool, fp_fusion: bool, libraries: list[Path]) -> bytes:
     """Optimise and compile (run in the LLVM worker)."""
     machine = llvm_backend.target_machine(target)
-    module = llvm_backend.parse(llvm_ir, filename)
+    module = llvm_backend.read(llvm_ir, translated, filename)
     llvm_backend.prepare_for_target(module, target)
     module = rocm_device_libs.link(module, machine, target, libraries)
     llvm_backend.inline_everything(module)
@@ -77,7 +78,7 @@ def _code(llvm_ir: str, target: GPUTarget, opt_level: int, filename: str, as_obj
     return machine.emit_assembly(module).encode()
 
 
-def llvm_ir_to_amdgcn(llvm_ir: str, arch: str | GPUTarget = "gfx942", opt_level: int = 3,
+def llvm_ir_to_amdgcn(llvm_ir: str | TranslatedIR, arch: str | GPUTarget = "gfx942", opt_level: int = 3,
                       *, filename: str = "<llvm-ir>", fp_fusion: bool = True) -> str:
     """AMDGCN assembly (with its ``.amdgpu_metadata``) for LLVM IR text.
 
@@ -87,7 +88,7 @@ def llvm_ir_to_amdgcn(llvm_ir: str, arch: str | GPUTarget = "gfx942", opt_level:
     return _generate(llvm_ir, _amd_target(arch), opt_level, filename, False, fp_fusion).decode()
 
 
-def llvm_ir_to_amdgcn_object(llvm_ir: str, arch: str | GPUTarget = "gfx942", opt_level: int = 3,
+def llvm_ir_to_amdgcn_object(llvm_ir: str | TranslatedIR, arch: str | GPUTarget = "gfx942", opt_level: int = 3,
                              *, filename: str = "<llvm-ir>", fp_fusion: bool = True) -> bytes:
     """The relocatable ELF object LLVM emits (input to ``ld.lld``)."""
     return _generate(llvm_ir, _amd_target(arch), opt_level, filename, True, fp_fusion)
@@ -111,7 +112,7 @@ def link_hsaco(obj: bytes) -> bytes:
         return out_path.read_bytes()
 
 
-def llvm_ir_to_hsaco(llvm_ir: str, arch: str | GPUTarget = "gfx942", opt_level: int = 3,
+def llvm_ir_to_hsaco(llvm_ir: str | TranslatedIR, arch: str | GPUTarget = "gfx942", opt_level: int = 3,
                      *, filename: str = "<llvm-ir>", fp_fusion: bool = True) -> bytes:
     """A loadable hsaco (ELF ``ET_DYN``, ``EM_AMDGPU``) for LLVM IR text."""
     return link_hsaco(llvm_ir_to_amdgcn_object(llvm_ir, arch, opt_level, filename=filename,

@@ -32,6 +32,12 @@ class DebugInfoBuilder:
         self.module = module
         self._files: dict[DIFileAttr, ir.DIValue] = {}
         self._lexical_blocks: dict[tuple[int, DIFileAttr], ir.DIValue] = {}
+        # (id(subprogram), file name) -> its lexical block, without building the file's
+        # DIFileAttr again (most ops of a kernel are inlined from a few files).
+        self._lexical_blocks_by_name: dict[tuple[int, str], ir.DIValue] = {}
+        # (line, column, id(scope), id(inlined_at)) -> the !DILocation: llvmlite would find
+        # the same node by hashing its operands, the whole inlinedAt chain each time.
+        self._di_locations: dict[tuple[int, int, int, int], ir.DIValue] = {}
         self._compile_unit: ir.DIValue | None = None
         self._subroutine_type: ir.DIValue | None = None
         # (id(loc), id(subprogram), function file) -> (loc, location): the ops of a kernel
@@ -87,12 +93,16 @@ class DebugInfoBuilder:
         }, is_distinct=True)
 
     def _lexical_block(self, subprogram: ir.DIValue, filename: str) -> ir.DIValue:
-        key = (id(subprogram), di_file(filename))
-        if key not in self._lexical_blocks:
-            self._lexical_blocks[key] = self.module.add_debug_info("DILexicalBlockFile", {
-                "scope": subprogram, "file": self._file(key[1]), "discriminator": 0,
-            }, is_distinct=True)
-        return self._lexical_blocks[key]
+        found = self._lexical_blocks_by_name.get((id(subprogram), filename))
+        if found is None:
+            key = (id(subprogram), di_file(filename))
+            if key not in self._lexical_blocks:
+                self._lexical_blocks[key] = self.module.add_debug_info("DILexicalBlockFile", {
+                    "scope": subprogram, "file": self._file(key[1]), "discriminator": 0,
+                }, is_distinct=True)
+            found = self._lexical_blocks_by_name[(id(subprogram), filename)] = \
+                self._lexical_blocks[key]
+        return found
 
     def location(self, loc: Attribute | None, subprogram: ir.DIValue,
                  function_file: str) -> ir.DIValue | None:
@@ -127,7 +137,7 @@ class DebugInfoBuilder:
         if isinstance(loc, CallSiteLoc):
             caller = self._inlined(loc.caller, subprogram, inlined_at)
             return self._inlined(loc.callee, subprogram, caller)
-        where = file_location(loc)
+        where = loc if isinstance(loc, FileLineColLoc) else file_location(loc)
         if where is None:
             return inlined_at
         scope = self._lexical_block(subprogram, where.filename.data)
@@ -135,10 +145,14 @@ class DebugInfoBuilder:
 
     def _di_location(self, loc: FileLineColLoc, scope: ir.DIValue,
                      inlined_at: ir.DIValue | None) -> ir.DIValue:
-        operands = {"line": loc.line.data, "column": loc.column.data, "scope": scope}
-        if inlined_at is not None:
-            operands["inlinedAt"] = inlined_at
-        return self.module.add_debug_info("DILocation", operands)
+        key = (loc.line.data, loc.column.data, id(scope), id(inlined_at))
+        found = self._di_locations.get(key)
+        if found is None:
+            operands = {"line": key[0], "column": key[1], "scope": scope}
+            if inlined_at is not None:
+                operands["inlinedAt"] = inlined_at
+            found = self._di_locations[key] = self.module.add_debug_info("DILocation", operands)
+        return found
 
 
 def _raw(attr: Attribute, key: str) -> str:

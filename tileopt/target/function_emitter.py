@@ -21,6 +21,8 @@ from tileopt.target.debug_info import DebugInfoBuilder, file_location
 from tileopt.target.gpu_target import GPUTarget
 from tileopt.target.llvm_types import UnsupportedType, convert_type
 
+_I32 = ir.IntType(32)
+
 
 def op_name(op: Operation) -> str:
     """The name as written: unregistered ops keep theirs in ``op_name__``."""
@@ -85,6 +87,7 @@ class FunctionEmitter:
         self.module = translation.module
         self.builder = ir.IRBuilder()
         self.values: dict[SSAValue, ir.Value] = {}
+        self._i32: dict[int, ir.Constant] = {}
         self.blocks: dict[Block, ir.Block] = {}
         self.subprogram = None
         self.function_file = None
@@ -102,6 +105,14 @@ class FunctionEmitter:
 
     def value(self, ssa: SSAValue) -> ir.Value:
         return self.values[ssa]
+
+    def i32(self, value: int) -> ir.Constant:
+        """The ``i32`` constant ``value``, one object per value (a constant is printed once
+        per object: GEPs repeat a few indices thousands of times)."""
+        constant = self._i32.get(value)
+        if constant is None:
+            constant = self._i32[value] = ir.Constant(_I32, value)
+        return constant
 
     def operands(self, op: Operation) -> list[ir.Value]:
         return [self.values[v] for v in op.operands]

@@ -35,6 +35,7 @@ import tempfile
 import threading
 from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
 from functools import cache
 
 import llvmlite.binding as llvm
@@ -79,10 +80,6 @@ def with_contraction(module: llvm.ModuleRef) -> llvm.ModuleRef:
 def parse(text: str, filename: str = "<llvm-ir>", *, verified: bool = False) -> llvm.ModuleRef:
     """Parse and verify LLVM IR text (``verified``: known valid, not verified again);
     errors carry the line and column LLVM reports."""
-    global _HANDED
-    if _HANDED is not None and _HANDED[0] is text:
-        module, _HANDED = _HANDED[1], None
-        return module
     initialize()
     try:
         module = llvm.parse_assembly(text)
@@ -97,17 +94,42 @@ def parse(text: str, filename: str = "<llvm-ir>", *, verified: bool = False) -> 
     return module
 
 
-_HANDED: tuple[str, llvm.ModuleRef] | None = None
-"""(text, the module it was printed from) for the next ``parse`` of that text object."""
+TRANSLATED = "<translated LLVM IR>"
+"""The file named by LLVM's errors in a translation's text (the translation blames the op)."""
 
 
-def hand_over(text: str, module: llvm.ModuleRef) -> None:
-    """The next ``parse(text)`` of this very string object returns ``module`` (once)
-    instead of parsing again: ``module`` was verified and ``text`` is ``str(module)``, as
-    a module parsed from ``text`` prints it (``module_to_llvm_ir`` hands its module to the
-    back end, which reads the declared functions off it)."""
-    global _HANDED
-    _HANDED = (text, module)
+@dataclass(frozen=True)
+class TranslatedIR:
+    """A translation's LLVM IR as llvmlite prints it (every value named), and the llvmlite
+    module it came from: code generation reads the declared functions off the module and
+    hands the text to the LLVM worker, which parses, verifies and unnames it (``read``),
+    so that this process neither parses it nor prints LLVM's form of it."""
+
+    text: str
+    module: object  # llvmlite.ir.Module
+
+
+def source_module(source: str | TranslatedIR, filename: str):
+    """What code generation reads the declared functions off (``.functions``, each with
+    ``.name`` and ``.is_declaration``): a translation's llvmlite module, else the LLVM IR
+    text parsed and verified (its errors found here, with their location)."""
+    return source.module if isinstance(source, TranslatedIR) else parse(source, filename)
+
+
+def worker_source(source: str | TranslatedIR) -> tuple[str, bool]:
+    """(text, whether it is a translation's) for ``read`` in the LLVM worker."""
+    return (source.text, True) if isinstance(source, TranslatedIR) else (source, False)
+
+
+def read(text: str, translated: bool, filename: str) -> llvm.ModuleRef:
+    """The module code generation starts from (in the LLVM worker): LLVM IR text that
+    ``source_module`` parsed and verified, or a translation's text, parsed and verified here
+    (errors name ``TRANSLATED``) with its values unnamed, as ``module_to_llvm_ir`` gives it."""
+    if not translated:
+        return parse(text, filename, verified=True)
+    module = parse(text, TRANSLATED)
+    drop_value_names(module)
+    return module
 
 
 def verify(module: llvm.ModuleRef, filename: str = "<llvm-ir>") -> None:
@@ -151,11 +173,23 @@ def _native_stderr_captured(into: list[str]):
             into.append(capture.read().decode(errors="replace"))
 
 
+_MACHINES: dict[tuple[GPUTarget, int], llvm.TargetMachine] = {}
+
+
 def target_machine(target: GPUTarget, opt_level: int = 3) -> llvm.TargetMachine:
     """The target machine Triton builds: PIC, ``-O3`` code generation, verbose assembly.
 
-    A processor LLVM does not know is an error here: LLVM itself only warns (on stderr, once
-    per use) and goes on with a generic processor that then cannot select GPU intrinsics."""
+    One per target and level, kept for the next modules (a target machine serves module
+    after module; making one cost 0.5 to 1 ms, twice per kernel). A processor LLVM does not
+    know is an error here: LLVM itself only warns (on stderr, once per use) and goes on
+    with a generic processor that then cannot select GPU intrinsics."""
+    machine = _MACHINES.get((target, opt_level))
+    if machine is None:
+        machine = _MACHINES[(target, opt_level)] = _new_target_machine(target, opt_level)
+    return machine
+
+
+def _new_target_machine(target: GPUTarget, opt_level: int) -> llvm.TargetMachine:
     initialize()
     first_use = (target.triple, target.arch) not in _KNOWN_PROCESSORS
     said: list[str] = []
@@ -230,6 +264,25 @@ def drop_unused(module: llvm.ModuleRef, machine: llvm.TargetMachine) -> None:
     manager = llvm.create_new_module_pass_manager()
     manager.add_global_dead_code_eliminate_pass()
     manager.run(module, llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options()))
+
+
+_LOCAL_LINKAGE = (llvm.Linkage.internal, llvm.Linkage.private)
+
+
+def drop_value_names(module: llvm.ModuleRef) -> None:
+    """Drop the names of arguments, blocks and instructions, so that LLVM numbers them (as
+    in mlir-translate's output: llvmlite names every value); global names stay.
+
+    LLVM's ``strip-nondebug`` pass does it in one walk (setting each name from Python is a
+    foreign call per value, 5 us each); it also drops the names of globals with local
+    linkage, put back here, and of named struct types, which the translation never makes."""
+    local = [(value, value.name) for value in (*module.global_variables, *module.functions)
+             if value.linkage in _LOCAL_LINKAGE]
+    manager = llvm.create_new_module_pass_manager()
+    manager.add_strip_non_debug_symbols_pass()
+    manager.run(module, llvm.create_pass_builder(None, llvm.create_pipeline_tuning_options()))
+    for value, name in local:
+        value.name = name
 
 
 def link_bitcode(module: llvm.ModuleRef, path: str) -> list[str]:

@@ -9,12 +9,16 @@ op through the converter that ``llvm_ops``/``nvvm_ops``/``rocdl_ops`` registered
 in ``conversion_table`` (``function_emitter`` is what those converters work with).
 
 The text llvmlite prints is parsed back and verified by LLVM, which also gives it LLVM's
-canonical form (intrinsic names mangled, attribute groups). With a ``GPUTarget`` the module
+canonical form (intrinsic names mangled, attribute groups, values numbered): here for
+``--emit=llvm-ir``, in the LLVM worker when code is generated (``module_to_code``). With a ``GPUTarget`` the module
 also gets that target's triple, data layout, kernel attributes and module flags, as
 Triton's ``make_llir`` adds them.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
 
 from llvmlite import ir
 from xdsl.dialects import builtin, llvm
@@ -22,6 +26,7 @@ from xdsl.ir import Operation
 
 from tileopt.ir import TileoptError
 from tileopt.target import llvm_backend
+from tileopt.target.llvm_backend import TRANSLATED, TranslatedIR
 from tileopt.target import llvmlite_additions as add
 from tileopt.target.conversion_table import CONVERTERS
 from tileopt.target.debug_info import DebugInfoBuilder
@@ -33,6 +38,7 @@ from tileopt.target.missing_stage import not_llvm_dialect_message
 from tileopt.target.llvm_types import UnsupportedType, convert_type
 
 MODULE_NAME = "LLVMDialectModule"
+_T = TypeVar("_T")
 
 
 class ModuleTranslation(TranslationState):
@@ -166,18 +172,29 @@ def module_to_llvm_ir(module: builtin.ModuleOp, target: GPUTarget | str | None =
     flags of that GPU. Without one, the translation is target-neutral, like
     ``mlir-translate`` (``nvvm.kernel`` still gives a ``ptx_kernel``).
     """
+
+    def canonical(translated: TranslatedIR) -> str:
+        parsed = llvm_backend.parse(translated.text, TRANSLATED)
+        parsed.name = MODULE_NAME
+        llvm_backend.drop_value_names(parsed)
+        return str(parsed)
+
+    return module_to_code(module, target, canonical, debug_info=debug_info)
+
+
+def module_to_code(module: builtin.ModuleOp, target: GPUTarget | str | None,
+                   generate: Callable[[TranslatedIR], _T], *, debug_info: bool = True) -> _T:
+    """``generate`` of the module's translation (``nvptx.llvm_ir_to_ptx`` and the like take
+    it as they take LLVM IR text): LLVM's errors in the translated text (their file is
+    ``TRANSLATED``) become errors at the op that made the line."""
     translation = ModuleTranslation(module, _resolve_target(module, target), debug_info)
     text = str(translation.translate())
     try:
-        parsed = llvm_backend.parse(text, "<translated LLVM IR>")
+        return generate(TranslatedIR(text, translation.module))
     except TileoptError as err:
+        if err.file != TRANSLATED:
+            raise
         raise _blame_op(translation, text, err) from None
-    parsed.name = MODULE_NAME
-    _unname_values(parsed)
-    result = str(parsed)
-    parsed.name = "<string>"  # as parsing the result names it
-    llvm_backend.hand_over(result, parsed)
-    return result
 
 
 def _blame_op(translation: ModuleTranslation, text: str, err: TileoptError) -> TileoptError:
@@ -190,13 +207,3 @@ def _blame_op(translation: ModuleTranslation, text: str, err: TileoptError) -> T
                                     f"{err.message.removeprefix('invalid LLVM IR: ')}")
     return TileoptError(f"internal error: LLVM rejects the translated IR: {err.message}")
 
-
-def _unname_values(module) -> None:
-    """Drop llvmlite's ``%.12`` names so LLVM numbers values as mlir-translate's output does."""
-    for function in module.functions:
-        for arg in function.arguments:
-            arg.name = ""
-        for block in function.blocks:
-            block.name = ""
-            for instruction in block.instructions:
-                instruction.name = ""

@@ -131,8 +131,7 @@ def _extractvalue(op: Operation, e: FunctionEmitter) -> None:
 
 @CONVERTERS.register("llvm.insertvalue")
 def _insertvalue(op: Operation, e: FunctionEmitter) -> None:
-    container = e.value(op.container)
-    value = e.value(op.value)
+    container, value = e.operands(op)
     e.set_result(op, e.builder.insert_value(container, value, list(op.position.iter_values())))
 
 
@@ -144,8 +143,8 @@ def _extractelement(op: Operation, e: FunctionEmitter) -> None:
 
 @CONVERTERS.register("llvm.insertelement")
 def _insertelement(op: Operation, e: FunctionEmitter) -> None:
-    vector = e.value(op.vector)
-    e.set_result(op, e.builder.insert_element(vector, e.value(op.value), e.value(op.index)))
+    vector, value, index = e.operands(op)
+    e.set_result(op, e.builder.insert_element(vector, value, index))
 
 
 @CONVERTERS.register("llvm.shufflevector")
@@ -276,10 +275,9 @@ def _store(op: Operation, e: FunctionEmitter) -> None:
 
 @CONVERTERS.register("llvm.getelementptr")
 def _getelementptr(op: Operation, e: FunctionEmitter) -> None:
-    ptr = e.value(op.ptr)
-    dynamic = iter(op.ssa_indices)
-    i32 = ir.IntType(32)
-    indices = [e.value(next(dynamic)) if index == llvm.GEP_USE_SSA_VAL else ir.Constant(i32, index)
+    ptr, *dynamic = e.operands(op)  # the base, then the SSA indices
+    dynamic = iter(dynamic)
+    indices = [next(dynamic) if index == llvm.GEP_USE_SSA_VAL else e.i32(index)
                for index in op.rawConstantIndices.iter_values()]
     instr = instructions.GEPInstr(e.builder.block, ptr, indices, inbounds=op.inbounds is not None,
                                   name="", source_etype=e.type(op, op.elem_type))

@@ -22,6 +22,7 @@ from pathlib import Path
 from tileopt.ir import TileoptError
 from tileopt.target import llvm_backend
 from tileopt.target.gpu_target import GPUTarget, parse_arch
+from tileopt.target.llvm_backend import TranslatedIR
 from tileopt.target.ptxas import find_ptxas
 
 _LIBDEVICE = "libdevice.10.bc"
@@ -90,7 +91,7 @@ def _nvidia_target(arch: str | GPUTarget) -> GPUTarget:
     return target
 
 
-def llvm_ir_to_ptx(llvm_ir: str, arch: str | GPUTarget = "sm_90a", opt_level: int = 3,
+def llvm_ir_to_ptx(llvm_ir: str | TranslatedIR, arch: str | GPUTarget = "sm_90a", opt_level: int = 3,
                    *, fp_fusion: bool = True, filename: str = "<llvm-ir>") -> str:
     """PTX assembly for LLVM IR text.
 
@@ -105,7 +106,7 @@ def llvm_ir_to_ptx(llvm_ir: str, arch: str | GPUTarget = "sm_90a", opt_level: in
     return re.sub(r",\s*debug|debug,\s*", "", ptx)
 
 
-def llvm_ir_for_code_generation(llvm_ir: str, arch: str | GPUTarget = "sm_90a",
+def llvm_ir_for_code_generation(llvm_ir: str | TranslatedIR, arch: str | GPUTarget = "sm_90a",
                                 opt_level: int = 3, *, fp_fusion: bool = True,
                                 filename: str = "<llvm-ir>") -> str:
     """The LLVM IR that :func:`llvm_ir_to_ptx` hands to NVPTX code generation (libdevice
@@ -115,24 +116,24 @@ def llvm_ir_for_code_generation(llvm_ir: str, arch: str | GPUTarget = "sm_90a",
                                      f"LLVM IR for {target.arch}").decode()
 
 
-def _code_generation_input(llvm_ir: str, arch: str | GPUTarget, opt_level: int,
+def _code_generation_input(llvm_ir: str | TranslatedIR, arch: str | GPUTarget, opt_level: int,
                            fp_fusion: bool, filename: str) -> tuple[GPUTarget, tuple]:
     """The target, and the arguments of the work run in the LLVM worker (``_prepared``):
-    errors found here, in this process, keep their location, and the libdevice to link is
+    errors in LLVM IR text are found here, in this process, and the libdevice to link is
     chosen here."""
     target = _nvidia_target(arch)
-    module = llvm_backend.parse(llvm_ir, filename)  # errors found here keep their location
-    missing = _needs_libdevice(module)
+    missing = _needs_libdevice(llvm_backend.source_module(llvm_ir, filename))
     libdevice = str(_libdevice_for(missing)) if missing else None
-    return target, (llvm_ir, target, opt_level, fp_fusion, filename, libdevice)
+    return target, (*llvm_backend.worker_source(llvm_ir), target, opt_level, fp_fusion,
+                    filename, libdevice)
 
 
-def _prepared(llvm_ir: str, target: GPUTarget, opt_level: int, fp_fusion: bool,
-              filename: str, libdevice: str | None):
+def _prepared(llvm_ir: str, translated: bool, target: GPUTarget, opt_level: int,
+              fp_fusion: bool, filename: str, libdevice: str | None):
     """The target machine and the module code generation gets (run in the LLVM worker)."""
     llvm_backend.set_fp_fusion(fp_fusion)
     machine = llvm_backend.target_machine(target)
-    module = llvm_backend.parse(llvm_ir, filename)
+    module = llvm_backend.read(llvm_ir, translated, filename)
     llvm_backend.prepare_for_target(module, target)
     if libdevice is not None:
         llvm_backend.link_bitcode(module, libdevice)

@@ -293,6 +293,33 @@ def test_branches_with_block_arguments_become_phis():
           r"ret i32 %V")
 
 
+
+def test_values_are_numbered_and_local_symbols_keep_their_names():
+    # As mlir-translate: arguments, blocks and instructions unnamed (numbered by LLVM),
+    # internal and private globals and functions named as in the LLVM dialect.
+    ir = to_llvm_ir("""module {
+  llvm.mlir.global private constant @table(dense<[1, 2]> : tensor<2xi32>) {addr_space = 1 : i32} : !llvm.array<2 x i32>
+  llvm.func internal @helper(%x: i32) -> i32 {
+    %0 = llvm.mul %x, %x : i32
+    llvm.return %0 : i32
+  }
+  llvm.func @f(%c: i1, %a: i32) -> i32 {
+    %0 = llvm.mlir.addressof @table : !llvm.ptr<1>
+    %1 = llvm.load %0 : !llvm.ptr<1> -> i32
+    llvm.cond_br %c, ^bb1, ^bb2(%a : i32)
+  ^bb1:
+    %2 = llvm.call @helper(%1) : (i32) -> i32
+    llvm.br ^bb2(%2 : i32)
+  ^bb2(%r: i32):
+    llvm.return %r : i32
+  }
+}""")
+    check(ir, r"@table = private addrspace\(1\) constant \[2 x i32\]",
+          r"define internal i32 @helper\(i32 %0\)", r"= mul i32 %0, %0",
+          r"= load i32, ptr addrspace\(1\) @table", r"br i1 %0, label %4, label %6",
+          r"\n4:\s", r"= call i32 @helper\(i32 %3\)", r"= phi i32 \[ %1, %2 \], \[ %5, %4 \]")
+    assert '%"' not in ir and "%." not in ir and "bb" not in ir
+
 # --------------------------------------------------------------------------- nvvm
 
 
@@ -506,6 +533,35 @@ module {
         scopes[function] = re.search(rf"^!{used} = !DILocation\(line: 12, column: 5, "
                                      r"scope: !(\d+)\)", ir, re.M).group(1)
     assert scopes == subprograms and len(set(scopes.values())) == 2
+
+
+def test_inlined_code_in_two_functions_is_scoped_by_each():
+    # Equal call-site locations in two functions: the inlined line and its call site are
+    # scoped by lexical blocks of each function's own subprogram.
+    site = 'loc(callsite("lib/standard.py":263:15 at "src/kernels.py":13:7))'
+    ir = to_llvm_ir(f"""module {{
+  llvm.func @f(%a: i32) -> i32 {{
+    %0 = llvm.add %a, %a : i32 {site}
+    %1 = llvm.mul %0, %a : i32 {site}
+    llvm.return %1 : i32
+  }} loc("src/kernels.py":11:0)
+  llvm.func @g(%a: i32) -> i32 {{
+    %0 = llvm.add %a, %a : i32 {site}
+    llvm.return %0 : i32
+  }} loc("src/kernels.py":20:0)
+}}""")
+    subprograms = dict(re.findall(r"define i32 @(\w)\(i32 %0\) !dbg !(\d+)", ir))
+    metadata = dict(re.findall(r"^!(\d+) = (.*)$", ir, re.M))
+    for function, body in re.findall(r"define i32 @(\w)\(.*?\n(.*?)\n}", ir, re.S):
+        (used,) = set(re.findall(r"!dbg !(\d+)", body))  # both ops of @f: one node
+        inlined = re.fullmatch(r"!DILocation\(line: 263, column: 15, scope: !(\d+), "
+                               r"inlinedAt: !(\d+)\)", metadata[used])
+        block, caller = inlined.groups()
+        caller_block = re.fullmatch(r"!DILocation\(line: 13, column: 7, scope: !(\d+)\)",
+                                    metadata[caller]).group(1)
+        for scope in (block, caller_block):
+            assert re.fullmatch(rf"distinct !DILexicalBlockFile\(scope: !{subprograms[function]}, "
+                                r"file: !\d+, discriminator: 0\)", metadata[scope])
 
 
 def test_no_debug_info_without_locations():

@@ -1,7 +1,7 @@
 """The LLVM worker (``llvm_backend.run_isolated``): one forked child runs LLVM's code
 generation for call after call; an LLVM abort kills only the worker and becomes an error,
-and the next call gets a new worker. And the translated module handed to the back end
-(``llvm_backend.hand_over``) instead of a second parse of its text."""
+and the next call gets a new worker. A translation reaches code generation as llvmlite
+prints it, parsed only in the worker (``llvm_backend.TranslatedIR``)."""
 
 from __future__ import annotations
 
@@ -137,18 +137,32 @@ def test_in_process_mode_has_no_worker(monkeypatch):
     assert _worker_pid() is None
 
 
-def test_the_translated_module_is_handed_over_once_for_its_own_text():
-    text = module_to_llvm_ir(parse_module(EMPTY), "sm_80")
-    handed = llvm_backend._HANDED[1]  # noqa: SLF001
-    assert llvm_backend.parse(text) is handed
-    fresh = llvm_backend.parse(text)  # once only
-    assert fresh is not handed and str(fresh) == str(handed)
-    # Only for that string object: an equal copy is parsed, the module waits for its text.
-    text = module_to_llvm_ir(parse_module(EMPTY), "sm_80")
-    copy = text[:1] + text[1:]
-    assert copy == text and copy is not text
-    assert llvm_backend.parse(copy) is not llvm_backend._HANDED[1]  # noqa: SLF001
-    assert llvm_backend.parse(text) is not None and llvm_backend._HANDED is None  # noqa: SLF001
+BRANCHES = """module {
+  llvm.func @k(%c: i1, %a: i32, %p: !llvm.ptr<1>) attributes {rocdl.kernel} {
+    llvm.cond_br %c, ^bb1, ^bb2(%a : i32)
+  ^bb1:
+    %0 = llvm.mul %a, %a : i32
+    llvm.br ^bb2(%0 : i32)
+  ^bb2(%r: i32):
+    llvm.store %r, %p : i32, !llvm.ptr<1>
+    llvm.return
+  }
+}"""
+
+
+def test_code_from_a_translation_is_parsed_only_in_the_worker(monkeypatch):
+    # The parent prints the translation and hands the text over: no parse, no LLVM form.
+    parsed = []
+    real = llvm_backend.llvm.parse_assembly
+    monkeypatch.setattr(llvm_backend.llvm, "parse_assembly",
+                        lambda text: parsed.append(text) or real(text))
+    code = translate(parse_module(BRANCHES), "amdgcn", "gfx942")
+    assert parsed == []
+    # What the worker compiles is the module that --emit=llvm-ir prints (values unnamed:
+    # a named block would show in the assembly's comments).
+    monkeypatch.undo()
+    llvm_ir = module_to_llvm_ir(parse_module(BRANCHES), "gfx942")
+    assert code == translate(llvm_ir, "amdgcn", "gfx942", opt_level=3)
 
 
 def test_a_call_interrupted_midway_leaves_no_reply_for_the_next(monkeypatch):

@@ -14,8 +14,9 @@ import subprocess
 import pytest
 
 from tileopt.ir import TileoptError
-from tileopt.target import parse_arch, translate
+from tileopt.target import llvm_backend, parse_arch, translate
 from tileopt.target.amdgpu import find_lld
+from tileopt.target.gpu_target import GPUTarget
 from tileopt.target.ptxas import find_ptxas
 
 
@@ -136,7 +137,9 @@ def test_op_without_translation_is_reported_at_its_location():
         "kern.py:7:3: error: cannot translate 'test.unknown' to LLVM IR: no translation for this op")
 
 
-def test_type_mismatch_is_an_error_not_a_traceback():
+@pytest.mark.parametrize("emit", ["llvm-ir", "ptx"])
+def test_type_mismatch_is_an_error_not_a_traceback(emit):
+    # For code too, where the LLVM worker is the first to parse the translation.
     text = """module {
   llvm.func @k(%a: i32, %p: !llvm.ptr<1>) {
     %0 = llvm.bitcast %a : i32 to i64 loc("kern.py":3:9)
@@ -145,7 +148,7 @@ def test_type_mismatch_is_an_error_not_a_traceback():
   }
 }"""
     with pytest.raises(TileoptError) as info:
-        translate(text, "llvm-ir")
+        translate(text, emit, "sm_80")
     assert info.value.format() == ("kern.py:3:9: error: LLVM rejects the translation of "
                                    "'llvm.bitcast': invalid cast opcode for cast from 'i32' to 'i64'")
 
@@ -216,6 +219,22 @@ def test_wave_sizes():
 def test_unknown_arch():
     with pytest.raises(TileoptError, match="unknown GPU architecture 'pentium'"):
         parse_arch("pentium")
+
+
+def test_target_machines_are_kept_per_target_and_level(corpus):
+    machine = llvm_backend.target_machine(parse_arch("sm_90a"))
+    assert llvm_backend.target_machine(parse_arch("sm_90a")) is machine
+    assert llvm_backend.target_machine(parse_arch("sm_80")) is not machine
+    assert llvm_backend.target_machine(parse_arch("sm_90a"), 0) is not machine
+    # A kept machine compiles a module as a new one does, whatever it compiled before.
+    add, softmax = ((corpus / "hip-gfx942" / f"{k}.llir").read_text() for k in ("add", "softmax"))
+    first = translate(add, "amdgcn", "gfx942", opt_level=3)
+    translate(softmax, "amdgcn", "gfx942", opt_level=3)
+    assert translate(add, "amdgcn", "gfx942", opt_level=3) == first
+    # A processor LLVM does not know is refused at every use, never kept.
+    for _ in range(2):
+        with pytest.raises(TileoptError, match="unknown GPU architecture 'gfx9000'"):
+            llvm_backend.target_machine(GPUTarget("amd", "gfx9000"))
 
 
 def test_fp_fusion_off_keeps_separate_rounding(corpus):
