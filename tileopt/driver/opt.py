@@ -322,8 +322,10 @@ def _check_emit_flags(args: ParsedArgs) -> None:
             raise TileoptError("--arch is for --emit: give --emit=KIND too")
         return
     from tileopt.driver.translate import check_emit  # the back ends, only when emitting
+    from tileopt.target import llvm_backend
 
     check_emit(args.emit, args.o)
+    llvm_backend.start_worker()  # LLVM loads in it while this process runs the passes
     for flag in ("split-input-file", "verify-diagnostics"):
         if args.values[flag.replace("-", "_")]:
             raise TileoptError(f"--emit cannot be combined with --{flag}: it makes code of "

@@ -51,20 +51,19 @@ def _amd_target(arch: str | GPUTarget) -> GPUTarget:
 
 def _generate(llvm_ir: str, target: GPUTarget, opt_level: int, filename: str,
               as_object: bool, fp_fusion: bool) -> bytes:
-    module = llvm_backend.parse(llvm_ir, filename)
-    # Found here, in the parent: a missing library is a clean error, not a child's failure.
-    libraries = rocm_device_libs.library_paths(module)
     kind = "object" if as_object else "assembly"
     return llvm_backend.run_isolated(
-        _code, (llvm_ir, target, opt_level, filename, as_object, fp_fusion, libraries),
+        _code, (llvm_ir, target, opt_level, filename, as_object, fp_fusion),
         f"AMDGCN {kind} generation for {target.arch}")
 
 
 def _code(llvm_ir: str, target: GPUTarget, opt_level: int, filename: str, as_object: bool,
-          fp_fusion: bool, libraries: list[Path]) -> bytes:
-    """Optimise and compile (run in the LLVM worker)."""
-    machine = llvm_backend.target_machine(target)
+          fp_fusion: bool) -> bytes:
+    """Optimise and compile (run in the LLVM worker: its errors, a parse error with its
+    location or a missing device library, reach the caller as they are raised here)."""
     module = llvm_backend.parse(llvm_ir, filename)
+    libraries = rocm_device_libs.library_paths(module)
+    machine = llvm_backend.target_machine(target)
     llvm_backend.prepare_for_target(module, target)
     module = rocm_device_libs.link(module, machine, target, libraries)
     llvm_backend.inline_everything(module)

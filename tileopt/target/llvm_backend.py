@@ -37,13 +37,32 @@ from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
 from functools import cache
 
-import llvmlite.binding as llvm
-
 from tileopt.ir import TileoptError
 from tileopt.ir.diagnostics import did_you_mean
 from tileopt.target.gpu_target import GPUTarget
 
 _LOCATION = re.compile(r"<string>:(\d+):(\d+): error: (.*)")
+
+
+class _LLVMOnFirstUse:
+    """``llvmlite.binding``, loaded when first used: loading LLVM's library costs about 45 ms
+    CPU, which a process whose LLVM work all runs in its worker (``llvm_call``) never pays;
+    the worker pays it while the process runs its passes (``start_worker``)."""
+
+    def __getattr__(self, name: str):
+        global llvm
+        import llvmlite.binding
+
+        llvm = llvmlite.binding
+        return getattr(llvm, name)
+
+
+llvm = _LLVMOnFirstUse()
+
+
+def loaded_here() -> bool:
+    """Whether this process has loaded LLVM's library."""
+    return "llvmlite.binding" in sys.modules
 
 
 @cache
@@ -79,10 +98,6 @@ def with_contraction(module: llvm.ModuleRef) -> llvm.ModuleRef:
 def parse(text: str, filename: str = "<llvm-ir>", *, verified: bool = False) -> llvm.ModuleRef:
     """Parse and verify LLVM IR text (``verified``: known valid, not verified again);
     errors carry the line and column LLVM reports."""
-    global _HANDED
-    if _HANDED is not None and _HANDED[0] is text:
-        module, _HANDED = _HANDED[1], None
-        return module
     initialize()
     try:
         module = llvm.parse_assembly(text)
@@ -95,19 +110,6 @@ def parse(text: str, filename: str = "<llvm-ir>", *, verified: bool = False) -> 
     if not verified:
         verify(module, filename)
     return module
-
-
-_HANDED: tuple[str, llvm.ModuleRef] | None = None
-"""(text, the module it was printed from) for the next ``parse`` of that text object."""
-
-
-def hand_over(text: str, module: llvm.ModuleRef) -> None:
-    """The next ``parse(text)`` of this very string object returns ``module`` (once)
-    instead of parsing again: ``module`` was verified and ``text`` is ``str(module)``, as
-    a module parsed from ``text`` prints it (``module_to_llvm_ir`` hands its module to the
-    back end, which reads the declared functions off it)."""
-    global _HANDED
-    _HANDED = (text, module)
 
 
 def verify(module: llvm.ModuleRef, filename: str = "<llvm-ir>") -> None:
@@ -180,6 +182,17 @@ def target_machine(target: GPUTarget, opt_level: int = 3) -> llvm.TargetMachine:
 
 def data_layout(target: GPUTarget) -> str:
     return str(target_machine(target).target_data)
+
+
+@cache
+def llvm_data_layout(target: GPUTarget) -> str:
+    """``data_layout`` asked where LLVM is (``llvm_call``): the translation to LLVM IR
+    needs it before LLVM has seen the module."""
+    return llvm_call(_data_layout_bytes, (target,), f"the data layout of {target.arch}").decode()
+
+
+def _data_layout_bytes(target: GPUTarget) -> bytes:
+    return data_layout(target).encode()
 
 
 def prepare_for_target(module: llvm.ModuleRef, target: GPUTarget) -> None:
@@ -270,10 +283,28 @@ def run_isolated(function: Callable[..., bytes], args: tuple, what: str) -> byte
     if status == 0:
         return payload
     if status == 1:
-        raise TileoptError(*pickle.loads(payload))
+        raise TileoptError(*pickle.loads(payload)) from None
     if status == 2:
         raise TileoptError(f"{what} failed: {payload.decode(errors='replace')}")
     return _crashed(what, payload.decode(errors="replace"), status - 3)
+
+
+def llvm_call(function: Callable[..., bytes], args: tuple, what: str) -> bytes:
+    """``function(*args)`` where LLVM is: here if this process has loaded LLVM's library,
+    else in the LLVM worker (``run_isolated``), so that a process whose LLVM work all goes
+    through here never loads the library itself (its worker does, in parallel)."""
+    if loaded_here():
+        return function(*args)
+    return run_isolated(function, args, what)
+
+
+def start_worker() -> None:
+    """Fork the LLVM worker now, if this process will use one, so that it loads LLVM's
+    library (about 45 ms) while this process goes on (the command does this as soon as it
+    knows it will emit code, before it runs any pass)."""
+    if hasattr(os, "fork") and os.environ.get("TILEOPT_LLVM_IN_PROCESS") != "1":
+        with _WORKER_LOCK:
+            _Worker.current()
 
 
 def worker_cpu_seconds() -> float:
@@ -329,6 +360,7 @@ class _Worker:
     def __init__(self) -> None:
         self.parent = os.getpid()
         self.cpu = 0.0
+        self.calls = 0
         self.stderr = tempfile.TemporaryFile()
         requests, self.requests = os.pipe()
         self.replies, replies = os.pipe()
@@ -352,6 +384,7 @@ class _Worker:
     def call(self, function: Callable[..., bytes], args: tuple) -> tuple[int, bytes]:
         """(status, payload); status 3 + the exit status when the worker died, with what
         it wrote on stderr as the payload."""
+        self.calls += 1
         try:
             _send(self.requests, pickle.dumps((function, args)))
             reply = _receive(self.replies)
@@ -401,7 +434,10 @@ class _Worker:
 
 def _serve(requests: int, replies: int) -> None:
     """The worker's loop: run each request, reply with its result and the CPU used so far;
-    what LLVM writes on stderr (fd 2, a file) is kept for the current request only."""
+    what LLVM writes on stderr (fd 2, a file) is kept for the current request only.
+    LLVM's library is loaded first: a worker started early (``start_worker``) loads it
+    while its parent still runs passes."""
+    initialize()
     while (message := _receive(requests)) is not None:
         os.ftruncate(2, 0)
         os.lseek(2, 0, os.SEEK_SET)
@@ -409,7 +445,8 @@ def _serve(requests: int, replies: int) -> None:
             function, args = pickle.loads(message)
             status, payload = 0, function(*args)
         except TileoptError as err:
-            status, payload = 1, pickle.dumps((err.message, err.file, err.line, err.col))
+            status, payload = 1, pickle.dumps((err.message, err.file, err.line, err.col,
+                                               err.notes))
         except BaseException as err:  # noqa: BLE001 - reported to the parent
             status, payload = 2, f"{type(err).__name__}: {err}".encode()
         usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -421,7 +458,9 @@ def _end_worker() -> None:
     # Waited for, so that the worker's CPU time counts in this process's children's.
     worker = _Worker.live
     if worker is not None and worker.parent == os.getpid():
-        worker.close()
+        # One started early for a run that failed before its code generation is not
+        # waited for while it loads LLVM.
+        worker.close(kill=worker.calls == 0)
 
 
 def _forget_worker_in_forked_child() -> None:

@@ -75,7 +75,7 @@ class ModuleTranslation(TranslationState):
         self.module.triple = ""  # llvmlite's default is "unknown-unknown-unknown"
         if self.target is not None:
             self.module.triple = self.target.triple
-            self.module.data_layout = llvm_backend.data_layout(self.target)
+            self.module.data_layout = llvm_backend.llvm_data_layout(self.target)
             return
         for name, field in (("llvm.target_triple", "triple"), ("llvm.data_layout", "data_layout")):
             if isinstance(value := self.source.attributes.get(name), builtin.StringAttr):
@@ -169,15 +169,19 @@ def module_to_llvm_ir(module: builtin.ModuleOp, target: GPUTarget | str | None =
     translation = ModuleTranslation(module, _resolve_target(module, target), debug_info)
     text = str(translation.translate())
     try:
-        parsed = llvm_backend.parse(text, "<translated LLVM IR>")
+        return llvm_backend.llvm_call(_as_llvm_prints_it, (text,),
+                                      "the verification of the translated LLVM IR").decode()
     except TileoptError as err:
         raise _blame_op(translation, text, err) from None
+
+
+def _as_llvm_prints_it(text: str) -> bytes:
+    """The translated IR parsed and verified by LLVM, printed by LLVM (where LLVM is: this
+    process or its LLVM worker, ``llvm_backend.llvm_call``)."""
+    parsed = llvm_backend.parse(text, "<translated LLVM IR>")
     parsed.name = MODULE_NAME
     _unname_values(parsed)
-    result = str(parsed)
-    parsed.name = "<string>"  # as parsing the result names it
-    llvm_backend.hand_over(result, parsed)
-    return result
+    return str(parsed).encode()
 
 
 def _blame_op(translation: ModuleTranslation, text: str, err: TileoptError) -> TileoptError:

@@ -117,22 +117,21 @@ def llvm_ir_for_code_generation(llvm_ir: str, arch: str | GPUTarget = "sm_90a",
 
 def _code_generation_input(llvm_ir: str, arch: str | GPUTarget, opt_level: int,
                            fp_fusion: bool, filename: str) -> tuple[GPUTarget, tuple]:
-    """The target, and the arguments of the work run in the LLVM worker (``_prepared``):
-    errors found here, in this process, keep their location, and the libdevice to link is
-    chosen here."""
+    """The target, and the arguments of the work run in the LLVM worker (``_prepared``)."""
     target = _nvidia_target(arch)
-    module = llvm_backend.parse(llvm_ir, filename)  # errors found here keep their location
-    missing = _needs_libdevice(module)
-    libdevice = str(_libdevice_for(missing)) if missing else None
-    return target, (llvm_ir, target, opt_level, fp_fusion, filename, libdevice)
+    return target, (llvm_ir, target, opt_level, fp_fusion, filename)
 
 
 def _prepared(llvm_ir: str, target: GPUTarget, opt_level: int, fp_fusion: bool,
-              filename: str, libdevice: str | None):
-    """The target machine and the module code generation gets (run in the LLVM worker)."""
+              filename: str):
+    """The target machine and the module code generation gets (run in the LLVM worker:
+    its errors, a parse error with its location or a missing libdevice, reach the caller
+    as they are raised here)."""
     llvm_backend.set_fp_fusion(fp_fusion)
-    machine = llvm_backend.target_machine(target)
     module = llvm_backend.parse(llvm_ir, filename)
+    missing = _needs_libdevice(module)
+    libdevice = str(_libdevice_for(missing)) if missing else None
+    machine = llvm_backend.target_machine(target)
     llvm_backend.prepare_for_target(module, target)
     if libdevice is not None:
         llvm_backend.link_bitcode(module, libdevice)

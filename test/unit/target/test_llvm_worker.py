@@ -1,7 +1,7 @@
 """The LLVM worker (``llvm_backend.run_isolated``): one forked child runs LLVM's code
 generation for call after call; an LLVM abort kills only the worker and becomes an error,
-and the next call gets a new worker. And the translated module handed to the back end
-(``llvm_backend.hand_over``) instead of a second parse of its text."""
+and the next call gets a new worker. A process that has not loaded LLVM's library leaves
+all LLVM work to the worker (``llvm_backend.llvm_call``), which a command starts early."""
 
 from __future__ import annotations
 
@@ -137,18 +137,52 @@ def test_in_process_mode_has_no_worker(monkeypatch):
     assert _worker_pid() is None
 
 
-def test_the_translated_module_is_handed_over_once_for_its_own_text():
-    text = module_to_llvm_ir(parse_module(EMPTY), "sm_80")
-    handed = llvm_backend._HANDED[1]  # noqa: SLF001
-    assert llvm_backend.parse(text) is handed
-    fresh = llvm_backend.parse(text)  # once only
-    assert fresh is not handed and str(fresh) == str(handed)
-    # Only for that string object: an equal copy is parsed, the module waits for its text.
-    text = module_to_llvm_ir(parse_module(EMPTY), "sm_80")
-    copy = text[:1] + text[1:]
-    assert copy == text and copy is not text
-    assert llvm_backend.parse(copy) is not llvm_backend._HANDED[1]  # noqa: SLF001
-    assert llvm_backend.parse(text) is not None and llvm_backend._HANDED is None  # noqa: SLF001
+# In a fresh interpreter (pytest's own has loaded LLVM by now): translate with and without
+# the worker, and say whether the process itself ever loaded LLVM's library.
+_FRESH = """
+import json, sys
+from tileopt.ir import TileoptError
+from tileopt.target import translate
+out = {"ptx": translate(sys.argv[1], "ptx", "sm_80")}
+try:
+    translate(sys.argv[2], "ptx", "sm_80", "bad.ll")
+except TileoptError as err:
+    out["error"] = err.format()
+out["loaded"] = "llvmlite.binding" in sys.modules
+print(json.dumps(out))
+"""
+BAD_LLVM_IR = "define void @f() {\n  ret i32 0\n}\n"
+
+
+def _fresh(in_process: bool) -> dict:
+    import json
+    import subprocess
+    import sys
+
+    env = dict(os.environ, TILEOPT_LLVM_IN_PROCESS="1" if in_process else "0")
+    done = subprocess.run([sys.executable, "-c", _FRESH, EMPTY, BAD_LLVM_IR], env=env,
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def test_a_process_that_never_loaded_llvm_leaves_all_llvm_work_to_its_worker():
+    forked, in_process = _fresh(in_process=False), _fresh(in_process=True)
+    assert not forked["loaded"] and in_process["loaded"]
+    # The same PTX, and LLVM's parse error with its location, from either process.
+    assert forked["ptx"] == in_process["ptx"] and ".entry k" in forked["ptx"]
+    assert forked["error"] == in_process["error"]
+    assert forked["error"].startswith("bad.ll:2:7: error: invalid LLVM IR: ")
+
+
+def test_a_worker_started_early_and_never_used_is_not_waited_for():
+    if llvm_backend._Worker.live is not None:  # noqa: SLF001
+        llvm_backend._Worker.live.close()  # noqa: SLF001
+    llvm_backend.start_worker()
+    worker = llvm_backend._Worker.live  # noqa: SLF001
+    assert worker is not None and worker.calls == 0
+    llvm_backend._end_worker()  # noqa: SLF001  (what happens at exit)
+    assert worker.pid is None and llvm_backend._Worker.live is None  # noqa: SLF001
+    assert "wgmma.fence.sync.aligned" in translate(WGMMA, "ptx", "sm_90a")
 
 
 def test_a_call_interrupted_midway_leaves_no_reply_for_the_next(monkeypatch):
