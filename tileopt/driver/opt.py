@@ -381,9 +381,12 @@ def _build_pipeline(args: ParsedArgs) -> Pipeline | None:
     if args.pass_pipeline is None and not args.pass_flags and args.start_at is None \
             and args.stop_after is None:
         return None
-    from tileopt.pipelines import resolve_pass_pipeline
+    from tileopt.driver import code_cache
+    from tileopt.pipelines import definition_cache, resolve_pass_pipeline
     from tileopt.pipelines.model import Pipeline
 
+    if code_cache.installed():  # a command (not tileopt used as a library) keeps its caches
+        definition_cache.enable()
     if args.pass_pipeline is not None and args.pass_flags:
         flags = " ".join(f"--{name}" for name, _ in args.pass_flags)
         raise TileoptError(f"--pass-pipeline cannot be combined with pass flags ({flags})")
