@@ -325,11 +325,11 @@ def _check_emit_flags(args: ParsedArgs) -> None:
     from tileopt.target import llvm_backend
 
     check_emit(args.emit, args.o)
-    llvm_backend.start_worker()  # LLVM loads in it while this process runs the passes
     for flag in ("split-input-file", "verify-diagnostics"):
         if args.values[flag.replace("-", "_")]:
             raise TileoptError(f"--emit cannot be combined with --{flag}: it makes code of "
                                "one module")
+    llvm_backend.start_worker()  # LLVM loads in it while this process runs the passes
 
 
 def _ir_printer(args: ParsedArgs) -> IRPrinter | None:
