@@ -174,6 +174,32 @@ def test_a_process_that_never_loaded_llvm_leaves_all_llvm_work_to_its_worker():
     assert forked["error"].startswith("bad.ll:2:7: error: invalid LLVM IR: ")
 
 
+def test_the_command_starts_its_worker_before_the_passes_and_never_loads_llvm(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[3] / "examples" / "kernels" / "softmax.ttir"
+    script = ("import sys\n"
+              "from tileopt.driver.opt import run_opt\n"
+              "from tileopt.target import llvm_backend\n"
+              "import tileopt.driver.pass_manager as pm\n"
+              "run_pass = pm.PassManager._run_pass\n"
+              "seen = []\n"
+              "def spy(self, *args, **kwargs):\n"
+              "    seen.append(llvm_backend._Worker.live is not None)\n"
+              "    return run_pass(self, *args, **kwargs)\n"
+              "pm.PassManager._run_pass = spy\n"
+              "status = run_opt(sys.argv[1:])\n"
+              "print(status, seen[0], 'llvmlite.binding' in sys.modules)\n")
+    env = dict(os.environ, TILEOPT_LLVM_IN_PROCESS="0")
+    done = subprocess.run([sys.executable, "-c", script, str(example),
+                           "--pass-pipeline=nvidia-sm90", "--emit=ptx", "-o",
+                           str(tmp_path / "k.ptx")], env=env, capture_output=True, text=True)
+    assert done.stdout.split() == ["0", "True", "False"], done.stderr
+    assert ".entry" in (tmp_path / "k.ptx").read_text()
+
+
 def test_a_worker_started_early_and_never_used_is_not_waited_for():
     if llvm_backend._Worker.live is not None:  # noqa: SLF001
         llvm_backend._Worker.live.close()  # noqa: SLF001
