@@ -264,15 +264,16 @@ def clock() -> float:
 COMMAND_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def time_cli(corpus: Path, target: str, kernel: str, repeat: int, server: Server | None = None):
-    """The one command from ``.ttir`` to PTX/AMDGCN, start-up included (with ``server``:
-    through it, its wall and CPU times)."""
+def time_cli(corpus: Path, target: str, kernel: str, repeat: int, server: Server | None = None
+             ) -> tuple[float, float] | None:
+    """The one command from ``.ttir`` to PTX/AMDGCN, start-up included: its best wall and
+    CPU times (with ``server``: through it, the CPU time with the server child's)."""
     spec = TARGETS[target]
     with tempfile.TemporaryDirectory() as tmp:
         args = [str(corpus / target / f"{kernel}.ttir"),
                 f"--pass-pipeline={spec.pipeline}{_options(corpus, target, kernel)}",
                 f"--emit={spec.code}", "-o", str(Path(tmp) / f"{kernel}.{spec.code}")]
-        return server.time(args, repeat) if server else time_command(args, repeat)
+        return server.time(args, repeat) if server else _run_timed(args, repeat, COMMAND_ENV)
 
 
 def many_kernels(corpus: Path, count: int) -> str:
@@ -420,6 +421,31 @@ def time_triton(python: str, corpus: Path, cases: list[tuple[str, str]], repeat:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def print_summary(records: list[dict]) -> None:
+    """The issue's figures over the table: tileopt / Triton in-process, and the command's
+    wall time against 0.4 s."""
+    ratios, walls = [], {"non-dot": [], "dot": []}
+    for record in records:
+        ours, theirs = record["tileopt"], record["triton"]
+        times = [ours.get(s) for s in ("parse", *STAGES, "code")]
+        t_times = [theirs.get(s) for s in ("ttgir", "llir", "code")]
+        if all(isinstance(t, float) for t in times + t_times):
+            ratios.append(sum(times) / sum(t_times))
+        if record["cli_wall"] is not None:
+            walls["dot" if record["kernel"] in DOT else "non-dot"].append(record["cli_wall"])
+    print("\nsummary:")
+    if ratios:
+        ratios.sort()
+        print(f"  in-process tileopt / Triton: median {ratios[len(ratios) // 2]:.1f}x, "
+              f"{ratios[0]:.1f}x to {ratios[-1]:.1f}x, {sum(r <= 3 for r in ratios)} of "
+              f"{len(ratios)} within 3x")
+    for kind, values in walls.items():
+        if values:
+            values.sort()
+            print(f"  the command, wall, {kind} kernels: median {1e3 * values[len(values) // 2]:.0f}"
+                  f" ms, {sum(v < 0.4 for v in values)} of {len(values)} under 0.4 s")
+
+
 def _served_ms(times: tuple[float, float] | None) -> str:
     """The srv columns: wall ms of the client command, CPU ms with the server child's."""
     wall, cpu = times if times else (None, None)
@@ -486,7 +512,7 @@ def _tables(args, corpus: Path, kernels: list[str], cases: list[tuple[str, str]]
     srv_head = f" {'srv':>6} {'srv cpu':>7}" if server else ""
 
     head = (f"{'target':10} {'kernel':14} | tileopt ms: {'parse':>6} {'ttir':>7} {'ttgir':>7} "
-            f"{'llir':>7} {'code':>7} {'total':>8} {'.ttgir':>8} {'CLI':>6}{srv_head} | Triton ms: {'ttgir':>6} "
+            f"{'llir':>7} {'code':>7} {'total':>8} {'.ttgir':>8} {'CLI':>6} {'wall':>5}{srv_head} | Triton ms: {'ttgir':>6} "
             f"{'llir':>6} {'code':>6} {'total':>6} | {'ratio':>6}  notes")
     print(head)
     print("-" * len(head))
@@ -494,7 +520,9 @@ def _tables(args, corpus: Path, kernels: list[str], cases: list[tuple[str, str]]
     for target, kernel in cases:
         ours = time_tileopt(corpus, target, kernel)
         lowering, route = time_lowering(corpus, target, kernel)
-        cli = time_cli(corpus, target, kernel, args.cli_repeat)
+        cli_times = time_cli(corpus, target, kernel, args.cli_repeat)
+        cli, cli_wall = (None, None) if cli_times is None else \
+            (cli_times[1] if args.cpu else cli_times[0], cli_times[0])
         served = time_cli(corpus, target, kernel, args.cli_repeat, server) if server else None
         stage_times = [ours.get(s) for s in ("parse", *STAGES, "code")]
         total = sum(stage_times) if all(isinstance(t, float) for t in stage_times) else None
@@ -517,20 +545,23 @@ def _tables(args, corpus: Path, kernels: list[str], cases: list[tuple[str, str]]
             notes.append(f"Triton: {theirs['error']}")
         print(f"{target:10} {kernel:14} |             {_ms(ours.get('parse'))[2:]} "
               f"{_ms(ours.get('ttir'))[1:]} {_ms(ours.get('ttgir'))[1:]} {_ms(ours.get('llir'))[1:]} "
-              f"{_ms(ours.get('code'))[1:]} {_ms(total)} {_ms(lowering)} {_ms(cli)[2:]}"
+              f"{_ms(ours.get('code'))[1:]} {_ms(total)} {_ms(lowering)} {_ms(cli)[2:]} {_ms(cli_wall)[3:]}"
               f"{_served_ms(served) if server else ''} |            "
               f"{_ms(t_times[0])[2:]} {_ms(t_times[1])[2:]} {_ms(t_times[2])[2:]} {_ms(t_total)[2:]} "
               f"| {ratio_text}  {'; '.join(notes)}", flush=True)
         records.append({"target": target, "kernel": kernel, "tileopt": ours,
                         "tileopt_from_ttgir": lowering, "ttgir_route": route, "cli": cli,
+                        "cli_wall": cli_wall,
                         "cli_server": served, "triton": theirs})
     print("\nratio = tileopt total / Triton total (.ttir to PTX or AMDGCN, `code`); tileopt "
           "in-process with verification after each pass, as the tileopt command runs it; CLI = "
           "the command `tileopt K.ttir --pass-pipeline=P{options} --emit=ptx|amdgcn -o K.ptx`; "
-          "all wall times, or CPU times (user + system, children included) with --cpu"
+          "all wall times, or CPU times (user + system, children included) with --cpu; "
+          "wall = the command's wall time (the issue's figure for it)"
           + ("; srv = the same command through a warm compile server, wall time, and srv cpu "
              "= its CPU time with the server child's" if server else ""))
     results: dict[str, object] = {"kernels": records}
+    print_summary(records)
     if not args.no_startup:
         startup = startup_table(args.cli_repeat)
         clock = "CPU" if args.cpu else "wall"

@@ -112,6 +112,11 @@ def save() -> None:
     _new.clear()
 
 
+def installed() -> bool:
+    """Whether this process is a command that keeps its caches (``install`` was called)."""
+    return _installed
+
+
 def install() -> None:
     """Give ``dataclasses`` the caching ``exec`` (once per process); the file is read
     when the first class is defined."""

@@ -322,12 +322,14 @@ def _check_emit_flags(args: ParsedArgs) -> None:
             raise TileoptError("--arch is for --emit: give --emit=KIND too")
         return
     from tileopt.driver.translate import check_emit  # the back ends, only when emitting
+    from tileopt.target import llvm_backend
 
     check_emit(args.emit, args.o)
     for flag in ("split-input-file", "verify-diagnostics"):
         if args.values[flag.replace("-", "_")]:
             raise TileoptError(f"--emit cannot be combined with --{flag}: it makes code of "
                                "one module")
+    llvm_backend.start_worker()  # LLVM loads in it while this process runs the passes
 
 
 def _ir_printer(args: ParsedArgs) -> IRPrinter | None:
@@ -379,9 +381,12 @@ def _build_pipeline(args: ParsedArgs) -> Pipeline | None:
     if args.pass_pipeline is None and not args.pass_flags and args.start_at is None \
             and args.stop_after is None:
         return None
-    from tileopt.pipelines import resolve_pass_pipeline
+    from tileopt.driver import code_cache
+    from tileopt.pipelines import definition_cache, resolve_pass_pipeline
     from tileopt.pipelines.model import Pipeline
 
+    if code_cache.installed():  # a command (not tileopt used as a library) keeps its caches
+        definition_cache.enable()
     if args.pass_pipeline is not None and args.pass_flags:
         flags = " ".join(f"--{name}" for name, _ in args.pass_flags)
         raise TileoptError(f"--pass-pipeline cannot be combined with pass flags ({flags})")

@@ -9,7 +9,7 @@ from tileopt.driver.input import SPLIT_MARKER, read_input, split_input
 from tileopt.driver.report import debug_enabled, report_failure
 from tileopt.driver.output import quiet_broken_pipe, write_output
 from tileopt.ir import TileoptError
-from tileopt.target import EMITS, looks_like_llvm_ir, parse_llvm_dialect, translate
+from tileopt.target import EMITS, llvm_backend, looks_like_llvm_ir, parse_llvm_dialect, translate
 
 FLAGS = [
     Flag("o", "value", "output file (default: stdout); written only if the run succeeds",
@@ -42,6 +42,7 @@ def run_translate(argv: list[str]) -> int:
         if emit is None:
             raise TileoptError("nothing to do: give --emit=" + "|".join(EMITS) + " or --mlir-to-llvmir")
         check_emit(emit, args.o)
+        llvm_backend.start_worker()  # LLVM loads in it while this process reads its input
         if len(args.positionals) > 1:
             raise TileoptError(f"too many input files: {' '.join(args.positionals)}")
         text, filename = read_input(args.positionals[0] if args.positionals else "-")

@@ -108,7 +108,17 @@ class Param:
     choices: list[object] | None = None
 
 
-MISSING = object()
+class _Missing:
+    """The default of a parameter that has none (one object, kept so when pickled)."""
+
+    def __reduce__(self) -> str:
+        return "MISSING"
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING = _Missing()
 
 
 @dataclass
@@ -118,7 +128,6 @@ class PassEntry:
     name: str
     options: list[tuple[str, object, Where, Where]]
     where: Where
-    file: YamlFile
     missing: bool = False  # tagged !missing: not run by tileopt yet, skipped
 
 
@@ -134,10 +143,25 @@ class Definition:
     stages: dict[str, list[PassEntry]] = field(default_factory=dict)
 
 
-def load_definition(path: Path, chain: tuple[Path, ...] = (), via: Where | None = None
-                    ) -> Definition:
-    """Load a pipeline file, following ``extends:``; ``chain`` detects cycles."""
+def load_definition(path: Path) -> Definition:
+    """Load a pipeline file, following ``extends:`` (kept across commands by
+    ``definition_cache``)."""
+    from tileopt.pipelines import definition_cache
+
+    definition = definition_cache.lookup(path)
+    if definition is None:
+        read: list[Path | None] = []
+        definition = _load_definition(path, (), None, read)
+        if None not in read:  # None: a file of the chain loads plugins
+            definition_cache.store(path, read, definition)
+    return definition
+
+
+def _load_definition(path: Path, chain: tuple[Path, ...], via: Where | None,
+                     read: list[Path | None]) -> Definition:
+    """``chain`` detects cycles; ``read`` gets each file read (None for one with plugins)."""
     resolved = path.resolve()
+    read.append(resolved)
     if resolved in chain:
         names = " -> ".join(_display(p) for p in chain + (resolved,))
         raise (via or Where(_display(path))).error(f"cycle in 'extends': {names}")
@@ -151,6 +175,7 @@ def load_definition(path: Path, chain: tuple[Path, ...] = (), via: Where | None 
         raise doc.error(doc.root, "a pipeline file needs a 'name:'")
     name = doc.string(nodes["name"][1], "'name'")
     if "plugins" in nodes:
+        read.append(None)
         # Plugin files (relative to this file) register passes the stages below may name.
         for item in doc.sequence(nodes["plugins"][1], "'plugins'"):
             plugin = path.parent / doc.string(item, "a plugin path")
@@ -162,7 +187,8 @@ def load_definition(path: Path, chain: tuple[Path, ...] = (), via: Where | None 
         base_node = nodes["extends"][1]
         base_ref = doc.string(base_node, "'extends'")
         base_path = _resolve_extends(base_ref, path, doc, base_node)
-        definition = load_definition(base_path, chain + (resolved,), doc.where(base_node))
+        definition = _load_definition(base_path, chain + (resolved,), doc.where(base_node),
+                                      read)
         definition.name = name
         definition.file = path
     else:
@@ -345,7 +371,7 @@ def _load_pass(doc: YamlFile, node: yaml.Node) -> PassEntry:
     name = doc.string(name_node, "a pass name")
     if name_node.tag == MISSING_TAG:
         # Neither name nor options can be checked against a pass that does not exist yet.
-        return PassEntry(name, [], doc.where(name_node), doc, missing=True)
+        return PassEntry(name, [], doc.where(name_node), missing=True)
     if name_node.tag.startswith("!"):
         raise doc.error(name_node, f"unknown tag '{name_node.tag}' on pass '{name}' "
                                    f"(the only tag is {MISSING_TAG})")
@@ -355,7 +381,7 @@ def _load_pass(doc: YamlFile, node: yaml.Node) -> PassEntry:
     if options_node is not None and not (isinstance(options_node, yaml.ScalarNode)
                                          and options_node.tag == "tag:yaml.org,2002:null"):
         options = _load_options(doc, name, options_node)
-    return PassEntry(name, options, doc.where(name_node), doc)
+    return PassEntry(name, options, doc.where(name_node))
 
 
 def _load_options(doc: YamlFile, name: str, node: yaml.Node

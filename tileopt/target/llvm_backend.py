@@ -38,13 +38,32 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import cache
 
-import llvmlite.binding as llvm
-
 from tileopt.ir import TileoptError
 from tileopt.ir.diagnostics import did_you_mean
 from tileopt.target.gpu_target import GPUTarget
 
 _LOCATION = re.compile(r"<string>:(\d+):(\d+): error: (.*)")
+
+
+class _LLVMOnFirstUse:
+    """``llvmlite.binding``, loaded when first used: loading LLVM's library costs about 45 ms
+    CPU, which a process whose LLVM work all runs in its worker (``llvm_call``) never pays;
+    the worker pays it while the process runs its passes (``start_worker``)."""
+
+    def __getattr__(self, name: str):
+        global llvm
+        import llvmlite.binding
+
+        llvm = llvmlite.binding
+        return getattr(llvm, name)
+
+
+llvm = _LLVMOnFirstUse()
+
+
+def loaded_here() -> bool:
+    """Whether this process has loaded LLVM's library."""
+    return "llvmlite.binding" in sys.modules
 
 
 @cache
@@ -113,7 +132,31 @@ def source_module(source: str | TranslatedIR, filename: str):
     """What code generation reads the declared functions off (``.functions``, each with
     ``.name`` and ``.is_declaration``): a translation's llvmlite module, else the LLVM IR
     text parsed and verified (its errors found here, with their location)."""
-    return source.module if isinstance(source, TranslatedIR) else parse(source, filename)
+    if isinstance(source, TranslatedIR):
+        return source.module
+    if loaded_here():
+        return parse(source, filename)
+    # Parsed and verified in the worker (a process that never loaded LLVM keeps it so):
+    # what comes back is the functions' names and whether each is a declaration.
+    listed = run_isolated(_functions_of, (source, filename), "the parse of the LLVM IR")
+    return _Functions([_Function(line[2:], line[0] == "1")
+                       for line in listed.decode().splitlines()])
+
+
+@dataclass(frozen=True)
+class _Function:
+    name: str
+    is_declaration: bool
+
+
+@dataclass(frozen=True)
+class _Functions:
+    functions: list[_Function]
+
+
+def _functions_of(text: str, filename: str) -> bytes:
+    return "\n".join(f"{int(f.is_declaration)} {f.name}"
+                     for f in parse(text, filename).functions).encode()
 
 
 def worker_source(source: str | TranslatedIR) -> tuple[str, bool]:
@@ -216,6 +259,17 @@ def data_layout(target: GPUTarget) -> str:
     return str(target_machine(target).target_data)
 
 
+@cache
+def llvm_data_layout(target: GPUTarget) -> str:
+    """``data_layout`` asked where LLVM is (``llvm_call``): the translation to LLVM IR
+    needs it before LLVM has seen the module."""
+    return llvm_call(_data_layout_bytes, (target,), f"the data layout of {target.arch}").decode()
+
+
+def _data_layout_bytes(target: GPUTarget) -> bytes:
+    return data_layout(target).encode()
+
+
 def prepare_for_target(module: llvm.ModuleRef, target: GPUTarget) -> None:
     module.triple = target.triple
     module.data_layout = data_layout(target)
@@ -266,9 +320,6 @@ def drop_unused(module: llvm.ModuleRef, machine: llvm.TargetMachine) -> None:
     manager.run(module, llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options()))
 
 
-_LOCAL_LINKAGE = (llvm.Linkage.internal, llvm.Linkage.private)
-
-
 def drop_value_names(module: llvm.ModuleRef) -> None:
     """Drop the names of arguments, blocks and instructions, so that LLVM numbers them (as
     in mlir-translate's output: llvmlite names every value); global names stay.
@@ -277,7 +328,7 @@ def drop_value_names(module: llvm.ModuleRef) -> None:
     foreign call per value, 5 us each); it also drops the names of globals with local
     linkage, put back here, and of named struct types, which the translation never makes."""
     local = [(value, value.name) for value in (*module.global_variables, *module.functions)
-             if value.linkage in _LOCAL_LINKAGE]
+             if value.linkage in (llvm.Linkage.internal, llvm.Linkage.private)]
     manager = llvm.create_new_module_pass_manager()
     manager.add_strip_non_debug_symbols_pass()
     manager.run(module, llvm.create_pass_builder(None, llvm.create_pipeline_tuning_options()))
@@ -323,10 +374,28 @@ def run_isolated(function: Callable[..., bytes], args: tuple, what: str) -> byte
     if status == 0:
         return payload
     if status == 1:
-        raise TileoptError(*pickle.loads(payload))
+        raise TileoptError(*pickle.loads(payload)) from None
     if status == 2:
         raise TileoptError(f"{what} failed: {payload.decode(errors='replace')}")
     return _crashed(what, payload.decode(errors="replace"), status - 3)
+
+
+def llvm_call(function: Callable[..., bytes], args: tuple, what: str) -> bytes:
+    """``function(*args)`` where LLVM is: here if this process has loaded LLVM's library,
+    else in the LLVM worker (``run_isolated``), so that a process whose LLVM work all goes
+    through here never loads the library itself (its worker does, in parallel)."""
+    if loaded_here():
+        return function(*args)
+    return run_isolated(function, args, what)
+
+
+def start_worker() -> None:
+    """Fork the LLVM worker now, if this process will use one, so that it loads LLVM's
+    library (about 45 ms) while this process goes on (the command does this as soon as it
+    knows it will emit code, before it runs any pass)."""
+    if hasattr(os, "fork") and os.environ.get("TILEOPT_LLVM_IN_PROCESS") != "1":
+        with _WORKER_LOCK:
+            _Worker.current()
 
 
 def worker_cpu_seconds() -> float:
@@ -382,6 +451,7 @@ class _Worker:
     def __init__(self) -> None:
         self.parent = os.getpid()
         self.cpu = 0.0
+        self.calls = 0
         self.stderr = tempfile.TemporaryFile()
         requests, self.requests = os.pipe()
         self.replies, replies = os.pipe()
@@ -405,6 +475,7 @@ class _Worker:
     def call(self, function: Callable[..., bytes], args: tuple) -> tuple[int, bytes]:
         """(status, payload); status 3 + the exit status when the worker died, with what
         it wrote on stderr as the payload."""
+        self.calls += 1
         try:
             _send(self.requests, pickle.dumps((function, args)))
             reply = _receive(self.replies)
@@ -454,7 +525,10 @@ class _Worker:
 
 def _serve(requests: int, replies: int) -> None:
     """The worker's loop: run each request, reply with its result and the CPU used so far;
-    what LLVM writes on stderr (fd 2, a file) is kept for the current request only."""
+    what LLVM writes on stderr (fd 2, a file) is kept for the current request only.
+    LLVM's library is loaded first: a worker started early (``start_worker``) loads it
+    while its parent still runs passes."""
+    initialize()
     while (message := _receive(requests)) is not None:
         os.ftruncate(2, 0)
         os.lseek(2, 0, os.SEEK_SET)
@@ -462,7 +536,8 @@ def _serve(requests: int, replies: int) -> None:
             function, args = pickle.loads(message)
             status, payload = 0, function(*args)
         except TileoptError as err:
-            status, payload = 1, pickle.dumps((err.message, err.file, err.line, err.col))
+            status, payload = 1, pickle.dumps((err.message, err.file, err.line, err.col,
+                                               err.notes))
         except BaseException as err:  # noqa: BLE001 - reported to the parent
             status, payload = 2, f"{type(err).__name__}: {err}".encode()
         usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -474,7 +549,9 @@ def _end_worker() -> None:
     # Waited for, so that the worker's CPU time counts in this process's children's.
     worker = _Worker.live
     if worker is not None and worker.parent == os.getpid():
-        worker.close()
+        # One started early for a run that failed before its code generation is not
+        # waited for while it loads LLVM.
+        worker.close(kill=worker.calls == 0)
 
 
 def _forget_worker_in_forked_child() -> None:

@@ -81,7 +81,7 @@ class ModuleTranslation(TranslationState):
         self.module.triple = ""  # llvmlite's default is "unknown-unknown-unknown"
         if self.target is not None:
             self.module.triple = self.target.triple
-            self.module.data_layout = llvm_backend.data_layout(self.target)
+            self.module.data_layout = llvm_backend.llvm_data_layout(self.target)
             return
         for name, field in (("llvm.target_triple", "triple"), ("llvm.data_layout", "data_layout")):
             if isinstance(value := self.source.attributes.get(name), builtin.StringAttr):
@@ -174,12 +174,19 @@ def module_to_llvm_ir(module: builtin.ModuleOp, target: GPUTarget | str | None =
     """
 
     def canonical(translated: TranslatedIR) -> str:
-        parsed = llvm_backend.parse(translated.text, TRANSLATED)
-        parsed.name = MODULE_NAME
-        llvm_backend.drop_value_names(parsed)
-        return str(parsed)
+        return llvm_backend.llvm_call(_canonical_text, (translated.text,),
+                                      "the verification of the translated LLVM IR").decode()
 
     return module_to_code(module, target, canonical, debug_info=debug_info)
+
+
+def _canonical_text(text: str) -> bytes:
+    """A translation's text parsed and verified by LLVM, values unnamed, as LLVM prints it
+    (where LLVM is: this process or its LLVM worker, ``llvm_backend.llvm_call``)."""
+    parsed = llvm_backend.parse(text, TRANSLATED)
+    parsed.name = MODULE_NAME
+    llvm_backend.drop_value_names(parsed)
+    return str(parsed).encode()
 
 
 def module_to_code(module: builtin.ModuleOp, target: GPUTarget | str | None,

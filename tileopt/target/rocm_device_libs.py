@@ -23,10 +23,9 @@ import os
 import re
 from pathlib import Path
 
-import llvmlite.binding as llvm
-
 from tileopt.ir import TileoptError
 from tileopt.target import llvm_backend
+from tileopt.target.llvm_backend import llvm  # LLVM's library, loaded on first use
 from tileopt.target.gpu_target import GPUTarget
 
 LIBRARIES = ("ocml", "ockl")

@@ -1,7 +1,9 @@
 """The LLVM worker (``llvm_backend.run_isolated``): one forked child runs LLVM's code
 generation for call after call; an LLVM abort kills only the worker and becomes an error,
 and the next call gets a new worker. A translation reaches code generation as llvmlite
-prints it, parsed only in the worker (``llvm_backend.TranslatedIR``)."""
+prints it, parsed only in the worker (``llvm_backend.TranslatedIR``); a process that has not
+loaded LLVM's library leaves all LLVM work to the worker (``llvm_backend.llvm_call``),
+which a command starts early."""
 
 from __future__ import annotations
 
@@ -163,6 +165,80 @@ def test_code_from_a_translation_is_parsed_only_in_the_worker(monkeypatch):
     monkeypatch.undo()
     llvm_ir = module_to_llvm_ir(parse_module(BRANCHES), "gfx942")
     assert code == translate(llvm_ir, "amdgcn", "gfx942", opt_level=3)
+
+
+# In a fresh interpreter (pytest's own has loaded LLVM by now): translate with and without
+# the worker, and say whether the process itself ever loaded LLVM's library.
+_FRESH = """
+import json, sys
+from tileopt.ir import TileoptError
+from tileopt.target import translate
+out = {"ptx": translate(sys.argv[1], "ptx", "sm_80")}
+try:
+    translate(sys.argv[2], "ptx", "sm_80", "bad.ll")
+except TileoptError as err:
+    out["error"] = err.format()
+out["loaded"] = "llvmlite.binding" in sys.modules
+print(json.dumps(out))
+"""
+BAD_LLVM_IR = "define void @f() {\n  ret i32 0\n}\n"
+
+
+def _fresh(in_process: bool) -> dict:
+    import json
+    import subprocess
+    import sys
+
+    env = dict(os.environ, TILEOPT_LLVM_IN_PROCESS="1" if in_process else "0")
+    done = subprocess.run([sys.executable, "-c", _FRESH, EMPTY, BAD_LLVM_IR], env=env,
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def test_a_process_that_never_loaded_llvm_leaves_all_llvm_work_to_its_worker():
+    forked, in_process = _fresh(in_process=False), _fresh(in_process=True)
+    assert not forked["loaded"] and in_process["loaded"]
+    # The same PTX, and LLVM's parse error with its location, from either process.
+    assert forked["ptx"] == in_process["ptx"] and ".entry k" in forked["ptx"]
+    assert forked["error"] == in_process["error"]
+    assert forked["error"].startswith("bad.ll:2:7: error: invalid LLVM IR: ")
+
+
+def test_the_command_starts_its_worker_before_the_passes_and_never_loads_llvm(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[3] / "examples" / "kernels" / "softmax.ttir"
+    script = ("import sys\n"
+              "from tileopt.driver.opt import run_opt\n"
+              "from tileopt.target import llvm_backend\n"
+              "import tileopt.driver.pass_manager as pm\n"
+              "run_pass = pm.PassManager._run_pass\n"
+              "seen = []\n"
+              "def spy(self, *args, **kwargs):\n"
+              "    seen.append(llvm_backend._Worker.live is not None)\n"
+              "    return run_pass(self, *args, **kwargs)\n"
+              "pm.PassManager._run_pass = spy\n"
+              "status = run_opt(sys.argv[1:])\n"
+              "print(status, seen[0], 'llvmlite.binding' in sys.modules)\n")
+    env = dict(os.environ, TILEOPT_LLVM_IN_PROCESS="0")
+    done = subprocess.run([sys.executable, "-c", script, str(example),
+                           "--pass-pipeline=nvidia-sm90", "--emit=ptx", "-o",
+                           str(tmp_path / "k.ptx")], env=env, capture_output=True, text=True)
+    assert done.stdout.split() == ["0", "True", "False"], done.stderr
+    assert ".entry" in (tmp_path / "k.ptx").read_text()
+
+
+def test_a_worker_started_early_and_never_used_is_not_waited_for():
+    if llvm_backend._Worker.live is not None:  # noqa: SLF001
+        llvm_backend._Worker.live.close()  # noqa: SLF001
+    llvm_backend.start_worker()
+    worker = llvm_backend._Worker.live  # noqa: SLF001
+    assert worker is not None and worker.calls == 0
+    llvm_backend._end_worker()  # noqa: SLF001  (what happens at exit)
+    assert worker.pid is None and llvm_backend._Worker.live is None  # noqa: SLF001
+    assert "wgmma.fence.sync.aligned" in translate(WGMMA, "ptx", "sm_90a")
 
 
 def test_a_call_interrupted_midway_leaves_no_reply_for_the_next(monkeypatch):

@@ -22,9 +22,9 @@ on, so they stay.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import math
 from collections.abc import Callable
+from functools import cache
 
 from xdsl.dialects import math as xmath
 from xdsl.ir import Operation
@@ -34,24 +34,33 @@ from tileopt.transforms.canonicalization import constant_folding as cf
 from tileopt.transforms.canonicalization.arith_patterns import FoldResult, fold_cast
 
 
+@cache
 def _libm() -> ctypes.CDLL | None:
-    name = ctypes.util.find_library("m")
+    """The C math library, loaded at the first fold that needs it: looking it up by name
+    (``ctypes.util.find_library`` runs ``ldconfig -p``) cost every command's start-up a
+    subprocess; glibc's name is tried first."""
+    try:
+        return ctypes.CDLL("libm.so.6")
+    except OSError:
+        pass
+    from ctypes.util import find_library
+
+    name = find_library("m")
     try:
         return ctypes.CDLL(name) if name else None
     except OSError:
         return None
 
 
-_LIBM = _libm()
-
-
+@cache
 def _host_function(name: str, arity: int, single: bool) -> Callable[..., float] | None:
     """libm's ``name`` (``namef`` for f32) taking ``arity`` floats, or None."""
-    if _LIBM is None:
+    libm = _libm()
+    if libm is None:
         return None
     c_type = ctypes.c_float if single else ctypes.c_double
     try:
-        function = getattr(_LIBM, name + ("f" if single else ""))
+        function = getattr(libm, name + ("f" if single else ""))
     except AttributeError:
         return None
     function.restype = c_type
@@ -65,11 +74,10 @@ def _negative(x: float) -> bool:
 
 def _host_folder(name: str, arity: int, declines: Callable[..., bool] | None = None):
     """A folder through libm for f32/f64 operands, declining where MLIR does."""
-    functions = {fmt: _host_function(name, arity, fmt is cf.F32) for fmt in (cf.F32, cf.F64)}
-
     def fold(op: Operation) -> FoldResult:
         fmt = cf.float_format(op.results[0].type)
-        function = functions.get(fmt)
+        function = _host_function(name, arity, fmt is cf.F32) if fmt in (cf.F32, cf.F64) \
+            else None
         operands = [cf.constant_of(v) for v in op.operands]
         if function is None or any(c is None for c in operands):
             return None
