@@ -356,33 +356,25 @@ def _measure_vectors(layout: LinearLayout, columns: Sequence[int], packing: Coor
             and (1 << len(vector_bits)) in images:
         vector_bits.append(images[1 << len(vector_bits)])
     elements = 1 << len(vector_bits)
-    lanes = _bases(layout, packing, "lane")
-    addresses = []
-    for lane in range(1 << len(lanes)):
-        coords = 0
-        for i, b in enumerate(lanes):
-            if lane >> i & 1:
-                coords ^= b
-        addresses.append(xor_columns(columns, coords) * element_bytes)
+    # The offset map is linear: lane l's offset is the xor of its set bits' images.
+    addresses = [0]
+    for b in _bases(layout, packing, "lane"):
+        image = xor_columns(columns, b)
+        addresses += [a ^ image for a in addresses]
     vector_bytes = elements * element_bytes
-    ways = banks.conflict_ways(addresses, vector_bytes)
+    ways = banks.conflict_ways([a * element_bytes for a in addresses], vector_bytes)
     thread_bits = 0
     for dim in ("lane", "warp"):
         for b in _bases(layout, packing, dim):
             thread_bits |= xor_columns(columns, b)
-    side = Side(tuple(vector_bits), ways, max(1, unique_registers // elements),
-                banks.phases(vector_bytes))
-    registers = _bases(layout, packing, "register")
-    distinct = set()
-    for r in range(1 << len(registers)):
-        if not side.starts(r):
-            continue
-        coords = 0
-        for i, b in enumerate(registers):
-            if r >> i & 1:
-                coords ^= b
-        distinct.add(xor_columns(columns, coords) & thread_bits)
-    return Side(side.vector_bits, ways, side.accesses, side.phases, len(distinct))
+    # The registers starting an access are the span of the non-vector register bits, so
+    # their distinct thread parts (offset & thread_bits, linear too) number 2**rank.
+    basis: dict[int, int] = {}
+    for i, b in enumerate(_bases(layout, packing, "register")):
+        if i not in vector_bits:
+            _insert(xor_columns(columns, b) & thread_bits, basis)
+    return Side(tuple(vector_bits), ways, max(1, unique_registers // elements),
+                banks.phases(vector_bytes), 1 << len(basis))
 
 
 def _complete(order: list[int], bits: int) -> list[int]:
