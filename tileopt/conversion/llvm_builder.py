@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from functools import partialmethod
+from functools import cache, partialmethod
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -40,6 +40,12 @@ from tileopt.dialects import llvm_ext
 from tileopt.dialects.llvm_ext import INTRINSIC_OPS
 
 _ICMP = {flag.value: flag.to_int() for flag in llvm.ICmpPredicateFlag}
+
+
+@cache
+def _gep_constant_properties() -> tuple[Attribute, Attribute]:
+    """``rawConstantIndices`` and ``noWrapFlags`` of a GEP by one SSA index."""
+    return DenseArrayBase.from_list(i32, [llvm.GEP_USE_SSA_VAL]), IntegerAttr(0, 32)
 
 # Integer ops the builder folds when both operands are known constants.
 _FOLD = {
@@ -103,6 +109,7 @@ class LLVMBuilder:
         self._first_body_op: Operation | None = None
         self._constants: dict[tuple[Attribute, object], SSAValue] = {}
         self._known: dict[SSAValue, int] = {}  # integer constants, by SSA value
+        self._i32: dict[int, SSAValue] = {}
         self._known_float: dict[SSAValue, float] = {}
         self._prologue_values: dict[str, SSAValue] = {}
 
@@ -162,7 +169,12 @@ class LLVMBuilder:
         return result
 
     def i32(self, value: int) -> SSAValue:
-        return self.constant(i32, value)
+        # The lowering's most asked constant (indices, offsets): by value, before
+        # ``constant`` normalises it and hashes the type.
+        found = self._i32.get(value)
+        if found is None:
+            found = self._i32[value] = self.constant(i32, value)
+        return found
 
     def i64(self, value: int) -> SSAValue:
         return self.constant(i64, value)
@@ -308,9 +320,13 @@ class LLVMBuilder:
         known = self._known.get(index)
         if known == 0:
             return ptr
-        op = llvm.GEPOp(ptr, [llvm.GEP_USE_SSA_VAL], element_type, ssa_indices=[index],
-                        result_type=ptr.type)
-        return self.emit(op)
+        # As llvm.GEPOp(ptr, [GEP_USE_SSA_VAL], element_type, ssa_indices=[index],
+        # result_type=ptr.type) builds it, with its constant properties built once.
+        raw_indices, no_wrap = _gep_constant_properties()
+        return self.emit(llvm.GEPOp.create(
+            operands=[ptr, index], result_types=[ptr.type],
+            properties={"rawConstantIndices": raw_indices, "elem_type": element_type,
+                        "noWrapFlags": no_wrap}))
 
     def load(self, ptr: SSAValue, ty: Attribute, alignment: int | None = None) -> SSAValue:
         return self.emit(llvm_ext.LoadOp(ptr, ty, alignment=alignment))
@@ -329,11 +345,17 @@ class LLVMBuilder:
     def insert_value(self, aggregate: SSAValue, value: SSAValue, index: int) -> SSAValue:
         return self.emit(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [index]), aggregate, value))
 
+    # The element ops are the most frequent ones the lowering builds: created directly
+    # (what their builders pass on: operands and result type, no properties).
     def extract_element(self, vector: SSAValue, index: int) -> SSAValue:
-        return self.emit(llvm_ext.ExtractElementOp(vector, self.i32(index)))
+        vector_type = vector.type
+        assert isinstance(vector_type, VectorType)
+        return self.emit(llvm_ext.ExtractElementOp.create(
+            operands=[vector, self.i32(index)], result_types=[vector_type.element_type]))
 
     def insert_element(self, vector: SSAValue, value: SSAValue, index: int) -> SSAValue:
-        return self.emit(llvm.InsertElementOp(vector, value, self.i32(index)))
+        return self.emit(llvm.InsertElementOp.create(
+            operands=[vector, value, self.i32(index)], result_types=[vector.type]))
 
     def pack_vector(self, values: Sequence[SSAValue]) -> SSAValue:
         """A ``vector<N x T>`` of ``values`` (all of one type)."""
