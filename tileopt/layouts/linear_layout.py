@@ -146,7 +146,7 @@ class LinearLayout:
     taking only names requires). Instances are immutable and hashable.
     """
 
-    __slots__ = ("_bases", "_out_dims", "_flat_cache", "_rank_cache")
+    __slots__ = ("_bases", "_out_dims", "_flat_cache", "_rank_cache", "_hash")
 
     def __init__(
         self,
@@ -160,7 +160,7 @@ class LinearLayout:
         for in_dim, in_bases in items:
             if in_dim in self._bases:
                 raise LayoutError(f"input dimension '{in_dim}' given twice")
-            self._bases[in_dim] = tuple(tuple(int(v) for v in basis) for basis in in_bases)
+            self._bases[in_dim] = tuple(tuple(map(int, basis)) for basis in in_bases)
 
         out_items = list(out_dims.items()) if isinstance(out_dims, Mapping) else list(out_dims)
         inferred = all(isinstance(o, str) for o in out_items) and bool(out_items)
@@ -205,6 +205,12 @@ class LinearLayout:
         sizes = list(self._out_dims.values())
         names = list(self._out_dims)
         for in_dim, in_bases in self._bases.items():
+            # The common case, valid, checked column by column in C; else basis by basis
+            # for the first problem's message.
+            if in_bases and set(map(len, in_bases)) == {num_out} and (
+                    num_out == 0 or (min(map(min, in_bases)) >= 0 and all(
+                        max(column) < size for column, size in zip(zip(*in_bases), sizes)))):
+                continue
             for basis in in_bases:
                 if len(basis) != num_out:
                     raise LayoutError(
@@ -463,7 +469,12 @@ class LinearLayout:
         )
 
     def __hash__(self) -> int:
-        return hash((tuple(self._bases.items()), tuple(self._out_dims.items())))
+        # Remembered: layouts key the caches of the analyses and the lowering.
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = hash((tuple(self._bases.items()), tuple(self._out_dims.items())))
+            return self._hash
 
     def compose(self, outer: LinearLayout) -> LinearLayout:
         """``outer(self(x))``: ``self``'s output dims must be ``outer``'s input dims."""
