@@ -41,6 +41,10 @@ class EnableLineInfo(Pass):
     def apply(self, ctx: Context, root: Operation) -> None:
         ops = ops_in_walk_order(root)   # locations change, not the ops
         next_id = _first_free_distinct(ops)
+        # The lowering gives every op made from one TritonGPU op that op's location
+        # object: each (location, subprogram) is scoped once (ids -> both, held so that
+        # their ids stay theirs, and the result).
+        scoped: dict[tuple[int, int], tuple[Attribute, Attribute, Attribute]] = {}
         for op in ops:
             if isinstance(op, llvm.FuncOp):
                 if subprogram_of(op.location) is None:
@@ -54,7 +58,11 @@ class EnableLineInfo(Pass):
                 while func is not None and not isinstance(func, llvm.FuncOp):
                     func = func.parent_op()
                 if func is not None and (scope := subprogram_of(func.location)) is not None:
-                    op.location = _scoped(op.location, scope)
+                    key = (id(op.location), id(scope))
+                    known = scoped.get(key)
+                    if known is None:
+                        known = scoped[key] = (op.location, scope, _scoped(op.location, scope))
+                    op.location = known[2]
 
 
 def _scoped(loc: Attribute, subprogram: Attribute) -> Attribute:

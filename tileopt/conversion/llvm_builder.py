@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from functools import cache, partialmethod
+from functools import cache, lru_cache, partialmethod
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -40,6 +40,18 @@ from tileopt.dialects import llvm_ext
 from tileopt.dialects.llvm_ext import INTRINSIC_OPS
 
 _ICMP = {flag.value: flag.to_int() for flag in llvm.ICmpPredicateFlag}
+
+
+# Attributes the lowering builds over and over, built once (attributes are immutable).
+@lru_cache(maxsize=256)
+def _position(index: int) -> DenseArrayBase:
+    """The ``position`` of an ``extractvalue``/``insertvalue`` at ``index``."""
+    return DenseArrayBase.from_list(i64, [index])
+
+
+@lru_cache(maxsize=256)
+def _vector_type(element_type: Attribute, count: int) -> VectorType:
+    return VectorType(element_type, [count])
 
 
 @cache
@@ -204,7 +216,7 @@ class LLVMBuilder:
         return self.constant(ty, 0)
 
     def undef(self, ty: Attribute) -> SSAValue:
-        return self.emit(llvm.UndefOp(ty))
+        return self.emit(llvm.UndefOp.create(result_types=[ty]))   # as UndefOp(ty) builds it
 
     def poison(self, ty: Attribute) -> SSAValue:
         return self.emit(llvm_ext.PoisonOp.create(result_types=[ty]))
@@ -340,10 +352,10 @@ class LLVMBuilder:
     # ------------------------------------------------------------------ aggregates
 
     def extract_value(self, aggregate: SSAValue, index: int, ty: Attribute) -> SSAValue:
-        return self.emit(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [index]), aggregate, ty))
+        return self.emit(llvm.ExtractValueOp(_position(index), aggregate, ty))
 
     def insert_value(self, aggregate: SSAValue, value: SSAValue, index: int) -> SSAValue:
-        return self.emit(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [index]), aggregate, value))
+        return self.emit(llvm.InsertValueOp(_position(index), aggregate, value))
 
     # The element ops are the most frequent ones the lowering builds: created directly
     # (what their builders pass on: operands and result type, no properties).
@@ -359,7 +371,7 @@ class LLVMBuilder:
 
     def pack_vector(self, values: Sequence[SSAValue]) -> SSAValue:
         """A ``vector<N x T>`` of ``values`` (all of one type)."""
-        vector = self.undef(VectorType(values[0].type, [len(values)]))
+        vector = self.undef(_vector_type(values[0].type, len(values)))
         for index, value in enumerate(values):
             vector = self.insert_element(vector, value, index)
         return vector
