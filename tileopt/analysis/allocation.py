@@ -60,6 +60,7 @@ from tileopt.dialects.layout_of import encoding_of, linear_layout_of
 from tileopt.dialects.tt_types import PointerType
 from tileopt.dialects.ttg import target_name, threads_per_warp
 from tileopt.dialects.ttg_types import MemDescType
+from tileopt.ir.walks import ops_in_walk_order
 from tileopt.layouts.encodings import (
     Blocked,
     Encoding,
@@ -435,7 +436,7 @@ UNBOUNDED = (0, 1 << 63)
 
 def _blocks_of(op: Operation) -> list[Block]:
     blocks = []
-    for inner in op.walk():
+    for inner in ops_in_walk_order(op):
         for region in inner.regions:
             blocks.extend(region.blocks)
     return blocks
@@ -481,7 +482,7 @@ class Liveness:
                     gather_out(res)
             block_uses: set[SSAValue] = set()
             for op in block.ops:
-                for nested in op.walk():
+                for nested in ops_in_walk_order(op):
                     block_defs.update(nested.results)
                     block_uses.update(nested.operands)
             defs[block], uses[block] = block_defs, block_uses - block_defs
@@ -568,7 +569,7 @@ def shared_memory_aliases(root: Operation) -> dict[SSAValue, set[SSAValue]]:
         if isinstance(dst.type, MemDescType):
             edges.append((src, dst))
 
-    for op in root.walk():
+    for op in ops_in_walk_order(root):
         if is_shared_memory_alloc(op):
             aliases[op.results[0]].add(op.results[0])
         elif op.name in MEMDESC_VIEW_OPS and op.operands and op.results:
@@ -683,7 +684,7 @@ class FunctionAllocation:
         return buffer
 
     def _collect(self, callee_size: Callable[[Operation], int]) -> None:
-        for op in self.func.walk():
+        for op in ops_in_walk_order(self.func):
             if is_shared_memory_alloc(op):
                 size = local_alloc_bytes(op)
                 self.value_buffer[op.results[0]] = self._add(
@@ -815,7 +816,7 @@ def _post_order(op: Operation) -> Iterable[Operation]:
 
 def _functions(module: ModuleOp) -> list[Operation]:
     found = []
-    for op in module.walk():
+    for op in ops_in_walk_order(module):
         if op.name in FUNCTION_OPS:
             found.append(op)
     return found
@@ -850,7 +851,7 @@ class ModuleAllocation:
         funcs = _functions(self.module)
         by_name = {_symbol_name(f): f for f in funcs}
         callees: dict[Operation, list[Operation]] = {
-            f: [by_name[n] for n in (_callee_name(c) for c in f.walk() if c.name in CALL_OPS)
+            f: [by_name[n] for n in (_callee_name(c) for c in ops_in_walk_order(f) if c.name in CALL_OPS)
                 if n in by_name] for f in funcs}
         called = {c for cs in callees.values() for c in cs}
         self.functions = {}
@@ -896,7 +897,7 @@ def attach_allocation_attributes(module: ModuleOp, allocation: ModuleAllocation)
     as Triton's ``attachAllocationSizeAndOffsetAttr`` does."""
     i32 = IntegerType(32)
     for func, func_alloc in allocation.functions.items():
-        for op in func.walk():
+        for op in ops_in_walk_order(func):
             if op is func:
                 continue
             offset = func_alloc.offset_of(op)

@@ -24,6 +24,7 @@ bits, since Python integers are unbounded.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Union
 
 Basis = tuple[int, ...]
@@ -500,6 +501,9 @@ class LinearLayout:
         solved by least squares, where a free choice goes to index 0, so duplicated data is
         read from one place. Requires ``self``'s image to lie inside ``outer``'s.
         """
+        return _invert_and_compose(self, outer)
+
+    def _invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
         out_names = self.out_dims
         if set(out_names) != set(outer.out_dims):
             raise LayoutError(
@@ -778,6 +782,13 @@ class LinearLayout:
     def __repr__(self) -> str:
         bases = {d: [list(b) for b in bs] for d, bs in self._bases.items()}
         return f"LinearLayout({bases!r}, {list(self._out_dims.items())!r})"
+
+
+@lru_cache(maxsize=2048)
+def _invert_and_compose(inner: LinearLayout, outer: LinearLayout) -> LinearLayout:
+    # Remembered: the lowering and the analyses solve the same pairs again and again
+    # (layouts are immutable; a failure is not remembered and fails again alike).
+    return inner._invert_and_compose(outer)  # noqa: SLF001
 
 
 def lstsq(a: LinearLayout, b: LinearLayout) -> LinearLayout:
