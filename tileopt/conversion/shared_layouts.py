@@ -150,6 +150,8 @@ class CoordPacking:
             self.shifts.append(total)
             total += w
         self.bits = total
+        # (id(layout), in dim) -> (layout, its packed bases): see ``_bases``.
+        self._packed: dict[tuple[int, str], tuple[LinearLayout, tuple[int, ...]]] = {}
 
     def pack(self, coords: Sequence[int]) -> int:
         return sum(c << s for c, s in zip(coords, self.shifts))
@@ -289,7 +291,15 @@ class TransferPlan:
 
 
 def _bases(layout: LinearLayout, packing: CoordPacking, dim: str) -> list[int]:
-    return [packing.pack(b) for b in layout.get_bases(dim)] if layout.has_in_dim(dim) else []
+    # Packed once per (layout object, dim) and packing: plan_transfer measures every
+    # candidate against the same two layouts.
+    key = (id(layout), dim)
+    known = packing._packed.get(key)  # noqa: SLF001
+    if known is None or known[0] is not layout:
+        bases = tuple(packing.pack(b) for b in layout.get_bases(dim)) \
+            if layout.has_in_dim(dim) else ()
+        known = packing._packed[key] = (layout, bases)  # noqa: SLF001
+    return list(known[1])
 
 
 def _vector_bases(layout: LinearLayout, packing: CoordPacking, element_bytes: int) -> list[int]:
