@@ -49,6 +49,23 @@ def _position(index: int) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, [index])
 
 
+@lru_cache(maxsize=1024)
+def int_attr(value: int, ty: IntegerType) -> IntegerAttr:
+    """``IntegerAttr(value, ty)``, one per value and type (alignments, predicates, flags)."""
+    return IntegerAttr(value, ty)
+
+
+@lru_cache(maxsize=1024)
+def _string_attr(text: str) -> StringAttr:
+    return StringAttr(text)
+
+
+@cache
+def _inline_asm_constant_properties() -> tuple[Attribute, Attribute]:
+    """``asm_dialect`` (AT&T) and ``operand_attrs`` (empty) of every inline asm."""
+    return IntegerAttr(0, 64), ArrayAttr([])
+
+
 @lru_cache(maxsize=256)
 def _vector_type(element_type: Attribute, count: int) -> VectorType:
     return VectorType(element_type, [count])
@@ -276,7 +293,7 @@ class LLVMBuilder:
     urem = partialmethod(int_op, "urem")
 
     def icmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return self.emit(llvm.ICmpOp(lhs, rhs, IntegerAttr(_ICMP[predicate], i64)))
+        return self.emit(llvm.ICmpOp(lhs, rhs, int_attr(_ICMP[predicate], i64)))
 
     def fcmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         return self.emit(llvm.FCmpOp(lhs, rhs, predicate))
@@ -402,10 +419,11 @@ class LLVMBuilder:
                    result_type: Attribute | None, side_effects: bool = True) -> SSAValue | None:
         # As Triton's builder makes it: AT&T dialect, an empty operand_attrs, and a void
         # result where the asm gives none (MLIR prints ``-> !llvm.void``).
-        props: dict[str, Attribute] = {"asm_string": StringAttr(asm),
-                                       "constraints": StringAttr(constraints),
-                                       "asm_dialect": IntegerAttr(0, 64),
-                                       "operand_attrs": ArrayAttr([])}
+        dialect, operand_attrs = _inline_asm_constant_properties()
+        props: dict[str, Attribute] = {"asm_string": _string_attr(asm),
+                                       "constraints": _string_attr(constraints),
+                                       "asm_dialect": dialect,
+                                       "operand_attrs": operand_attrs}
         if side_effects:
             props["has_side_effects"] = UnitAttr()
         op = llvm_ext.InlineAsmOp.create(
