@@ -25,7 +25,7 @@ Python, tested exhaustively (test/unit/conversion).
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -63,14 +63,12 @@ class SharedMemoryBanks:
         """Worst number of distinct words one bank serves in one transaction of a warp."""
         words = max(1, vector_bytes // self.width)
         phase = self.phase_lanes(vector_bytes)
+        width, count = self.width, self.count
         worst = 1
         for start in range(0, len(byte_addresses), phase):
-            banks: dict[int, set[int]] = defaultdict(set)
-            for address in byte_addresses[start:start + phase]:
-                for w in range(words):
-                    word = address // self.width + w
-                    banks[word % self.count].add(word)
-            worst = max(worst, max(len(s) for s in banks.values()))
+            distinct = {address // width + w for address in byte_addresses[start:start + phase]
+                        for w in range(words)}
+            worst = max(worst, max(Counter(word % count for word in distinct).values()))
         return worst
 
 
