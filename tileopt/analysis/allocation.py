@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import prod
 
 from xdsl.dialects.builtin import (
@@ -245,13 +246,22 @@ def convert_layout_scratch_bytes(op: Operation, target: SharedMemoryTarget) -> i
     src, dst = op.operands[0].type, op.results[0].type
     if not isinstance(src, TensorType) or not isinstance(dst, TensorType):
         return 0
+    padded = target.vendor == "amd" and any(a in op.attributes for a in AMD_PADDED_SCRATCH_ATTRS)
+    return _conversion_scratch_bytes(src, dst, target, padded)
+
+
+@lru_cache(maxsize=1024)
+def _conversion_scratch_bytes(src: TensorType, dst: TensorType, target: SharedMemoryTarget,
+                              padded: bool) -> int:
+    # Remembered per types: the allocator, the lowering's allocation and its checks size
+    # every conversion again (a failure is not remembered and fails again alike).
     shape = _shape(src)
     bits = tensor_bitwidth(src)
     src_enc, dst_enc = _encoding(src), _encoding(dst)
     path = conversion_path(src_enc, dst_enc, shape, bits)
     if path is not ConversionPath.SHARED_MEMORY:
         return 0
-    if target.vendor == "amd" and any(a in op.attributes for a in AMD_PADDED_SCRATCH_ATTRS):
+    if padded:
         return padded_conversion_elements(src_enc, dst_enc, shape) * bits // 8
     elems = scratch_elements(linear_layout_of(src), linear_layout_of(dst),
                              bits, target.conversion_tiles(bits))
@@ -453,39 +463,56 @@ def _ancestor_block_in_region(region, block: Block) -> Block | None:
 
 
 class Liveness:
-    """MLIR's ``Liveness`` for the values of one op's regions: per block, which values are
-    live in and out (values used by nested ops count as used by their ancestor)."""
+    """MLIR's ``Liveness`` for ``values`` (used in one op's regions): per block, which of
+    them are live in and out (values used by nested ops count as used by their ancestor).
+    Liveness is computed value by value, so leaving the others out changes nothing for
+    these."""
 
-    def __init__(self, root: Operation):
+    def __init__(self, root: Operation, values: Iterable[SSAValue]):
         self.blocks = _blocks_of(root)
         self.live_in: dict[Block, set[SSAValue]] = {}
         self.live_out: dict[Block, set[SSAValue]] = {}
-        defs: dict[Block, set[SSAValue]] = {}
-        uses: dict[Block, set[SSAValue]] = {}
+        in_root = set(self.blocks)
+        defs: dict[Block, set[SSAValue]] = {block: set() for block in self.blocks}
+        uses: dict[Block, set[SSAValue]] = {block: set() for block in self.blocks}
         preds: dict[Block, list[Block]] = defaultdict(list)
-        for block in self.blocks:
-            out: set[SSAValue] = set()
-            region = block.parent_region()
 
-            def gather_out(value: SSAValue) -> None:
+        def enclosing_blocks(op: Operation):
+            """The blocks of ``root`` that hold ``op`` or an op it is nested in."""
+            block = op.parent_block()
+            while block is not None:
+                if block in in_root:
+                    yield block
+                parent = block.parent_op()
+                if parent is None or parent is root:
+                    return
+                block = parent.parent_block()
+
+        tracked = list(dict.fromkeys(values))
+        for value in tracked:
+            if not isinstance(value.owner, Operation):
+                if value.owner in in_root:   # a block argument: defined in its block only
+                    defs[value.owner].add(value)
+            else:
+                for block in enclosing_blocks(value.owner):
+                    defs[block].add(value)
+            for use in value.uses:
+                for block in enclosing_blocks(use.operation):
+                    uses[block].add(value)
+        for block in self.blocks:
+            region = block.parent_region()
+            out: set[SSAValue] = set()
+            for value in tracked:
+                owner = value.owner
+                if (owner if not isinstance(owner, Operation) else owner.parent_block()) \
+                        is not block:
+                    continue
                 for use in value.uses:
                     owner_block = _ancestor_block_in_region(region, use.operation.parent_block())
                     if owner_block is not block:
                         out.add(value)
-                        return
-
-            block_defs: set[SSAValue] = set(block.args)
-            for arg in block.args:
-                gather_out(arg)
-            for op in block.ops:
-                for res in op.results:
-                    gather_out(res)
-            block_uses: set[SSAValue] = set()
-            for op in block.ops:
-                for nested in ops_in_walk_order(op):
-                    block_defs.update(nested.results)
-                    block_uses.update(nested.operands)
-            defs[block], uses[block] = block_defs, block_uses - block_defs
+                        break
+            uses[block] -= defs[block]
             self.live_out[block] = out
             self.live_in[block] = set()
             terminator = block.last_op
@@ -708,7 +735,7 @@ class FunctionAllocation:
         op_id = self.op_ids = {}
         for op in _post_order(self.func):
             op_id[op] = len(op_id)
-        liveness = Liveness(self.func)
+        liveness = Liveness(self.func, [*self.value_buffer, *self.alias_buffers])
 
         def value_range(value: SSAValue) -> tuple[int, int]:
             ops = liveness.live_ops(value)
