@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import prod
 
 from xdsl.dialects.builtin import (
@@ -60,6 +61,7 @@ from tileopt.dialects.layout_of import encoding_of, linear_layout_of
 from tileopt.dialects.tt_types import PointerType
 from tileopt.dialects.ttg import target_name, threads_per_warp
 from tileopt.dialects.ttg_types import MemDescType
+from tileopt.ir.walks import ops_in_walk_order
 from tileopt.layouts.encodings import (
     Blocked,
     Encoding,
@@ -244,13 +246,22 @@ def convert_layout_scratch_bytes(op: Operation, target: SharedMemoryTarget) -> i
     src, dst = op.operands[0].type, op.results[0].type
     if not isinstance(src, TensorType) or not isinstance(dst, TensorType):
         return 0
+    padded = target.vendor == "amd" and any(a in op.attributes for a in AMD_PADDED_SCRATCH_ATTRS)
+    return _conversion_scratch_bytes(src, dst, target, padded)
+
+
+@lru_cache(maxsize=1024)
+def _conversion_scratch_bytes(src: TensorType, dst: TensorType, target: SharedMemoryTarget,
+                              padded: bool) -> int:
+    # Remembered per types: the allocator, the lowering's allocation and its checks size
+    # every conversion again (a failure is not remembered and fails again alike).
     shape = _shape(src)
     bits = tensor_bitwidth(src)
     src_enc, dst_enc = _encoding(src), _encoding(dst)
     path = conversion_path(src_enc, dst_enc, shape, bits)
     if path is not ConversionPath.SHARED_MEMORY:
         return 0
-    if target.vendor == "amd" and any(a in op.attributes for a in AMD_PADDED_SCRATCH_ATTRS):
+    if padded:
         return padded_conversion_elements(src_enc, dst_enc, shape) * bits // 8
     elems = scratch_elements(linear_layout_of(src), linear_layout_of(dst),
                              bits, target.conversion_tiles(bits))
@@ -435,7 +446,7 @@ UNBOUNDED = (0, 1 << 63)
 
 def _blocks_of(op: Operation) -> list[Block]:
     blocks = []
-    for inner in op.walk():
+    for inner in ops_in_walk_order(op):
         for region in inner.regions:
             blocks.extend(region.blocks)
     return blocks
@@ -452,39 +463,56 @@ def _ancestor_block_in_region(region, block: Block) -> Block | None:
 
 
 class Liveness:
-    """MLIR's ``Liveness`` for the values of one op's regions: per block, which values are
-    live in and out (values used by nested ops count as used by their ancestor)."""
+    """MLIR's ``Liveness`` for ``values`` (used in one op's regions): per block, which of
+    them are live in and out (values used by nested ops count as used by their ancestor).
+    Liveness is computed value by value, so leaving the others out changes nothing for
+    these."""
 
-    def __init__(self, root: Operation):
+    def __init__(self, root: Operation, values: Iterable[SSAValue]):
         self.blocks = _blocks_of(root)
         self.live_in: dict[Block, set[SSAValue]] = {}
         self.live_out: dict[Block, set[SSAValue]] = {}
-        defs: dict[Block, set[SSAValue]] = {}
-        uses: dict[Block, set[SSAValue]] = {}
+        in_root = set(self.blocks)
+        defs: dict[Block, set[SSAValue]] = {block: set() for block in self.blocks}
+        uses: dict[Block, set[SSAValue]] = {block: set() for block in self.blocks}
         preds: dict[Block, list[Block]] = defaultdict(list)
-        for block in self.blocks:
-            out: set[SSAValue] = set()
-            region = block.parent_region()
 
-            def gather_out(value: SSAValue) -> None:
+        def enclosing_blocks(op: Operation):
+            """The blocks of ``root`` that hold ``op`` or an op it is nested in."""
+            block = op.parent_block()
+            while block is not None:
+                if block in in_root:
+                    yield block
+                parent = block.parent_op()
+                if parent is None or parent is root:
+                    return
+                block = parent.parent_block()
+
+        tracked = list(dict.fromkeys(values))
+        for value in tracked:
+            if not isinstance(value.owner, Operation):
+                if value.owner in in_root:   # a block argument: defined in its block only
+                    defs[value.owner].add(value)
+            else:
+                for block in enclosing_blocks(value.owner):
+                    defs[block].add(value)
+            for use in value.uses:
+                for block in enclosing_blocks(use.operation):
+                    uses[block].add(value)
+        for block in self.blocks:
+            region = block.parent_region()
+            out: set[SSAValue] = set()
+            for value in tracked:
+                owner = value.owner
+                if (owner if not isinstance(owner, Operation) else owner.parent_block()) \
+                        is not block:
+                    continue
                 for use in value.uses:
                     owner_block = _ancestor_block_in_region(region, use.operation.parent_block())
                     if owner_block is not block:
                         out.add(value)
-                        return
-
-            block_defs: set[SSAValue] = set(block.args)
-            for arg in block.args:
-                gather_out(arg)
-            for op in block.ops:
-                for res in op.results:
-                    gather_out(res)
-            block_uses: set[SSAValue] = set()
-            for op in block.ops:
-                for nested in op.walk():
-                    block_defs.update(nested.results)
-                    block_uses.update(nested.operands)
-            defs[block], uses[block] = block_defs, block_uses - block_defs
+                        break
+            uses[block] -= defs[block]
             self.live_out[block] = out
             self.live_in[block] = set()
             terminator = block.last_op
@@ -568,7 +596,7 @@ def shared_memory_aliases(root: Operation) -> dict[SSAValue, set[SSAValue]]:
         if isinstance(dst.type, MemDescType):
             edges.append((src, dst))
 
-    for op in root.walk():
+    for op in ops_in_walk_order(root):
         if is_shared_memory_alloc(op):
             aliases[op.results[0]].add(op.results[0])
         elif op.name in MEMDESC_VIEW_OPS and op.operands and op.results:
@@ -683,7 +711,7 @@ class FunctionAllocation:
         return buffer
 
     def _collect(self, callee_size: Callable[[Operation], int]) -> None:
-        for op in self.func.walk():
+        for op in ops_in_walk_order(self.func):
             if is_shared_memory_alloc(op):
                 size = local_alloc_bytes(op)
                 self.value_buffer[op.results[0]] = self._add(
@@ -707,7 +735,7 @@ class FunctionAllocation:
         op_id = self.op_ids = {}
         for op in _post_order(self.func):
             op_id[op] = len(op_id)
-        liveness = Liveness(self.func)
+        liveness = Liveness(self.func, [*self.value_buffer, *self.alias_buffers])
 
         def value_range(value: SSAValue) -> tuple[int, int]:
             ops = liveness.live_ops(value)
@@ -815,7 +843,7 @@ def _post_order(op: Operation) -> Iterable[Operation]:
 
 def _functions(module: ModuleOp) -> list[Operation]:
     found = []
-    for op in module.walk():
+    for op in ops_in_walk_order(module):
         if op.name in FUNCTION_OPS:
             found.append(op)
     return found
@@ -850,7 +878,7 @@ class ModuleAllocation:
         funcs = _functions(self.module)
         by_name = {_symbol_name(f): f for f in funcs}
         callees: dict[Operation, list[Operation]] = {
-            f: [by_name[n] for n in (_callee_name(c) for c in f.walk() if c.name in CALL_OPS)
+            f: [by_name[n] for n in (_callee_name(c) for c in ops_in_walk_order(f) if c.name in CALL_OPS)
                 if n in by_name] for f in funcs}
         called = {c for cs in callees.values() for c in cs}
         self.functions = {}
@@ -896,7 +924,7 @@ def attach_allocation_attributes(module: ModuleOp, allocation: ModuleAllocation)
     as Triton's ``attachAllocationSizeAndOffsetAttr`` does."""
     i32 = IntegerType(32)
     for func, func_alloc in allocation.functions.items():
-        for op in func.walk():
+        for op in ops_in_walk_order(func):
             if op is func:
                 continue
             offset = func_alloc.offset_of(op)

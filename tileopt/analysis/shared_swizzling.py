@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tileopt.layouts.linear_layout import LinearLayout, rref
 
@@ -396,6 +397,17 @@ def conversion_shared_layout(
     (:func:`shared_access_tiles`; NVIDIA's lowering); None: plain loads and stores chosen
     by ``optimalSwizzlingLdSt`` directly (the generic and AMD lowering).
     """
+    key = None if tiles is None else (tuple(tiles[0]), tuple(tiles[1]))
+    return _conversion_shared_layout(src, dst, bitwidth, key)
+
+
+@lru_cache(maxsize=1024)
+def _conversion_shared_layout(
+        src: LinearLayout, dst: LinearLayout, bitwidth: int,
+        tiles: tuple[tuple[LocalMemOpTile, ...], tuple[LocalMemOpTile, ...]] | None,
+) -> LinearLayout:
+    # Remembered: the allocator, the lowering's allocation and its checks ask for every
+    # conversion again (layouts and tiles are immutable, so the answer is the same).
     src = remove_broadcast_registers(src)
     dst = remove_broadcast_registers(dst)
     if tiles is None:

@@ -18,6 +18,7 @@ from xdsl.dialects import cf, llvm
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, Operation
 
+from tileopt.ir.walks import ops_in_walk_order
 from tileopt.passes import Pass, PassFailure, option, register_pass
 
 
@@ -88,7 +89,7 @@ class ConvertCFToLLVM(Pass):
                                  "accepted: index is 32 bits on the GPU targets)")
 
     def apply(self, ctx: Context, root: Operation) -> None:
-        for op in list(root.walk()):
+        for op in ops_in_walk_order(root):
             if not op.name.startswith("cf."):
                 continue
             if _enclosing_function(op) == "tt.func":

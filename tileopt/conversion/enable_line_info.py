@@ -26,6 +26,7 @@ from xdsl.ir import Attribute, Operation
 from tileopt.dialects.llvm_ext import DIRawValueAttr
 from tileopt.ir.debug_scope import (function_subprogram, leaf_file_location,
                                     lexical_block_file, subprogram_of)
+from tileopt.ir.walks import ops_in_walk_order
 from tileopt.passes import Pass, register_pass
 
 _DISTINCT = re.compile(r"distinct\[(\d+)\]")
@@ -38,8 +39,13 @@ class EnableLineInfo(Pass):
     name = "enable-line-info"
 
     def apply(self, ctx: Context, root: Operation) -> None:
-        next_id = _first_free_distinct(root)
-        for op in root.walk():
+        ops = ops_in_walk_order(root)   # locations change, not the ops
+        next_id = _first_free_distinct(ops)
+        # The lowering gives every op made from one TritonGPU op that op's location
+        # object: each (location, subprogram) is scoped once (ids -> both, held so that
+        # their ids stay theirs, and the result).
+        scoped: dict[tuple[int, int], tuple[Attribute, Attribute, Attribute]] = {}
+        for op in ops:
             if isinstance(op, llvm.FuncOp):
                 if subprogram_of(op.location) is None:
                     definition = bool(op.body.blocks)
@@ -52,7 +58,11 @@ class EnableLineInfo(Pass):
                 while func is not None and not isinstance(func, llvm.FuncOp):
                     func = func.parent_op()
                 if func is not None and (scope := subprogram_of(func.location)) is not None:
-                    op.location = _scoped(op.location, scope)
+                    key = (id(op.location), id(scope))
+                    known = scoped.get(key)
+                    if known is None:
+                        known = scoped[key] = (op.location, scope, _scoped(op.location, scope))
+                    op.location = known[2]
 
 
 def _scoped(loc: Attribute, subprogram: Attribute) -> Attribute:
@@ -65,11 +75,11 @@ def _scoped(loc: Attribute, subprogram: Attribute) -> Attribute:
     return FusedLoc(ArrayAttr([loc]), lexical_block_file(subprogram, path))
 
 
-def _first_free_distinct(root: Operation) -> int:
-    """A ``distinct[N]`` number no subprogram of the module uses yet (MLIR numbers them
+def _first_free_distinct(ops: list[Operation]) -> int:
+    """A ``distinct[N]`` number no subprogram of ``ops`` uses yet (MLIR numbers them
     when it prints; here a new one must not collide with one already written)."""
     used = [-1]
-    for op in root.walk():
+    for op in ops:
         if isinstance(op, llvm.FuncOp) and (sp := subprogram_of(op.location)) is not None:
             for value in _raw_values(sp):
                 used += [int(n) for n in _DISTINCT.findall(value)]

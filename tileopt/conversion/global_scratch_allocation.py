@@ -19,6 +19,7 @@ from xdsl.ir import Operation
 
 from tileopt.conversion.triton_gpu_to_llvm.lowering import is_kernel
 from tileopt.dialects.triton_version import is_version_39
+from tileopt.ir.walks import ops_in_walk_order
 from tileopt.passes import Pass, PassFailure, register_pass
 
 OFFSET_ATTR = "ttg.global_scratch_memory_offset"
@@ -35,7 +36,7 @@ def _round_up(value: int, alignment: int) -> int:
 def allocate_function(func: Operation) -> tuple[int, int]:
     """Offsets for ``func``'s allocations; its (size, alignment)."""
     offset, largest = 0, 1
-    for op in func.walk():
+    for op in ops_in_walk_order(func):
         if op.name != "ttg.global_scratch_alloc":
             continue
         nbytes = op.properties["nbytes"].value.data
@@ -66,7 +67,7 @@ class GlobalScratchMemoryAllocation(Pass):
     def apply(self, ctx: Context, op: Operation) -> None:
         profile = is_version_39(op)
         sizes: dict[str, int] = {}
-        for func in [o for o in op.walk() if o.name == "tt.func"]:
+        for func in [o for o in ops_in_walk_order(op) if o.name == "tt.func"]:
             size, alignment = allocate_function(func)
             sizes[func.sym_name.data] = size
             _set_sizes(func, size, alignment, profile)
@@ -74,6 +75,6 @@ class GlobalScratchMemoryAllocation(Pass):
                 _set_sizes(op, size, alignment, profile)
         # A call into a function without global scratch (a noinline helper) needs none;
         # one into a function with some would need the caller's scratch to cover it.
-        for call in [o for o in op.walk() if o.name == "tt.call"]:
+        for call in [o for o in ops_in_walk_order(op) if o.name == "tt.call"]:
             if sizes.get(call.callee.root_reference.data, 0):
                 raise PassFailure(call, "global scratch memory across calls is not supported")

@@ -19,6 +19,7 @@ that asks for the same layout, so index math costs a few ops per kernel, not per
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from xdsl.ir import SSAValue
 
@@ -158,14 +159,16 @@ def apply_layout(b: LLVMBuilder, layout: LinearLayout,
     return out
 
 
-def register_coordinates(layout: LinearLayout) -> list[tuple[int, ...]]:
-    """The coordinates of each register of lane 0, warp 0 (the per-register constants)."""
+@lru_cache(maxsize=1024)
+def register_coordinates(layout: LinearLayout) -> tuple[tuple[int, ...], ...]:
+    """The coordinates of each register of lane 0, warp 0 (the per-register constants;
+    remembered: every elementwise op asks for its layout's)."""
     bases = layout.get_bases("register")
     rank = len(layout.out_dims)
     coords = [(0,) * rank]
     for basis in bases:
         coords = coords + [tuple(c ^ v for c, v in zip(prev, basis)) for prev in coords]
-    return coords
+    return tuple(coords)
 
 
 def thread_coordinates(b: LLVMBuilder, ids: HardwareIds, layout: LinearLayout) -> list[SSAValue]:

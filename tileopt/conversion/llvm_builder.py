@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from functools import partialmethod
+from functools import cache, lru_cache, partialmethod
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -40,6 +40,41 @@ from tileopt.dialects import llvm_ext
 from tileopt.dialects.llvm_ext import INTRINSIC_OPS
 
 _ICMP = {flag.value: flag.to_int() for flag in llvm.ICmpPredicateFlag}
+
+
+# Attributes the lowering builds over and over, built once (attributes are immutable).
+@lru_cache(maxsize=256)
+def _position(index: int) -> DenseArrayBase:
+    """The ``position`` of an ``extractvalue``/``insertvalue`` at ``index``."""
+    return DenseArrayBase.from_list(i64, [index])
+
+
+@lru_cache(maxsize=1024)
+def int_attr(value: int, ty: IntegerType) -> IntegerAttr:
+    """``IntegerAttr(value, ty)``, one per value and type (alignments, predicates, flags)."""
+    return IntegerAttr(value, ty)
+
+
+@lru_cache(maxsize=1024)
+def _string_attr(text: str) -> StringAttr:
+    return StringAttr(text)
+
+
+@cache
+def _inline_asm_constant_properties() -> tuple[Attribute, Attribute]:
+    """``asm_dialect`` (AT&T) and ``operand_attrs`` (empty) of every inline asm."""
+    return IntegerAttr(0, 64), ArrayAttr([])
+
+
+@lru_cache(maxsize=256)
+def _vector_type(element_type: Attribute, count: int) -> VectorType:
+    return VectorType(element_type, [count])
+
+
+@cache
+def _gep_constant_properties() -> tuple[Attribute, Attribute]:
+    """``rawConstantIndices`` and ``noWrapFlags`` of a GEP by one SSA index."""
+    return DenseArrayBase.from_list(i32, [llvm.GEP_USE_SSA_VAL]), IntegerAttr(0, 32)
 
 # Integer ops the builder folds when both operands are known constants.
 _FOLD = {
@@ -103,6 +138,7 @@ class LLVMBuilder:
         self._first_body_op: Operation | None = None
         self._constants: dict[tuple[Attribute, object], SSAValue] = {}
         self._known: dict[SSAValue, int] = {}  # integer constants, by SSA value
+        self._i32: dict[int, SSAValue] = {}
         self._known_float: dict[SSAValue, float] = {}
         self._prologue_values: dict[str, SSAValue] = {}
 
@@ -162,7 +198,12 @@ class LLVMBuilder:
         return result
 
     def i32(self, value: int) -> SSAValue:
-        return self.constant(i32, value)
+        # The lowering's most asked constant (indices, offsets): by value, before
+        # ``constant`` normalises it and hashes the type.
+        found = self._i32.get(value)
+        if found is None:
+            found = self._i32[value] = self.constant(i32, value)
+        return found
 
     def i64(self, value: int) -> SSAValue:
         return self.constant(i64, value)
@@ -192,7 +233,7 @@ class LLVMBuilder:
         return self.constant(ty, 0)
 
     def undef(self, ty: Attribute) -> SSAValue:
-        return self.emit(llvm.UndefOp(ty))
+        return self.emit(llvm.UndefOp.create(result_types=[ty]))   # as UndefOp(ty) builds it
 
     def poison(self, ty: Attribute) -> SSAValue:
         return self.emit(llvm_ext.PoisonOp.create(result_types=[ty]))
@@ -252,7 +293,7 @@ class LLVMBuilder:
     urem = partialmethod(int_op, "urem")
 
     def icmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return self.emit(llvm.ICmpOp(lhs, rhs, IntegerAttr(_ICMP[predicate], i64)))
+        return self.emit(llvm.ICmpOp(lhs, rhs, int_attr(_ICMP[predicate], i64)))
 
     def fcmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         return self.emit(llvm.FCmpOp(lhs, rhs, predicate))
@@ -308,9 +349,13 @@ class LLVMBuilder:
         known = self._known.get(index)
         if known == 0:
             return ptr
-        op = llvm.GEPOp(ptr, [llvm.GEP_USE_SSA_VAL], element_type, ssa_indices=[index],
-                        result_type=ptr.type)
-        return self.emit(op)
+        # As llvm.GEPOp(ptr, [GEP_USE_SSA_VAL], element_type, ssa_indices=[index],
+        # result_type=ptr.type) builds it, with its constant properties built once.
+        raw_indices, no_wrap = _gep_constant_properties()
+        return self.emit(llvm.GEPOp.create(
+            operands=[ptr, index], result_types=[ptr.type],
+            properties={"rawConstantIndices": raw_indices, "elem_type": element_type,
+                        "noWrapFlags": no_wrap}))
 
     def load(self, ptr: SSAValue, ty: Attribute, alignment: int | None = None) -> SSAValue:
         return self.emit(llvm_ext.LoadOp(ptr, ty, alignment=alignment))
@@ -324,20 +369,26 @@ class LLVMBuilder:
     # ------------------------------------------------------------------ aggregates
 
     def extract_value(self, aggregate: SSAValue, index: int, ty: Attribute) -> SSAValue:
-        return self.emit(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [index]), aggregate, ty))
+        return self.emit(llvm.ExtractValueOp(_position(index), aggregate, ty))
 
     def insert_value(self, aggregate: SSAValue, value: SSAValue, index: int) -> SSAValue:
-        return self.emit(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [index]), aggregate, value))
+        return self.emit(llvm.InsertValueOp(_position(index), aggregate, value))
 
+    # The element ops are the most frequent ones the lowering builds: created directly
+    # (what their builders pass on: operands and result type, no properties).
     def extract_element(self, vector: SSAValue, index: int) -> SSAValue:
-        return self.emit(llvm_ext.ExtractElementOp(vector, self.i32(index)))
+        vector_type = vector.type
+        assert isinstance(vector_type, VectorType)
+        return self.emit(llvm_ext.ExtractElementOp.create(
+            operands=[vector, self.i32(index)], result_types=[vector_type.element_type]))
 
     def insert_element(self, vector: SSAValue, value: SSAValue, index: int) -> SSAValue:
-        return self.emit(llvm.InsertElementOp(vector, value, self.i32(index)))
+        return self.emit(llvm.InsertElementOp.create(
+            operands=[vector, value, self.i32(index)], result_types=[vector.type]))
 
     def pack_vector(self, values: Sequence[SSAValue]) -> SSAValue:
         """A ``vector<N x T>`` of ``values`` (all of one type)."""
-        vector = self.undef(VectorType(values[0].type, [len(values)]))
+        vector = self.undef(_vector_type(values[0].type, len(values)))
         for index, value in enumerate(values):
             vector = self.insert_element(vector, value, index)
         return vector
@@ -368,10 +419,11 @@ class LLVMBuilder:
                    result_type: Attribute | None, side_effects: bool = True) -> SSAValue | None:
         # As Triton's builder makes it: AT&T dialect, an empty operand_attrs, and a void
         # result where the asm gives none (MLIR prints ``-> !llvm.void``).
-        props: dict[str, Attribute] = {"asm_string": StringAttr(asm),
-                                       "constraints": StringAttr(constraints),
-                                       "asm_dialect": IntegerAttr(0, 64),
-                                       "operand_attrs": ArrayAttr([])}
+        dialect, operand_attrs = _inline_asm_constant_properties()
+        props: dict[str, Attribute] = {"asm_string": _string_attr(asm),
+                                       "constraints": _string_attr(constraints),
+                                       "asm_dialect": dialect,
+                                       "operand_attrs": operand_attrs}
         if side_effects:
             props["has_side_effects"] = UnitAttr()
         op = llvm_ext.InlineAsmOp.create(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation, SSAValue
 
+from tileopt.ir.walks import ops_in_walk_order
 from tileopt.passes import PassFailure, register_op_pass
 
 CAST = "builtin.unrealized_conversion_cast"
@@ -34,7 +35,7 @@ def _source_of_same_types(op: Operation) -> list[SSAValue] | None:
 
 
 def reconcile(root: Operation) -> None:
-    casts = [op for op in root.walk() if op.name == CAST]
+    casts = [op for op in ops_in_walk_order(root) if op.name == CAST]
     for op in casts:
         if op.parent is None:
             continue
@@ -45,12 +46,12 @@ def reconcile(root: Operation) -> None:
     changed = True
     while changed:
         changed = False
-        for op in [op for op in root.walk() if op.name == CAST]:
+        for op in [op for op in ops_in_walk_order(root) if op.name == CAST]:
             if all(not r.uses for r in op.results):
                 op.detach()
                 op.erase()
                 changed = True
-    for op in root.walk():
+    for op in ops_in_walk_order(root):
         if op.name == CAST:
             raise PassFailure(op, "failed to legalize unresolved materialization: a value "
                                   f"of type {op.operands[0].type} is still needed as "

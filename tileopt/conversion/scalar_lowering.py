@@ -23,6 +23,7 @@ from tileopt.conversion.llvm_builder import LLVMBuilder
 from tileopt.conversion.triton_gpu_to_llvm.elementwise import VENDOR_ONLY
 from tileopt.conversion.triton_gpu_to_llvm.lowering import PATTERNS
 from tileopt.conversion.type_converter import convert_scalar_type
+from tileopt.ir.walks import ops_in_walk_order
 from tileopt.passes import Pass, PassFailure, option, register_pass
 
 
@@ -93,7 +94,7 @@ def _scalar_only(op: Operation) -> bool:
 
 def lower_scalar_ops(root: Operation, prefixes: tuple[str, ...]) -> None:
     """Replace each scalar op whose name starts with one of ``prefixes`` by LLVM ops."""
-    for op in list(root.walk()):
+    for op in ops_in_walk_order(root):
         if not op.name.startswith(prefixes) or not _scalar_only(op) or op.name in VENDOR_ONLY:
             continue
         if op.parent_op() is not None and op.parent_op().name == "tt.func":

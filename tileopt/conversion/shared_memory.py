@@ -35,6 +35,7 @@ from xdsl.ir import Operation
 
 from tileopt.analysis.allocation import SharedMemoryTarget
 from tileopt.analysis.allocation import scratch_bytes as triton_scratch_bytes
+from tileopt.ir.walks import ops_in_walk_order
 from tileopt.passes import PassFailure
 
 OFFSET_ATTR = "allocation.offset"
@@ -67,7 +68,7 @@ class SharedMemoryPlan:
     """Scratch offsets and barrier placement of a module (see the module docstring)."""
 
     def __init__(self, module: ModuleOp):
-        self.allocated = any(OFFSET_ATTR in op.attributes for op in module.walk())
+        self.allocated = any(OFFSET_ATTR in op.attributes for op in ops_in_walk_order(module))
         self.placeholder_bytes = 0
         self._barriers = None
         self._target = None

@@ -111,10 +111,20 @@ class TensorLayouts:
     """The lowering's view of tensor layouts: ``linear_layout_of`` (which caches), with the
     lowering's own error for a tensor that has no layout yet."""
 
+    def __init__(self) -> None:
+        # id(type) -> (type, layout): ``linear_layout_of``'s cache hashes the whole type
+        # on every call; the lowering asks for the same type objects over and over.
+        self._by_id: dict[int, tuple[Attribute, LinearLayout]] = {}
+
     def of(self, ty: TensorType) -> LinearLayout:
+        known = self._by_id.get(id(ty))
+        if known is not None and known[0] is ty:
+            return known[1]
         if isinstance(ty.encoding, NoneAttr):
             raise UnsupportedType(f"tensor {ty} has no layout (run the TritonGPU passes first)")
-        return linear_layout_of(ty)
+        layout = linear_layout_of(ty)
+        self._by_id[id(ty)] = (ty, layout)
+        return layout
 
     def num_registers(self, ty: Attribute) -> int:
         """How many values one thread holds: 1 for a scalar (a memdesc: its base and

@@ -24,6 +24,7 @@ bits, since Python integers are unbounded.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Union
 
 Basis = tuple[int, ...]
@@ -146,7 +147,7 @@ class LinearLayout:
     taking only names requires). Instances are immutable and hashable.
     """
 
-    __slots__ = ("_bases", "_out_dims", "_flat_cache", "_rank_cache")
+    __slots__ = ("_bases", "_out_dims", "_flat_cache", "_rank_cache", "_hash")
 
     def __init__(
         self,
@@ -160,7 +161,7 @@ class LinearLayout:
         for in_dim, in_bases in items:
             if in_dim in self._bases:
                 raise LayoutError(f"input dimension '{in_dim}' given twice")
-            self._bases[in_dim] = tuple(tuple(int(v) for v in basis) for basis in in_bases)
+            self._bases[in_dim] = tuple(tuple(map(int, basis)) for basis in in_bases)
 
         out_items = list(out_dims.items()) if isinstance(out_dims, Mapping) else list(out_dims)
         inferred = all(isinstance(o, str) for o in out_items) and bool(out_items)
@@ -205,6 +206,12 @@ class LinearLayout:
         sizes = list(self._out_dims.values())
         names = list(self._out_dims)
         for in_dim, in_bases in self._bases.items():
+            # The common case, valid, checked column by column in C; else basis by basis
+            # for the first problem's message.
+            if in_bases and set(map(len, in_bases)) == {num_out} and (
+                    num_out == 0 or (min(map(min, in_bases)) >= 0 and all(
+                        max(column) < size for column, size in zip(zip(*in_bases), sizes)))):
+                continue
             for basis in in_bases:
                 if len(basis) != num_out:
                     raise LayoutError(
@@ -463,7 +470,12 @@ class LinearLayout:
         )
 
     def __hash__(self) -> int:
-        return hash((tuple(self._bases.items()), tuple(self._out_dims.items())))
+        # Remembered: layouts key the caches of the analyses and the lowering.
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = hash((tuple(self._bases.items()), tuple(self._out_dims.items())))
+            return self._hash
 
     def compose(self, outer: LinearLayout) -> LinearLayout:
         """``outer(self(x))``: ``self``'s output dims must be ``outer``'s input dims."""
@@ -489,6 +501,9 @@ class LinearLayout:
         solved by least squares, where a free choice goes to index 0, so duplicated data is
         read from one place. Requires ``self``'s image to lie inside ``outer``'s.
         """
+        return _invert_and_compose(self, outer)
+
+    def _invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
         out_names = self.out_dims
         if set(out_names) != set(outer.out_dims):
             raise LayoutError(
@@ -767,6 +782,13 @@ class LinearLayout:
     def __repr__(self) -> str:
         bases = {d: [list(b) for b in bs] for d, bs in self._bases.items()}
         return f"LinearLayout({bases!r}, {list(self._out_dims.items())!r})"
+
+
+@lru_cache(maxsize=2048)
+def _invert_and_compose(inner: LinearLayout, outer: LinearLayout) -> LinearLayout:
+    # Remembered: the lowering and the analyses solve the same pairs again and again
+    # (layouts are immutable; a failure is not remembered and fails again alike).
+    return inner._invert_and_compose(outer)  # noqa: SLF001
 
 
 def lstsq(a: LinearLayout, b: LinearLayout) -> LinearLayout:

@@ -14,6 +14,7 @@ import pytest
 from tileopt.conversion.shared_layouts import (
     CoordPacking,
     SharedMemoryBanks,
+    _measure_vectors,
     invert,
     matrix_shape,
     plan_transfer,
@@ -80,6 +81,38 @@ def test_plan_is_a_bijection_with_consecutive_vectors(name):
                     assert where == list(range(where[0], where[0] + side.vector))
         addresses = [plan.offset(_element(layout, 0, lane, 0)) * element_bytes for lane in range(32)]
         assert conflict_ways(addresses, side.vector * element_bytes) == side.ways
+
+
+@pytest.mark.parametrize("name", PAIRS)
+def test_measure_counts_what_the_addresses_give(name):
+    """Conflicts and the distinct thread parts of the access addresses, measured by the
+    linear shortcuts, against every lane's and register's address, for random maps."""
+    src_enc, dst_enc, shape, element_bytes = PAIRS[name]
+    packing = CoordPacking(shape)
+    rng = random.Random(name)
+    for layout in (to_linear_layout(src_enc, shape), to_linear_layout(dst_enc, shape)):
+        for mixes in (0, 1, 2, 4, 8, 64) * 3:
+            # Invertible: a permutation and a few row operations (sparse maps leave
+            # thread bits out of some registers' offsets).
+            columns = [1 << i for i in range(packing.bits)]
+            for _ in range(mixes):
+                i, j = rng.sample(range(packing.bits), 2)
+                columns[i] ^= columns[j]
+            rng.shuffle(columns)
+            registers = layout.in_dim_size("register")
+            side = _measure_vectors(layout, columns, packing, element_bytes, registers, BANKS)
+
+            def offset(register, lane, warp):
+                return xor_columns(columns, packing.pack(_element(layout, register, lane, warp)))
+
+            lanes = [offset(0, lane, 0) * element_bytes for lane in range(32)]
+            assert side.ways == conflict_ways(lanes, side.vector * element_bytes)
+            thread_bits = 0
+            for lane in range(32):
+                for warp in range(4):
+                    thread_bits |= offset(0, lane, warp)
+            starts = {offset(r, 0, 0) & thread_bits for r in range(registers) if side.starts(r)}
+            assert side.address_registers == len(starts)
 
 
 def _element(layout, register, lane, warp):

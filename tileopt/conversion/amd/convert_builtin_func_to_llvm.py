@@ -21,6 +21,7 @@ from xdsl.ir import Operation, SSAValue
 
 from tileopt.conversion.llvm_builder import LLVMBuilder
 from tileopt.conversion.scalar_lowering import InPlaceBuilder
+from tileopt.ir.walks import ops_in_walk_order
 from tileopt.passes import Pass, PassFailure, option, register_pass
 
 LOG2E = 1.4426950408889634
@@ -71,7 +72,7 @@ class ConvertBuiltinFuncToLLVM(Pass):
     ftz: bool = option(True, "flush denormals: fast exp uses the AMDGPU exp2 instruction")
 
     def apply(self, ctx: Context, root: Operation) -> None:
-        for op in list(root.walk()):
+        for op in ops_in_walk_order(root):
             if not isinstance(op, llvm.CallOp) or op.callee is None:
                 continue
             callee = op.callee.root_reference.data

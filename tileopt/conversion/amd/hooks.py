@@ -45,7 +45,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from tileopt.conversion.amd.isa import AmdIsa, DppControl
 from tileopt.conversion.amd.matrix import AmdMatrixEmitter
-from tileopt.conversion.llvm_builder import LLVMBuilder, ptr_type
+from tileopt.conversion.llvm_builder import LLVMBuilder, int_attr, ptr_type
 from tileopt.conversion.math_expansions import erf_f32, generic_f32_primitives
 from tileopt.conversion.shared_layouts import SharedMemoryBanks
 from tileopt.conversion.target_hooks import (
@@ -279,7 +279,7 @@ class AmdHooks(TargetHooks):
 
         def load() -> SSAValue:
             op = llvm_ext.LoadOp.create(operands=[ptr], result_types=[ty], properties={
-                "alignment": IntegerAttr(align, i64),
+                "alignment": int_attr(align, i64),
                 **({"volatile_": llvm_ext.UnitAttr()} if volatile else {})})
             return b.emit(op)
 

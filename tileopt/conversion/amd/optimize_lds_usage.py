@@ -41,6 +41,7 @@ from tileopt.dialects.ttg_attrs import (
     int_array,
 )
 from tileopt.ir import TileoptError
+from tileopt.ir.walks import ops_in_walk_order
 from tileopt.layouts.encodings import get_order
 from tileopt.layouts.linear_layout import LayoutError
 from tileopt.passes import Pass, PassFailure, option, register_pass
@@ -150,7 +151,7 @@ def _bottlenecks(allocation: ModuleAllocation, func: Operation,
     the scratch it would have to shrink to (the excess taken out of it)."""
     found = []
     analysis = allocation.function(func)
-    for op in func.walk():
+    for op in ops_in_walk_order(func):
         buffer = analysis.op_scratch.get(op) if op.name == "ttg.convert_layout" else None
         if buffer is None:
             continue

@@ -142,11 +142,22 @@ class SharedOperand:
         if start is not None:
             return start
         start = self.offset(mn0, k0) * self.bytes
+        # Both sides split by axis: the offset is an xor of a row part and a K part, the
+        # canonical offset a sum of them; each part is asked for in the same order as
+        # element by element, so a coordinate out of range fails at the same element.
+        d, size, rows, ks = self.descriptor, self.bytes, self._parts[self._mn_dim], \
+            self._parts[1 - self._mn_dim]
+        k_canonical = [canonical_offset(d, 0, k, size) for k in range(self.tile_k)]
         for mn in range(self.tile_mn):
+            row_part = rows.get(mn0 + mn)
+            base = start + canonical_offset(d, mn, 0, size)
             for k in range(self.tile_k):
-                want = self.offset(mn0 + mn, k0 + k) * self.bytes
-                got = swizzled(start + canonical_offset(self.descriptor, mn, k, self.bytes),
-                               self.swizzle)
+                k_part = ks.get(k0 + k)
+                if row_part is None or k_part is None:
+                    self.offset(mn0 + mn, k0 + k)
+                    row_part, k_part = rows[mn0 + mn], ks[k0 + k]
+                got = swizzled(base + k_canonical[k], self.swizzle)
+                want = (row_part ^ k_part) * size
                 if got != want:
                     raise ValueError(
                         f"the shared layout of operand {'AB'[self.index]} puts element "

@@ -38,6 +38,8 @@ def _is_zero(value) -> bool:
         return False
     data = getattr(attr, "get_values", None)
     values = data() if data is not None else [getattr(attr, "value", None)]
+    if isinstance(values, (list, tuple)) and values and not hasattr(values[0], "data"):
+        return values.count(0) == len(values)   # plain numbers (a splat's many copies): in C
     return all(getattr(v, "data", v) == 0 for v in values)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from xdsl.dialects.builtin import NoneAttr, TensorType, i8
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -62,6 +63,12 @@ def convert_scratch(op: Operation) -> int:
     if not all(isinstance(t, TensorType) and not isinstance(t.encoding, NoneAttr)
                for t in (src_type, dst_type)):
         return 0  # not a TritonGPU conversion: the pattern reports it
+    return _convert_scratch(src_type, dst_type)
+
+
+@lru_cache(maxsize=1024)
+def _convert_scratch(src_type: TensorType, dst_type: TensorType) -> int:
+    # Remembered per types: both allocations and the lowering's checks ask again.
     src, dst = linear_layout_of(src_type), linear_layout_of(dst_type)
     if (register_maps.register_map(src, dst) is not None
             or register_maps.warp_plan(src, dst) is not None):

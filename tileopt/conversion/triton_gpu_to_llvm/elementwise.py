@@ -385,7 +385,8 @@ def _constant(fl: FunctionLowering, op: Operation) -> None:
         raise fl.error(op, f"constant {attr} is not supported")
     values = list(attr.get_values())
     count = fl.layouts.num_registers(result.type)
-    if len(values) == 1 or all(v == values[0] for v in values):
+    # (count compares in C; a NaN first value is no splat, as NaN != NaN)
+    if len(values) == 1 or (values[0] == values[0] and values.count(values[0]) == len(values)):
         fl.set(result, [_scalar_constant(fl.b, values[0], ty)] * count)
         return
     # A non-splat constant: each register is the element at its coordinates, chosen by
