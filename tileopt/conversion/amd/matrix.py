@@ -194,6 +194,12 @@ class AmdMatrixEmitter(MatrixEmitter):
 
     def __init__(self, encoding: AmdMfma | AmdWmma):
         self.encoding = encoding
+        # Within one tt.dot (an emitter is made per dot), as Triton does: an operand tile
+        # is packed once for all the products that read it, and a product's accumulator
+        # is the previous product's vector itself, not its elements packed again.
+        # Keyed by the values (SSA values compare by identity); every entry was emitted
+        # earlier in the same block, so it dominates the later products that use it.
+        self._packed: dict[tuple[SSAValue, ...], SSAValue] = {}
 
     def instruction(self, a_type: Attribute, b_type: Attribute, c_type: Attribute,
                     input_precision: str,
@@ -209,11 +215,17 @@ class AmdMatrixEmitter(MatrixEmitter):
         if ins.transposed:
             a, b_values = b_values, a
         halves = ins.wmma and bit_width(c[0].type) == 16   # f16/bf16 WMMA accumulator
-        acc = self._accumulator(b, c, halves)
+        acc = self._packed.pop(tuple(c), None) if not halves else None
+        if acc is None:
+            acc = self._accumulator(b, c, halves)
+        else:  # the previous product's elements, unpacked for nothing
+            for value in c:
+                if value.first_use is None:
+                    value.owner.parent.erase_op(value.owner)
         op = _MATRIX[("rocdl.wmma." if ins.wmma else "rocdl.mfma.") + ins.name]
         for j in range(ins.repeat):
             window = slice(j * ins.kpl, (j + 1) * ins.kpl)
-            x, y = (self._operand(b, ins, values[window]) for values in (a, b_values))
+            x, y = (self._packed_operand(b, ins, values[window]) for values in (a, b_values))
             if not ins.wmma:
                 operands = [x, y, acc, *[b.i32(0)] * 3]   # cbsz, abid, blgp: no broadcast
             elif ins.name.endswith("iu8"):
@@ -224,7 +236,9 @@ class AmdMatrixEmitter(MatrixEmitter):
                 operands = [x, y, acc]
             acc = b.emit(op.create(operands=operands, result_types=[acc.type]))
         if not halves:
-            return b.unpack_vector(acc)
+            elements = b.unpack_vector(acc)
+            self._packed[tuple(elements)] = acc
+            return elements
         out = [b.extract_element(acc, 2 * i) for i in range(len(c))]
         return [v if v.type == c[0].type else b.bitcast(v, c[0].type) for v in out]
 
@@ -236,6 +250,14 @@ class AmdMatrixEmitter(MatrixEmitter):
         words = [b.bitcast(v, i16) if v.type != Float16Type() else v for v in c]
         zero = b.constant(words[0].type, 0)
         return b.pack_vector([w for item in words for w in (item, zero)])
+
+    def _packed_operand(self, b: LLVMBuilder, ins: AmdMatrixInstruction,
+                        values: Sequence[SSAValue]) -> SSAValue:
+        key = tuple(values)
+        packed = self._packed.get(key)
+        if packed is None:
+            packed = self._packed[key] = self._operand(b, ins, values)
+        return packed
 
     @staticmethod
     def _operand(b: LLVMBuilder, ins: AmdMatrixInstruction,

@@ -39,16 +39,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // MFMA 16x16x16 bf16 (the 1k form: operands as i16 vectors), transposed (D^T = B^T A^T:
 // B first) and kWidth 8 = two instructions per 16x32x16 tile, the second taking the lane's
-// other 4 K and the first's result as its accumulator.
+// other 4 K and the first's result, the vector itself, as its accumulator. The splat
+// gives both K halves the same elements: as Triton (after CSE), they are packed once.
 // CHECK-LABEL: llvm.func @mfma_bf16_kpack
 // CHECK:         llvm.insertelement %arg1, %{{.*}} : vector<4xbf16>
 // CHECK:         %[[B0:.*]] = llvm.bitcast %{{.*}} : vector<4xbf16> to vector<4xi16>
 // CHECK:         llvm.insertelement %arg0, %{{.*}} : vector<4xbf16>
 // CHECK:         %[[A0:.*]] = llvm.bitcast %{{.*}} : vector<4xbf16> to vector<4xi16>
 // CHECK-NEXT:    %[[D0:.*]] = rocdl.mfma.f32.16x16x16bf16.1k %[[B0]], %[[A0]], %{{.*}} : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-// CHECK:         %[[B1:.*]] = llvm.bitcast %{{.*}} : vector<4xbf16> to vector<4xi16>
-// CHECK:         %[[A1:.*]] = llvm.bitcast %{{.*}} : vector<4xbf16> to vector<4xi16>
-// CHECK-NEXT:    rocdl.mfma.f32.16x16x16bf16.1k %[[B1]], %[[A1]], %[[D0]],
+// CHECK-NEXT:    rocdl.mfma.f32.16x16x16bf16.1k %[[B0]], %[[A0]], %[[D0]],
 // CHECK-NOT:     rocdl.mfma
 #mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 1], instrShape = [16, 16, 16], isTransposed = true}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
@@ -107,7 +106,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // -----
 
 // WMMA 16x16x16 f16 into f32 (gfx1100, wave 32), transposed: B first; 16 K per lane, 8
-// accumulators. 16x32 x 32x16 = two K steps, the second accumulating the first's result.
+// accumulators. 16x32 x 32x16 = two K steps, the second accumulating the first's result
+// (the vector itself), with the same packed operands (the splat gives both K steps the
+// same elements).
 // CHECK-LABEL: llvm.func @wmma_f16
 // CHECK-SAME:    nvvm.reqntid = array<i32: 32>
 // CHECK:         llvm.insertelement %arg1, %{{.*}} : vector<16xf16>
@@ -115,10 +116,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK-NEXT:    llvm.insertelement %arg0, %[[U]]
 // CHECK-COUNT-14: llvm.insertelement %arg0,
 // CHECK-NEXT:    %[[A:.*]] = llvm.insertelement %arg0,
-// CHECK-NEXT:    %[[D0:.*]] = rocdl.wmma.f32.16x16x16.f16 %{{.*}}, %[[A]], %{{.*}} : (vector<16xf16>, vector<16xf16>, vector<8xf32>) -> vector<8xf32>
-// CHECK:         llvm.extractelement %[[D0]]
-// CHECK:         rocdl.wmma.f32.16x16x16.f16
+// CHECK-NEXT:    %[[D0:.*]] = rocdl.wmma.f32.16x16x16.f16 %[[B:.*]], %[[A]], %{{.*}} : (vector<16xf16>, vector<16xf16>, vector<8xf32>) -> vector<8xf32>
+// CHECK-NEXT:    %[[D1:.*]] = rocdl.wmma.f32.16x16x16.f16 %[[B]], %[[A]], %[[D0]]
 // CHECK-NOT:     rocdl.wmma
+// CHECK:         llvm.extractelement %[[D1]]
 #mma = #ttg.amd_wmma<{version = 1, isTranspose = true, warpsPerCTA = [1, 1]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx1100", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @wmma_f16(%x: f16, %y: f16, %z: f32, %out: !tt.ptr<f32>) {
