@@ -41,7 +41,7 @@ from tileopt.passes.options import option
 from tileopt.passes import Pass, register_pass
 from tileopt.passes.statistics import add_statistic, debug_log
 from tileopt.ir.walks import ops_in_walk_order, ops_in_worklist_order
-from tileopt.transforms.utils.greedy_driver import process_worklist
+from tileopt.transforms.utils import greedy_driver
 
 _LOG = debug_log("canonicalize")
 
@@ -184,9 +184,17 @@ class GreedyWalker(PatternRewriteWalker):
         for sub_op in ops_in_worklist_order(op):
             push(sub_op)
 
+    def rewrite_region(self, region: Region) -> bool:
+        if self.post_walk_func is region_dce and self.apply_recursively:
+            return greedy_driver.rewrite_region(self, region, region_dce)
+        return super().rewrite_region(region)
+
     def _process_worklist(self, listener: PatternRewriterListener) -> bool:
         if type(self.pattern) is GreedyApplier:  # (GreedyApplier's work, per op class)
-            return process_worklist(self, listener, _adopt_location)
+            state = self.__dict__.get("_greedy_state")
+            if state is None:
+                state = self.__dict__["_greedy_state"] = greedy_driver.GreedyState()
+            return greedy_driver.process_worklist(self, listener, _adopt_location, state)
         return super()._process_worklist(listener)
 
 

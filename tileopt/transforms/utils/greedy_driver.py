@@ -9,9 +9,9 @@ listener, a validated ``InsertPoint``, and every pattern of the list, also those
 cannot match the op's class. Here, per greedy run:
 
 - the fold check (``HasFolder`` and not ``ConstantLike``) is answered once per op class;
-  a folder known to need a constant operand (xDSL's integer binary ops' ``fold``, and
-  tileopt folders marked ``needs_constant_operand``) is not called on an op none of whose
-  operands a ``ConstantLike`` op defines (it would return None);
+  a folder known to need a constant operand (xDSL's integer binary ops' ``fold``: an
+  integer one; tileopt folders marked ``needs_constant_operand``) is not called on an op
+  without one (it would return None);
 - an op whose first result is used is not asked whether it is trivially dead (it is
   not: ``is_trivially_dead`` wants every result unused);
 - a pattern may say which op classes it can act on: ``restricted_to(op_class)`` returns
@@ -39,10 +39,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from xdsl.dialects.arith import SignlessIntegerBinaryOperation
-from xdsl.dialects.builtin import UnknownLoc, UnregisteredOp
+from xdsl.dialects.arith import ConstantOp, SignlessIntegerBinaryOperation
+from xdsl.dialects.builtin import IntegerAttr, UnknownLoc, UnregisteredOp
 from xdsl.folder import Folder
-from xdsl.ir import Operation
+from xdsl.ir import Operation, Region
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -76,38 +76,49 @@ def _insert_point_before(op: Operation) -> InsertPoint:
 class _Plan:
     """What the applier does to ops of one class."""
 
-    __slots__ = ("fold", "needs_constant", "patterns")
+    __slots__ = ("fold", "needs", "patterns")
 
-    def __init__(self, fold: bool, needs_constant: bool, patterns: tuple[RewritePattern, ...]):
+    def __init__(self, fold: bool, needs: int, patterns: tuple[RewritePattern, ...]):
         self.fold = fold
-        self.needs_constant = needs_constant
+        self.needs = needs
         self.patterns = patterns
 
 
 _INTEGER_BINARY_FOLD = SignlessIntegerBinaryOperation.fold
 
+# What a folder needs among its operands before it can fold (else it returns None).
+_ANY_CONSTANT = 1  # a result of a ConstantLike op
+_INTEGER_CONSTANT = 2  # one whose value may be an IntegerAttr
 
-def _folder_needs_constant(op: Operation) -> bool:
-    """Whether ``op``'s folder returns None unless an operand is a ``ConstantLike`` op's
-    result. xDSL's ``SignlessIntegerBinaryOperation.fold`` reads both operands through
-    ``ConstantLike.get_constant_value`` (None for any other owner) and with two Nones
-    returns None; a tileopt folder says so with ``needs_constant_operand``."""
+
+def _folder_needs(op: Operation) -> int:
+    """0, or what ``op``'s folder needs among its operands to return anything but None.
+    xDSL's ``SignlessIntegerBinaryOperation.fold`` reads both operands through
+    ``ConstantLike.get_constant_value`` (None for a result of any other op) and returns
+    None unless one of them is an ``IntegerAttr``; a tileopt folder marked
+    ``needs_constant_operand`` needs a constant-like op's result."""
     trait = op.get_trait(HasFolder)
     if isinstance(trait, TileoptFolder):
-        return bool(getattr(trait.function, "needs_constant_operand", False))  # type: ignore[attr-defined]
-    return (type(trait) is _HasFolderInterfaceTrait
-            and getattr(type(op), "fold", None) is _INTEGER_BINARY_FOLD)
+        return _ANY_CONSTANT if getattr(trait.function, "needs_constant_operand",  # type: ignore[attr-defined]
+                                        False) else 0
+    if type(trait) is _HasFolderInterfaceTrait and \
+            getattr(type(op), "fold", None) is _INTEGER_BINARY_FOLD:
+        return _INTEGER_CONSTANT
+    return 0
 
 
-def _has_constant_operand(op: Operation, constant_like: dict[type, bool]) -> bool:
+def _has_constant_operand(op: Operation, needs: int, constant_like: dict[type, bool]) -> bool:
+    """Whether an operand of ``op`` may give its folder what it ``needs``."""
     for operand in op.operands:
-        owner_type = type(operand.owner)
+        owner = operand.owner
+        owner_type = type(owner)
         known = constant_like.get(owner_type)
         if known is None:
             # an unregistered op answers ConstantLike by xDSL's default (yes)
             known = constant_like[owner_type] = issubclass(owner_type, Operation) and (
                 issubclass(owner_type, UnregisteredOp) or owner_type.has_trait(ConstantLike))
-        if known:
+        if known and (needs == _ANY_CONSTANT or owner_type is not ConstantOp
+                      or isinstance(owner.value, IntegerAttr)):  # type: ignore[union-attr]
             return True
     return False
 
@@ -116,10 +127,10 @@ def _plan(applier: GreedyRewritePatternApplier, op: Operation) -> _Plan:
     # xDSL's fold condition; for an unregistered op the class answers as xDSL's defaults
     fold = (applier.folding_enabled and op.has_trait(HasFolder, value_if_unregistered=False)
             and not op.has_trait(ConstantLike, value_if_unregistered=True))
-    needs_constant = fold and _folder_needs_constant(op)
+    needs = _folder_needs(op) if fold else 0
     cls = type(op)
     if issubclass(cls, UnregisteredOp):  # (its name is per op, not per class)
-        return _Plan(fold, needs_constant, tuple(applier.rewrite_patterns))
+        return _Plan(fold, needs, tuple(applier.rewrite_patterns))
     patterns = []
     for pattern in applier.rewrite_patterns:
         restricted_to: Callable[[type[Operation]], RewritePattern | None] | None = getattr(
@@ -127,11 +138,44 @@ def _plan(applier: GreedyRewritePatternApplier, op: Operation) -> _Plan:
         narrowed = pattern if restricted_to is None else restricted_to(cls)
         if narrowed is not None:
             patterns.append(narrowed)
-    return _Plan(fold, needs_constant, tuple(patterns))
+    return _Plan(fold, needs, tuple(patterns))
+
+
+class GreedyState:
+    """What one greedy run (one walker) learns about op classes, kept over its iterations."""
+
+    def __init__(self) -> None:
+        self.plans: dict[type[Operation], _Plan] = {}
+        self.constant_like: dict[type, bool] = {}
+
+
+def rewrite_region(walker: PatternRewriteWalker, region: Region,
+                   clean_after: Callable[[Region, PatternRewriterListener], bool]) -> bool:
+    """xDSL's ``PatternRewriteWalker.rewrite_region`` for a walker with
+    ``apply_recursively`` whose ``post_walk_func`` is ``clean_after`` (xDSL's
+    ``region_dce``), less the dead-code round of an iteration that changed nothing right
+    after one that removed nothing: it would remove nothing again (every op was live and
+    every block held a live op; the worklist left the IR as it was, and the constants
+    merged and hoisted when the worklist is filled stay live: a merged constant's users
+    go to the one kept, and every block keeps its terminator)."""
+    listener = walker._get_rewriter_listener()  # noqa: SLF001
+    walker._populate_worklist(region)  # noqa: SLF001
+    modified = walker._process_worklist(listener)  # noqa: SLF001
+    removed = clean_after(region, listener)
+    modified |= removed
+    result = modified
+    while modified:
+        walker._populate_worklist(region)  # noqa: SLF001
+        modified = walker._process_worklist(listener)  # noqa: SLF001
+        if modified or removed:
+            removed = clean_after(region, listener)
+            modified |= removed
+    return result
 
 
 def process_worklist(walker: PatternRewriteWalker, listener: PatternRewriterListener,
-                     on_insert: Callable[[Operation, Any], None] | None) -> bool:
+                     on_insert: Callable[[Operation, Any], None] | None,
+                     state: GreedyState) -> bool:
     """xDSL's ``_process_worklist`` for a walker whose pattern is a
     ``GreedyRewritePatternApplier``; ``on_insert(new_op, location)`` is called for each op
     inserted while an op is rewritten, with that op's location at the start of its visit.
@@ -148,8 +192,7 @@ def process_worklist(walker: PatternRewriteWalker, listener: PatternRewriterList
     current = [UnknownLoc()]
     if on_insert is not None:
         rewriter.operation_insertion_handler.append(lambda new: on_insert(new, current[0]))
-    plans: dict[type[Operation], _Plan] = {}
-    constant_like: dict[type, bool] = {}
+    plans, constant_like = state.plans, state.constant_like
     folder = None if applier.ctx is None else Folder(applier.ctx)
     dce = applier.dce_enabled
     while True:
@@ -179,7 +222,8 @@ def _apply(applier: GreedyRewritePatternApplier, plans: dict[type[Operation], _P
     plan = plans.get(type(op))
     if plan is None:
         plan = plans[type(op)] = _plan(applier, op)
-    if plan.fold and not (plan.needs_constant and not _has_constant_operand(op, constant_like)):
+    if plan.fold and not (plan.needs and not _has_constant_operand(op, plan.needs,
+                                                                   constant_like)):
         if folder is None:
             raise ValueError("Context is required for folding")
         folded = folder.try_fold(op)
