@@ -521,7 +521,8 @@ def constant_attr(value: SSAValue) -> Attribute | None:
 
 _DECODED: dict[int, tuple[Attribute, Constant | None]] = {}
 """id(attribute) -> (the attribute, held so that its id is not reused; its decoding)."""
-_DECODED_LIMIT = 4096
+_DECODED_LIMIT = 1024
+_NOT_HELD = (None, None)
 
 
 def decode(attr: Attribute | None) -> Constant | None:
@@ -529,13 +530,12 @@ def decode(attr: Attribute | None) -> Constant | None:
     attribute object (attributes are immutable, a folder asks again on every visit)."""
     if attr is None:
         return None
-    known = _DECODED.get(id(attr))
-    if known is not None and known[0] is attr:
-        return known[1]
-    if len(_DECODED) >= _DECODED_LIMIT:
-        _DECODED.clear()
-    decoded = _decode(attr)
-    _DECODED[id(attr)] = (attr, decoded)
+    held, decoded = _DECODED.get(id(attr), _NOT_HELD)
+    if held is not attr:
+        decoded = _decode(attr)
+        if len(_DECODED) >= _DECODED_LIMIT:  # (a long-lived process: let old ones go)
+            _DECODED.clear()
+        _DECODED[id(attr)] = (attr, decoded)
     return decoded
 
 
