@@ -286,6 +286,12 @@ class TransOfTrans(RewritePattern):
         rewriter.replace(op, new)
 
 
+# These read their operand through ``constant_value`` and give up without an
+# ``arith.constant`` there: the greedy driver (``transforms/utils/greedy_driver.py``) does
+# not call them on ops none of whose operands a constant-like op defines.
+for _folder in (fold_splat, fold_expand_dims, fold_addptr):
+    _folder.needs_constant_operand = True  # type: ignore[attr-defined]
+
 for _op, _folder in (
     (tt.SplatOp, fold_splat),
     (tt.MakeRangeOp, fold_make_range),

@@ -1212,6 +1212,10 @@ class ArithFolding(RewritePattern):
     patterns: what MLIR's greedy driver does given the arith *dialect's* (empty) pattern
     list, as Triton's AMD pipeliner does."""
 
+    def restricted_to(self, op_type: type[Operation]) -> RewritePattern | None:
+        """For the greedy driver (``greedy_driver``): nothing to do on ops without a folder."""
+        return self if op_type.name in FOLDERS else None
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         folder = FOLDERS.get(op.name)
         if folder is not None and not _apply(op, folder(op), rewriter):

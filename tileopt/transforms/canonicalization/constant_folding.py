@@ -504,15 +504,42 @@ class Constant:
         return self.values[0] if len(self.values) == 1 else None
 
 
+_IS_CONSTANT_OP: dict[type, bool] = {}
+"""owner class -> whether it is an ``arith.constant`` (``isinstance`` through the ABC
+machinery costs more than the folders' own work on a non-constant)."""
+
+
 def constant_attr(value: SSAValue) -> Attribute | None:
     """The attribute of the ``arith.constant`` defining ``value``."""
-    if isinstance(value.owner, arith.ConstantOp):
-        return value.owner.value
-    return None
+    owner = value.owner
+    kind = type(owner)
+    is_constant = _IS_CONSTANT_OP.get(kind)
+    if is_constant is None:
+        is_constant = _IS_CONSTANT_OP[kind] = issubclass(kind, arith.ConstantOp)
+    return owner.value if is_constant else None  # type: ignore[union-attr]
+
+
+_DECODED: dict[int, tuple[Attribute, Constant | None]] = {}
+"""id(attribute) -> (the attribute, held so that its id is not reused; its decoding)."""
+_DECODED_LIMIT = 1024
+_NOT_HELD = (None, None)
 
 
 def decode(attr: Attribute | None) -> Constant | None:
-    """A constant attribute's values (integers as unsigned bit patterns)."""
+    """A constant attribute's values (integers as unsigned bit patterns); remembered per
+    attribute object (attributes are immutable, a folder asks again on every visit)."""
+    if attr is None:
+        return None
+    held, decoded = _DECODED.get(id(attr), _NOT_HELD)
+    if held is not attr:
+        decoded = _decode(attr)
+        if len(_DECODED) >= _DECODED_LIMIT:  # (a long-lived process: let old ones go)
+            _DECODED.clear()
+        _DECODED[id(attr)] = (attr, decoded)
+    return decoded
+
+
+def _decode(attr: Attribute) -> Constant | None:
     if isinstance(attr, IntegerAttr):
         width = int_width(attr.type)
         if width is None:

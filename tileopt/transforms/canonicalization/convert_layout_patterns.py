@@ -70,6 +70,10 @@ def _producer(value) -> Operation | None:
 class FoldConvertIntoProducer(RewritePattern):
     """``convert(x)`` folded away, into another conversion, or into ``x``'s producer."""
 
+    def restricted_to(self, op_type: type[Operation]) -> RewritePattern | None:
+        """For the greedy driver (``greedy_driver``): conversions only."""
+        return self if issubclass(op_type, ConvertLayoutOp) else None
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, ConvertLayoutOp):
             return
@@ -128,9 +132,21 @@ def _read_before_convert(op: Operation, convert: Operation, rewriter: PatternRew
                                                    [convert.operands[0]]))
 
 
-class FoldTrivialConvertIntoReshape(RewritePattern):
+class _NamedRoots(RewritePattern):
+    """A pattern that leaves every op but those named ``roots`` alone."""
+
+    roots: tuple[str, ...] = ()
+
+    def restricted_to(self, op_type: type[Operation]) -> RewritePattern | None:
+        """For the greedy driver (``greedy_driver``): the ops named ``roots`` only."""
+        return self if op_type.name in self.roots else None
+
+
+class FoldTrivialConvertIntoReshape(_NamedRoots):
     """``reshape(convert(x))`` reads ``x`` when the conversion is trivial or the reshape may
     reorder elements anyway."""
+
+    roots = ("tt.reshape",)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name != "tt.reshape" or (convert := _operand_convert(op)) is None:
@@ -144,9 +160,11 @@ class FoldTrivialConvertIntoReshape(RewritePattern):
         _read_before_convert(op, convert, rewriter)
 
 
-class FoldTrivialConvertIntoTrans(RewritePattern):
+class FoldTrivialConvertIntoTrans(_NamedRoots):
     """``trans(x, identity)`` is a conversion; ``trans(convert(x))`` reads ``x`` when the
     conversion is trivial."""
+
+    roots = ("tt.trans",)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name != "tt.trans":
@@ -162,14 +180,16 @@ class FoldTrivialConvertIntoTrans(RewritePattern):
         _read_before_convert(op, convert, rewriter)
 
 
-class FoldConvertIntoLayoutFreeUser(RewritePattern):
+class FoldConvertIntoLayoutFreeUser(_NamedRoots):
     """Ops that accept any register layout read the value before its conversion:
     ``histogram``, ``local_alloc``, ``local_store`` and a gather's source (unless the
     gather has an optimised layout)."""
 
+    roots = ("tt.histogram", "ttg.local_alloc", "ttg.local_store", "tt.gather")
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         name = op.name
-        if name not in ("tt.histogram", "ttg.local_alloc", "ttg.local_store", "tt.gather"):
+        if name not in self.roots:
             return
         if name == "tt.gather" and "efficient_layout" in op.properties:
             return

@@ -672,6 +672,10 @@ class ScfCanonicalization(RewritePattern):
 
     op_name: str
 
+    def restricted_to(self, op_type: type[Operation]) -> RewritePattern | None:
+        """For the greedy driver (``greedy_driver``): ``op_name``'s ops only."""
+        return self if op_type.name == self.op_name else None
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name != self.op_name:
             return

@@ -20,6 +20,7 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
+    PatternRewriterListener,
     PatternRewriteWalker,
     RewritePattern,
 )
@@ -40,27 +41,51 @@ from tileopt.passes.options import option
 from tileopt.passes import Pass, register_pass
 from tileopt.passes.statistics import add_statistic, debug_log
 from tileopt.ir.walks import ops_in_walk_order, ops_in_worklist_order
+from tileopt.transforms.utils import greedy_driver
 
 _LOG = debug_log("canonicalize")
+
+
+def _own_patterns(op_type: type[Operation]) -> tuple[RewritePattern, ...]:
+    # hoist_and_unique_constants does MLIR's constant hoisting; xDSL's RehoistConstInLoops
+    # would also move unregistered ops out of loops (it takes them for constants), away
+    # from the values they use.
+    return tuple(pattern for pattern in canonicalization_patterns(op_type)
+                 if not isinstance(pattern, RehoistConstInLoops))
 
 
 class OpCanonicalization(RewritePattern):
     """The op's own canonicalization patterns (``canonicalization_patterns``' order)."""
 
+    def restricted_to(self, op_type: type[Operation]) -> RewritePattern | None:
+        """For the greedy driver (``greedy_driver``): the patterns of ``op_type``'s ops."""
+        patterns = _own_patterns(op_type)
+        return _ClassCanonicalization(patterns) if patterns else None
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        for pattern in canonicalization_patterns(type(op)):
-            if isinstance(pattern, RehoistConstInLoops):
-                # hoist_and_unique_constants does MLIR's constant hoisting; xDSL's pattern
-                # would also move unregistered ops out of loops (it takes them for
-                # constants), away from the values they use.
-                continue
-            name = op.name  # the op may be gone after the rewrite
-            pattern.match_and_rewrite(op, rewriter)
-            if rewriter.has_done_action:
-                add_statistic("num-patterns-applied", 1,
-                              "Number of canonicalization patterns applied")
-                _LOG.debug("%s applied to '%s'", type(pattern).__name__, name)
-                return
+        _apply_own_patterns(_own_patterns(type(op)), op, rewriter)
+
+
+class _ClassCanonicalization(RewritePattern):
+    """``OpCanonicalization`` on the ops of one class, its patterns looked up once."""
+
+    def __init__(self, patterns: tuple[RewritePattern, ...]):
+        self.patterns = patterns
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        _apply_own_patterns(self.patterns, op, rewriter)
+
+
+def _apply_own_patterns(patterns: tuple[RewritePattern, ...], op: Operation,
+                        rewriter: PatternRewriter) -> None:
+    for pattern in patterns:
+        name = op.name  # the op may be gone after the rewrite
+        pattern.match_and_rewrite(op, rewriter)
+        if rewriter.has_done_action:
+            add_statistic("num-patterns-applied", 1,
+                          "Number of canonicalization patterns applied")
+            _LOG.debug("%s applied to '%s'", type(pattern).__name__, name)
+            return
 
 
 def _constant_key(op: Operation) -> tuple:
@@ -139,6 +164,11 @@ class GreedyApplier(GreedyRewritePatternApplier):
             rewriter.operation_insertion_handler.remove(adopt)
 
 
+def _adopt_location(new: Operation, location) -> None:
+    if isinstance(new.location, UnknownLoc):
+        new.location = location
+
+
 class GreedyWalker(PatternRewriteWalker):
     """xDSL's walker that, as MLIR's greedy driver, merges and hoists the constants
     (``hoist_and_unique_constants``) each time it fills its worklist: at the start of
@@ -153,6 +183,19 @@ class GreedyWalker(PatternRewriteWalker):
         push = self._worklist.push
         for sub_op in ops_in_worklist_order(op):
             push(sub_op)
+
+    def rewrite_region(self, region: Region) -> bool:
+        if self.post_walk_func is region_dce and self.apply_recursively:
+            return greedy_driver.rewrite_region(self, region, region_dce)
+        return super().rewrite_region(region)
+
+    def _process_worklist(self, listener: PatternRewriterListener) -> bool:
+        if type(self.pattern) is GreedyApplier:  # (GreedyApplier's work, per op class)
+            state = self.__dict__.get("_greedy_state")
+            if state is None:
+                state = self.__dict__["_greedy_state"] = greedy_driver.GreedyState()
+            return greedy_driver.process_worklist(self, listener, _adopt_location, state)
+        return super()._process_worklist(listener)
 
 
 def apply_greedily(ctx: Context, root: Operation, patterns: list[RewritePattern],

@@ -83,12 +83,18 @@ class _Conversion:
         self.source_remat = source_remat
         self.original_type: dict[SSAValue, Attribute] = {}
         self.materialized: dict[tuple[SSAValue, Attribute], SSAValue] = {}
+        self._default_encodings: dict[tuple[int, ...], BlockedEncodingAttr] = {}
 
     # ------------------------------------------------------------------ types
 
     def default_encoding(self, shape: Sequence[int]) -> BlockedEncodingAttr:
-        return default_blocked_encoding(shape, self.num_warps, self.threads_per_warp,
-                                        self.num_ctas)
+        # one layout object per shape (building and verifying one is most of the pass)
+        key = tuple(shape)
+        encoding = self._default_encodings.get(key)
+        if encoding is None:
+            encoding = self._default_encodings[key] = default_blocked_encoding(
+                shape, self.num_warps, self.threads_per_warp, self.num_ctas)
+        return encoding
 
     def convert_type(self, ty: Attribute) -> Attribute:
         """The type converter: tensors without a layout get the default one."""

@@ -122,8 +122,36 @@ def _insert_after_value(op: Operation, value: SSAValue) -> None:
         Rewriter.insert_op(op, InsertPoint.at_start(value.block))
 
 
+def _in_walk_order(func: Operation, ops: dict[Operation, None]) -> list[Operation]:
+    """``ops`` (all inside ``func``) in the order ``func.walk()`` visits them; the walk
+    stops at the last of them."""
+    if len(ops) < 2:
+        return list(ops)
+    order: dict[Operation, int] = {}
+    for op in func.walk():
+        if op in ops:
+            order[op] = len(order)
+            if len(order) == len(ops):
+                break
+    return sorted(ops, key=order.__getitem__)
+
+
 def _functions(root: Operation) -> list[Operation]:
-    return [op for op in root.walk() if op.name == "tt.func"]
+    """The ``tt.func`` ops of ``root`` in walk order; as a ``tt.func``'s parent is a module
+    (``HasParent``), only modules are searched."""
+    found: list[Operation] = []
+
+    def visit(op: Operation) -> None:
+        if op.name == "tt.func":
+            found.append(op)
+        elif op is root or op.name == "builtin.module":
+            for region in op.regions:
+                for block in region.blocks:
+                    for child in block.ops:
+                        visit(child)
+
+    visit(root)
+    return found
 
 
 def _retyped_constant_value(op: Operation, ty: TensorType) -> None:
@@ -611,8 +639,7 @@ class LayoutRematerialization:
                     to_rewrite[yield_op] = None
         for value in reused:
             del slice_[value]
-        order = {op: n for n, op in enumerate(self.func.walk())}
-        ops = sorted(to_rewrite, key=lambda op: order[op])
+        ops = _in_walk_order(self.func, to_rewrite)
 
         replacements: list[tuple[SSAValue, SSAValue]] = []
         dead: list[Operation] = []

@@ -540,10 +540,27 @@ class ArithCanonicalization(RewritePattern):
     """The ``arith`` dialect's canonicalization patterns (and folders), as the pipeliner
     applies them."""
 
+    def restricted_to(self, op_type: type[Operation]) -> RewritePattern | None:
+        """For the greedy driver (``greedy_driver``): an arith op class's patterns."""
+        if not op_type.name.startswith("arith."):
+            return None
+        patterns = canonicalization_patterns(op_type)
+        return _FirstApplying(patterns) if patterns else None
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if not op.name.startswith("arith."):
             return
-        for pattern in canonicalization_patterns(type(op)):
+        _FirstApplying(canonicalization_patterns(type(op))).match_and_rewrite(op, rewriter)
+
+
+class _FirstApplying(RewritePattern):
+    """``patterns`` tried in order until one applies."""
+
+    def __init__(self, patterns: tuple[RewritePattern, ...]):
+        self.patterns = patterns
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        for pattern in self.patterns:
             pattern.match_and_rewrite(op, rewriter)
             if rewriter.has_done_action:
                 return

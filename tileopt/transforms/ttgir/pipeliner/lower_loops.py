@@ -26,6 +26,9 @@ the views), which is written back on the loop.
 
 from __future__ import annotations
 
+import math
+from itertools import repeat
+
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i32
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
@@ -178,7 +181,11 @@ def is_zero_constant(value: SSAValue | None) -> bool:
     values = getattr(attr, "get_values", None)
     if values is None:
         return False
-    return all(float(v) == 0.0 and str(v)[0] != "-" for v in values())
+    elements = values()
+    # every element 0 (none truthy: NaN is) and none of them -0.0, without a Python-level
+    # loop over a large constant
+    return not any(elements) and (not elements or min(map(
+        math.copysign, repeat(1.0, len(elements)), elements)) > 0)
 
 
 def must_load_to_registers(load: Operation) -> bool:
