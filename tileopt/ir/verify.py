@@ -14,6 +14,8 @@ block and into nested regions), and the module-level rules of the TritonGPU dial
 from __future__ import annotations
 
 import sys
+from itertools import chain, compress
+from operator import attrgetter, ne
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult
@@ -217,24 +219,26 @@ def verify_module(module: Operation, filename: str | None = None) -> None:
     _verify_ops(module, None, filename)
 
 
-def _verify_ops(module: Operation, only: set[Operation] | None,
-                filename: str | None, module_rules_on_all: bool = True) -> None:
-    """Verify the ops of ``module`` (those in ``only``, if given) in walk order, so that the
-    first failure is the one a whole-module verification reports. The module-level rules
-    look at every op, or (``module_rules_on_all`` false) at those in ``only``."""
+def _verify_ops(module: Operation, only: set[int] | None,
+                filename: str | None, module_rules_on_all: bool = True,
+                walk: list[Operation] | None = None) -> None:
+    """Verify the ops of ``module`` (those whose ``id`` is in ``only``, if given) in walk
+    order (``walk``: the module's ops in that order, if known), so that the first failure
+    is the one a whole-module verification reports. The module-level rules look at every
+    op, or (``module_rules_on_all`` false) at those in ``only``."""
+    ops = _ops_in_walk_order(module) if walk is None else walk
+    if only is not None:
+        ops = list(compress(ops, map(only.__contains__, map(id, ops))))
     with remembering_verdicts():  # (xdsl_fast_paths: ops of the same types and
         # attributes share one verdict of their constraints)
-        _verify_ops_in_order(module, only, filename, module_rules_on_all)
+        _verify_ops_in_order(module, ops, filename,
+                             module_rules_on_all or only is None)
 
 
-def _verify_ops_in_order(module: Operation, only: set[Operation] | None,
+def _verify_ops_in_order(module: Operation, ops: list[Operation],
                          filename: str | None, module_rules_on_all: bool) -> None:
     order = _BlockOrder()
-    checked: list[Operation] = []
-    for op in _ops_in_walk_order(module):
-        if only is not None and op not in only:
-            continue
-        checked.append(op)
+    for op in ops:
         message = _structure_error(op) or _check_dominance(op, order)
         # MLIR checks that a body ends in a terminator when it leaves the parent, after the
         # body's ops: the last op's own error comes first.
@@ -250,7 +254,7 @@ def _verify_ops_in_order(module: Operation, only: set[Operation] | None,
         if message is not None:
             raise _op_error(op, message, filename)
     if isinstance(module, ModuleOp):
-        problem = _module_level_problem(module, None if module_rules_on_all else checked)
+        problem = _module_level_problem(module, None if module_rules_on_all else ops)
         if problem is not None:
             raise _op_error(problem[0], problem[1], filename)
 
@@ -261,13 +265,13 @@ def _signature(op: Operation) -> tuple:
     result types, attributes, properties, regions' blocks with their argument types,
     successors; one flat tuple, its groups ended by ``None`` (no type, attribute item or
     block is None). Attributes and types are immutable values, SSA values and blocks
-    compare by identity; holding them (and ``op``) keeps their identity from being reused."""
+    compare by identity; holding them (and ``op``) keeps their identity from being reused.
+    (The module op's; the others' are :func:`_op_signatures`, the same facts.)"""
     block = op.parent
     region = None if block is None else block.parent
     # ``_operands`` is xDSL 0.74's tuple behind ``op.operands`` (iterating that view is a
-    # Python-level loop per op, on every op after every pass); ``_type`` is the field
-    # behind an SSA value's ``type`` property, ``_prev_op``/``_next_op`` behind the
-    # neighbours'.
+    # Python-level loop per op); ``_type`` is the field behind an SSA value's ``type``
+    # property, ``_prev_op``/``_next_op`` behind the neighbours'.
     operands = op._operands  # noqa: SLF001
     regions = op.regions
     return (op, block, region, None if region is None else region.parent,
@@ -280,6 +284,86 @@ def _signature(op: Operation) -> tuple:
             *op._successors)  # noqa: SLF001
 
 
+def _walk(module: Operation) -> tuple[list[Operation], list[Block]]:
+    """The ops in walk order (``module`` first), and the blocks in walk order."""
+    ops: list[Operation] = [module]
+    blocks: list[Block] = []
+    add_op, add_block = ops.append, blocks.append
+
+    def visit_regions(regions) -> None:
+        for region in regions:
+            block = region._first_block  # noqa: SLF001
+            while block is not None:
+                add_block(block)
+                child = block._first_op  # noqa: SLF001
+                while child is not None:
+                    add_op(child)
+                    if child.regions:
+                        visit_regions(child.regions)
+                    child = child._next_op  # noqa: SLF001
+                block = block._next_block  # noqa: SLF001
+
+    visit_regions(module.regions)
+    return ops, blocks
+
+
+# What :class:`_Fingerprint` reads, by C-level ``map``s over the walk (no Python frame
+# per op). ``_operands``, ``_args``, ``_type``: xDSL 0.74's fields behind ``operands``,
+# ``args``, ``type``.
+_OP_PLACE = attrgetter("parent", "_operands", "regions", "_successors")
+_BLOCK_PLACE = attrgetter("parent", "parent.parent", "_args")
+_TYPE = attrgetter("_type")
+_RESULTS = attrgetter("results")
+_ARGS = attrgetter("_args")
+_ATTRIBUTES = attrgetter("attributes")
+_PROPERTIES = attrgetter("properties")
+
+
+def _types(groups) -> list:
+    """The types of the SSA values of ``groups`` (tuples of values), in one list."""
+    return list(map(_TYPE, chain.from_iterable(groups)))
+
+
+class _Fingerprint:
+    """Everything the module's ops' signatures (:func:`_signature`) read, in a few flat
+    lists: equal fingerprints mean equal signatures, op by op. The ops in walk order, each
+    one's block, operands, regions and successors (by identity), attributes and
+    properties (copies, compared as dicts: their order alone is no change), the types of
+    all results, the blocks in walk order, each one's region, parent op and arguments,
+    their types; the module op's own signature, as it has no block. Neighbours follow
+    from the walk order and the blocks. Operand types follow from the rest: in IR that
+    verified (the last check's), every operand is a result of an op of the walk or an
+    argument of a block of the walk (the dominance rules), whose types are here. It costs
+    a third of the signatures; most passes change nothing (each one after the lowering).
+    """
+
+    __slots__ = ("ops", "blocks", "root", "places", "attributes", "properties",
+                 "result_types", "block_places", "argument_types")
+
+    def __init__(self, ops: list[Operation], blocks: list[Block]) -> None:
+        self.ops, self.blocks = ops, blocks
+        self.root = _signature(ops[0])
+        ops = ops[1:]
+        self.places = list(map(_OP_PLACE, ops))
+        self.attributes = list(map(dict.copy, map(_ATTRIBUTES, ops)))
+        self.properties = list(map(dict.copy, map(_PROPERTIES, ops)))
+        self.result_types = _types(map(_RESULTS, ops))
+        self.block_places = list(map(_BLOCK_PLACE, blocks))
+        self.argument_types = _types(map(_ARGS, blocks))
+
+    def matches(self, ops: list[Operation], blocks: list[Block]) -> bool:
+        """Whether the IR of this walk (``ops``, ``blocks``) has this fingerprint."""
+        if self.ops != ops or self.blocks != blocks or self.root != _signature(ops[0]):
+            return False
+        ops = ops[1:]
+        return (self.places == list(map(_OP_PLACE, ops)) and
+                self.attributes == list(map(_ATTRIBUTES, ops)) and
+                self.properties == list(map(_PROPERTIES, ops)) and
+                self.result_types == _types(map(_RESULTS, ops)) and
+                self.block_places == list(map(_BLOCK_PLACE, blocks)) and
+                self.argument_types == _types(map(_ARGS, blocks)))
+
+
 class IncrementalVerifier:
     """Verification after each pass that re-checks only what the pass may have changed,
     with the same verdict and the same first error as :func:`verify_module`.
@@ -290,24 +374,33 @@ class IncrementalVerifier:
     users of its results and of removed ops' results (types, dominance). The module-level
     rules run when anything changed (on the re-checked ops, unless the module op itself
     changed). The IR it starts from (:meth:`start`) must have been
-    verified, as ``parse_module`` does.
+    verified, as ``parse_module`` does. Where the module's :class:`_Fingerprint` is the
+    last one's, no signature changed, and none is computed.
     """
 
     def __init__(self) -> None:
         # id(op) -> its signature, which holds the op alive (so that no other op takes
         # its id meanwhile): ints hash in C, ops through a Python-level ``__hash__``
         self._signatures: dict[int, tuple] = {}
+        self._fingerprint: _Fingerprint | None = None
 
     def start(self, module: Operation) -> None:
-        self._signatures = {id(op): _signature(op) for op in _ops_in_walk_order(module)}
+        ops, blocks = _walk(module)
+        self._signatures = {id(op): _signature(op) for op in ops}
+        self._fingerprint = _Fingerprint(ops, blocks)
 
     def verify(self, module: Operation, filename: str | None = None) -> bool:
         """Verify what changed since the last call; whether anything did (any op's
-        signature: its operands, types, attributes, properties, regions, place)."""
+        signature: its operands, types, attributes, properties, regions, place; the
+        order of an op's attributes alone is no change)."""
+        walk, blocks = _walk(module)
+        if self._fingerprint is not None and self._fingerprint.matches(walk, blocks):
+            return False
+        self._fingerprint = _Fingerprint(walk, blocks)
         before = self._signatures
         now: dict[int, tuple] = {}
         changed: list[Operation] = []
-        for op in _ops_in_walk_order(module):
+        for op in walk:
             signature = now[id(op)] = _signature(op)
             if before.get(id(op)) != signature:
                 changed.append(op)
@@ -315,18 +408,19 @@ class IncrementalVerifier:
         self._signatures = now
         if not changed and not removed:
             return False
-        recheck: set[Operation] = set(changed)
+        recheck: set[int] = set(map(id, changed))
         for op in changed:
             parent = op.parent_op()
-            while parent is not None:
-                recheck.add(parent)
+            while parent is not None and id(parent) not in recheck:
+                recheck.add(id(parent))
                 parent = parent.parent_op()
         for op in changed + removed:
             for result in op.results:
-                recheck.update(use.operation for use in result.uses)
+                recheck.update(id(use.operation) for use in result.uses)
         # The module-level rules read the module's attributes and each op's types (part of
         # its signature): with the module op itself unchanged, only re-checked ops can fail.
-        _verify_ops(module, recheck, filename, module_rules_on_all=module in changed)
+        _verify_ops(module, recheck, filename, module_rules_on_all=module in changed,
+                    walk=walk)
         return True
 
 

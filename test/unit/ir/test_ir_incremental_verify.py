@@ -74,6 +74,19 @@ def change_nested_operand(module):
     ops(module, "arith.muli")[0].operands = [outside, outside]
 
 
+def retype_argument(module):
+    # Only a block argument's type changes: its user's operand types no longer match.
+    ops(module, "func.func")[0].body.block.args[0]._type = i64
+
+
+def move_terminator_to_next_block(module):
+    # The then-block's yield becomes the first op of the else-block: the ops in walk
+    # order are the same, only the yield's block differs.
+    then_yield, else_yield = ops(module, "scf.yield")
+    then_yield.detach()
+    else_yield.parent.insert_op_before(then_yield, else_yield)
+
+
 BREAKAGES: dict[str, Callable] = {
     "retype-constant": retype_constant,
     "move-def-after-use": move_def_after_use,
@@ -81,6 +94,8 @@ BREAKAGES: dict[str, Callable] = {
     "drop-terminator": drop_terminator,
     "wrong-yield": wrong_yield,
     "change-nested-operand": change_nested_operand,
+    "retype-argument": retype_argument,
+    "move-terminator-to-next-block": move_terminator_to_next_block,
 }
 
 
@@ -102,6 +117,20 @@ def test_incremental_verification_reports_what_a_full_one_does(name):
     with pytest.raises(TileoptError) as err:
         verifier.verify(module, "in.mlir")
     assert err.value.format() == full_error(BREAKAGES[name])
+
+
+def test_reordered_attributes_alone_are_no_change():
+    module = parse_module(TEXT, "in.mlir")
+    verifier = IncrementalVerifier()
+    verifier.start(module)
+    func = ops(module, "func.func")[0]
+    func.attributes["a"] = IntegerAttr(1, i64)
+    func.attributes["b"] = IntegerAttr(2, i64)
+    assert verifier.verify(module, "in.mlir")
+    func.attributes["a"] = func.attributes.pop("a")
+    assert not verifier.verify(module, "in.mlir")
+    func.attributes["a"] = IntegerAttr(3, i64)
+    assert verifier.verify(module, "in.mlir")
 
 
 def test_a_valid_change_passes_and_is_remembered():
