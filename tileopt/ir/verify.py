@@ -48,59 +48,98 @@ def _op_error(op: Operation, message: str, filename: str | None) -> TileoptError
 
 
 class _BlockOrder:
-    """Index of each op in its block, and which blocks dominate which in a CFG region,
-    computed once per block or region when first needed."""
+    """The order of ops in their blocks, and which blocks dominate which in a CFG region,
+    computed once per verification, block or region when first needed. Keyed by ``id``
+    (the IR does not change while it is verified; ops, blocks and regions hash through
+    Python-level ``__hash__`` methods in xDSL)."""
 
-    def __init__(self):
-        self._index: dict[Block, dict[Operation, int]] = {}
-        self._dominators: dict[object, dict[Block, set[Block]]] = {}
+    def __init__(self, walk: list[Operation]):
+        self._walk = walk
+        self._positions: dict[int, int] | None = None
+        self._index: dict[int, dict[int, int]] = {}
+        self._dominators: dict[int, tuple[dict[int, int], dict[int, int]]] = {}
 
-    def index(self, op: Operation) -> int:
+    def before(self, a: Operation, b: Operation) -> bool:
+        """Whether op ``a`` comes before op ``b`` of the same block: by their places in
+        the walk (ops of one block come in their order), else by their indices."""
+        positions = self._positions
+        if positions is None:
+            walk = self._walk
+            positions = self._positions = dict(zip(map(id, walk), range(len(walk))))
+        first, second = positions.get(id(a)), positions.get(id(b))
+        if first is None or second is None:  # (an op outside the verified one)
+            return self._index_of(a) < self._index_of(b)
+        return first < second
+
+    def _index_of(self, op: Operation) -> int:
         block = op.parent
-        table = self._index.get(block)
+        table = self._index.get(id(block))
         if table is None:
-            table = {o: i for i, o in enumerate(block.ops)}
-            self._index[block] = table
-        return table[op]
+            table = self._index[id(block)] = {}
+            child, number = block._first_op, 0  # noqa: SLF001 (xDSL 0.74's linked list)
+            while child is not None:
+                table[id(child)] = number
+                child, number = child._next_op, number + 1  # noqa: SLF001
+        return table[id(op)]
 
     def dominates(self, a: Block, b: Block) -> bool:
         """Whether block ``a`` dominates block ``b`` (same region). Unreachable blocks
         are dominated by every block, as MLIR treats them."""
         region = a.parent
-        table = self._dominators.get(region)
-        if table is None:
-            table = self._dominators[region] = _block_dominators(region)
-        doms = table.get(b)
-        return doms is None or a in doms
+        if region._first_block is a:  # noqa: SLF001 (the entry dominates every block)
+            return True
+        found = self._dominators.get(id(region))
+        if found is None:
+            found = self._dominators[id(region)] = _block_dominators(region)
+        dominators, bits = found
+        doms = dominators.get(id(b))
+        return doms is None or bool(doms >> bits[id(a)] & 1)
 
 
-def _block_dominators(region) -> dict[Block, set[Block]]:
-    """For each block reachable from the entry, the blocks that dominate it (the classic
-    iterative data-flow solution; regions here have few blocks)."""
-    blocks = list(region.blocks)
-    entry = blocks[0]
-    successors = {b: [s for s in (b.last_op.successors if b.last_op else ())] for b in blocks}
-    reachable, stack = {entry}, [entry]
+def _block_dominators(region) -> tuple[dict[int, int], dict[int, int]]:
+    """(for each block reachable from the entry, by ``id``, the set of blocks that
+    dominate it as a bit mask; each block's bit). The classic iterative data-flow
+    solution, in reverse post-order. A branch out of the region (reported by the
+    structure checks) is no edge here."""
+    blocks: list[Block] = []
+    block = region._first_block  # noqa: SLF001
+    while block is not None:
+        blocks.append(block)
+        block = block._next_block  # noqa: SLF001
+    bits = {id(b): i for i, b in enumerate(blocks)}
+    successors = [[bits[id(s)] for s in (b._last_op._successors if b._last_op else ())  # noqa: SLF001
+                   if id(s) in bits] for b in blocks]
+    post_order: list[int] = []
+    seen, stack = {0}, [(0, iter(successors[0]))]
     while stack:
-        for succ in successors[stack.pop()]:
-            if succ not in reachable:
-                reachable.add(succ)
-                stack.append(succ)
-    order = [b for b in blocks if b in reachable]
-    preds: dict[Block, list[Block]] = {b: [] for b in order}
-    for b in order:
-        for succ in successors[b]:
-            preds[succ].append(b)
-    doms = {b: set(order) for b in order}
-    doms[entry] = {entry}
+        node, pending = stack[-1]
+        for succ in pending:
+            if succ not in seen:
+                seen.add(succ)
+                stack.append((succ, iter(successors[succ])))
+                break
+        else:
+            stack.pop()
+            post_order.append(node)
+    order = post_order[::-1]
+    preds: list[list[int]] = [[] for _ in blocks]
+    for node in order:
+        for succ in successors[node]:
+            preds[succ].append(node)
+    everything = (1 << len(blocks)) - 1
+    doms = [everything] * len(blocks)
+    doms[0] = 1
     changed = True
     while changed:
         changed = False
-        for b in order[1:]:
-            new = set.intersection(*(doms[p] for p in preds[b])) | {b} if preds[b] else {b}
-            if new != doms[b]:
-                doms[b], changed = new, True
-    return doms
+        for node in order[1:]:
+            new = everything
+            for pred in preds[node]:
+                new &= doms[pred]
+            new |= 1 << node
+            if new != doms[node]:
+                doms[node], changed = new, True
+    return {id(blocks[node]): doms[node] for node in order}, bits
 
 
 def _ancestor_in_region(op: Operation, region) -> Operation | None:
@@ -117,56 +156,60 @@ def _ancestor_in_region(op: Operation, region) -> Operation | None:
 
 
 def _check_dominance(op: Operation, order: _BlockOrder) -> str | None:
-    for number, operand in enumerate(op.operands):
-        if isinstance(operand, OpResult):
+    # ``type(...) is``: ``isinstance`` on xDSL's SSA value classes goes through ``ABCMeta``
+    # (subclasses, if any, take the ``isinstance`` branches below)
+    for number, operand in enumerate(op._operands):  # noqa: SLF001
+        kind = type(operand)
+        if kind is OpResult or (kind is not BlockArgument and isinstance(operand, OpResult)):
             definer = operand.op
             block = definer.parent
             if block is None:
                 return f"operand #{number} is defined by an operation outside the IR"
-            user = _ancestor_in_region(op, block.parent)
+            user = op if op.parent is block else _ancestor_in_region(op, block.parent)
             if user is None:
                 return (f"operand #{number} does not dominate this use (it is defined "
                         f"inside a region of '{block.parent_op().name}' that this op "
                         "is not in)" if block.parent_op() is not None else
                         f"operand #{number} does not dominate this use")
             if user.parent is block:
-                if user is definer or order.index(user) < order.index(definer):
+                if user is definer or order.before(user, definer):
                     return f"operand #{number} does not dominate this use"
             elif not order.dominates(block, user.parent):
                 return f"operand #{number} does not dominate this use"
-        elif isinstance(operand, BlockArgument):
+        elif kind is BlockArgument or isinstance(operand, BlockArgument):
             region = operand.block.parent
-            if region is None or not _in_region(op, region):
+            if region is None:
                 return f"operand #{number} is a block argument out of scope"
-            user = _ancestor_in_region(op, region)
+            user = op if op.parent is operand.block else _ancestor_in_region(op, region)
+            if user is None:
+                return f"operand #{number} is a block argument out of scope"
             if user.parent is not operand.block and \
                     not order.dominates(operand.block, user.parent):
                 return f"operand #{number} (a block argument) does not dominate this use"
     return None
 
 
-def _in_region(op: Operation, region) -> bool:
-    return _ancestor_in_region(op, region) is not None
-
-
 _NO_TERMINATOR = "ends the body of "
 
 
 def _structure_error(op: Operation) -> str | None:
-    """The checks of xDSL's ``Operation.verify`` that come before the custom verifier."""
+    """The checks of xDSL's ``Operation.verify`` that come before the custom verifier.
+    (``_successors``, ``_last_op``, ``_first_block``...: xDSL 0.74's fields behind
+    ``successors``, ``last_op``, ``blocks``; ``len(region.blocks)`` walks the blocks.)"""
     block = op.parent
     region = None if block is None else block.parent
-    if op.successors:
+    successors = op._successors  # noqa: SLF001
+    if successors:
         if block is None or region is None:
             return "has successors but is not inside a block"
-        if block.last_op is not op:
+        if block._last_op is not op:  # noqa: SLF001
             return "with successors must be the last operation of its block"
-        for successor in op.successors:
+        for successor in successors:
             if successor.parent is not region:
                 return "branches to a block of another region"
-    if block is not None and region is not None and block.last_op is op:
+    if region is not None and block._last_op is op:  # noqa: SLF001
         parent = region.parent
-        if len(region.blocks) == 1:
+        if region._first_block is region._last_block:  # noqa: SLF001 (one block)
             if parent is not None and not parent.has_trait(NoTerminator) and \
                     not op.has_trait(IsTerminator):
                 return (f"{_NO_TERMINATOR}'{parent.name}', which must end with a "
@@ -174,8 +217,9 @@ def _structure_error(op: Operation) -> str | None:
         elif not op.has_trait(IsTerminator):
             return "ends a block of a multi-block region but is not a terminator"
     for region in op.regions:
-        if len(region.blocks) == 1 and not region.block.ops and \
-                not op.has_trait(NoTerminator):
+        first = region._first_block  # noqa: SLF001
+        if first is not None and first is region._last_block and \
+                first._first_op is None and not op.has_trait(NoTerminator):  # noqa: SLF001
             return "has an empty block in a region that needs a terminator"
     return _yield_problem(op) or _alignment_problem(op)
 
@@ -188,11 +232,11 @@ verifiers require; xDSL's parser fills in an empty yield where the text has none
 def _alignment_problem(op: Operation) -> str | None:
     """LLVM ops' ``alignment`` must be a power of 2 (MLIR's LLVM dialect verifiers; LLVM
     itself refuses anything else at translation)."""
-    if not op.name.startswith("llvm."):
-        return None
     value = op.properties.get("alignment")
     if value is None:  # (not `or`: an IntegerAttr of 0 is falsy)
         value = op.attributes.get("alignment")
+    if value is None or not op.name.startswith("llvm."):
+        return None
     number = getattr(getattr(value, "value", None), "data", None)
     if isinstance(number, int) and (number <= 0 or number & (number - 1)):
         return f"alignment attribute is not a power of 2 ({number})"
@@ -226,18 +270,17 @@ def _verify_ops(module: Operation, only: set[int] | None,
     order (``walk``: the module's ops in that order, if known), so that the first failure
     is the one a whole-module verification reports. The module-level rules look at every
     op, or (``module_rules_on_all`` false) at those in ``only``."""
-    ops = _ops_in_walk_order(module) if walk is None else walk
-    if only is not None:
-        ops = list(compress(ops, map(only.__contains__, map(id, ops))))
+    walk = _ops_in_walk_order(module) if walk is None else walk
+    ops = walk if only is None else \
+        list(compress(walk, map(only.__contains__, map(id, walk))))
     with remembering_verdicts():  # (xdsl_fast_paths: ops of the same types and
         # attributes share one verdict of their constraints)
-        _verify_ops_in_order(module, ops, filename,
+        _verify_ops_in_order(module, ops, _BlockOrder(walk), filename,
                              module_rules_on_all or only is None)
 
 
-def _verify_ops_in_order(module: Operation, ops: list[Operation],
+def _verify_ops_in_order(module: Operation, ops: list[Operation], order: _BlockOrder,
                          filename: str | None, module_rules_on_all: bool) -> None:
-    order = _BlockOrder()
     for op in ops:
         message = _structure_error(op) or _check_dominance(op, order)
         # MLIR checks that a body ends in a terminator when it leaves the parent, after the
