@@ -26,6 +26,7 @@ from tileopt.dialects.xdsl_fast_paths import remembering_verdicts
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.locations import file_position, from_ancestors
 from tileopt.ir.source_positions import source_position
+from tileopt.ir.walks import ops_and_blocks_in_walk_order as _ops_and_blocks
 from tileopt.ir.walks import ops_in_walk_order as _ops_in_walk_order
 
 
@@ -327,29 +328,6 @@ def _signature(op: Operation) -> tuple:
             *op._successors)  # noqa: SLF001
 
 
-def _walk(module: Operation) -> tuple[list[Operation], list[Block]]:
-    """The ops in walk order (``module`` first), and the blocks in walk order."""
-    ops: list[Operation] = [module]
-    blocks: list[Block] = []
-    add_op, add_block = ops.append, blocks.append
-
-    def visit_regions(regions) -> None:
-        for region in regions:
-            block = region._first_block  # noqa: SLF001
-            while block is not None:
-                add_block(block)
-                child = block._first_op  # noqa: SLF001
-                while child is not None:
-                    add_op(child)
-                    if child.regions:
-                        visit_regions(child.regions)
-                    child = child._next_op  # noqa: SLF001
-                block = block._next_block  # noqa: SLF001
-
-    visit_regions(module.regions)
-    return ops, blocks
-
-
 # What :class:`_Fingerprint` reads, by C-level ``map``s over the walk (no Python frame
 # per op). ``_operands``, ``_args``, ``_type``: xDSL 0.74's fields behind ``operands``,
 # ``args``, ``type``.
@@ -428,7 +406,7 @@ class IncrementalVerifier:
         self._fingerprint: _Fingerprint | None = None
 
     def start(self, module: Operation) -> None:
-        ops, blocks = _walk(module)
+        ops, blocks = _ops_and_blocks(module)
         self._signatures = {id(op): _signature(op) for op in ops}
         self._fingerprint = _Fingerprint(ops, blocks)
 
@@ -436,7 +414,7 @@ class IncrementalVerifier:
         """Verify what changed since the last call; whether anything did (any op's
         signature: its operands, types, attributes, properties, regions, place; the
         order of an op's attributes alone is no change)."""
-        walk, blocks = _walk(module)
+        walk, blocks = _ops_and_blocks(module)
         if self._fingerprint is not None and self._fingerprint.matches(walk, blocks):
             return False
         self._fingerprint = _Fingerprint(walk, blocks)
