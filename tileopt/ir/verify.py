@@ -18,7 +18,7 @@ from itertools import chain, compress
 from operator import attrgetter, ne
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, OpResult
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -425,11 +425,13 @@ class IncrementalVerifier:
             signature = now[id(op)] = _signature(op)
             if before.get(id(op)) != signature:
                 changed.append(op)
-        removed = [signature[0] for key, signature in before.items() if key not in now]
+        gone = [signature for key, signature in before.items() if key not in now]
+        removed = [signature[0] for signature in gone]
         self._signatures = now
         if not changed and not removed:
             return False
         recheck: set[int] = set(map(id, changed))
+        recheck.update(map(id, _cross_block_users(_changed_cfgs(changed, gone, now))))
         for op in changed:
             parent = op.parent_op()
             while parent is not None and id(parent) not in recheck:
@@ -443,6 +445,48 @@ class IncrementalVerifier:
         _verify_ops(module, recheck, filename, module_rules_on_all=module in changed,
                     walk=walk)
         return True
+
+
+def _changed_cfgs(changed: list[Operation], gone: list[tuple],
+                  present: dict[int, tuple]) -> list[Region]:
+    """The regions of the module whose control flow may have changed, so that a block may
+    no longer dominate another: where a branch (an op with successors) is new, changed or
+    removed (its signature ends with its successors), and the multi-block regions of a
+    changed op (blocks added, removed or reordered)."""
+    found: dict[int, Region] = {}
+    for op in changed:
+        block = op.parent
+        if op._successors and block is not None and block.parent is not None:  # noqa: SLF001
+            found[id(block.parent)] = block.parent
+        for region in op.regions:
+            if region._first_block is not region._last_block:  # noqa: SLF001
+                found[id(region)] = region
+    for signature in gone:  # (op, block, region, region's op, ..., successors)
+        region, owner = signature[2], signature[3]
+        if signature[-1] is not None and region is not None and region.parent is owner \
+                and id(owner) in present:
+            found[id(region)] = region
+    return list(found.values())
+
+
+def _cross_block_users(regions: list[Region]) -> list[Operation]:
+    """The ops under ``regions`` that use a value of another block of the same region than
+    their own (the entry block's values excepted: the entry dominates every block): the
+    ops whose dominance a change of the region's control flow may break."""
+    users: list[Operation] = []
+    for region in regions:
+        entry = region._first_block  # noqa: SLF001
+        for op in _ops_in_walk_order(region):
+            block = op.parent
+            for operand in op._operands:  # noqa: SLF001
+                kind = type(operand)
+                owner = operand.op.parent if kind is OpResult else \
+                    operand.block if kind is BlockArgument else None
+                if owner is not block and owner is not entry and \
+                        (owner is None or owner.parent is region):
+                    users.append(op)
+                    break
+    return users
 
 
 def _module_level_problem(module: ModuleOp, ops: list[Operation] | None = None

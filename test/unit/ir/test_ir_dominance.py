@@ -45,3 +45,48 @@ def test_a_value_of_one_branch_does_not_dominate_the_join(use):
         parse_module(CFG.replace("USE", use), "cfg.mlir")
     assert "cfg.mlir:14:3: error: 'llvm.cond_br' op operand #1 does not dominate this use" \
         in err.value.format()
+
+
+EDGE = """\
+llvm.func @g(%c: i1) -> i32 {
+  llvm.cond_br %c, ^a, ^b
+^a:
+  %x = llvm.mlir.constant(1 : i32) : i32
+  llvm.br ^c
+^b:
+  llvm.br ^b
+^c:
+  llvm.return %x : i32
+}
+"""
+
+
+def _branch_around(module):
+    """``^b`` now branches to ``^c`` too: ``^a`` no longer dominates ``^c``, where ``%x``
+    is used; only the branch changed."""
+    from xdsl.dialects import llvm
+
+    func = next(iter(module.ops))
+    blocks = list(func.body.blocks)
+    old = blocks[2].last_op
+    blocks[2].insert_op_before(llvm.BrOp(blocks[3]), old)
+    old.detach()
+
+
+def test_a_changed_branch_rechecks_the_uses_it_no_longer_dominates():
+    from tileopt.ir import verify_module
+    from tileopt.ir.verify import IncrementalVerifier
+
+    module = parse_module(EDGE, "edge.mlir")
+    verifier = IncrementalVerifier()
+    verifier.start(module)
+    _branch_around(module)
+    with pytest.raises(TileoptError) as incremental:
+        verifier.verify(module, "edge.mlir")
+    whole = parse_module(EDGE, "edge.mlir")
+    _branch_around(whole)
+    with pytest.raises(TileoptError) as full:
+        verify_module(whole, "edge.mlir")
+    assert incremental.value.format() == full.value.format()
+    assert "edge.mlir:9:3: error: 'llvm.return' op operand #0 does not dominate" in \
+        full.value.format()
