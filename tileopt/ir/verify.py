@@ -14,9 +14,11 @@ block and into nested regions), and the module-level rules of the TritonGPU dial
 from __future__ import annotations
 
 import sys
+from itertools import chain, compress
+from operator import attrgetter, ne
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, OpResult
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -24,6 +26,7 @@ from tileopt.dialects.xdsl_fast_paths import remembering_verdicts
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.locations import file_position, from_ancestors
 from tileopt.ir.source_positions import source_position
+from tileopt.ir.walks import ops_and_blocks_in_walk_order as _ops_and_blocks
 from tileopt.ir.walks import ops_in_walk_order as _ops_in_walk_order
 
 
@@ -46,59 +49,98 @@ def _op_error(op: Operation, message: str, filename: str | None) -> TileoptError
 
 
 class _BlockOrder:
-    """Index of each op in its block, and which blocks dominate which in a CFG region,
-    computed once per block or region when first needed."""
+    """The order of ops in their blocks, and which blocks dominate which in a CFG region,
+    computed once per verification, block or region when first needed. Keyed by ``id``
+    (the IR does not change while it is verified; ops, blocks and regions hash through
+    Python-level ``__hash__`` methods in xDSL)."""
 
-    def __init__(self):
-        self._index: dict[Block, dict[Operation, int]] = {}
-        self._dominators: dict[object, dict[Block, set[Block]]] = {}
+    def __init__(self, walk: list[Operation]):
+        self._walk = walk
+        self._positions: dict[int, int] | None = None
+        self._index: dict[int, dict[int, int]] = {}
+        self._dominators: dict[int, tuple[dict[int, int], dict[int, int]]] = {}
 
-    def index(self, op: Operation) -> int:
+    def before(self, a: Operation, b: Operation) -> bool:
+        """Whether op ``a`` comes before op ``b`` of the same block: by their places in
+        the walk (ops of one block come in their order), else by their indices."""
+        positions = self._positions
+        if positions is None:
+            walk = self._walk
+            positions = self._positions = dict(zip(map(id, walk), range(len(walk))))
+        first, second = positions.get(id(a)), positions.get(id(b))
+        if first is None or second is None:  # (an op outside the verified one)
+            return self._index_of(a) < self._index_of(b)
+        return first < second
+
+    def _index_of(self, op: Operation) -> int:
         block = op.parent
-        table = self._index.get(block)
+        table = self._index.get(id(block))
         if table is None:
-            table = {o: i for i, o in enumerate(block.ops)}
-            self._index[block] = table
-        return table[op]
+            table = self._index[id(block)] = {}
+            child, number = block._first_op, 0  # noqa: SLF001 (xDSL 0.74's linked list)
+            while child is not None:
+                table[id(child)] = number
+                child, number = child._next_op, number + 1  # noqa: SLF001
+        return table[id(op)]
 
     def dominates(self, a: Block, b: Block) -> bool:
         """Whether block ``a`` dominates block ``b`` (same region). Unreachable blocks
         are dominated by every block, as MLIR treats them."""
         region = a.parent
-        table = self._dominators.get(region)
-        if table is None:
-            table = self._dominators[region] = _block_dominators(region)
-        doms = table.get(b)
-        return doms is None or a in doms
+        if region._first_block is a:  # noqa: SLF001 (the entry dominates every block)
+            return True
+        found = self._dominators.get(id(region))
+        if found is None:
+            found = self._dominators[id(region)] = _block_dominators(region)
+        dominators, bits = found
+        doms = dominators.get(id(b))
+        return doms is None or bool(doms >> bits[id(a)] & 1)
 
 
-def _block_dominators(region) -> dict[Block, set[Block]]:
-    """For each block reachable from the entry, the blocks that dominate it (the classic
-    iterative data-flow solution; regions here have few blocks)."""
-    blocks = list(region.blocks)
-    entry = blocks[0]
-    successors = {b: [s for s in (b.last_op.successors if b.last_op else ())] for b in blocks}
-    reachable, stack = {entry}, [entry]
+def _block_dominators(region) -> tuple[dict[int, int], dict[int, int]]:
+    """(for each block reachable from the entry, by ``id``, the set of blocks that
+    dominate it as a bit mask; each block's bit). The classic iterative data-flow
+    solution, in reverse post-order. A branch out of the region (reported by the
+    structure checks) is no edge here."""
+    blocks: list[Block] = []
+    block = region._first_block  # noqa: SLF001
+    while block is not None:
+        blocks.append(block)
+        block = block._next_block  # noqa: SLF001
+    bits = {id(b): i for i, b in enumerate(blocks)}
+    successors = [[bits[id(s)] for s in (b._last_op._successors if b._last_op else ())  # noqa: SLF001
+                   if id(s) in bits] for b in blocks]
+    post_order: list[int] = []
+    seen, stack = {0}, [(0, iter(successors[0]))]
     while stack:
-        for succ in successors[stack.pop()]:
-            if succ not in reachable:
-                reachable.add(succ)
-                stack.append(succ)
-    order = [b for b in blocks if b in reachable]
-    preds: dict[Block, list[Block]] = {b: [] for b in order}
-    for b in order:
-        for succ in successors[b]:
-            preds[succ].append(b)
-    doms = {b: set(order) for b in order}
-    doms[entry] = {entry}
+        node, pending = stack[-1]
+        for succ in pending:
+            if succ not in seen:
+                seen.add(succ)
+                stack.append((succ, iter(successors[succ])))
+                break
+        else:
+            stack.pop()
+            post_order.append(node)
+    order = post_order[::-1]
+    preds: list[list[int]] = [[] for _ in blocks]
+    for node in order:
+        for succ in successors[node]:
+            preds[succ].append(node)
+    everything = (1 << len(blocks)) - 1
+    doms = [everything] * len(blocks)
+    doms[0] = 1
     changed = True
     while changed:
         changed = False
-        for b in order[1:]:
-            new = set.intersection(*(doms[p] for p in preds[b])) | {b} if preds[b] else {b}
-            if new != doms[b]:
-                doms[b], changed = new, True
-    return doms
+        for node in order[1:]:
+            new = everything
+            for pred in preds[node]:
+                new &= doms[pred]
+            new |= 1 << node
+            if new != doms[node]:
+                doms[node], changed = new, True
+    return {id(blocks[node]): doms[node] for node in order}, bits
 
 
 def _ancestor_in_region(op: Operation, region) -> Operation | None:
@@ -115,56 +157,60 @@ def _ancestor_in_region(op: Operation, region) -> Operation | None:
 
 
 def _check_dominance(op: Operation, order: _BlockOrder) -> str | None:
-    for number, operand in enumerate(op.operands):
-        if isinstance(operand, OpResult):
+    # ``type(...) is``: ``isinstance`` on xDSL's SSA value classes goes through ``ABCMeta``
+    # (subclasses, if any, take the ``isinstance`` branches below)
+    for number, operand in enumerate(op._operands):  # noqa: SLF001
+        kind = type(operand)
+        if kind is OpResult or (kind is not BlockArgument and isinstance(operand, OpResult)):
             definer = operand.op
             block = definer.parent
             if block is None:
                 return f"operand #{number} is defined by an operation outside the IR"
-            user = _ancestor_in_region(op, block.parent)
+            user = op if op.parent is block else _ancestor_in_region(op, block.parent)
             if user is None:
                 return (f"operand #{number} does not dominate this use (it is defined "
                         f"inside a region of '{block.parent_op().name}' that this op "
                         "is not in)" if block.parent_op() is not None else
                         f"operand #{number} does not dominate this use")
             if user.parent is block:
-                if user is definer or order.index(user) < order.index(definer):
+                if user is definer or order.before(user, definer):
                     return f"operand #{number} does not dominate this use"
             elif not order.dominates(block, user.parent):
                 return f"operand #{number} does not dominate this use"
-        elif isinstance(operand, BlockArgument):
+        elif kind is BlockArgument or isinstance(operand, BlockArgument):
             region = operand.block.parent
-            if region is None or not _in_region(op, region):
+            if region is None:
                 return f"operand #{number} is a block argument out of scope"
-            user = _ancestor_in_region(op, region)
+            user = op if op.parent is operand.block else _ancestor_in_region(op, region)
+            if user is None:
+                return f"operand #{number} is a block argument out of scope"
             if user.parent is not operand.block and \
                     not order.dominates(operand.block, user.parent):
                 return f"operand #{number} (a block argument) does not dominate this use"
     return None
 
 
-def _in_region(op: Operation, region) -> bool:
-    return _ancestor_in_region(op, region) is not None
-
-
 _NO_TERMINATOR = "ends the body of "
 
 
 def _structure_error(op: Operation) -> str | None:
-    """The checks of xDSL's ``Operation.verify`` that come before the custom verifier."""
+    """The checks of xDSL's ``Operation.verify`` that come before the custom verifier.
+    (``_successors``, ``_last_op``, ``_first_block``...: xDSL 0.74's fields behind
+    ``successors``, ``last_op``, ``blocks``; ``len(region.blocks)`` walks the blocks.)"""
     block = op.parent
     region = None if block is None else block.parent
-    if op.successors:
+    successors = op._successors  # noqa: SLF001
+    if successors:
         if block is None or region is None:
             return "has successors but is not inside a block"
-        if block.last_op is not op:
+        if block._last_op is not op:  # noqa: SLF001
             return "with successors must be the last operation of its block"
-        for successor in op.successors:
+        for successor in successors:
             if successor.parent is not region:
                 return "branches to a block of another region"
-    if block is not None and region is not None and block.last_op is op:
+    if region is not None and block._last_op is op:  # noqa: SLF001
         parent = region.parent
-        if len(region.blocks) == 1:
+        if region._first_block is region._last_block:  # noqa: SLF001 (one block)
             if parent is not None and not parent.has_trait(NoTerminator) and \
                     not op.has_trait(IsTerminator):
                 return (f"{_NO_TERMINATOR}'{parent.name}', which must end with a "
@@ -172,8 +218,9 @@ def _structure_error(op: Operation) -> str | None:
         elif not op.has_trait(IsTerminator):
             return "ends a block of a multi-block region but is not a terminator"
     for region in op.regions:
-        if len(region.blocks) == 1 and not region.block.ops and \
-                not op.has_trait(NoTerminator):
+        first = region._first_block  # noqa: SLF001
+        if first is not None and first is region._last_block and \
+                first._first_op is None and not op.has_trait(NoTerminator):  # noqa: SLF001
             return "has an empty block in a region that needs a terminator"
     return _yield_problem(op) or _alignment_problem(op)
 
@@ -186,11 +233,11 @@ verifiers require; xDSL's parser fills in an empty yield where the text has none
 def _alignment_problem(op: Operation) -> str | None:
     """LLVM ops' ``alignment`` must be a power of 2 (MLIR's LLVM dialect verifiers; LLVM
     itself refuses anything else at translation)."""
-    if not op.name.startswith("llvm."):
-        return None
     value = op.properties.get("alignment")
     if value is None:  # (not `or`: an IntegerAttr of 0 is falsy)
         value = op.attributes.get("alignment")
+    if value is None or not op.name.startswith("llvm."):
+        return None
     number = getattr(getattr(value, "value", None), "data", None)
     if isinstance(number, int) and (number <= 0 or number & (number - 1)):
         return f"alignment attribute is not a power of 2 ({number})"
@@ -217,24 +264,25 @@ def verify_module(module: Operation, filename: str | None = None) -> None:
     _verify_ops(module, None, filename)
 
 
-def _verify_ops(module: Operation, only: set[Operation] | None,
-                filename: str | None, module_rules_on_all: bool = True) -> None:
-    """Verify the ops of ``module`` (those in ``only``, if given) in walk order, so that the
-    first failure is the one a whole-module verification reports. The module-level rules
-    look at every op, or (``module_rules_on_all`` false) at those in ``only``."""
+def _verify_ops(module: Operation, only: set[int] | None,
+                filename: str | None, module_rules_on_all: bool = True,
+                walk: list[Operation] | None = None) -> None:
+    """Verify the ops of ``module`` (those whose ``id`` is in ``only``, if given) in walk
+    order (``walk``: the module's ops in that order, if known), so that the first failure
+    is the one a whole-module verification reports. The module-level rules look at every
+    op, or (``module_rules_on_all`` false) at those in ``only``."""
+    walk = _ops_in_walk_order(module) if walk is None else walk
+    ops = walk if only is None else \
+        list(compress(walk, map(only.__contains__, map(id, walk))))
     with remembering_verdicts():  # (xdsl_fast_paths: ops of the same types and
         # attributes share one verdict of their constraints)
-        _verify_ops_in_order(module, only, filename, module_rules_on_all)
+        _verify_ops_in_order(module, ops, _BlockOrder(walk), filename,
+                             module_rules_on_all or only is None)
 
 
-def _verify_ops_in_order(module: Operation, only: set[Operation] | None,
+def _verify_ops_in_order(module: Operation, ops: list[Operation], order: _BlockOrder,
                          filename: str | None, module_rules_on_all: bool) -> None:
-    order = _BlockOrder()
-    checked: list[Operation] = []
-    for op in _ops_in_walk_order(module):
-        if only is not None and op not in only:
-            continue
-        checked.append(op)
+    for op in ops:
         message = _structure_error(op) or _check_dominance(op, order)
         # MLIR checks that a body ends in a terminator when it leaves the parent, after the
         # body's ops: the last op's own error comes first.
@@ -250,7 +298,7 @@ def _verify_ops_in_order(module: Operation, only: set[Operation] | None,
         if message is not None:
             raise _op_error(op, message, filename)
     if isinstance(module, ModuleOp):
-        problem = _module_level_problem(module, None if module_rules_on_all else checked)
+        problem = _module_level_problem(module, None if module_rules_on_all else ops)
         if problem is not None:
             raise _op_error(problem[0], problem[1], filename)
 
@@ -261,13 +309,13 @@ def _signature(op: Operation) -> tuple:
     result types, attributes, properties, regions' blocks with their argument types,
     successors; one flat tuple, its groups ended by ``None`` (no type, attribute item or
     block is None). Attributes and types are immutable values, SSA values and blocks
-    compare by identity; holding them (and ``op``) keeps their identity from being reused."""
+    compare by identity; holding them (and ``op``) keeps their identity from being reused.
+    (The module op's; the others' are :func:`_op_signatures`, the same facts.)"""
     block = op.parent
     region = None if block is None else block.parent
     # ``_operands`` is xDSL 0.74's tuple behind ``op.operands`` (iterating that view is a
-    # Python-level loop per op, on every op after every pass); ``_type`` is the field
-    # behind an SSA value's ``type`` property, ``_prev_op``/``_next_op`` behind the
-    # neighbours'.
+    # Python-level loop per op); ``_type`` is the field behind an SSA value's ``type``
+    # property, ``_prev_op``/``_next_op`` behind the neighbours'.
     operands = op._operands  # noqa: SLF001
     regions = op.regions
     return (op, block, region, None if region is None else region.parent,
@@ -280,6 +328,63 @@ def _signature(op: Operation) -> tuple:
             *op._successors)  # noqa: SLF001
 
 
+# What :class:`_Fingerprint` reads, by C-level ``map``s over the walk (no Python frame
+# per op). ``_operands``, ``_args``, ``_type``: xDSL 0.74's fields behind ``operands``,
+# ``args``, ``type``.
+_OP_PLACE = attrgetter("parent", "_operands", "regions", "_successors")
+_BLOCK_PLACE = attrgetter("parent", "parent.parent", "_args")
+_TYPE = attrgetter("_type")
+_RESULTS = attrgetter("results")
+_ARGS = attrgetter("_args")
+_ATTRIBUTES = attrgetter("attributes")
+_PROPERTIES = attrgetter("properties")
+
+
+def _types(groups) -> list:
+    """The types of the SSA values of ``groups`` (tuples of values), in one list."""
+    return list(map(_TYPE, chain.from_iterable(groups)))
+
+
+class _Fingerprint:
+    """Everything the module's ops' signatures (:func:`_signature`) read, in a few flat
+    lists: equal fingerprints mean equal signatures, op by op. The ops in walk order, each
+    one's block, operands, regions and successors (by identity), attributes and
+    properties (copies, compared as dicts: their order alone is no change), the types of
+    all results, the blocks in walk order, each one's region, parent op and arguments,
+    their types; the module op's own signature, as it has no block. Neighbours follow
+    from the walk order and the blocks. Operand types follow from the rest: in IR that
+    verified (the last check's), every operand is a result of an op of the walk or an
+    argument of a block of the walk (the dominance rules), whose types are here. It costs
+    a third of the signatures; most passes change nothing (each one after the lowering).
+    """
+
+    __slots__ = ("ops", "blocks", "root", "places", "attributes", "properties",
+                 "result_types", "block_places", "argument_types")
+
+    def __init__(self, ops: list[Operation], blocks: list[Block]) -> None:
+        self.ops, self.blocks = ops, blocks
+        self.root = _signature(ops[0])
+        ops = ops[1:]
+        self.places = list(map(_OP_PLACE, ops))
+        self.attributes = list(map(dict.copy, map(_ATTRIBUTES, ops)))
+        self.properties = list(map(dict.copy, map(_PROPERTIES, ops)))
+        self.result_types = _types(map(_RESULTS, ops))
+        self.block_places = list(map(_BLOCK_PLACE, blocks))
+        self.argument_types = _types(map(_ARGS, blocks))
+
+    def matches(self, ops: list[Operation], blocks: list[Block]) -> bool:
+        """Whether the IR of this walk (``ops``, ``blocks``) has this fingerprint."""
+        if self.ops != ops or self.blocks != blocks or self.root != _signature(ops[0]):
+            return False
+        ops = ops[1:]
+        return (self.places == list(map(_OP_PLACE, ops)) and
+                self.attributes == list(map(_ATTRIBUTES, ops)) and
+                self.properties == list(map(_PROPERTIES, ops)) and
+                self.result_types == _types(map(_RESULTS, ops)) and
+                self.block_places == list(map(_BLOCK_PLACE, blocks)) and
+                self.argument_types == _types(map(_ARGS, blocks)))
+
+
 class IncrementalVerifier:
     """Verification after each pass that re-checks only what the pass may have changed,
     with the same verdict and the same first error as :func:`verify_module`.
@@ -290,44 +395,98 @@ class IncrementalVerifier:
     users of its results and of removed ops' results (types, dominance). The module-level
     rules run when anything changed (on the re-checked ops, unless the module op itself
     changed). The IR it starts from (:meth:`start`) must have been
-    verified, as ``parse_module`` does.
+    verified, as ``parse_module`` does. Where the module's :class:`_Fingerprint` is the
+    last one's, no signature changed, and none is computed.
     """
 
     def __init__(self) -> None:
         # id(op) -> its signature, which holds the op alive (so that no other op takes
         # its id meanwhile): ints hash in C, ops through a Python-level ``__hash__``
         self._signatures: dict[int, tuple] = {}
+        self._fingerprint: _Fingerprint | None = None
 
     def start(self, module: Operation) -> None:
-        self._signatures = {id(op): _signature(op) for op in _ops_in_walk_order(module)}
+        ops, blocks = _ops_and_blocks(module)
+        self._signatures = {id(op): _signature(op) for op in ops}
+        self._fingerprint = _Fingerprint(ops, blocks)
 
     def verify(self, module: Operation, filename: str | None = None) -> bool:
         """Verify what changed since the last call; whether anything did (any op's
-        signature: its operands, types, attributes, properties, regions, place)."""
+        signature: its operands, types, attributes, properties, regions, place; the
+        order of an op's attributes alone is no change)."""
+        walk, blocks = _ops_and_blocks(module)
+        if self._fingerprint is not None and self._fingerprint.matches(walk, blocks):
+            return False
+        self._fingerprint = _Fingerprint(walk, blocks)
         before = self._signatures
         now: dict[int, tuple] = {}
         changed: list[Operation] = []
-        for op in _ops_in_walk_order(module):
+        for op in walk:
             signature = now[id(op)] = _signature(op)
             if before.get(id(op)) != signature:
                 changed.append(op)
-        removed = [signature[0] for key, signature in before.items() if key not in now]
+        gone = [signature for key, signature in before.items() if key not in now]
+        removed = [signature[0] for signature in gone]
         self._signatures = now
         if not changed and not removed:
             return False
-        recheck: set[Operation] = set(changed)
+        recheck: set[int] = set(map(id, changed))
+        recheck.update(map(id, _cross_block_users(_changed_cfgs(changed, gone, now))))
         for op in changed:
             parent = op.parent_op()
-            while parent is not None:
-                recheck.add(parent)
+            while parent is not None and id(parent) not in recheck:
+                recheck.add(id(parent))
                 parent = parent.parent_op()
         for op in changed + removed:
             for result in op.results:
-                recheck.update(use.operation for use in result.uses)
+                recheck.update(id(use.operation) for use in result.uses)
         # The module-level rules read the module's attributes and each op's types (part of
         # its signature): with the module op itself unchanged, only re-checked ops can fail.
-        _verify_ops(module, recheck, filename, module_rules_on_all=module in changed)
+        _verify_ops(module, recheck, filename, module_rules_on_all=module in changed,
+                    walk=walk)
         return True
+
+
+def _changed_cfgs(changed: list[Operation], gone: list[tuple],
+                  present: dict[int, tuple]) -> list[Region]:
+    """The regions of the module whose control flow may have changed, so that a block may
+    no longer dominate another: where a branch (an op with successors) is new, changed or
+    removed (its signature ends with its successors), and the multi-block regions of a
+    changed op (blocks added, removed or reordered)."""
+    found: dict[int, Region] = {}
+    for op in changed:
+        block = op.parent
+        if op._successors and block is not None and block.parent is not None:  # noqa: SLF001
+            found[id(block.parent)] = block.parent
+        for region in op.regions:
+            if region._first_block is not region._last_block:  # noqa: SLF001
+                found[id(region)] = region
+    for signature in gone:  # (op, block, region, region's op, ..., successors)
+        region, owner = signature[2], signature[3]
+        if signature[-1] is not None and region is not None and region.parent is owner \
+                and id(owner) in present:
+            found[id(region)] = region
+    return list(found.values())
+
+
+def _cross_block_users(regions: list[Region]) -> list[Operation]:
+    """The ops under ``regions`` that use a value of another block of the same region than
+    their own (the entry block's values excepted: the entry dominates every block): the
+    ops whose dominance a change of the region's control flow may break."""
+    users: list[Operation] = []
+    for region in regions:
+        entry = region._first_block  # noqa: SLF001
+        for op in _ops_in_walk_order(region):
+            block = op.parent
+            for operand in op._operands:  # noqa: SLF001
+                kind = type(operand)
+                owner = operand.op.parent if kind is OpResult else \
+                    operand.block if kind is BlockArgument else None
+                if owner is not block and owner is not entry and \
+                        (owner is None or owner.parent is region):
+                    users.append(op)
+                    break
+    return users
 
 
 def _module_level_problem(module: ModuleOp, ops: list[Operation] | None = None

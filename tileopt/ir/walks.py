@@ -9,18 +9,26 @@ walk seeing the changes; those here do not).
 
 from __future__ import annotations
 
-from xdsl.ir import Operation, Region
+from xdsl.ir import Block, Operation, Region
 
 
 def ops_in_walk_order(root: Operation | Region) -> list[Operation]:
     """``list(root.walk())``: each op before its regions' ops (an op root first)."""
+    return ops_and_blocks_in_walk_order(root)[0]
+
+
+def ops_and_blocks_in_walk_order(root: Operation | Region
+                                 ) -> tuple[list[Operation], list[Block]]:
+    """:func:`ops_in_walk_order`, and the blocks in the order the walk enters them."""
     found: list[Operation] = []
-    append = found.append
+    blocks: list[Block] = []
+    append, add_block = found.append, blocks.append
 
     def visit_regions(regions) -> None:
         for region in regions:
             block = region._first_block  # noqa: SLF001
             while block is not None:
+                add_block(block)
                 child = block._first_op  # noqa: SLF001
                 while child is not None:
                     append(child)
@@ -34,7 +42,7 @@ def ops_in_walk_order(root: Operation | Region) -> list[Operation]:
     else:
         append(root)
         visit_regions(root.regions)
-    return found
+    return found, blocks
 
 
 def ops_in_worklist_order(root: Operation | Region) -> list[Operation]:

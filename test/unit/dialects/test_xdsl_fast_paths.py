@@ -468,6 +468,57 @@ def _new(op_type, *, operands, result_types, properties, attributes, location):
         return err
 
 
+def _fields(op):
+    """What an op's construction sets: its fields, results and the uses of its operands."""
+    return (sorted(vars(op)), op.properties, op.attributes,
+            [len(r.blocks) for r in op.regions], len(op._successors),
+            op.location, [(v.index, v.type) for v in op.operands],
+            [(r.type, r.index, r.op is op) for r in op.results],
+            [[(u.operation is op, u.index) for u in v.uses] for v in op.operands])
+
+
+@pytest.mark.parametrize("op_type", _all_ops()[::5], ids=lambda op: op.name)
+def test_operation_init_builds_what_xdsls_builds(op_type):
+    """``Operation.__init__`` (``operation_init``) against xDSL's own on new ops of every
+    fifth op class: without regions or successors (the fast path), with a region or a
+    successor (xDSL's own), an op initialised twice (xDSL's own)."""
+    from xdsl.ir import Operation, Region
+
+    assert Operation.__init__ is xdsl_fast_paths.operation_init
+    cases = [dict, lambda: {"regions": [Region(Block())]}, lambda: {"successors": [Block()]}]
+    for case in cases:
+        built = []
+        for init in (xdsl_fast_paths.operation_init, xdsl_fast_paths._operation_init):
+            block, fields = Block(arg_types=(i32, i32)), case()
+            op = op_type.__new__(op_type)
+            try:
+                init(op, operands=[block.args[0], block.args[1], block.args[0]],
+                     result_types=[i32, Float32Type()], properties={"p": i32},
+                     attributes={"x": i32}, location=_LOCATION, **fields)
+            except Exception as err:  # noqa: BLE001 - compared by type
+                built.append(type(err))
+                continue
+            built.append(_fields(op))
+        assert built[0] == built[1], case()
+    block = Block(arg_types=(i32, i32))
+    op = arith.ConstantOp.create(operands=[block.args[0]], result_types=[i32])
+    xdsl_fast_paths.operation_init(op, operands=[block.args[1]], result_types=[i32])
+    assert not block.args[0].uses  # (xDSL's own undoes the first init's uses)
+
+
+def test_irdl_ops_are_built_as_xdsl_builds_them(monkeypatch):
+    from xdsl.dialects.builtin import IntegerAttr
+    from xdsl.ir import Operation
+
+    def build():
+        constant = arith.ConstantOp(IntegerAttr(1, i32))
+        return constant, arith.AddiOp(constant, constant), llvm.ReturnOp(constant)
+
+    fast = [_fields(op) for op in build()]
+    monkeypatch.setattr(Operation, "__init__", xdsl_fast_paths._operation_init)
+    assert fast == [_fields(op) for op in build()]
+
+
 def test_same_operands_and_result_type_agrees_with_xdsl():
     from xdsl.dialects.builtin import IntegerType, TensorType
     from xdsl.traits import SameOperandsAndResultType

@@ -74,6 +74,19 @@ def change_nested_operand(module):
     ops(module, "arith.muli")[0].operands = [outside, outside]
 
 
+def retype_argument(module):
+    # Only a block argument's type changes: its user's operand types no longer match.
+    ops(module, "func.func")[0].body.block.args[0]._type = i64
+
+
+def move_terminator_to_next_block(module):
+    # The then-block's yield becomes the first op of the else-block: the ops in walk
+    # order are the same, only the yield's block differs.
+    then_yield, else_yield = ops(module, "scf.yield")
+    then_yield.detach()
+    else_yield.parent.insert_op_before(then_yield, else_yield)
+
+
 BREAKAGES: dict[str, Callable] = {
     "retype-constant": retype_constant,
     "move-def-after-use": move_def_after_use,
@@ -81,6 +94,8 @@ BREAKAGES: dict[str, Callable] = {
     "drop-terminator": drop_terminator,
     "wrong-yield": wrong_yield,
     "change-nested-operand": change_nested_operand,
+    "retype-argument": retype_argument,
+    "move-terminator-to-next-block": move_terminator_to_next_block,
 }
 
 
@@ -102,6 +117,20 @@ def test_incremental_verification_reports_what_a_full_one_does(name):
     with pytest.raises(TileoptError) as err:
         verifier.verify(module, "in.mlir")
     assert err.value.format() == full_error(BREAKAGES[name])
+
+
+def test_reordered_attributes_alone_are_no_change():
+    module = parse_module(TEXT, "in.mlir")
+    verifier = IncrementalVerifier()
+    verifier.start(module)
+    func = ops(module, "func.func")[0]
+    func.attributes["a"] = IntegerAttr(1, i64)
+    func.attributes["b"] = IntegerAttr(2, i64)
+    assert verifier.verify(module, "in.mlir")
+    func.attributes["a"] = func.attributes.pop("a")
+    assert not verifier.verify(module, "in.mlir")
+    func.attributes["a"] = IntegerAttr(3, i64)
+    assert verifier.verify(module, "in.mlir")
 
 
 def test_a_valid_change_passes_and_is_remembered():
@@ -171,9 +200,9 @@ def a_layout_of_other_warps(module):
         ops(other, "tt.make_range")[0].results[0].type
 
 
-@pytest.mark.parametrize("breakage", [more_warps_in_the_module, a_layout_of_other_warps])
-def test_the_module_level_layout_rule_is_still_checked(breakage):
-    text = LAYOUT_TEXT.replace("WARPS", "4")
+def incremental_and_full(text: str, breakage) -> tuple[str, str]:
+    """The errors of the incremental verification of ``text`` after ``breakage`` and of a
+    whole verification of the same broken IR."""
     module = parse_module(text, "in.mlir")
     verifier = IncrementalVerifier()
     verifier.start(module)
@@ -184,5 +213,68 @@ def test_the_module_level_layout_rule_is_still_checked(breakage):
     breakage(expected)
     with pytest.raises(TileoptError) as full:
         verify_module(expected, "in.mlir")
-    assert err.value.format() == full.value.format()
-    assert "warps" in err.value.format()
+    return err.value.format(), full.value.format()
+
+
+@pytest.mark.parametrize("breakage", [more_warps_in_the_module, a_layout_of_other_warps])
+def test_the_module_level_layout_rule_is_still_checked(breakage):
+    incremental, full = incremental_and_full(LAYOUT_TEXT.replace("WARPS", "4"), breakage)
+    assert incremental == full
+    assert "warps" in incremental
+
+
+# Dominance across the blocks of a CFG region: a value is usable in the blocks its block
+# dominates, as MLIR's verifier rules; unreachable blocks are dominated by every block.
+# entry -> ^a -> (^b | ^c) -> ^d -> (^a | ^exit): a loop around a diamond; ^dead is
+# unreachable. USE is the value ^d passes to ^exit.
+CFG = """\
+llvm.func @f(%c: i1) -> i32 {
+  %e = llvm.mlir.constant(0 : i32) : i32
+  llvm.br ^a
+^a:
+  %va = llvm.mlir.constant(1 : i32) : i32
+  llvm.cond_br %c, ^b, ^c
+^b:
+  %vb = llvm.mlir.constant(2 : i32) : i32
+  llvm.br ^d
+^c:
+  llvm.br ^d
+^d:
+  %vd = llvm.mlir.constant(3 : i32) : i32
+  llvm.cond_br %c, ^a, ^exit(USE : i32)
+^exit(%r: i32):
+  llvm.return %r : i32
+^dead:
+  %x = llvm.add %vb, %vd : i32
+  llvm.br ^d
+}
+"""
+
+
+@pytest.mark.parametrize("use", ["%e", "%va", "%vd"])
+def test_a_value_of_a_dominating_block_is_usable(use):
+    parse_module(CFG.replace("USE", use), "cfg.mlir")
+
+
+def test_a_value_of_one_branch_does_not_dominate_the_join():
+    with pytest.raises(TileoptError) as err:
+        parse_module(CFG.replace("USE", "%vb"), "cfg.mlir")
+    assert "cfg.mlir:14:3: error: 'llvm.cond_br' op operand #1 does not dominate this use" \
+        in err.value.format()
+
+
+def enter_at_the_join(module):
+    """The entry now branches to ``^d``: ``^a`` no longer dominates ``^d``, which passes
+    ``%va`` on; only the entry's branch changed."""
+    from xdsl.dialects import llvm
+
+    entry, _, _, _, join = list(ops(module, "llvm.func")[0].body.blocks)[:5]
+    old = entry.last_op
+    entry.insert_op_before(llvm.BrOp(join), old)
+    old.detach()
+
+
+def test_a_changed_branch_rechecks_the_uses_it_no_longer_dominates():
+    incremental, full = incremental_and_full(CFG.replace("USE", "%va"), enter_at_the_join)
+    assert incremental == full
+    assert "in.mlir:14:3: error: 'llvm.cond_br' op operand #1 does not dominate" in full

@@ -3,8 +3,11 @@ on every corpus kernel (a module, a function, a loop body)."""
 
 from __future__ import annotations
 
+from xdsl.ir import Region
+
 from tileopt.ir import parse_module
-from tileopt.ir.walks import ops_in_walk_order, ops_in_worklist_order
+from tileopt.ir.walks import (ops_and_blocks_in_walk_order, ops_in_walk_order,
+                               ops_in_worklist_order)
 
 
 def _roots(module):
@@ -14,6 +17,13 @@ def _roots(module):
         if op.regions and op is not module:
             yield op
             yield op.regions[-1]
+
+
+def _blocks(root):
+    """xDSL's blocks in walk order (``Region`` has no ``walk_blocks``)."""
+    if isinstance(root, Region):
+        return [b for block in root.blocks for b in block.walk_blocks()]
+    return list(root.walk_blocks())
 
 
 BLOCKS = """module {
@@ -41,6 +51,7 @@ def test_the_orders_of_xdsls_walks(corpus):
         module = parse_module(text, name)
         for root in _roots(module):
             assert ops_in_walk_order(root) == list(root.walk()), name
+            assert ops_and_blocks_in_walk_order(root)[1] == _blocks(root), name
             assert ops_in_worklist_order(root) == \
                 list(root.walk(reverse=True, region_first=True)), name
             compared += 1
