@@ -11,6 +11,17 @@ def version_line() -> str:
         return "tileopt (version unknown: not installed)"
 
 
+def cache_path(beside: str, name: str):
+    """Where the cache file ``name`` of the module whose file is ``beside`` lives, as Python
+    keeps byte code: in that folder's ``__pycache__``, or under ``sys.pycache_prefix``."""
+    import sys
+    from pathlib import Path
+
+    if sys.pycache_prefix:
+        return Path(sys.pycache_prefix) / "tileopt" / name
+    return Path(beside).resolve().parent / "__pycache__" / name
+
+
 def lazy_names(package: str, names: dict[str, str]):
     """A package's ``__getattr__`` (PEP 562) that imports the module ``names[name]`` holds
     ``name`` in when ``name`` is first used: a package's front door that costs nothing

@@ -33,6 +33,8 @@ import sys
 from pathlib import Path
 from types import CodeType
 
+from tileopt import cache_path
+
 # Past this many texts the file starts over with what this run used (a bound on growth).
 MAX_ENTRIES = 20_000
 
@@ -46,10 +48,7 @@ _loaded = False
 
 def cache_file() -> Path:
     tag = f"{sys.implementation.cache_tag}-{sys.hexversion:x}-O{sys.flags.optimize}"
-    name = f"dataclass-code-v2.{tag}.marshal"
-    if sys.pycache_prefix:
-        return Path(sys.pycache_prefix) / "tileopt" / name
-    return Path(__file__).resolve().parent / "__pycache__" / name
+    return cache_path(__file__, f"dataclass-code-v2.{tag}.marshal")
 
 
 def _cached_exec(source, globals=None, locals=None, /, *args, **kwargs):

@@ -23,6 +23,8 @@ import os
 import sys
 from pathlib import Path
 
+from tileopt import cache_path
+
 VERSION = 1
 MAX_ENTRIES = 200  # past this many pipeline files the cache starts over
 
@@ -37,10 +39,7 @@ def enable() -> None:
 
 def cache_file() -> Path:
     tag = f"{sys.implementation.cache_tag}-O{sys.flags.optimize}"
-    name = f"pipeline-definitions-v{VERSION}.{tag}.pickle"
-    if sys.pycache_prefix:
-        return Path(sys.pycache_prefix) / "tileopt" / name
-    return Path(__file__).resolve().parent / "__pycache__" / name
+    return cache_path(__file__, f"pipeline-definitions-v{VERSION}.{tag}.pickle")
 
 
 def _stamps(files: list[Path]) -> tuple | None:
