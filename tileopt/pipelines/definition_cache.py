@@ -10,11 +10,12 @@ modification time and size of every file it was read from (the file and the file
 it ``extends``) and of the loader's own sources. A definition whose chain names
 ``plugins:`` is not kept (loading it registers passes), nor is a file that failed to load.
 
-Only the console commands use it (``enable``, from ``tileopt.cli``), as they use
-``driver/code_cache.py``: tileopt imported as a library reads every pipeline file. Like
-Python's byte-code cache it lives in this package's ``__pycache__`` (or under
-``sys.pycache_prefix``), is not written under ``PYTHONDONTWRITEBYTECODE``, and a file that
-cannot be read or written is ignored.
+Each definition has a file of its own (named by a checksum of its key, which the file also
+holds), so that a command reads only its pipeline's entry. Only the console commands use
+it (``enable``, from ``driver/opt.py`` once ``driver/code_cache.py`` is installed):
+tileopt imported as a library reads every pipeline file. Like Python's byte-code cache it
+lives in this package's ``__pycache__`` (or under ``sys.pycache_prefix``), is not written
+under ``PYTHONDONTWRITEBYTECODE``, and a file that cannot be read or written is ignored.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from pathlib import Path
 
 from tileopt import cache_path
 
-VERSION = 1
-MAX_ENTRIES = 200  # past this many pipeline files the cache starts over
+VERSION = 2
+MAX_ENTRIES = 200  # past this many kept definitions the folder starts over
 
 _enabled = False
 _SOURCES = ("loader.py", "model.py", "definition_cache.py", "../passes/index.py")
@@ -37,9 +38,15 @@ def enable() -> None:
     _enabled = True
 
 
-def cache_file() -> Path:
+def cache_folder() -> Path:
     tag = f"{sys.implementation.cache_tag}-O{sys.flags.optimize}"
-    return cache_path(__file__, f"pipeline-definitions-v{VERSION}.{tag}.pickle")
+    return cache_path(__file__, f"pipeline-definitions-v{VERSION}.{tag}")
+
+
+def _file(key: str) -> Path:
+    import zlib
+
+    return cache_folder() / f"{zlib.crc32(key.encode()):08x}.pickle"
 
 
 def _stamps(files: list[Path]) -> tuple | None:
@@ -55,20 +62,6 @@ def _stamps(files: list[Path]) -> tuple | None:
     return tuple(stamps)
 
 
-def _entries() -> dict:
-    import pickle
-
-    try:
-        with open(cache_file(), "rb") as handle:
-            data = pickle.load(handle)
-    except Exception:  # noqa: BLE001 - an unreadable or stale cache is no cache
-        return {}
-    if not (isinstance(data, tuple) and len(data) == 2 and data[0] == (VERSION, sys.version)
-            and isinstance(data[1], dict)):
-        return {}
-    return data[1]
-
-
 def _key(path: Path) -> str:
     return f"{os.getcwd()}\0{path}"
 
@@ -78,10 +71,17 @@ def lookup(path: Path):
     loaded from changed since; else None."""
     if not _enabled:
         return None
-    entry = _entries().get(_key(path))
-    if entry is None:
+    import pickle
+
+    key = _key(path)
+    try:
+        with open(_file(key), "rb") as handle:
+            entry = pickle.load(handle)
+    except Exception:  # noqa: BLE001 - a missing, unreadable or stale entry is no entry
         return None
-    stamps, definition = entry
+    if not (isinstance(entry, tuple) and len(entry) == 4 and entry[:2] == (sys.version, key)):
+        return None  # another Python, or another key with the same checksum
+    stamps, definition = entry[2:]
     files = [Path(stamp[0]) for stamp in stamps[:len(stamps) - len(_SOURCES)]]
     return definition if _stamps(files) == stamps else None
 
@@ -95,16 +95,17 @@ def store(path: Path, files: list[Path], definition) -> None:
         return
     import pickle
 
-    entries = _entries()
-    if len(entries) >= MAX_ENTRIES:
-        entries = {}
-    entries[_key(path)] = (stamps, definition)
-    target = cache_file()
+    key = _key(path)
+    target = _file(key)
     temporary = target.with_name(f"{target.name}.{os.getpid()}.tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
+        kept = list(target.parent.glob("*.pickle"))
+        if len(kept) >= MAX_ENTRIES:
+            for old in kept:
+                old.unlink(missing_ok=True)
         with open(temporary, "wb") as handle:
-            pickle.dump(((VERSION, sys.version), entries), handle)
+            pickle.dump((sys.version, key, stamps, definition), handle)
         os.replace(temporary, target)  # atomic: a parallel command reads the old or the new
     except (OSError, pickle.PicklingError):
         try:

@@ -40,13 +40,17 @@ CHILD = """\
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    """The cache switched on, in a file of its own, written even where this machine's
+    """The cache switched on, in a folder of its own, written even where this machine's
     shells set PYTHONDONTWRITEBYTECODE."""
     monkeypatch.setattr(definition_cache, "_enabled", True)
-    monkeypatch.setattr(definition_cache, "cache_file", lambda: tmp_path / "cache.pickle")
+    monkeypatch.setattr(definition_cache, "cache_folder", lambda: tmp_path / "cache")
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     monkeypatch.chdir(tmp_path)
-    return tmp_path / "cache.pickle"
+    return tmp_path / "cache"
+
+
+def _entry_file(path: Path) -> Path:
+    return definition_cache._file(definition_cache._key(path))  # noqa: SLF001
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -64,7 +68,7 @@ def test_a_kept_definition_equals_a_fresh_load(cache, tmp_path):
     child = _write(tmp_path, "child.yaml", CHILD)
     assert definition_cache.lookup(child) is None
     fresh = load_definition(child)
-    assert cache.is_file()
+    assert _entry_file(child).is_file()
     kept = definition_cache.lookup(child)
     assert kept is not None and kept is not fresh
     assert kept == fresh and _steps(kept) == _steps(fresh)
@@ -107,18 +111,29 @@ def test_a_chain_with_plugins_is_not_kept(cache, tmp_path):
 
 def test_nothing_is_kept_when_switched_off_or_unwritable(tmp_path, monkeypatch):
     path = _write(tmp_path, "base.yaml", BASE)
-    monkeypatch.setattr(definition_cache, "cache_file", lambda: tmp_path / "cache.pickle")
+    monkeypatch.setattr(definition_cache, "cache_folder", lambda: tmp_path / "cache")
     load_definition(path)  # not a command: never switched on
-    assert not (tmp_path / "cache.pickle").exists()
+    assert not (tmp_path / "cache").exists()
     monkeypatch.setattr(definition_cache, "_enabled", True)
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
     load_definition(path)
-    assert not (tmp_path / "cache.pickle").exists()
-    (tmp_path / "cache.pickle").write_bytes(b"not a pickle")
+    assert not (tmp_path / "cache").exists()
+    (tmp_path / "cache").mkdir()
+    _entry_file(path).write_bytes(b"not a pickle")
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     assert definition_cache.lookup(path) is None  # an unreadable file is no cache
     load_definition(path)
     assert definition_cache.lookup(path) is not None  # and is replaced
+
+
+def test_an_entry_is_read_only_for_its_own_key(cache, tmp_path):
+    # Entries are named by a checksum of their key; one of another key under that name
+    # (a collision) is not taken.
+    first, second = (_write(tmp_path, name, BASE) for name in ("a.yaml", "b.yaml"))
+    load_definition(first)
+    os.replace(_entry_file(first), _entry_file(second))
+    assert definition_cache.lookup(second) is None
+    assert load_definition(second).file == second
 
 
 _COMMAND = """
