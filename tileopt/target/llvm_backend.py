@@ -255,19 +255,15 @@ def _new_target_machine(target: GPUTarget, opt_level: int) -> llvm.TargetMachine
     return machine
 
 
-def data_layout(target: GPUTarget) -> str:
-    return str(target_machine(target).target_data)
-
-
 @cache
-def llvm_data_layout(target: GPUTarget) -> str:
-    """``data_layout`` asked where LLVM is (``llvm_call``): the translation to LLVM IR
-    needs it before LLVM has seen the module."""
+def data_layout(target: GPUTarget) -> str:
+    """The target's data layout, asked where LLVM is (``llvm_call``): the translation to LLVM
+    IR needs it before LLVM has seen the module."""
     return llvm_call(_data_layout_bytes, (target,), f"the data layout of {target.arch}").decode()
 
 
 def _data_layout_bytes(target: GPUTarget) -> bytes:
-    return data_layout(target).encode()
+    return str(target_machine(target).target_data).encode()
 
 
 def prepare_for_target(module: llvm.ModuleRef, target: GPUTarget) -> None:

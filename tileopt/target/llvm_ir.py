@@ -81,7 +81,7 @@ class ModuleTranslation(TranslationState):
         self.module.triple = ""  # llvmlite's default is "unknown-unknown-unknown"
         if self.target is not None:
             self.module.triple = self.target.triple
-            self.module.data_layout = llvm_backend.llvm_data_layout(self.target)
+            self.module.data_layout = llvm_backend.data_layout(self.target)
             return
         for name, field in (("llvm.target_triple", "triple"), ("llvm.data_layout", "data_layout")):
             if isinstance(value := self.source.attributes.get(name), builtin.StringAttr):
