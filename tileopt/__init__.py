@@ -22,6 +22,24 @@ def cache_path(beside: str, name: str):
     return Path(beside).resolve().parent / "__pycache__" / name
 
 
+def write_cache(path, data: bytes) -> None:
+    """Write ``data`` to the cache file ``path`` (a ``Path``) atomically, so that a parallel
+    command reads the old file or the new one; a cache that cannot be written is no cache:
+    a failure leaves nothing behind and is not an error."""
+    import os
+
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            temporary.unlink()
+        except OSError:
+            pass
+
+
 def lazy_names(package: str, names: dict[str, str]):
     """A package's ``__getattr__`` (PEP 562) that imports the module ``names[name]`` holds
     ``name`` in when ``name`` is first used: a package's front door that costs nothing

@@ -28,12 +28,11 @@ from __future__ import annotations
 
 import builtins
 import marshal
-import os
 import sys
 from pathlib import Path
 from types import CodeType
 
-from tileopt import cache_path
+from tileopt import cache_path, write_cache
 
 # Past this many texts the file starts over with what this run used (a bound on growth).
 MAX_ENTRIES = 20_000
@@ -98,16 +97,7 @@ def save() -> None:
         entries = {source: marshal.dumps(code) for source, code in _code.items()}
     else:
         entries.update((source, marshal.dumps(_code[source])) for source in _new)
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_bytes(marshal.dumps((sys.version, entries)))
-        os.replace(temporary, path)  # atomic: a parallel command reads the old or the new
-    except OSError:
-        try:
-            temporary.unlink()
-        except OSError:
-            pass
+    write_cache(path, marshal.dumps((sys.version, entries)))
     _new.clear()
 
 

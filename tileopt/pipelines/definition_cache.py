@@ -24,7 +24,7 @@ import os
 import sys
 from pathlib import Path
 
-from tileopt import cache_path
+from tileopt import cache_path, write_cache
 
 VERSION = 2
 MAX_ENTRIES = 200  # past this many kept definitions the folder starts over
@@ -96,19 +96,12 @@ def store(path: Path, files: list[Path], definition) -> None:
     import pickle
 
     key = _key(path)
-    target = _file(key)
-    temporary = target.with_name(f"{target.name}.{os.getpid()}.tmp")
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        kept = list(target.parent.glob("*.pickle"))
+        data = pickle.dumps((sys.version, key, stamps, definition))
+        kept = list(cache_folder().glob("*.pickle"))
         if len(kept) >= MAX_ENTRIES:
             for old in kept:
                 old.unlink(missing_ok=True)
-        with open(temporary, "wb") as handle:
-            pickle.dump((sys.version, key, stamps, definition), handle)
-        os.replace(temporary, target)  # atomic: a parallel command reads the old or the new
     except (OSError, pickle.PicklingError):
-        try:
-            temporary.unlink()
-        except OSError:
-            pass
+        return
+    write_cache(_file(key), data)

@@ -386,10 +386,12 @@ def llvm_call(function: Callable[..., bytes], args: tuple, what: str) -> bytes:
 
 
 def start_worker() -> None:
-    """Fork the LLVM worker now, if this process will use one, so that it loads LLVM's
-    library (about 45 ms) while this process goes on (the command does this as soon as it
-    knows it will emit code, before it runs any pass)."""
-    if hasattr(os, "fork") and os.environ.get("TILEOPT_LLVM_IN_PROCESS") != "1":
+    """Fork the LLVM worker now, so that it loads LLVM's library (about 45 ms) while this
+    process goes on (the command does this as soon as it knows it will emit code, before it
+    runs any pass). Nothing to gain where LLVM is loaded already (a compile server's child)
+    or runs in-process: the worker, if any, is forked at its first call then."""
+    if hasattr(os, "fork") and os.environ.get("TILEOPT_LLVM_IN_PROCESS") != "1" \
+            and not loaded_here():
         with _WORKER_LOCK:
             _Worker.current()
 

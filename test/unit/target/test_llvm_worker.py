@@ -230,9 +230,12 @@ def test_the_command_starts_its_worker_before_the_passes_and_never_loads_llvm(tm
     assert ".entry" in (tmp_path / "k.ptx").read_text()
 
 
-def test_a_worker_started_early_and_never_used_is_not_waited_for():
+def test_a_worker_started_early_and_never_used_is_not_waited_for(monkeypatch):
     if llvm_backend._Worker.live is not None:  # noqa: SLF001
         llvm_backend._Worker.live.close()  # noqa: SLF001
+    llvm_backend.start_worker()  # LLVM is loaded here (pytest's process): nothing to start
+    assert llvm_backend._Worker.live is None  # noqa: SLF001
+    monkeypatch.setattr(llvm_backend, "loaded_here", lambda: False)  # as a command's process
     llvm_backend.start_worker()
     worker = llvm_backend._Worker.live  # noqa: SLF001
     assert worker is not None and worker.calls == 0
