@@ -62,10 +62,9 @@ class PassManager:
             inst.before_pipeline(module)
         self._verifier = ir_io.incremental_verifier()
         # How many passes have changed the IR so far, and for each run of an idempotent
-        # pass, (pass, id of its op) -> (its op, that count after it ran); the op is held
-        # so that its id is not reused.
+        # pass, (pass, its op) -> that count after it ran (ops compare by identity).
         self._changes = 0
-        self._idempotent_runs: dict[tuple[object, int], tuple[Operation, int]] = {}
+        self._idempotent_runs: dict[tuple[object, Operation], int] = {}
         if self.verify_each and self.pipeline.steps:  # (no pass: nothing to compare with)
             self._verifier.start(module)
         with diagnostic_handler(self.diagnostics, self.filename):
@@ -131,7 +130,7 @@ class PassManager:
                 for inst in self.instrumentations:
                     inst.verify_time(time.perf_counter() - start)
             if type(step.pass_).idempotent:
-                self._idempotent_runs[(step.pass_, id(op))] = (op, self._changes)
+                self._idempotent_runs[(step.pass_, op)] = self._changes
         for inst in self.instrumentations:
             inst.after_pass(step, op, module)
 
@@ -143,8 +142,7 @@ class PassManager:
         if not self.verify_each or self.statistics is not None or \
                 log.isEnabledFor(logging.DEBUG) or not type(step.pass_).idempotent:
             return False
-        last = self._idempotent_runs.get((step.pass_, id(op)))
-        return last is not None and last[0] is op and last[1] == self._changes
+        return self._idempotent_runs.get((step.pass_, op)) == self._changes
 
     def _failed(self, step: PassStep, op: Operation, module: ModuleOp) -> None:
         debug_log(step.name).debug("failed")
