@@ -61,7 +61,7 @@ from tileopt.dialects.layout_of import encoding_of, linear_layout_of
 from tileopt.dialects.tt_types import PointerType
 from tileopt.dialects.ttg import target_name, threads_per_warp
 from tileopt.dialects.ttg_types import MemDescType
-from tileopt.ir.walks import ops_in_walk_order
+from tileopt.ir.walks import ops_and_blocks_in_walk_order, ops_in_walk_order
 from tileopt.layouts.encodings import (
     Blocked,
     Encoding,
@@ -444,14 +444,6 @@ UNBOUNDED = (0, 1 << 63)
 # ------------------------------------------------------------------ liveness
 
 
-def _blocks_of(op: Operation) -> list[Block]:
-    blocks = []
-    for inner in ops_in_walk_order(op):
-        for region in inner.regions:
-            blocks.extend(region.blocks)
-    return blocks
-
-
 def _ancestor_block_in_region(region, block: Block) -> Block | None:
     current: Block | None = block
     while current is not None:
@@ -469,7 +461,7 @@ class Liveness:
     these."""
 
     def __init__(self, root: Operation, values: Iterable[SSAValue]):
-        self.blocks = _blocks_of(root)
+        self.blocks = ops_and_blocks_in_walk_order(root)[1]  # (the fixed point: any order)
         self.live_in: dict[Block, set[SSAValue]] = {}
         self.live_out: dict[Block, set[SSAValue]] = {}
         in_root = set(self.blocks)

@@ -310,7 +310,8 @@ def _signature(op: Operation) -> tuple:
     successors; one flat tuple, its groups ended by ``None`` (no type, attribute item or
     block is None). Attributes and types are immutable values, SSA values and blocks
     compare by identity; holding them (and ``op``) keeps their identity from being reused.
-    (The module op's; the others' are :func:`_op_signatures`, the same facts.)"""
+    (Built for every op only when the walk's ``_Fingerprint`` differs, and for the root
+    op in every fingerprint.)"""
     block = op.parent
     region = None if block is None else block.parent
     # ``_operands`` is xDSL 0.74's tuple behind ``op.operands`` (iterating that view is a

@@ -15,6 +15,7 @@ from tileopt.conversion.triton_gpu_to_llvm.load_store import unique_registers, v
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering, lowers
 from tileopt.conversion.triton_gpu_to_llvm.shared_access import access_of_view
 from tileopt.conversion.triton_gpu_to_llvm.shared_view import token, view_of
+from tileopt.dialects.tt_canonicalize import is_zero_constant
 
 
 @lowers("ttg.async_commit_group")
@@ -29,20 +30,6 @@ def _wait(fl: FunctionLowering, op: Operation) -> None:
     fl.set(op.results[0], [token(fl)])
 
 
-def _is_zero(value) -> bool:
-    """Whether ``value`` is a constant whose elements are all zero."""
-    owner = getattr(value, "owner", None)
-    attr = owner.properties.get("value") if owner is not None and owner.name == "arith.constant" \
-        else None
-    if attr is None:
-        return False
-    data = getattr(attr, "get_values", None)
-    values = data() if data is not None else [getattr(attr, "value", None)]
-    if isinstance(values, (list, tuple)) and values and not hasattr(values[0], "data"):
-        return values.count(0) == len(values)   # plain numbers (a splat's many copies): in C
-    return all(getattr(v, "data", v) == 0 for v in values)
-
-
 @lowers("ttg.async_copy_global_to_local")
 def _async_copy(fl: FunctionLowering, op: Operation) -> None:
     """Each thread copies its registers' elements, one ``async_copy`` per vector: as many
@@ -51,7 +38,7 @@ def _async_copy(fl: FunctionLowering, op: Operation) -> None:
     Masked-off vectors read 0 bytes, which zero-fills them."""
     b = fl.b
     src, mask, other = op.src, op.mask, op.other
-    if other is not None and not _is_zero(other):
+    if other is not None and not is_zero_constant(other):
         raise fl.error(op, "async copies fill masked-off elements with zeros only")
     view = view_of(fl, op.result)
     eb = view.element_bytes

@@ -148,14 +148,17 @@ def hoist_and_unique_constants(root: Operation | Region) -> None:
 class GreedyApplier(GreedyRewritePatternApplier):
     """xDSL's applier (dead ops erased, folds, then the patterns) where an op made by a
     fold or a pattern without a location takes the location of the op it rewrites, as
-    MLIR's folder and (nearly all) patterns build them (``op->getLoc()``)."""
+    MLIR's folder and (nearly all) patterns build them (``op->getLoc()``).
+
+    ``GreedyWalker`` runs these steps through ``greedy_driver`` (with
+    ``_adopt_location``); this method is xDSL's way, kept as the reference its test
+    compares with."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         location = op.location
 
         def adopt(new: Operation) -> None:
-            if isinstance(new.location, UnknownLoc):
-                new.location = location
+            _adopt_location(new, location)
 
         rewriter.operation_insertion_handler.append(adopt)
         try:
