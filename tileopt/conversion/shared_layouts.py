@@ -148,11 +148,21 @@ class CoordPacking:
             self.shifts.append(total)
             total += w
         self.bits = total
-        # (id(layout), in dim) -> (layout, its packed bases): see ``_bases``.
-        self._packed: dict[tuple[int, str], tuple[LinearLayout, tuple[int, ...]]] = {}
+        self._packed: dict[tuple[LinearLayout, str], tuple[int, ...]] = {}
 
     def pack(self, coords: Sequence[int]) -> int:
         return sum(c << s for c, s in zip(coords, self.shifts))
+
+    def packed_bases(self, layout: LinearLayout, dim: str) -> tuple[int, ...]:
+        """``layout``'s bases of in-dim ``dim``, packed (none if it has no such dim); kept:
+        plan_transfer measures every candidate against the same two layouts (a layout
+        remembers its hash, and a lookup of the same object compares it by identity)."""
+        key = (layout, dim)
+        bases = self._packed.get(key)
+        if bases is None:
+            bases = self._packed[key] = tuple(self.pack(b) for b in layout.get_bases(dim)) \
+                if layout.has_in_dim(dim) else ()
+        return bases
 
     def unpack(self, value: int) -> tuple[int, ...]:
         return tuple((value >> s) & ((1 << w) - 1) for s, w in zip(self.shifts, self.widths))
@@ -289,15 +299,7 @@ class TransferPlan:
 
 
 def _bases(layout: LinearLayout, packing: CoordPacking, dim: str) -> list[int]:
-    # Packed once per (layout object, dim) and packing: plan_transfer measures every
-    # candidate against the same two layouts.
-    key = (id(layout), dim)
-    known = packing._packed.get(key)  # noqa: SLF001
-    if known is None or known[0] is not layout:
-        bases = tuple(packing.pack(b) for b in layout.get_bases(dim)) \
-            if layout.has_in_dim(dim) else ()
-        known = packing._packed[key] = (layout, bases)  # noqa: SLF001
-    return list(known[1])
+    return list(packing.packed_bases(layout, dim))
 
 
 def _vector_bases(layout: LinearLayout, packing: CoordPacking, element_bytes: int) -> list[int]:
