@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING
 from xdsl.ir import Attribute, Dialect, Operation, OpTraits, SSAValue
 from xdsl.traits import HasCanonicalizationPatternsTrait, HasFolder
 
+from tileopt.dialects import xdsl_fast_paths
+
 if TYPE_CHECKING:
     from xdsl.pattern_rewriter import RewritePattern
 
@@ -75,8 +77,19 @@ def _add_trait(op_type: type[Operation], trait) -> None:
     op_type.traits.add_trait(trait)
 
 
+_GENERATION = [0]
+
+
+def patterns_generation() -> tuple[int, int]:
+    """Changes whenever an op class gains patterns, a folder or any other trait: what was
+    derived from an op class's patterns and traits before (the greedy driver's plans) is
+    stale then. (Patterns added to a class that has some already add no trait.)"""
+    return _GENERATION[0], xdsl_fast_paths.trait_generation()
+
+
 def add_canonicalization_patterns(op_type: type[Operation], *patterns: RewritePattern) -> None:
     """Attach ``patterns`` (each rooted at an ``op_type`` op) to ``op_type``."""
+    _GENERATION[0] += 1
     trait = op_type.get_trait(TileoptCanonicalization)
     if trait is None:
         trait = TileoptCanonicalization()

@@ -138,6 +138,11 @@ _PLAN_GENERATION = [0]
 """Bumped when an op class gains a trait: the verification plans made before are stale."""
 
 
+def trait_generation() -> int:
+    """Changes whenever an op class gains a trait."""
+    return _PLAN_GENERATION[0]
+
+
 class _Plan:
     """What the fast path of one ``OpDef`` checks: per operand and result definition its
     constraint, and where the one variadic definition (if any) sits; the traits whose

@@ -9,10 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from xdsl.dialects.builtin import UnregisteredOp
-from xdsl.pattern_rewriter import PatternRewriteWalker
+from xdsl.dialects.builtin import ModuleOp, StringAttr, UnregisteredOp
+from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
+from xdsl.pattern_rewriter import PatternRewriteWalker, RewritePattern
 from xdsl.traits import ConstantLike, HasFolder
 
+from tileopt.dialects.canonicalization import add_canonicalization_patterns
 from tileopt.ir import make_context, parse_module, print_module
 from tileopt.transforms.canonicalization.convert_layout_patterns import CONVERT_LAYOUT_PATTERNS
 from tileopt.transforms.canonicalization.scf_patterns import ScfCanonicalization
@@ -171,3 +173,45 @@ def test_integer_fold_as_xdsls(corpus: Path):
                 assert len(ours) == len(xdsls) and all(
                     a is b or a == b for a, b in zip(ours, xdsls)), f"{op} in {label}"
     assert compared > 100 and folded >= 8
+
+
+def test_plans_kept_for_the_same_patterns():
+    """Runs with the same pattern objects share their plans; other objects get their own."""
+    patterns = [OpCanonicalization()]
+    first = canonicalize.GreedyApplier(patterns, ctx=make_context(), folding_enabled=True)
+    again = canonicalize.GreedyApplier(list(patterns), ctx=make_context(), folding_enabled=True)
+    other = canonicalize.GreedyApplier([OpCanonicalization()], ctx=make_context(),
+                                       folding_enabled=True)
+    assert greedy_driver._plan_table(first) is greedy_driver._plan_table(again)
+    assert greedy_driver._plan_table(first) is not greedy_driver._plan_table(other)
+
+
+def test_plans_follow_patterns_attached_later():
+    """A class that gains a pattern after a run has planned it gets it in the next run
+    (the kept plans are dropped), even when it already had patterns (no trait added)."""
+
+    @irdl_op_definition
+    class Probe(IRDLOperation):
+        name = "test.greedy_probe"
+        tag = prop_def(StringAttr)
+
+    class Retag(RewritePattern):
+        def __init__(self, old: str, new: str):
+            self.old, self.new = old, new
+
+        def match_and_rewrite(self, op, rewriter):
+            if op.tag.data == self.old:
+                op.tag = StringAttr(self.new)
+                rewriter.notify_op_modified(op)
+
+    def run() -> str:
+        module = ModuleOp([Probe(properties={"tag": StringAttr("a")})])
+        canonicalize.apply_greedily(make_context(), module, [canonicalize._OP_CANONICALIZATION],
+                                    fold_first=False)
+        return module.body.block.first_op.tag.data
+
+    assert run() == "a"
+    add_canonicalization_patterns(Probe, Retag("a", "b"))
+    assert run() == "b"
+    add_canonicalization_patterns(Probe, Retag("b", "c"))
+    assert run() == "c"

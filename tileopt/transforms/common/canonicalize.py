@@ -196,9 +196,14 @@ class GreedyWalker(PatternRewriteWalker):
         if type(self.pattern) is GreedyApplier:  # (GreedyApplier's work, per op class)
             state = self.__dict__.get("_greedy_state")
             if state is None:
-                state = self.__dict__["_greedy_state"] = greedy_driver.GreedyState()
+                state = self.__dict__["_greedy_state"] = greedy_driver.GreedyState(self.pattern)
             return greedy_driver.process_worklist(self, listener, _adopt_location, state)
         return super()._process_worklist(listener)
+
+
+# Shared by every run (stateless), so that runs find the greedy driver's plans for them.
+_ARITH_FOLDING = ArithFolding()
+_OP_CANONICALIZATION = OpCanonicalization()
 
 
 def apply_greedily(ctx: Context, root: Operation, patterns: list[RewritePattern],
@@ -210,7 +215,7 @@ def apply_greedily(ctx: Context, root: Operation, patterns: list[RewritePattern]
     folder, then the trait folds (a commutative op's constant operand moves right), done
     here by ``ArithFolding``. ``fold_first=False`` where the patterns fold first
     themselves (``canonicalize``'s, which count a fold as a pattern applied)."""
-    first: list[RewritePattern] = [ArithFolding()] if fold_first else []
+    first: list[RewritePattern] = [_ARITH_FOLDING] if fold_first else []
     walker = GreedyWalker(GreedyApplier([*first, *patterns], ctx=ctx, folding_enabled=True),
                           post_walk_func=region_dce)
     for region in root.regions:
@@ -245,4 +250,4 @@ class Canonicalize(Pass):
     top_down: bool = option(True, "seed the worklist in general top-down order")
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        apply_greedily(ctx, op, [OpCanonicalization()], fold_first=False)
+        apply_greedily(ctx, op, [_OP_CANONICALIZATION], fold_first=False)

@@ -396,6 +396,10 @@ def make_thread_local(c: _Candidate) -> None:
     Rewriter.erase_op(loop, safe_erase=False)
 
 
+# One list for every run (the patterns are stateless): the greedy driver keeps its plans.
+_PATTERNS = [OptimizeReshapeLayout(), OptimizeGatherLayout()]
+
+
 @register_pass
 class OptimizeThreadLocality(Pass):
     """Make reductions thread-local: reshape layouts along the reduced axis, and loop
@@ -404,7 +408,7 @@ class OptimizeThreadLocality(Pass):
     name = "tritongpu-optimize-thread-locality"
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        apply_patterns_greedily(ctx, op, [OptimizeReshapeLayout(), OptimizeGatherLayout()])
+        apply_patterns_greedily(ctx, op, _PATTERNS)
         candidates = [c for r in op.walk() if r.name == "tt.reduce"
                       if (c := find_candidate(r)) is not None]
         for candidate in candidates:

@@ -907,6 +907,11 @@ class LayoutRematerialization:
 # ------------------------------------------------------------------------------ the pass
 
 
+# One list for every run (the patterns are stateless): the greedy driver keeps its plans.
+_CLEAN_UP_PATTERNS = [*CONVERT_LAYOUT_PATTERNS, ScfCanonicalization("scf.for"),
+                      ScfCanonicalization("scf.if")]
+
+
 @register_pass
 class RemoveLayoutConversions(Pass):
     """Remove layout conversions: propagate anchor layouts, recompute cheap producers in the
@@ -940,6 +945,4 @@ class RemoveLayoutConversions(Pass):
         # Triton's last clean-up: dead loop-carried values, then scf.for's and scf.if's
         # canonicalization patterns with the conversions' (one greedy run)
         eliminate_dead_iter_args(op)
-        apply_patterns_greedily(ctx, op, [*CONVERT_LAYOUT_PATTERNS,
-                                          ScfCanonicalization("scf.for"),
-                                          ScfCanonicalization("scf.if")])
+        apply_patterns_greedily(ctx, op, _CLEAN_UP_PATTERNS)

@@ -261,6 +261,8 @@ class RankReduceDescriptorLoad(RewritePattern):
 
 COMBINE_PATTERNS = (CombineDotAdd, CombineSelectMaskedLoad, CombineAddPtr,
                     CombineBroadcastMulReduce, CombineReshapeReduce, RankReduceDescriptorLoad)
+# One list for every run (the patterns are stateless): the greedy driver keeps its plans.
+_PATTERNS = [p() for p in COMBINE_PATTERNS]
 
 
 @register_pass
@@ -270,4 +272,4 @@ class Combine(Pass):
     name = "triton-combine"
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        apply_patterns_greedily(ctx, op, [p() for p in COMBINE_PATTERNS])
+        apply_patterns_greedily(ctx, op, _PATTERNS)

@@ -132,6 +132,11 @@ class MoveBroadcastAfterElementwise(RewritePattern):
         rewriter.replace(op, new_ops, [w.result for w in wides])
 
 
+# The same objects for every run (stateless), as the ops' patterns are: the greedy driver
+# keeps its plans for them.
+_MOVE_PATTERNS = (MoveBroadcastAfterElementwise(), MoveSplatAfterElementwise())
+
+
 @register_pass
 class ReorderBroadcast(Pass):
     """Move splats and broadcasts after elementwise ops so the arithmetic runs once."""
@@ -141,5 +146,5 @@ class ReorderBroadcast(Pass):
     def apply(self, ctx: Context, op: Operation) -> None:
         patterns = [*canonicalization_patterns(tt.BroadcastOp),
                     *canonicalization_patterns(tt.ExpandDimsOp),
-                    MoveBroadcastAfterElementwise(), MoveSplatAfterElementwise()]
+                    *_MOVE_PATTERNS]
         apply_patterns_greedily(ctx, op, patterns)

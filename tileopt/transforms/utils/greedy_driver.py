@@ -24,9 +24,11 @@ cannot match the op's class. Here, per greedy run:
 
 Same visits in the same order, same rewriter calls, same error handling
 (``op.emit_error`` for an exception of a pattern) as xDSL's loop and applier, which
-``test_greedy_driver.py`` compares on the corpus kernels. Plans are made per run, when
-an op class is first visited (after the trait query that attaches its dialect's lazily
-imported patterns), so patterns attached before a run are always seen.
+``test_greedy_driver.py`` compares on the corpus kernels. A plan is made when an op
+class is first visited (after the trait query that attaches its dialect's lazily
+imported patterns) and kept for later runs with the same pattern objects until an op
+class gains patterns or traits (``_plan_table``), so patterns attached before a run are
+always seen.
 
 To propose upstream to xDSL: hoist ``GreedyRewritePatternApplier``'s per-visit work (the
 ``is_trivially_dead`` import, ``Folder(ctx)``, the fold traits) out of
@@ -56,7 +58,7 @@ from xdsl.interfaces import _HasFolderInterfaceTrait  # noqa: PLC2701 - the clas
 from xdsl.traits import Commutative, ConstantLike, HasFolder
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
-from tileopt.dialects.canonicalization import TileoptFolder
+from tileopt.dialects.canonicalization import TileoptFolder, patterns_generation
 
 _new = object.__new__
 _set = object.__setattr__
@@ -171,11 +173,39 @@ def _plan(applier: GreedyRewritePatternApplier, op: Operation) -> _Plan:
     return _Plan(fold, needs, tuple(patterns))
 
 
+_TABLES: dict[tuple, tuple[tuple[RewritePattern, ...], dict[type[Operation], _Plan]]] = {}
+"""(folding enabled, ids of the applier's patterns) -> those patterns (held so that their
+ids are not reused) and the plans made for them, per op class, while the op classes'
+patterns and traits are those of ``_TABLES_GENERATION``."""
+_TABLES_GENERATION: list = [None]
+_TABLES_LIMIT = 256  # pattern lists made per run (never found again) are forgotten so
+
+
+def _plan_table(applier: GreedyRewritePatternApplier) -> dict[type[Operation], _Plan]:
+    """The plans for ``applier``'s patterns, shared by the greedy runs that apply the same
+    pattern objects: a plan depends only on them, on whether folding is enabled and on
+    the op class's traits and patterns (``patterns_generation``), so it is what the run
+    would make at its first visit of the class. A run keeps the table it starts with, as
+    it kept its own plans (one made after a class gained patterns mid-run sees them)."""
+    generation = patterns_generation()
+    if generation != _TABLES_GENERATION[0]:
+        _TABLES.clear()
+        _TABLES_GENERATION[0] = generation
+    patterns = tuple(applier.rewrite_patterns)
+    key = (applier.folding_enabled, tuple(map(id, patterns)))
+    entry = _TABLES.get(key)
+    if entry is None:
+        if len(_TABLES) >= _TABLES_LIMIT:
+            _TABLES.clear()
+        entry = _TABLES[key] = (patterns, {})
+    return entry[1]
+
+
 class GreedyState:
     """What one greedy run (one walker) learns about op classes, kept over its iterations."""
 
-    def __init__(self) -> None:
-        self.plans: dict[type[Operation], _Plan] = {}
+    def __init__(self, applier: GreedyRewritePatternApplier) -> None:
+        self.plans = _plan_table(applier)
         self.constant_like: dict[type, bool] = {}
 
 

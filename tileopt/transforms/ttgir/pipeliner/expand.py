@@ -566,13 +566,18 @@ class _FirstApplying(RewritePattern):
                 return
 
 
+# Shared by every run (stateless): the greedy driver keeps its plans for them.
+ARITH_CANONICALIZATION_PATTERNS = [ArithCanonicalization()]
+_ARITH_FOLDING = [ArithFolding()]
+
+
 def resolve_masks(ctx: Context, module: Operation, arith_patterns: bool = True) -> None:
     """Simplify the arithmetic, then predicate every masked op in its mask's place.
     Without ``arith_patterns`` the simplification only folds and removes dead ops (the
     arith dialect's own canonicalization patterns, which Triton's AMD pipeliner asks
     for, are empty: no op's patterns run)."""
-    simplify = ArithCanonicalization() if arith_patterns else ArithFolding()
-    apply_patterns_greedily(ctx, module, [simplify])
+    apply_patterns_greedily(ctx, module, ARITH_CANONICALIZATION_PATTERNS if arith_patterns
+                            else _ARITH_FOLDING)
     for mask in [op for op in module.walk() if isinstance(op, MaskOp)]:
         body = mask.body.block
         terminator = body.last_op

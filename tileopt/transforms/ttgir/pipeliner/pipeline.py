@@ -23,7 +23,7 @@ from xdsl.ir import Operation
 
 from tileopt.ir import print_module
 from tileopt.passes import Pass, option, register_pass
-from tileopt.transforms.ttgir.pipeliner.expand import ArithCanonicalization, expand_loops
+from tileopt.transforms.ttgir.pipeliner.expand import ARITH_CANONICALIZATION_PATTERNS, expand_loops
 from tileopt.transforms.ttgir.pipeliner.lower_loops import lower_loops
 from tileopt.transforms.ttgir.pipeliner.schedule import (
     CLUSTER_ATTR,
@@ -67,7 +67,7 @@ class Pipeline(Pass):
             if loop_num_stages(loop, self.num_stages) > 1:
                 async_launch_dots(loop)
         update_waits(op)
-        apply_patterns_greedily(ctx, op, [ArithCanonicalization()])
+        apply_patterns_greedily(ctx, op, ARITH_CANONICALIZATION_PATTERNS)
 
     def _dump(self, phase: str, op: Operation) -> None:
         if self.dump_intermediate_steps:
