@@ -399,11 +399,52 @@ def _remember(plan: _Plan, key: tuple, op: Operation) -> None:
     plan.passed[key] = op
 
 
+_FIXED_EFFECTS: set | None = None
+"""The ``get_effects`` functions of xDSL's memory-effect traits that return one set for
+every op (``NoMemoryEffect``, ``Memory{Read,Write,Alloc,Free}Effect``)."""
+_DEAD_VERDICT = "would be trivially dead"
+_ASK_EACH_OP = "ask each op"
+
+
+def would_be_trivially_dead(op: Operation) -> bool:
+    """xDSL's ``would_be_trivially_dead``, remembered per op class where no op of the class
+    can answer otherwise: a registered class whose memory-effect traits (if any) all
+    return a fixed set (its terminator and symbol traits are the class's too). The
+    verdict is kept with the trait lookups (forgotten when a class gains a trait).
+    Upstream: a per-class answer of ``get_effects`` where every trait's is static."""
+    from xdsl.transforms.dead_code_elimination import would_be_trivially_dead as xdsls
+
+    cls = type(op)
+    key = (cls, _DEAD_VERDICT)
+    verdict = _TRAITS.get(key)
+    if verdict is None:
+        verdict = xdsls(op)
+        if not _fixed_effects_class(cls):
+            verdict = _ASK_EACH_OP
+        _TRAITS[key] = verdict
+    if verdict is _ASK_EACH_OP:
+        return xdsls(op)
+    return verdict  # type: ignore[return-value]
+
+
+def _fixed_effects_class(cls: type[Operation]) -> bool:
+    global _FIXED_EFFECTS
+    from xdsl.dialects.builtin import UnregisteredOp
+    from xdsl import traits
+
+    if _FIXED_EFFECTS is None:
+        _FIXED_EFFECTS = {kind.get_effects.__func__ for kind in (  # type: ignore[attr-defined]
+            traits.NoMemoryEffect, traits.MemoryReadEffect, traits.MemoryWriteEffect,
+            traits.MemoryAllocEffect, traits.MemoryFreeEffect)}
+    if issubclass(cls, UnregisteredOp):
+        return False
+    return all(getattr(type(trait).get_effects, "__func__", None) in _FIXED_EFFECTS
+               for trait in cls.get_traits_of_type(traits.MemoryEffect))
+
+
 def propagate_region_liveness(self, region: Region) -> None:
     """xDSL's fixed point in one call (``changed`` stays as it was, so ``region_dce``'s
     loop of rounds ends after this one)."""
-    from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
-
     live = self._live_ops  # noqa: SLF001
     order: list[Operation] = []
     regions = [region]

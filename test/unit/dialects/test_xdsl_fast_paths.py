@@ -171,6 +171,20 @@ def test_liveness_in_one_round_finds_xdsls_live_ops(corpus):
     assert compared > 10000 and dead > 2000, (compared, dead)
 
 
+def test_dead_op_verdict_per_class_agrees_with_xdsl(corpus):
+    """The per-class ``would_be_trivially_dead`` answers as xDSL's on every op of the
+    corpus, the ops of classes remembered and of classes asked op by op."""
+    from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
+
+    kinds = {True: 0, False: 0}
+    for name, module in _liveness_inputs(corpus):
+        for op in module.walk():
+            assert xdsl_fast_paths.would_be_trivially_dead(op) == would_be_trivially_dead(op), \
+                f"{op.name} in {name}"
+            kinds[xdsl_fast_paths._fixed_effects_class(type(op))] += 1
+    assert kinds[True] > 10000 and kinds[False] > 100, kinds
+
+
 def test_liveness_of_an_unreachable_block():
     module = parse_module(UNREACHABLE)
     region_dce(next(iter(module.ops)).regions[0])

@@ -56,9 +56,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.interfaces import _HasFolderInterfaceTrait  # noqa: PLC2701 - the class to recognise
 from xdsl.traits import Commutative, ConstantLike, HasFolder
-from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from tileopt.dialects.canonicalization import TileoptFolder, patterns_generation
+from tileopt.dialects.xdsl_fast_paths import would_be_trivially_dead
 
 _new = object.__new__
 _set = object.__setattr__
@@ -123,13 +123,30 @@ def integer_binary_fold(op: Operation):
         result = op.py_operation(lhs.value.data, rhs.value.data)  # type: ignore[attr-defined]
         if result is not None:
             return (IntegerAttr(result, lhs.type, truncate_bits=True),)
-    if isinstance(rhs, IntegerAttr) and op.is_right_unit(rhs):  # type: ignore[attr-defined]
+    if isinstance(rhs, IntegerAttr) and _is_right_unit(op, rhs):
         return (lhs_value,)
     if not op.has_trait(Commutative):
         return None
-    if isinstance(lhs, IntegerAttr) and op.is_right_unit(lhs):  # type: ignore[attr-defined]
+    if isinstance(lhs, IntegerAttr) and _is_right_unit(op, lhs):
         return (rhs_value,)
     return None
+
+
+_RIGHT_UNITS: dict[tuple, bool] = {}
+"""(op class, value, type) -> the class's ``is_right_unit`` of that ``IntegerAttr`` (a
+static method: several build ``IntegerAttr(1, type)`` to compare with, on every visit of
+an op with a constant operand)."""
+_RIGHT_UNITS_LIMIT = 4096
+
+
+def _is_right_unit(op: Operation, attr: IntegerAttr) -> bool:
+    key = (type(op), attr.value.data, attr.type)
+    found = _RIGHT_UNITS.get(key)
+    if found is None:
+        if len(_RIGHT_UNITS) >= _RIGHT_UNITS_LIMIT:
+            _RIGHT_UNITS.clear()
+        found = _RIGHT_UNITS[key] = op.is_right_unit(attr)  # type: ignore[attr-defined]
+    return found
 
 
 def _constant_value(value):
@@ -276,7 +293,9 @@ def _apply(applier: GreedyRewritePatternApplier, plans: dict[type[Operation], _P
            rewriter: PatternRewriter) -> None:
     """``GreedyRewritePatternApplier.match_and_rewrite`` with the class's plan."""
     results = op.results
-    if dce and (not results or results[0].first_use is None) and is_trivially_dead(op):
+    # (xDSL's is_trivially_dead, its class-level part answered once per class)
+    if dce and (not results or results[0].first_use is None) and all(
+            result.first_use is None for result in results) and would_be_trivially_dead(op):
         rewriter.erase(op)
         return
     plan = plans.get(type(op))
