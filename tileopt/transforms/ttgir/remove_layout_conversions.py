@@ -48,6 +48,7 @@ from tileopt.passes import Pass, PassFailure, register_pass
 from tileopt.transforms.canonicalization.convert_layout_patterns import CONVERT_LAYOUT_PATTERNS
 from tileopt.transforms.canonicalization.scf_patterns import ScfCanonicalization
 from tileopt.ir.locations import value_location
+from tileopt.ir.walks import ops_in_walk_order
 from tileopt.transforms.utils.builder import located
 from tileopt.transforms.utils.greedy_rewrite import apply_patterns_greedily
 from tileopt.transforms.utils.layout_propagation import (
@@ -123,12 +124,11 @@ def _insert_after_value(op: Operation, value: SSAValue) -> None:
 
 
 def _in_walk_order(func: Operation, ops: dict[Operation, None]) -> list[Operation]:
-    """``ops`` (all inside ``func``) in the order ``func.walk()`` visits them; the walk
-    stops at the last of them."""
+    """``ops`` (all inside ``func``) in the order ``func.walk()`` visits them."""
     if len(ops) < 2:
         return list(ops)
     order: dict[Operation, int] = {}
-    for op in func.walk():
+    for op in ops_in_walk_order(func):
         if op in ops:
             order[op] = len(order)
             if len(order) == len(ops):
@@ -188,7 +188,7 @@ class LayoutPropagation:
     def init_anchors(self) -> None:
         for arg in self.func.regions[0].block.args:
             self._add_anchor(arg)
-        for op in self.func.walk():
+        for op in ops_in_walk_order(self.func):
             if op is not self.func and is_layout_anchor(op):
                 for result in op.results:
                     self._add_anchor(result)
@@ -547,7 +547,7 @@ class LayoutRematerialization:
         self.mapped[old] = layout
 
     def _converts(self) -> list[ConvertLayoutOp]:
-        return [op for op in self.func.walk() if isinstance(op, ConvertLayoutOp)]
+        return [op for op in ops_in_walk_order(self.func) if isinstance(op, ConvertLayoutOp)]
 
     def for_each_convert(self, transform: Callable[[ConvertLayoutOp], bool]) -> bool:
         changed = False
@@ -859,7 +859,7 @@ class LayoutRematerialization:
         if parent is None:
             return False
         dots = []
-        for op in parent.walk():
+        for op in ops_in_walk_order(parent):
             if op.name not in ("tt.dot", "tt.dot_scaled", "ttng.warp_group_dot"):
                 continue
             layout = encoding(op.operands[0])
