@@ -673,7 +673,28 @@ def operation_info_hash(self, operands_hash: int | None = None) -> int:
                  hash(op._operands) if operands_hash is None else operands_hash))  # noqa: SLF001
 
 
+def _identity_hashed_classes() -> list[type]:
+    """xDSL's IR classes whose ``__hash__`` is ``id(self)`` written in Python (ops, blocks,
+    regions, values, uses: compared by identity)."""
+    from xdsl.ir import SSAValue
+    from xdsl.ir.core import _IRNode  # noqa: PLC2701 - the class that defines it
+    from xdsl.irdl.operations import IRDLOperation
+
+    return [IRDLOperation, _IRNode, SSAValue, Use]
+
+
+def identity_hashes() -> None:
+    """The identity hash of IR objects from C (``object.__hash__``) instead of a Python
+    call of ``id(self)`` per lookup: every set and dict of ops, values or blocks (the
+    worklist, liveness, CSE scopes, the layout passes' maps) pays for one. Still by
+    identity (the values differ: a set's iteration order is an address order either
+    way). Upstream: ``__hash__ = object.__hash__`` on those classes."""
+    for cls in _identity_hashed_classes():
+        cls.__hash__ = object.__hash__  # type: ignore[method-assign]
+
+
 def install() -> None:
+    identity_hashes()
     Operation.get_trait = classmethod(get_trait)
     Operation.get_traits_of_type = classmethod(get_traits_of_type)
     OpTraits.add_trait = add_trait
