@@ -119,10 +119,24 @@ def hoist_and_unique_constants(root: Operation | Region) -> None:
     location; one moved within the entry block keeps it (``%x`` stays ``%x``)."""
     known: dict[tuple, Operation] = {}
     kept: set[Operation] = set()
-    # An unregistered op is no constant (xDSL's has_trait says yes for it by default).
-    for const in [op for op in ops_in_walk_order(root)
-                  if op.has_trait(ConstantLike, value_if_unregistered=False) and not op.regions]:
-        region = _insertion_region(const)
+    # Asked once per op class and per block (the answers depend on nothing else).
+    is_constant: dict[type[Operation], bool] = {}
+    regions: dict[Block | None, Region | None] = {}
+    constants = []
+    for op in ops_in_walk_order(root):
+        kind = type(op)
+        answer = is_constant.get(kind)
+        if answer is None:
+            # An unregistered op is no constant (xDSL's has_trait says yes by default).
+            answer = is_constant[kind] = op.has_trait(ConstantLike, value_if_unregistered=False)
+        if answer and not op.regions:
+            constants.append(op)
+    for const in constants:
+        block = const.parent
+        if block in regions:
+            region = regions[block]
+        else:
+            region = regions[block] = _insertion_region(const)
         if region is None or not region.blocks:
             continue
         key = (id(region), _constant_key(const))
