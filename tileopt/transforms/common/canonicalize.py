@@ -197,9 +197,7 @@ class GreedyWalker(PatternRewriteWalker):
             return
         hoist_and_unique_constants(op)
         # xDSL's order (its walk(reverse=True, region_first=True)), without its generators
-        push = self._worklist.push
-        for sub_op in ops_in_worklist_order(op):
-            push(sub_op)
+        greedy_driver.fill_worklist(self, ops_in_worklist_order(op))
 
     def rewrite_region(self, region: Region) -> bool:
         if self.post_walk_func is region_dce and self.apply_recursively:

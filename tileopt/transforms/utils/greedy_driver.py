@@ -13,8 +13,10 @@ cannot match the op's class. Here, per greedy run:
   integer one; tileopt folders marked ``needs_constant_operand``) is not called on an op
   without one (it would return None); xDSL's integer ``fold`` is first tried through a
   cheaper copy (``integer_binary_fold``), and xDSL's runs only where that one folds;
-- an op whose first result is used is not asked whether it is trivially dead (it is
-  not: ``is_trivially_dead`` wants every result unused);
+- an op with a used result is not asked whether it is trivially dead (it is not:
+  ``is_trivially_dead`` wants every result unused); the answer for the others is kept
+  per op class where no op of the class can answer otherwise
+  (``xdsl_fast_paths.would_be_trivially_dead``);
 - a pattern may say which op classes it can act on: ``restricted_to(op_class)`` returns
   the pattern to run on ops of that class (itself or a narrower one) or None where it
   does nothing (``canonicalize``'s per-op patterns and the arith folders say so); patterns
@@ -54,6 +56,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.worklist import _MISSING  # noqa: PLC2701 - what a removed entry reads
 from xdsl.interfaces import _HasFolderInterfaceTrait  # noqa: PLC2701 - the class to recognise
 from xdsl.traits import Commutative, ConstantLike, HasFolder
 
@@ -116,7 +119,7 @@ def integer_binary_fold(op: Operation):
     operand, the trait queries of ``ConstantLike.get_constant_value`` (its value is what
     the constant's ``fold`` gives). The driver calls xDSL's own folder where this one
     does not return None."""
-    lhs_value, rhs_value = op.operands
+    lhs_value, rhs_value = op._operands  # noqa: SLF001 - the tuple behind ``operands``
     lhs, rhs = _constant_value(lhs_value), _constant_value(rhs_value)
     if isinstance(lhs, IntegerAttr) and isinstance(rhs, IntegerAttr):
         assert lhs.type == rhs.type
@@ -158,7 +161,7 @@ def _constant_value(value):
 
 def _has_constant_operand(op: Operation, needs: int, constant_like: dict[type, bool]) -> bool:
     """Whether an operand of ``op`` may give its folder what it ``needs``."""
-    for operand in op.operands:
+    for operand in op._operands:  # noqa: SLF001 - the tuple behind ``operands``
         owner = operand.owner
         owner_type = type(owner)
         known = constant_like.get(owner_type)
@@ -250,6 +253,18 @@ def rewrite_region(walker: PatternRewriteWalker, region: Region,
     return result
 
 
+def fill_worklist(walker: PatternRewriteWalker, ops: list[Operation]) -> None:
+    """``walker._worklist.push(op)`` for each of ``ops`` (distinct), in one step where the
+    worklist is empty (as it is at the start of each iteration)."""
+    worklist = walker._worklist  # noqa: SLF001
+    if worklist._map:  # noqa: SLF001
+        for op in ops:
+            worklist.push(op)
+        return
+    worklist._stack = ops  # noqa: SLF001
+    worklist._map = {op: i for i, op in enumerate(ops)}  # noqa: SLF001
+
+
 def process_worklist(walker: PatternRewriteWalker, listener: PatternRewriterListener,
                      on_insert: Callable[[Operation, Any], None] | None,
                      state: GreedyState) -> bool:
@@ -270,6 +285,7 @@ def process_worklist(walker: PatternRewriteWalker, listener: PatternRewriterList
     if on_insert is not None:
         rewriter.operation_insertion_handler.append(lambda new: on_insert(new, current[0]))
     plans, constant_like = state.plans, state.constant_like
+    stack, index = worklist._stack, worklist._map  # noqa: SLF001
     folder = None if applier.ctx is None else Folder(applier.ctx)
     dce = applier.dce_enabled
     while True:
@@ -283,21 +299,29 @@ def process_worklist(walker: PatternRewriteWalker, listener: PatternRewriterList
         except Exception as err:  # as xDSL's loop: reported at the op
             op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
         done |= rewriter.has_done_action
-        if not worklist:
+        # ``if not worklist: return; op = worklist.pop()``, read off its stack and index
+        # (which the walker's listener pushes to and removes from in place)
+        while stack:
+            op = stack.pop()
+            if op is not _MISSING:
+                break
+        else:
             return done
-        op = worklist.pop()
+        del index[op]
 
 
 def _apply(applier: GreedyRewritePatternApplier, plans: dict[type[Operation], _Plan],
            constant_like: dict[type, bool], folder: Folder | None, dce: bool, op: Operation,
            rewriter: PatternRewriter) -> None:
     """``GreedyRewritePatternApplier.match_and_rewrite`` with the class's plan."""
-    results = op.results
-    # (xDSL's is_trivially_dead, its class-level part answered once per class)
-    if dce and (not results or results[0].first_use is None) and all(
-            result.first_use is None for result in results) and would_be_trivially_dead(op):
-        rewriter.erase(op)
-        return
+    if dce:  # xDSL's is_trivially_dead, its class-level part answered once per class
+        for result in op.results:
+            if result.first_use is not None:
+                break
+        else:
+            if would_be_trivially_dead(op):
+                rewriter.erase(op)
+                return
     plan = plans.get(type(op))
     if plan is None:
         plan = plans[type(op)] = _plan(applier, op)
