@@ -693,8 +693,14 @@ def identity_hashes() -> None:
         cls.__hash__ = object.__hash__  # type: ignore[method-assign]
 
 
+def _patch_arith(module) -> None:
+    # (xDSL's integer binary ops define their own ``id(self)`` hash)
+    module.SignlessIntegerBinaryOperation.__hash__ = object.__hash__
+
+
 def install() -> None:
     identity_hashes()
+    _patch_on_import("xdsl.dialects.arith", _patch_arith)
     Operation.get_trait = classmethod(get_trait)
     Operation.get_traits_of_type = classmethod(get_traits_of_type)
     OpTraits.add_trait = add_trait

@@ -660,3 +660,25 @@ def test_cse_and_canonicalize_commands_run_the_fast_paths(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[-1] == "['propagate_region_liveness']"
     assert done.stdout.count("arith.addi") == 1  # CSE merged the two
+
+
+def test_ir_objects_hash_by_identity_in_c(corpus):
+    """Ops (every op class of the corpus kernels), blocks, regions, values and uses hash by
+    identity as xDSL's ``id(self)`` does, through ``object.__hash__``: equal-looking
+    objects stay distinct keys, each finds itself."""
+    from xdsl.ir import Use
+
+    module = parse_module((corpus / "cuda-sm90" / "matmul.ttgir").read_text())
+    ops = list(module.walk())
+    objects = [*ops, *(b for op in ops for r in op.regions for b in r.blocks),
+               *(r for op in ops for r in op.regions), *(v for op in ops for v in op.results),
+               *(u for op in ops for v in op.results for u in v.uses)]
+    kinds = {type(x) for x in objects}
+    assert any(issubclass(k, Use) for k in kinds) and len(kinds) > 20
+    for kind in kinds:
+        assert kind.__hash__ is object.__hash__, kind
+    table = {x: i for i, x in enumerate(objects)}
+    assert len(table) == len(objects)
+    assert all(table[x] == i for i, x in enumerate(objects))
+    twins = [op.clone() for op in ops[1:20]]
+    assert not any(twin in table for twin in twins)
