@@ -91,6 +91,7 @@ from xdsl.ir import (Attribute, Block, BlockArgument, Data, OpResult, Operation,
 from xdsl.ir.post_order import PostOrderIterator
 from xdsl.ir.core import SSAValues, _unknown_loc
 from xdsl.ir.core import OpTraits
+from xdsl import traits as _traits
 from xdsl.traits import IsolatedFromAbove, OpTrait, SameOperandsAndResultType
 from xdsl.utils.exceptions import VerifyException
 from xdsl.irdl import operations as _ops
@@ -427,19 +428,42 @@ def would_be_trivially_dead(op: Operation) -> bool:
     return verdict  # type: ignore[return-value]
 
 
+_EFFECTS = "memory effects"
+_UNKNOWN = object()
+_xdsl_get_effects = _traits.get_effects
+
+
+def get_effects(op: Operation):
+    """xDSL's ``get_effects`` (``xdsl.traits``), the answer of a class whose effect traits
+    all return a fixed set (or that has none) kept per class, with the trait lookups; a
+    new set per call, as xDSL's. Upstream: the same, per class in ``get_effects``."""
+    cls = type(op)
+    key = (cls, _EFFECTS)
+    found = _TRAITS.get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        found = _xdsl_get_effects(op)
+        if not _fixed_effects_class(cls):
+            found = _ASK_EACH_OP
+        elif found is not None:
+            found = frozenset(found)
+        _TRAITS[key] = found
+    if found is _ASK_EACH_OP:
+        return _xdsl_get_effects(op)
+    return None if found is None else set(found)  # type: ignore[arg-type]
+
+
 def _fixed_effects_class(cls: type[Operation]) -> bool:
     global _FIXED_EFFECTS
     from xdsl.dialects.builtin import UnregisteredOp
-    from xdsl import traits
 
     if _FIXED_EFFECTS is None:
         _FIXED_EFFECTS = {kind.get_effects.__func__ for kind in (  # type: ignore[attr-defined]
-            traits.NoMemoryEffect, traits.MemoryReadEffect, traits.MemoryWriteEffect,
-            traits.MemoryAllocEffect, traits.MemoryFreeEffect)}
+            _traits.NoMemoryEffect, _traits.MemoryReadEffect, _traits.MemoryWriteEffect,
+            _traits.MemoryAllocEffect, _traits.MemoryFreeEffect)}
     if issubclass(cls, UnregisteredOp):
         return False
     return all(getattr(type(trait).get_effects, "__func__", None) in _FIXED_EFFECTS
-               for trait in cls.get_traits_of_type(traits.MemoryEffect))
+               for trait in cls.get_traits_of_type(_traits.MemoryEffect))
 
 
 def propagate_region_liveness(self, region: Region) -> None:
@@ -701,6 +725,7 @@ def _patch_arith(module) -> None:
 def install() -> None:
     identity_hashes()
     _patch_on_import("xdsl.dialects.arith", _patch_arith)
+    _traits.get_effects = get_effects
     Operation.get_trait = classmethod(get_trait)
     Operation.get_traits_of_type = classmethod(get_traits_of_type)
     OpTraits.add_trait = add_trait
