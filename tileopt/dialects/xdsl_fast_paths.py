@@ -172,28 +172,55 @@ def _reads_types_only(trait) -> bool:
 _PASSED_LIMIT = 4096
 """Entries of one op class's ``_Plan.passed`` before it starts again (each holds its
 types and attributes alive)."""
+_EQUALS_LIMIT = 1 << 16
+"""Types and attributes in ``_EQUALS_FIRST`` before every verdict is forgotten (the value
+keys name the first equal ones by id: the two are forgotten together)."""
 _PLANS_WITH_VERDICTS: list[_Plan] = []
 REMEMBER_VERDICTS = False
-"""On only while a module is verified (``remembering_verdicts``): the IR does not change
-meanwhile, so an entry may hold its op (and so the op's types) instead of copies."""
+"""On only while a module is verified (``remembering_verdicts``)."""
+_KEEPING = [0]
+"""How many ``keeping_verdicts`` scopes are open."""
 
 
 @contextmanager
 def remembering_verdicts() -> Iterator[None]:
-    """Remember verdicts while a module is verified; forget them after, so that the IR
-    that a pass replaces next is not kept alive."""
+    """Remember verdicts while a module is verified; forget them after (unless a
+    ``keeping_verdicts`` scope is open), so that the types of the IR that a pass
+    replaces next are not kept alive."""
     global REMEMBER_VERDICTS
+    if not REMEMBER_VERDICTS and len(_EQUALS_FIRST) > _EQUALS_LIMIT:
+        forget_verdicts()  # (kept ones: between verifications, never during one)
     before, REMEMBER_VERDICTS = REMEMBER_VERDICTS, True
     try:
         yield
     finally:
         REMEMBER_VERDICTS = before
-        if not before:
-            for plan in _PLANS_WITH_VERDICTS:
-                plan.passed.clear()
-            _PLANS_WITH_VERDICTS.clear()
-            _FIRST_EQUAL.clear()
-            _EQUALS_FIRST.clear()
+        if not before and not _KEEPING[0]:
+            forget_verdicts()
+
+
+@contextmanager
+def keeping_verdicts() -> Iterator[None]:
+    """Keep the verdicts remembered by the verifications inside this scope until it ends
+    (the verifications after each pass of one pipeline run: an op re-verified after a
+    pass mostly has the type and attribute objects of ops verified before). An entry
+    holds the types and attributes of its key, never an op, so the IR may change
+    between verifications."""
+    _KEEPING[0] += 1
+    try:
+        yield
+    finally:
+        _KEEPING[0] -= 1
+        if not _KEEPING[0] and not REMEMBER_VERDICTS:
+            forget_verdicts()
+
+
+def forget_verdicts() -> None:
+    for plan in _PLANS_WITH_VERDICTS:
+        plan.passed.clear()
+    _PLANS_WITH_VERDICTS.clear()
+    _FIRST_EQUAL.clear()
+    _EQUALS_FIRST.clear()
 
 
 _FIRST_EQUAL: dict[tuple[type, Attribute], Attribute] = {}
@@ -381,17 +408,21 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
         trait.verify(op)
     if simple:
         _remember(plan, key, op)
-        _remember(plan, value_key, op)
+        _remember(plan, value_key, None)
 
 
-def _remember(plan: _Plan, key: tuple, op: Operation) -> None:
-    # the op (and ``_EQUALS_FIRST``) holds the types and attributes of the key alive
-    # until the module's verification ends, so that their ids are not reused
+def _remember(plan: _Plan, key: tuple, op: Operation | None) -> None:
+    """Enter ``key`` (an identity key with its ``op``, or a value key) as passed. An
+    identity key's entry holds the op's types and attributes, so that their ids are not
+    reused while it is remembered; a value key names the first equal ones, which
+    ``_FIRST_EQUAL`` holds."""
     if not plan.passed:
         _PLANS_WITH_VERDICTS.append(plan)
     elif len(plan.passed) >= _PASSED_LIMIT:
         plan.passed.clear()
-    plan.passed[key] = op
+    plan.passed[key] = None if op is None else (
+        *[v._type for v in op._operands], *[r._type for r in op.results],  # noqa: SLF001
+        *op.properties.values(), *op.attributes.values())
 
 
 def propagate_region_liveness(self, region: Region) -> None:

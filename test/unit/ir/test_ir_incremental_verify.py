@@ -4,6 +4,7 @@ caught, with the error a whole-module verification gives, and named by the pass 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 import pytest
@@ -107,15 +108,31 @@ def full_error(breakage) -> str:
     return err.value.format()
 
 
+def swap_operands(module):
+    # A valid change: the ops around it are verified again, their verdicts remembered.
+    sub = ops(module, "arith.subi")[0]
+    sub.operands = [sub.operands[1], sub.operands[0]]
+
+
+@pytest.mark.parametrize("kept", [False, True])
 @pytest.mark.parametrize("name", BREAKAGES)
-def test_incremental_verification_reports_what_a_full_one_does(name):
+def test_incremental_verification_reports_what_a_full_one_does(name, kept):
+    """Also (``kept``) in the scope of a pipeline run, where the verdicts of an earlier
+    verification (the op definitions' checks of the same types and attributes) are kept
+    for the next one: a break after a valid change is still caught."""
     module = parse_module(TEXT, "in.mlir")
     verifier = IncrementalVerifier()
     verifier.start(module)
-    verifier.verify(module, "in.mlir")  # nothing changed: nothing to report
-    BREAKAGES[name](module)
-    with pytest.raises(TileoptError) as err:
-        verifier.verify(module, "in.mlir")
+    with verifier.kept() if kept else contextlib.nullcontext():
+        verifier.verify(module, "in.mlir")  # nothing changed: nothing to report
+        if kept:
+            swap_operands(module)
+            assert verifier.verify(module, "in.mlir")
+            swap_operands(module)
+            assert verifier.verify(module, "in.mlir")
+        BREAKAGES[name](module)
+        with pytest.raises(TileoptError) as err:
+            verifier.verify(module, "in.mlir")
     assert err.value.format() == full_error(BREAKAGES[name])
 
 
@@ -137,8 +154,7 @@ def test_a_valid_change_passes_and_is_remembered():
     module = parse_module(TEXT, "in.mlir")
     verifier = IncrementalVerifier()
     verifier.start(module)
-    sub = ops(module, "arith.subi")[0]
-    sub.operands = [sub.operands[1], sub.operands[0]]
+    swap_operands(module)
     verifier.verify(module, "in.mlir")
     verifier.verify(module, "in.mlir")
 
@@ -216,11 +232,55 @@ def incremental_and_full(text: str, breakage) -> tuple[str, str]:
     return err.value.format(), full.value.format()
 
 
-@pytest.mark.parametrize("breakage", [more_warps_in_the_module, a_layout_of_other_warps])
+def a_shared_layout_on_a_tensor(module):
+    other = parse_module("""\
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @f(%t: tensor<128xi32, #shared>) {
+    tt.return
+  }
+}
+""")
+    ops(module, "tt.make_range")[1].results[0]._type = \
+        ops(other, "tt.func")[0].body.block.args[0].type
+
+
+LAYOUT_BREAKAGES = [more_warps_in_the_module, a_layout_of_other_warps,
+                    a_shared_layout_on_a_tensor]
+
+
+@pytest.mark.parametrize("breakage", LAYOUT_BREAKAGES)
 def test_the_module_level_layout_rule_is_still_checked(breakage):
     incremental, full = incremental_and_full(LAYOUT_TEXT.replace("WARPS", "4"), breakage)
     assert incremental == full
-    assert "warps" in incremental
+    assert "warps" in incremental or "shared layout" in incremental
+
+
+@pytest.mark.parametrize("breakage", LAYOUT_BREAKAGES)
+def test_layout_verdicts_kept_between_verifications_catch_a_new_type(breakage):
+    """The types that passed the layout rules are kept from one verification to the next
+    (``ttg.LayoutVerdicts``): a later change to a failing type (a new type object), or to
+    the module's warps, is still reported as a whole verification does."""
+    text = LAYOUT_TEXT.replace("WARPS", "4")
+
+    def renamed_then_broken(module):
+        module.attributes["tileopt.test"] = IntegerAttr(1, i64)  # (all ops' types)
+        assert verifier.verify(module, "in.mlir")  # the module rules pass, kept
+        assert verifier._kept.layouts.as_type
+        breakage(module)
+
+    module = parse_module(text, "in.mlir")
+    verifier = IncrementalVerifier()
+    verifier.start(module)
+    with verifier.kept():
+        renamed_then_broken(module)
+        with pytest.raises(TileoptError) as err:
+            verifier.verify(module, "in.mlir")
+    expected = parse_module(text, "in.mlir")
+    breakage(expected)
+    with pytest.raises(TileoptError) as full:
+        verify_module(expected, "in.mlir")
+    assert err.value.format() == full.value.format()
 
 
 # Dominance across the blocks of a CFG region: a value is usable in the blocks its block
