@@ -24,7 +24,8 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException
 
-from tileopt.dialects.xdsl_fast_paths import keeping_verdicts, remembering_verdicts
+from tileopt.dialects.xdsl_fast_paths import (isolation_suspects, keeping_verdicts,
+                                              remembering_verdicts)
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.locations import file_position, from_ancestors
 from tileopt.ir.source_positions import source_position
@@ -492,14 +493,44 @@ class IncrementalVerifier:
             while parent is not None and id(parent) not in recheck:
                 recheck.add(id(parent))
                 parent = parent.parent_op()
-        for op in changed + removed:
-            for result in op.results:
-                recheck.update(id(use.operation) for use in result.uses)
+        users = [use.operation for op in changed + removed for result in op.results
+                 for use in result.uses]
+        recheck.update(map(id, users))
         # The module-level rules read the module's attributes and each op's types (part of
         # its signature): with the module op itself unchanged, only re-checked ops can fail.
-        _verify_ops(module, recheck, filename, module_rules_on_all=module in changed,
-                    walk=walk, kept=self._kept)
+        with isolation_suspects(_isolation_suspects(changed, users, now, len(walk))):
+            _verify_ops(module, recheck, filename, module_rules_on_all=module in changed,
+                        walk=walk, kept=self._kept)
         return True
+
+
+def _isolation_suspects(changed: list[Operation], users: list[Operation],
+                        present: dict[int, tuple], size: int) -> list[Operation] | None:
+    """The ops whose operands may now break the rule of an ``IsolatedFromAbove`` op that
+    held in the last verification (``xdsl_fast_paths.isolation_suspects``): the changed
+    ops (new operands, or moved: into such an op with everything nested in them), the ops
+    nested in them, and the users of changed and removed ops' results (their definition
+    may have moved out, or gone). A value keeps its place otherwise: what defines it
+    (an op, a block's argument) or an op or block around that would be changed, and a
+    use that it dominates moves with it or is changed. None (check every op) where that
+    is more than a share of the module's ``size`` ops (``_SUSPECTS_SHARE``): the set
+    test of all ops is cheaper then."""
+    found: dict[int, Operation] = {}
+    for op in changed:
+        if id(op) in found:
+            continue  # (nested in a changed op found before: taken with it)
+        if op.regions:
+            found.update(zip(map(id, nested := _ops_in_walk_order(op)), nested))
+        else:
+            found[id(op)] = op
+        if len(found) * _SUSPECTS_SHARE > size:
+            return None
+    found.update((id(user), user) for user in users if id(user) in present)
+    return None if len(found) * _SUSPECTS_SHARE > size else list(found.values())
+
+
+_SUSPECTS_SHARE = 4
+"""More suspects than one in this many of the module's ops: every op is checked."""
 
 
 def _changed_cfgs(changed: list[Operation], gone: list[tuple],

@@ -116,10 +116,15 @@ def swap_operands(module):
 
 @pytest.mark.parametrize("kept", [False, True])
 @pytest.mark.parametrize("name", BREAKAGES)
-def test_incremental_verification_reports_what_a_full_one_does(name, kept):
+def test_incremental_verification_reports_what_a_full_one_does(name, kept, monkeypatch):
     """Also (``kept``) in the scope of a pipeline run, where the verdicts of an earlier
     verification (the op definitions' checks of the same types and attributes) are kept
-    for the next one: a break after a valid change is still caught."""
+    for the next one, and with IsolatedFromAbove checked on the suspects alone (however
+    many): a break after a valid change is still caught."""
+    if kept:
+        from tileopt.ir import verify
+
+        monkeypatch.setattr(verify, "_SUSPECTS_SHARE", 0)
     module = parse_module(TEXT, "in.mlir")
     verifier = IncrementalVerifier()
     verifier.start(module)
@@ -338,3 +343,59 @@ def test_a_changed_branch_rechecks_the_uses_it_no_longer_dominates():
     incremental, full = incremental_and_full(CFG.replace("USE", "%va"), enter_at_the_join)
     assert incremental == full
     assert "in.mlir:14:3: error: 'llvm.cond_br' op operand #1 does not dominate" in full
+
+
+# IsolatedFromAbove after a change is tested on the ops the change may have affected
+# (``_isolation_suspects``): a moved op brings the ops nested in it, whose operands did not
+# change; the error is the whole verification's (the function's, before its ops').
+TWO_FUNCTIONS = """\
+func.func @f(%a: i32, %c: i1) -> i32 {
+  %x = arith.addi %a, %a : i32
+  %w = arith.subi %a, %a : i32
+  scf.if %c {
+    %z = arith.muli %x, %x : i32
+    scf.yield
+  }
+  func.return %w : i32
+}
+func.func @g(%b: i32, %d: i1) -> i32 {
+  func.return %b : i32
+}
+"""
+
+
+def move_if_to_the_other_function(module):
+    # The scf.if's own operand is g's; the muli nested in it still uses f's %x (whose
+    # op and its neighbours are unchanged: the muli is suspect as nested in the scf.if).
+    if_op = ops(module, "scf.if")[0]
+    g = ops(module, "func.func")[1]
+    if_op.detach()
+    g.body.block.insert_op_before(if_op, g.body.block.last_op)
+    if_op.operands = [g.body.block.args[1]]
+
+
+def use_the_other_functions_argument(module):
+    ops(module, "arith.muli")[0].operands = [ops(module, "func.func")[1].body.block.args[0]] * 2
+
+
+@pytest.mark.parametrize("breakage", [move_if_to_the_other_function,
+                                      use_the_other_functions_argument])
+def test_isolation_is_checked_on_what_a_change_may_have_affected(breakage, monkeypatch):
+    from tileopt.ir import verify
+
+    monkeypatch.setattr(verify, "_SUSPECTS_SHARE", 0)  # (suspects even in a small module)
+    module = parse_module(TWO_FUNCTIONS, "in.mlir")
+    verifier = IncrementalVerifier()
+    verifier.start(module)
+    with verifier.kept():
+        ops(module, "arith.addi")[0].attributes["tileopt.test"] = IntegerAttr(1, i64)
+        assert verifier.verify(module, "in.mlir")  # a valid change first
+        breakage(module)
+        with pytest.raises(TileoptError) as err:
+            verifier.verify(module, "in.mlir")
+    expected = parse_module(TWO_FUNCTIONS, "in.mlir")
+    breakage(expected)
+    with pytest.raises(TileoptError) as full:
+        verify_module(expected, "in.mlir")
+    assert err.value.format() == full.value.format()
+    assert "IsolatedFromAbove" in full.value.format()
