@@ -619,15 +619,21 @@ def _suspects_defined_inside(op: Operation, suspects: list[Operation]) -> bool:
             inside[id(node)] = known
         return known
 
+    known = inside.get
     for suspect in suspects:
         block = suspect.parent
-        if block is None or not under(block):
+        if block is None or not (known(id(block)) or under(block)):
             continue  # (not under ``op``: its rule does not read it)
         for operand in suspect._operands:  # noqa: SLF001
             kind = type(operand)
             where = operand.op.parent if kind is OpResult else \
                 operand.block if kind is BlockArgument else None
-            if where is None or not under(where):
+            if where is None:
+                return False
+            found = known(id(where))
+            if found is None:
+                found = under(where)
+            if not found:
                 return False
     return True
 

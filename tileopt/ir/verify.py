@@ -498,28 +498,32 @@ class IncrementalVerifier:
         recheck.update(map(id, users))
         # The module-level rules read the module's attributes and each op's types (part of
         # its signature): with the module op itself unchanged, only re-checked ops can fail.
-        with isolation_suspects(_isolation_suspects(changed, users, now, len(walk))):
+        with isolation_suspects(_isolation_suspects(changed, users, before, now,
+                                                    len(walk))):
             _verify_ops(module, recheck, filename, module_rules_on_all=module in changed,
                         walk=walk, kept=self._kept)
         return True
 
 
 def _isolation_suspects(changed: list[Operation], users: list[Operation],
-                        present: dict[int, tuple], size: int) -> list[Operation] | None:
+                        before: dict[int, tuple], present: dict[int, tuple],
+                        size: int) -> list[Operation] | None:
     """The ops whose operands may now break the rule of an ``IsolatedFromAbove`` op that
     held in the last verification (``xdsl_fast_paths.isolation_suspects``): the changed
-    ops (new operands, or moved: into such an op with everything nested in them), the ops
-    nested in them, and the users of changed and removed ops' results (their definition
-    may have moved out, or gone). A value keeps its place otherwise: what defines it
-    (an op, a block's argument) or an op or block around that would be changed, and a
-    use that it dominates moves with it or is changed. None (check every op) where that
-    is more than a share of the module's ``size`` ops (``_SUSPECTS_SHARE``): the set
-    test of all ops is cheaper then."""
+    ops (new operands; new, or moved into such an op, with everything nested in them:
+    an op whose block is another than ``before``), and the users of changed and removed
+    ops' results (their definition may have moved out, or gone). A value keeps its place
+    otherwise: what defines it (an op, a block's argument) or an op or block around that
+    would be changed, and a use that it dominates moves with it or is changed. None
+    (check every op) where that is more than a share of the module's ``size`` ops
+    (``_SUSPECTS_SHARE``): the set test of all ops is cheaper then."""
     found: dict[int, Operation] = {}
     for op in changed:
         if id(op) in found:
-            continue  # (nested in a changed op found before: taken with it)
-        if op.regions:
+            continue  # (nested in a moved op found before: taken with it)
+        old = before.get(id(op))  # (the root's signature is _signature's: it never moves)
+        if op.regions and (old is None or (
+                op.parent is not None and old[1][0] is not op.parent)):
             found.update(zip(map(id, nested := _ops_in_walk_order(op)), nested))
         else:
             found[id(op)] = op
@@ -529,7 +533,7 @@ def _isolation_suspects(changed: list[Operation], users: list[Operation],
     return None if len(found) * _SUSPECTS_SHARE > size else list(found.values())
 
 
-_SUSPECTS_SHARE = 4
+_SUSPECTS_SHARE = 2
 """More suspects than one in this many of the module's ops: every op is checked."""
 
 
