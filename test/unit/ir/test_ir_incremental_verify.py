@@ -221,15 +221,21 @@ def a_layout_of_other_warps(module):
         ops(other, "tt.make_range")[0].results[0].type
 
 
-def incremental_and_full(text: str, breakage) -> tuple[str, str]:
+def incremental_and_full(text: str, breakage, valid_change=None) -> tuple[str, str]:
     """The errors of the incremental verification of ``text`` after ``breakage`` and of a
-    whole verification of the same broken IR."""
+    whole verification of the same broken IR. ``valid_change``: made and verified first,
+    in the scope of a pipeline run (what passed is kept for the next verification)."""
     module = parse_module(text, "in.mlir")
     verifier = IncrementalVerifier()
     verifier.start(module)
-    breakage(module)
-    with pytest.raises(TileoptError) as err:
-        verifier.verify(module, "in.mlir")
+    with verifier.kept():
+        if valid_change is not None:
+            valid_change(module)
+            assert verifier.verify(module, "in.mlir")
+            valid_change.verified(verifier)
+        breakage(module)
+        with pytest.raises(TileoptError) as err:
+            verifier.verify(module, "in.mlir")
     expected = parse_module(text, "in.mlir")
     breakage(expected)
     with pytest.raises(TileoptError) as full:
@@ -266,26 +272,16 @@ def test_layout_verdicts_kept_between_verifications_catch_a_new_type(breakage):
     """The types that passed the layout rules are kept from one verification to the next
     (``ttg.LayoutVerdicts``): a later change to a failing type (a new type object), or to
     the module's warps, is still reported as a whole verification does."""
-    text = LAYOUT_TEXT.replace("WARPS", "4")
-
-    def renamed_then_broken(module):
+    def module_attribute(module):
         module.attributes["tileopt.test"] = IntegerAttr(1, i64)  # (all ops' types)
-        assert verifier.verify(module, "in.mlir")  # the module rules pass, kept
-        assert verifier._kept.layouts.as_type
-        breakage(module)
 
-    module = parse_module(text, "in.mlir")
-    verifier = IncrementalVerifier()
-    verifier.start(module)
-    with verifier.kept():
-        renamed_then_broken(module)
-        with pytest.raises(TileoptError) as err:
-            verifier.verify(module, "in.mlir")
-    expected = parse_module(text, "in.mlir")
-    breakage(expected)
-    with pytest.raises(TileoptError) as full:
-        verify_module(expected, "in.mlir")
-    assert err.value.format() == full.value.format()
+    def verified(verifier):
+        assert verifier._kept.layouts.as_type  # the module rules passed, kept
+
+    module_attribute.verified = verified
+    incremental, full = incremental_and_full(LAYOUT_TEXT.replace("WARPS", "4"), breakage,
+                                             module_attribute)
+    assert incremental == full
 
 
 # Dominance across the blocks of a CFG region: a value is usable in the blocks its block
@@ -384,18 +380,11 @@ def test_isolation_is_checked_on_what_a_change_may_have_affected(breakage, monke
     from tileopt.ir import verify
 
     monkeypatch.setattr(verify, "_SUSPECTS_SHARE", 0)  # (suspects even in a small module)
-    module = parse_module(TWO_FUNCTIONS, "in.mlir")
-    verifier = IncrementalVerifier()
-    verifier.start(module)
-    with verifier.kept():
+
+    def attribute_of_the_add(module):
         ops(module, "arith.addi")[0].attributes["tileopt.test"] = IntegerAttr(1, i64)
-        assert verifier.verify(module, "in.mlir")  # a valid change first
-        breakage(module)
-        with pytest.raises(TileoptError) as err:
-            verifier.verify(module, "in.mlir")
-    expected = parse_module(TWO_FUNCTIONS, "in.mlir")
-    breakage(expected)
-    with pytest.raises(TileoptError) as full:
-        verify_module(expected, "in.mlir")
-    assert err.value.format() == full.value.format()
-    assert "IsolatedFromAbove" in full.value.format()
+
+    attribute_of_the_add.verified = lambda verifier: None
+    incremental, full = incremental_and_full(TWO_FUNCTIONS, breakage, attribute_of_the_add)
+    assert incremental == full
+    assert "IsolatedFromAbove" in full
