@@ -21,8 +21,9 @@ Patches for xDSL and their status: docs/upstream/README.md.
   attributes, looked up by their identities (most ops of a parsed file share type
   objects), then by their values (the lowering builds new attribute objects per op; each
   object hashed and compared once per module verification): an op of equal types and
-  attributes runs only its other traits. Upstream: precompute this per ``OpDef``,
-  and a flag on traits for the memo.
+  attributes runs only its other traits. The verdicts outlive one verification within
+  ``keeping_verdicts`` (a pipeline run: the verifications after each pass). Upstream:
+  precompute this per ``OpDef``, and a flag on traits for the memo.
   No patch yet (docs/upstream/README.md).
   Ops whose operand groups an ``operandSegmentSizes`` array sizes (``llvm.cond_br``,
   ``llvm.call_intrinsic``: a tenth of a lowered kernel's ops, a quarter of its
@@ -56,9 +57,11 @@ Patches for xDSL and their status: docs/upstream/README.md.
   Patch: docs/upstream/xdsl/04-build-arg-list-without-alias-calls.patch.
 - ``IsolatedFromAbove.verify`` (every function op, re-verified whenever anything inside
   it changed) asks ``op.is_ancestor(operand.owner)`` for every operand in the function,
-  each a walk up the parents. Here the blocks under the op are collected once, and a
-  value is inside when its block is one of them; the ops are visited in xDSL's order
-  and the first offender gives xDSL's message. Upstream: the same set of blocks.
+  each a walk up the parents. Here the values defined under the op are collected once
+  and every operand tested against them (C-level ``map``s), or, within
+  ``isolation_suspects`` (the verification after a pass), only the operands of the ops
+  a change may have affected; an offender goes to a scan in xDSL's order, for xDSL's
+  message of the first one. Upstream: the same set of blocks.
   Not proposed: no faster in xDSL's own code (docs/upstream/README.md).
 - CSE's ``OperationInfo.__hash__`` hashes the op's attributes and result types, and a
   nested attribute's hash goes through all its parameters on every call (a layout in
