@@ -56,13 +56,13 @@ from tileopt.dialects.assembly import (
     print_attrs_and_types,
 )
 from tileopt.dialects.traits import Elementwise
-from tileopt.dialects.tt_types import element_type
+from tileopt.dialects.tt_types import element_type, same_shape_with_element
 
 
 def with_element_type(type_: Attribute, element: Attribute) -> Attribute:
     """``type_`` with its element type replaced (a scalar type becomes ``element``)."""
     if isinstance(type_, TensorType):
-        return TensorType(element, type_.get_shape(), type_.encoding)
+        return same_shape_with_element(type_, element)
     if isinstance(type_, VectorType):
         return VectorType(element, type_.get_shape(), type_.get_scalable_dims())
     return element

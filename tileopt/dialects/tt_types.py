@@ -301,10 +301,31 @@ def num_elements(ty: TensorType) -> int:
     return prod(ty.get_shape())
 
 
+_DERIVED: dict[tuple[int, int], tuple[Attribute, Attribute, Attribute]] = {}
+"""(id(tensor type), id(element type)) -> (the two, the tensor type derived from
+them): the op verifiers derive the type an operand or result must have on every
+verification (after each pass), and building a tensor type (its parameters verified)
+costs more than the check. The entry holds the two, so that their ids are not reused.
+Types are immutable: the same object serves every caller."""
+_DERIVED_LIMIT = 4096
+
+
+def _tensor_with_element(ty: TensorType, element: Attribute) -> TensorType:
+    """``ty``'s shape and encoding with ``element`` (remembered, ``_DERIVED``)."""
+    key = (id(ty), id(element))
+    found = _DERIVED.get(key)
+    if found is None:
+        if len(_DERIVED) >= _DERIVED_LIMIT:
+            _DERIVED.clear()
+        found = _DERIVED[key] = (ty, element,
+                                 TensorType(element, ty.get_shape(), ty.encoding))
+    return found[2]  # type: ignore[return-value]
+
+
 def same_shape_with_element(ty: Attribute, element: Attribute) -> Attribute:
     """``ty`` with its element type replaced (scalar in, scalar out)."""
     if isinstance(ty, TensorType):
-        return TensorType(element, ty.get_shape(), ty.encoding)
+        return _tensor_with_element(ty, element)
     return element
 
 
@@ -351,7 +372,7 @@ class PtrLikeConstraint(AttrConstraint):
 def pointee_type(ty: Attribute) -> Attribute:
     """What loading through ``ty`` yields (Triton's ``getPointeeType``)."""
     if isinstance(ty, TensorType) and isinstance(ty.element_type, PointerType):
-        return TensorType(ty.element_type.pointee_type, ty.get_shape(), ty.encoding)
+        return _tensor_with_element(ty, ty.element_type.pointee_type)
     if isinstance(ty, PointerType):
         return ty.pointee_type
     return ty

@@ -17,7 +17,9 @@ lookup of those attributes for every pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, compress
+from operator import attrgetter, not_
+from collections.abc import Iterator, Sequence
 from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import (
@@ -840,21 +842,92 @@ def _rank_mismatch(ty: Attribute) -> str | None:
             f"{tensor_rank}")
 
 
-def _shared_tensor(op: Operation, seen: set[int]) -> str | None:
-    """Triton's rule that an op's tensor operands and results have distributed layouts
-    (a shared layout belongs to a memdesc); like Triton, at the op that uses the value."""
-    for value in (*op.results, *op._operands):  # noqa: SLF001 (see _op_types)
-        ty = value._type  # noqa: SLF001
-        if id(ty) in seen:
-            continue
-        seen.add(id(ty))
-        if isinstance(ty, TensorType) and is_shared_layout(ty.encoding):
-            return ("Non-distributed layout is not allowed in tensor type. Got "
-                    f"{type_str(ty)}; a shared layout belongs to a !ttg.memdesc")
+def _shared_tensor_problem(ty: Attribute) -> str | None:
+    """Triton's rule that tensor operands and results have distributed layouts (a shared
+    layout belongs to a memdesc); like Triton, at the op that uses the value."""
+    if isinstance(ty, TensorType) and is_shared_layout(ty.encoding):
+        return ("Non-distributed layout is not allowed in tensor type. Got "
+                f"{type_str(ty)}; a shared layout belongs to a !ttg.memdesc")
     return None
 
 
-def find_layout_problem(module: ModuleOp, ops: Iterable[Operation] | None = None
+def _layout_problem(ty: Attribute, warps: int | None, lanes: int | None, scope: str,
+                    checked: dict[tuple[Attribute, int | None], str | None]) -> str | None:
+    """The rank and layout rules for one type of an op (``checked``: the verdict of each
+    layout under a warp count, shared by the calls of one check)."""
+    if (rank_problem := _rank_mismatch(ty)) is not None:
+        return rank_problem
+    for layout in layouts_in_type(ty):
+        if (layout, warps) not in checked:
+            found = _check_layout(layout, warps, lanes)
+            if found is not None and scope != "module":
+                found = found.replace("the module has", f"the {scope} has")
+            checked[layout, warps] = found
+        if checked[layout, warps] is not None:
+            return checked[layout, warps]
+    return None
+
+
+_TYPE = attrgetter("_type")  # xDSL 0.74's field behind an SSA value's ``type``
+_RESULTS = attrgetter("results")
+_OPERANDS = attrgetter("_operands")
+_REGIONS = attrgetter("regions")
+
+
+class LayoutVerdicts:
+    """The types that passed :func:`find_layout_problem`'s per-type rules under one
+    module setting (warps, lanes), by identity, for a caller that checks one module
+    again and again (the verifier after each pass): a type object recurs on many ops
+    and in every check, and checking one hashes its layouts. Each entry holds its type,
+    so that its id is not reused. Only types that passed are entered."""
+
+    __slots__ = ("setting", "as_value", "as_type")
+
+    def __init__(self) -> None:
+        self.setting: tuple[int | None, int | None] | None = None
+        # passed the shared-tensor rule (the type of a result or operand) / the rank
+        # and layout rules (any type of an op: results, operands, its blocks' arguments)
+        self.as_value: dict[object, Attribute] = {}
+        self.as_type: dict[object, Attribute] = {}
+
+    def under(self, setting: tuple[int | None, int | None]) -> LayoutVerdicts:
+        if setting != self.setting:
+            self.setting, self.as_value, self.as_type = setting, {}, {}
+        return self
+
+    def all_pass(self, ops: Sequence[Operation], warps: int | None,
+                 lanes: int | None) -> bool:
+        """Whether every type of ``ops`` passes, type by type: those known to pass are
+        skipped by C-level ``map``s (no Python frame per op), the others checked and
+        entered. False as soon as one fails (which op reports it is for the caller's
+        walk to find)."""
+        values = list(map(_TYPE, chain(chain.from_iterable(map(_RESULTS, ops)),
+                                       chain.from_iterable(map(_OPERANDS, ops)))))
+        arguments = [arg._type  # noqa: SLF001
+                     for op in compress(ops, map(_REGIONS, ops)) for region in op.regions
+                     for block in region.blocks for arg in block._args]  # noqa: SLF001
+        as_value, as_type = self.as_value, self.as_type
+        if all(map(as_value.__contains__, map(id, values))) and \
+                all(map(as_type.__contains__, map(id, values))) and \
+                all(map(as_type.__contains__, map(id, arguments))):
+            return True  # (the common case, after the first check)
+        checked: dict[tuple[Attribute, int | None], str | None] = {}
+        for ty in compress(values, map(not_, map(as_value.__contains__, map(id, values)))):
+            if id(ty) not in as_value:
+                if _shared_tensor_problem(ty) is not None:
+                    return False
+                as_value[id(ty)] = ty
+        values += arguments
+        for ty in compress(values, map(not_, map(as_type.__contains__, map(id, values)))):
+            if id(ty) not in as_type:
+                if _layout_problem(ty, warps, lanes, "module", checked) is not None:
+                    return False
+                as_type[id(ty)] = ty
+        return True
+
+
+def find_layout_problem(module: ModuleOp, ops: Sequence[Operation] | None = None,
+                        verdicts: LayoutVerdicts | None = None
                         ) -> tuple[Operation, str] | None:
     """The first op (or the module itself) that breaks a module-level TritonGPU rule.
 
@@ -864,7 +937,9 @@ def find_layout_problem(module: ModuleOp, ops: Iterable[Operation] | None = None
     these attributes (plain Triton IR) are only checked for those they have. The message
     does not name the op, so callers can add its position. ``ops`` (in walk order): only
     these ops' types are checked, where the others are known to pass (the incremental
-    verifier's re-checked ops, the module's attributes unchanged).
+    verifier's re-checked ops, the module's attributes unchanged), else every op of the
+    module. ``verdicts``: the types known to pass from earlier calls on this module
+    (each type that passes is added).
     """
     warps, problem = _module_int(module, NUM_WARPS)
     if problem is None:
@@ -881,15 +956,23 @@ def find_layout_problem(module: ModuleOp, ops: Iterable[Operation] | None = None
         )
     if problem is not None:
         return module, problem
+    if ops is None:
+        ops = list(module.walk())
     # A function's own ``ttg.num-warps`` overrides the module's for the ops inside it (as
     # Triton's lookupNumWarps reads it); such functions are rare, so the common case keeps
-    # one warp count and one cache.
+    # one warp count, checks type by type, and keeps the verdicts.
     scoped = {id(f): f for f in module.body.ops if NUM_WARPS in f.attributes}
+    if scoped:
+        # types that passed, by (identity, warps) (a type object recurs on many ops)
+        verdicts = LayoutVerdicts()
+    else:
+        verdicts = (verdicts or LayoutVerdicts()).under((warps, lanes))
+        if verdicts.all_pass(ops, warps, lanes):
+            return None
+    # Which op reports the problem: the first one, in walk order, with a failing type.
+    as_value, as_type = verdicts.as_value, verdicts.as_type
     checked: dict[tuple[Attribute, int | None], str | None] = {}
-    # Types seen, by identity: a type object recurs on many ops, and hashing one is slow.
-    seen: set[tuple[int, int | None]] = set()
-    seen_values: set[int] = set()
-    for op in module.walk() if ops is None else ops:
+    for op in ops:
         op_warps, scope = warps, "module"
         if scoped:
             func = op
@@ -900,22 +983,18 @@ def find_layout_problem(module: ModuleOp, ops: Iterable[Operation] | None = None
                 if problem is not None:
                     return func, problem.replace("module attribute", "function attribute")
                 scope = "function"
-        if (shared := _shared_tensor(op, seen_values)) is not None:
-            return op, shared
+        for value in (*op.results, *op._operands):  # noqa: SLF001 (see _op_types)
+            ty = value._type  # noqa: SLF001
+            if id(ty) not in as_value:
+                if (shared := _shared_tensor_problem(ty)) is not None:
+                    return op, shared
+                as_value[id(ty)] = ty
         for ty in _op_types(op):
-            if (id(ty), op_warps) in seen:
-                continue
-            seen.add((id(ty), op_warps))
-            if (rank_problem := _rank_mismatch(ty)) is not None:
-                return op, rank_problem
-            for layout in layouts_in_type(ty):
-                if (layout, op_warps) not in checked:
-                    found = _check_layout(layout, op_warps, lanes)
-                    if found is not None and scope != "module":
-                        found = found.replace("the module has", f"the {scope} has")
-                    checked[layout, op_warps] = found
-                if checked[layout, op_warps] is not None:
-                    return op, checked[layout, op_warps]  # type: ignore[return-value]
+            key = (id(ty), op_warps) if scoped else id(ty)
+            if key not in as_type:
+                if (found := _layout_problem(ty, op_warps, lanes, scope, checked)) is not None:
+                    return op, found
+                as_type[key] = ty
     return None
 
 
@@ -931,6 +1010,7 @@ __all__ = [
     "TTG",
     "verify_layouts_against_module",
     "find_layout_problem",
+    "LayoutVerdicts",
     "layouts_in_type",
     # attributes
     "TritonGPULayoutAttr",

@@ -21,8 +21,9 @@ Patches for xDSL and their status: docs/upstream/README.md.
   attributes, looked up by their identities (most ops of a parsed file share type
   objects), then by their values (the lowering builds new attribute objects per op; each
   object hashed and compared once per module verification): an op of equal types and
-  attributes runs only its other traits. Upstream: precompute this per ``OpDef``,
-  and a flag on traits for the memo.
+  attributes runs only its other traits. The verdicts outlive one verification within
+  ``keeping_verdicts`` (a pipeline run: the verifications after each pass). Upstream:
+  precompute this per ``OpDef``, and a flag on traits for the memo.
   No patch yet (docs/upstream/README.md).
   Ops whose operand groups an ``operandSegmentSizes`` array sizes (``llvm.cond_br``,
   ``llvm.call_intrinsic``: a tenth of a lowered kernel's ops, a quarter of its
@@ -56,9 +57,11 @@ Patches for xDSL and their status: docs/upstream/README.md.
   Patch: docs/upstream/xdsl/04-build-arg-list-without-alias-calls.patch.
 - ``IsolatedFromAbove.verify`` (every function op, re-verified whenever anything inside
   it changed) asks ``op.is_ancestor(operand.owner)`` for every operand in the function,
-  each a walk up the parents. Here the blocks under the op are collected once, and a
-  value is inside when its block is one of them; the ops are visited in xDSL's order
-  and the first offender gives xDSL's message. Upstream: the same set of blocks.
+  each a walk up the parents. Here the values defined under the op are collected once
+  and every operand tested against them (C-level ``map``s), or, within
+  ``isolation_suspects`` (the verification after a pass), only the operands of the ops
+  a change may have affected; an offender goes to a scan in xDSL's order, for xDSL's
+  message of the first one. Upstream: the same set of blocks.
   Not proposed: no faster in xDSL's own code (docs/upstream/README.md).
 - CSE's ``OperationInfo.__hash__`` hashes the op's attributes and result types, and a
   nested attribute's hash goes through all its parameters on every call (a layout in
@@ -83,6 +86,8 @@ patch them cost a run without passes 4 ms (issue 14).
 from __future__ import annotations
 
 import sys
+from itertools import chain
+from operator import attrgetter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
@@ -131,6 +136,7 @@ def get_traits_of_type(cls, trait_type):
 
 def add_trait(self: OpTraits, trait) -> None:
     _TRAITS.clear()
+    _ISOLATED.clear()
     _PLAN_GENERATION[0] += 1
     _add_trait(self, trait)
 
@@ -178,28 +184,55 @@ def _reads_types_only(trait) -> bool:
 _PASSED_LIMIT = 4096
 """Entries of one op class's ``_Plan.passed`` before it starts again (each holds its
 types and attributes alive)."""
+_EQUALS_LIMIT = 1 << 16
+"""Types and attributes in ``_EQUALS_FIRST`` before every verdict is forgotten (the value
+keys name the first equal ones by id: the two are forgotten together)."""
 _PLANS_WITH_VERDICTS: list[_Plan] = []
 REMEMBER_VERDICTS = False
-"""On only while a module is verified (``remembering_verdicts``): the IR does not change
-meanwhile, so an entry may hold its op (and so the op's types) instead of copies."""
+"""On only while a module is verified (``remembering_verdicts``)."""
+_KEEPING = [0]
+"""How many ``keeping_verdicts`` scopes are open."""
 
 
 @contextmanager
 def remembering_verdicts() -> Iterator[None]:
-    """Remember verdicts while a module is verified; forget them after, so that the IR
-    that a pass replaces next is not kept alive."""
+    """Remember verdicts while a module is verified; forget them after (unless a
+    ``keeping_verdicts`` scope is open), so that the types of the IR that a pass
+    replaces next are not kept alive."""
     global REMEMBER_VERDICTS
+    if not REMEMBER_VERDICTS and len(_EQUALS_FIRST) > _EQUALS_LIMIT:
+        forget_verdicts()  # (kept ones: between verifications, never during one)
     before, REMEMBER_VERDICTS = REMEMBER_VERDICTS, True
     try:
         yield
     finally:
         REMEMBER_VERDICTS = before
-        if not before:
-            for plan in _PLANS_WITH_VERDICTS:
-                plan.passed.clear()
-            _PLANS_WITH_VERDICTS.clear()
-            _FIRST_EQUAL.clear()
-            _EQUALS_FIRST.clear()
+        if not before and not _KEEPING[0]:
+            forget_verdicts()
+
+
+@contextmanager
+def keeping_verdicts() -> Iterator[None]:
+    """Keep the verdicts remembered by the verifications inside this scope until it ends
+    (the verifications after each pass of one pipeline run: an op re-verified after a
+    pass mostly has the type and attribute objects of ops verified before). An entry
+    holds the types and attributes of its key, never an op, so the IR may change
+    between verifications."""
+    _KEEPING[0] += 1
+    try:
+        yield
+    finally:
+        _KEEPING[0] -= 1
+        if not _KEEPING[0] and not REMEMBER_VERDICTS:
+            forget_verdicts()
+
+
+def forget_verdicts() -> None:
+    for plan in _PLANS_WITH_VERDICTS:
+        plan.passed.clear()
+    _PLANS_WITH_VERDICTS.clear()
+    _FIRST_EQUAL.clear()
+    _EQUALS_FIRST.clear()
 
 
 _FIRST_EQUAL: dict[tuple[type, Attribute], Attribute] = {}
@@ -226,8 +259,9 @@ def _first_equal(value: Attribute) -> tuple[Attribute, int]:
 
 def _identity_key(op: Operation) -> tuple:
     """The identities of ``op``'s types, properties and attributes (with their names)."""
-    return (*[id(v._type) for v in op._operands], -1,  # noqa: SLF001
-            *[id(r._type) for r in op.results], -1,  # noqa: SLF001
+    # (C-level ``map``s: a list comprehension is a Python frame per call)
+    return (*map(id, map(_TYPE, op._operands)), -1,  # noqa: SLF001
+            *map(id, map(_TYPE, op.results)), -1,
             *op.properties, *map(id, op.properties.values()), -1,
             *op.attributes, *map(id, op.attributes.values()))
 
@@ -246,8 +280,7 @@ def _types_key(op: Operation) -> tuple:
     known = _EQUALS_FIRST.get
     return (_BY_VALUE, len(operands), len(results), *properties, -1, *attributes,
             *[(known(id(value)) or _first_equal(value))[1]
-              for value in (*[v._type for v in operands],  # noqa: SLF001
-                            *[r._type for r in results],  # noqa: SLF001
+              for value in (*map(_TYPE, operands), *map(_TYPE, results),
                             *properties.values(), *attributes.values())])
 
 
@@ -387,17 +420,21 @@ def verify(self: _ops.OpDef, op: Operation) -> None:
         trait.verify(op)
     if simple:
         _remember(plan, key, op)
-        _remember(plan, value_key, op)
+        _remember(plan, value_key, None)
 
 
-def _remember(plan: _Plan, key: tuple, op: Operation) -> None:
-    # the op (and ``_EQUALS_FIRST``) holds the types and attributes of the key alive
-    # until the module's verification ends, so that their ids are not reused
+def _remember(plan: _Plan, key: tuple, op: Operation | None) -> None:
+    """Enter ``key`` (an identity key with its ``op``, or a value key) as passed. An
+    identity key's entry holds the op's types and attributes, so that their ids are not
+    reused while it is remembered; a value key names the first equal ones, which
+    ``_FIRST_EQUAL`` holds."""
     if not plan.passed:
         _PLANS_WITH_VERDICTS.append(plan)
     elif len(plan.passed) >= _PASSED_LIMIT:
         plan.passed.clear()
-    plan.passed[key] = op
+    plan.passed[key] = None if op is None else (
+        *map(_TYPE, op._operands), *map(_TYPE, op.results),  # noqa: SLF001
+        *op.properties.values(), *op.attributes.values())
 
 
 _FIXED_EFFECTS: set | None = None
@@ -569,7 +606,116 @@ def _blocks_under(op: Operation) -> set[int]:
     return found
 
 
+_ISOLATED: dict[type, bool] = {}
+"""op class -> whether it is ``IsolatedFromAbove`` (classes gain traits only at start-up;
+emptied with the trait answers, ``add_trait``)."""
+_RESULTS = attrgetter("results")
+_OPERANDS = attrgetter("_operands")  # xDSL 0.74's fields behind ``operands``, ``args``,
+_ARGS = attrgetter("_args")  # an SSA value's ``type``
+_TYPE = attrgetter("_type")
+
+
+def _isolated(cls: type) -> bool:
+    found = _ISOLATED.get(cls)
+    if found is None:
+        found = _ISOLATED[cls] = get_trait(cls, IsolatedFromAbove) is not None
+    return found
+
+
+def _all_defined_inside(op: Operation) -> bool:
+    """Whether every operand that xDSL's check reads (of the ops under ``op``, not under a
+    nested ``IsolatedFromAbove`` op) is a result of one of those ops or an argument of
+    one of their blocks: a set of those values' ids, tested with C-level ``map``s (no
+    Python frame per operand). False leaves the answer to xDSL's scan (a value from
+    under a nested isolated op, inside ``op`` for xDSL, is not in the set)."""
+    checked: list[Operation] = []  # the ops whose operands xDSL reads
+    blocks: list = []
+    regions = list(op.regions)
+    while regions:
+        for block in regions.pop().blocks:
+            blocks.append(block)
+            child = block._first_op  # noqa: SLF001
+            while child is not None:
+                checked.append(child)
+                if child.regions and not _isolated(type(child)):
+                    regions += child.regions
+                child = child._next_op  # noqa: SLF001
+    operands = list(map(id, chain.from_iterable(map(_OPERANDS, checked))))
+    if not operands:
+        return True  # (a module of functions)
+    defined = set(map(id, chain(chain.from_iterable(map(_RESULTS, checked)),
+                                chain.from_iterable(map(_ARGS, blocks)))))
+    return all(map(defined.__contains__, operands))
+
+
+_SUSPECTS: list[list[Operation] | None] = [None]
+"""The innermost ``isolation_suspects`` scope's ops (None: every op is suspect)."""
+
+
+@contextmanager
+def isolation_suspects(ops: list[Operation] | None) -> Iterator[None]:
+    """Within this scope, only ``ops`` (if not None) can break the rule of an
+    ``IsolatedFromAbove`` op: the incremental verifier's IR held it in the last
+    verification, and ``ops`` are those a change may have affected
+    (``tileopt/ir/verify.py``). The rule is then tested on them alone; an offender among
+    them still goes to xDSL's scan over every op, for its first offender's message."""
+    _SUSPECTS.append(ops)
+    try:
+        yield
+    finally:
+        _SUSPECTS.pop()
+
+
+def _suspects_defined_inside(op: Operation, suspects: list[Operation]) -> bool:
+    """Whether every operand of the suspects under ``op`` (at any depth) is a result of an
+    op under ``op`` or an argument of a block under it: walks up from each block met, each
+    block's answer remembered. (A suspect under a nested isolated op, which xDSL's check
+    does not read, is tested too: a false alarm goes to the scan, which passes it.)"""
+    inside: dict[int, bool] = {}
+
+    def under(block) -> bool:
+        path = []
+        node = block
+        while node is not None:
+            known = inside.get(id(node))
+            if known is not None:
+                break
+            path.append(node)
+            parent = node.parent  # block -> region -> op -> block ...
+            if parent is op:
+                known = True
+                break
+            node = parent
+        else:
+            known = False
+        for node in path:
+            inside[id(node)] = known
+        return known
+
+    known = inside.get
+    for suspect in suspects:
+        block = suspect.parent
+        if block is None or not (known(id(block)) or under(block)):
+            continue  # (not under ``op``: its rule does not read it)
+        for operand in suspect._operands:  # noqa: SLF001
+            kind = type(operand)
+            where = operand.op.parent if kind is OpResult else \
+                operand.block if kind is BlockArgument else None
+            if where is None:
+                return False
+            found = known(id(where))
+            if found is None:
+                found = under(where)
+            if not found:
+                return False
+    return True
+
+
 def isolated_from_above_verify(self: IsolatedFromAbove, op: Operation) -> None:
+    suspects = _SUSPECTS[-1]
+    if _suspects_defined_inside(op, suspects) if suspects is not None else \
+            _all_defined_inside(op):
+        return  # (no offender: the scan below would find none)
     inside = _blocks_under(op)
     regions = list(op.regions)
     while regions:  # xDSL's order: the last region first, nested regions after

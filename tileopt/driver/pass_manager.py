@@ -67,7 +67,7 @@ class PassManager:
         self._idempotent_runs: dict[tuple[object, Operation], int] = {}
         if self.verify_each and self.pipeline.steps:  # (no pass: nothing to compare with)
             self._verifier.start(module)
-        with diagnostic_handler(self.diagnostics, self.filename):
+        with self._verifier.kept(), diagnostic_handler(self.diagnostics, self.filename):
             self._run_steps(self.pipeline.steps, ctx, module, module)
 
     def _run_steps(self, steps: list[Step], ctx: Context, op: Operation,

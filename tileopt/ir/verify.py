@@ -14,15 +14,18 @@ block and into nested regions), and the module-level rules of the TritonGPU dial
 from __future__ import annotations
 
 import sys
-from itertools import chain, compress
-from operator import attrgetter, ne
+from collections.abc import Iterator
+from contextlib import contextmanager
+from itertools import chain, compress, repeat
+from operator import attrgetter, ne, not_
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException
 
-from tileopt.dialects.xdsl_fast_paths import remembering_verdicts
+from tileopt.dialects.xdsl_fast_paths import (isolation_suspects, keeping_verdicts,
+                                              remembering_verdicts)
 from tileopt.ir.diagnostics import TileoptError
 from tileopt.ir.locations import file_position, from_ancestors
 from tileopt.ir.source_positions import source_position
@@ -266,22 +269,25 @@ def verify_module(module: Operation, filename: str | None = None) -> None:
 
 def _verify_ops(module: Operation, only: set[int] | None,
                 filename: str | None, module_rules_on_all: bool = True,
-                walk: list[Operation] | None = None) -> None:
+                walk: list[Operation] | None = None,
+                kept: _Remembered | None = None) -> None:
     """Verify the ops of ``module`` (those whose ``id`` is in ``only``, if given) in walk
     order (``walk``: the module's ops in that order, if known), so that the first failure
     is the one a whole-module verification reports. The module-level rules look at every
-    op, or (``module_rules_on_all`` false) at those in ``only``."""
+    op, or (``module_rules_on_all`` false) at those in ``only``. ``kept``: what earlier
+    verifications of this module found to pass."""
     walk = _ops_in_walk_order(module) if walk is None else walk
     ops = walk if only is None else \
         list(compress(walk, map(only.__contains__, map(id, walk))))
     with remembering_verdicts():  # (xdsl_fast_paths: ops of the same types and
         # attributes share one verdict of their constraints)
         _verify_ops_in_order(module, ops, _BlockOrder(walk), filename,
-                             module_rules_on_all or only is None)
+                             walk if module_rules_on_all or only is None else ops, kept)
 
 
 def _verify_ops_in_order(module: Operation, ops: list[Operation], order: _BlockOrder,
-                         filename: str | None, module_rules_on_all: bool) -> None:
+                         filename: str | None, module_rule_ops: list[Operation],
+                         kept: _Remembered | None) -> None:
     for op in ops:
         message = _structure_error(op) or _check_dominance(op, order)
         # MLIR checks that a body ends in a terminator when it leaves the parent, after the
@@ -298,7 +304,7 @@ def _verify_ops_in_order(module: Operation, ops: list[Operation], order: _BlockO
         if message is not None:
             raise _op_error(op, message, filename)
     if isinstance(module, ModuleOp):
-        problem = _module_level_problem(module, None if module_rules_on_all else ops)
+        problem = _module_level_problem(module, module_rule_ops, kept)
         if problem is not None:
             raise _op_error(problem[0], problem[1], filename)
 
@@ -310,8 +316,8 @@ def _signature(op: Operation) -> tuple:
     successors; one flat tuple, its groups ended by ``None`` (no type, attribute item or
     block is None). Attributes and types are immutable values, SSA values and blocks
     compare by identity; holding them (and ``op``) keeps their identity from being reused.
-    (Built for every op only when the walk's ``_Fingerprint`` differs, and for the root
-    op in every fingerprint.)"""
+    (Built for the root op of every fingerprint; the other ops' signatures hold the same
+    by other means: :func:`_inner_signatures`.)"""
     block = op.parent
     region = None if block is None else block.parent
     # ``_operands`` is xDSL 0.74's tuple behind ``op.operands`` (iterating that view is a
@@ -341,9 +347,47 @@ _ATTRIBUTES = attrgetter("attributes")
 _PROPERTIES = attrgetter("properties")
 
 
+_NEIGHBOURS = attrgetter("_prev_op", "_next_op")
+_ENCLOSING = attrgetter("parent.parent", "parent.parent.parent")  # region, its op
+_OPERANDS = attrgetter("_operands")
+_REGIONS = attrgetter("regions")
+
+
+def _region_blocks(op: Operation) -> tuple:
+    """Each region's blocks of ``op``, with their argument types."""
+    return tuple([tuple([(b, tuple([a._type for a in b._args]))  # noqa: SLF001
+                         for b in r.blocks]) for r in op.regions])
+
+
+def _grouped_types(groups) -> list[tuple]:
+    """The types of each group of SSA values of ``groups``, a tuple per group."""
+    return list(map(tuple, map(map, repeat(_TYPE), groups)))
+
+
+def _inner_signatures(fingerprint: _Fingerprint) -> list[tuple]:
+    """What :func:`_signature` reads of each op of the walk but the root, as one tuple
+    per op built by C-level ``map``s (no Python frame per op; the fingerprint's lists
+    shared): (op, its place (block, operands, regions, successors), its neighbours, its
+    block's region and that region's op, operand types, result types, attributes and
+    properties (as dicts: their order alone is no change), its regions' blocks with
+    their argument types or None)."""
+    ops = fingerprint.ops[1:]
+    with_regions = list(compress(ops, map(_REGIONS, ops)))
+    regions = dict(zip(map(id, with_regions), map(_region_blocks, with_regions)))
+    return list(zip(ops, fingerprint.places, map(_NEIGHBOURS, ops), map(_ENCLOSING, ops),
+                    _grouped_types(map(_OPERANDS, ops)), _grouped_types(map(_RESULTS, ops)),
+                    fingerprint.attributes, fingerprint.properties,
+                    map(regions.get, map(id, ops))))
+
+
 def _types(groups) -> list:
     """The types of the SSA values of ``groups`` (tuples of values), in one list."""
     return list(map(_TYPE, chain.from_iterable(groups)))
+
+
+def _signatures(fingerprint: _Fingerprint) -> list[tuple]:
+    """The signature of each op of the fingerprint's walk, in walk order."""
+    return [fingerprint.root, *_inner_signatures(fingerprint)]
 
 
 class _Fingerprint:
@@ -390,14 +434,16 @@ class IncrementalVerifier:
     """Verification after each pass that re-checks only what the pass may have changed,
     with the same verdict and the same first error as :func:`verify_module`.
 
-    It remembers each op's :func:`_signature` from the last check. An op that is new or
-    whose signature changed is re-verified, with every op around it whose verification
-    reads it: its ancestors (region, terminator, isolation and symbol checks), and the
-    users of its results and of removed ops' results (types, dominance). The module-level
-    rules run when anything changed (on the re-checked ops, unless the module op itself
-    changed). The IR it starts from (:meth:`start`) must have been
-    verified, as ``parse_module`` does. Where the module's :class:`_Fingerprint` is the
-    last one's, no signature changed, and none is computed.
+    It remembers each op's signature (:func:`_signature`, :func:`_inner_signatures`)
+    from the last check. An op that is new or whose signature changed is re-verified,
+    with every op around it whose verification reads it: its ancestors (region,
+    terminator, isolation and symbol checks), and the users of its results and of
+    removed ops' results (types, dominance). The module-level rules run when anything
+    changed (on the re-checked ops, unless the module op itself changed). The IR it
+    starts from (:meth:`start`) must have been verified, as ``parse_module`` does. Where
+    the module's :class:`_Fingerprint` is the last one's, no signature changed, and none
+    is computed. Within :meth:`kept` (a pipeline run) what passed is kept from one
+    verification to the next (``_Remembered``).
     """
 
     def __init__(self) -> None:
@@ -405,11 +451,22 @@ class IncrementalVerifier:
         # its id meanwhile): ints hash in C, ops through a Python-level ``__hash__``
         self._signatures: dict[int, tuple] = {}
         self._fingerprint: _Fingerprint | None = None
+        self._kept = _Remembered()
+
+    @contextmanager
+    def kept(self) -> Iterator[None]:
+        """The scope of one pipeline run: what its verifications find to pass (the op
+        definitions' verdicts for types and attributes, the types that pass the layout
+        rules) is kept from one verification to the next until it ends."""
+        try:
+            with keeping_verdicts():
+                yield
+        finally:
+            self._kept = _Remembered()
 
     def start(self, module: Operation) -> None:
-        ops, blocks = _ops_and_blocks(module)
-        self._signatures = {id(op): _signature(op) for op in ops}
-        self._fingerprint = _Fingerprint(ops, blocks)
+        fingerprint = self._fingerprint = _Fingerprint(*_ops_and_blocks(module))
+        self._signatures = dict(zip(map(id, fingerprint.ops), _signatures(fingerprint)))
 
     def verify(self, module: Operation, filename: str | None = None) -> bool:
         """Verify what changed since the last call; whether anything did (any op's
@@ -418,15 +475,13 @@ class IncrementalVerifier:
         walk, blocks = _ops_and_blocks(module)
         if self._fingerprint is not None and self._fingerprint.matches(walk, blocks):
             return False
-        self._fingerprint = _Fingerprint(walk, blocks)
+        fingerprint = self._fingerprint = _Fingerprint(walk, blocks)
         before = self._signatures
-        now: dict[int, tuple] = {}
-        changed: list[Operation] = []
-        for op in walk:
-            signature = now[id(op)] = _signature(op)
-            if before.get(id(op)) != signature:
-                changed.append(op)
-        gone = [signature for key, signature in before.items() if key not in now]
+        ids = list(map(id, walk))
+        signatures = _signatures(fingerprint)
+        now = dict(zip(ids, signatures))
+        changed = list(compress(walk, map(ne, map(before.get, ids), signatures)))
+        gone = list(compress(before.values(), map(not_, map(now.__contains__, before))))
         removed = [signature[0] for signature in gone]
         self._signatures = now
         if not changed and not removed:
@@ -438,14 +493,48 @@ class IncrementalVerifier:
             while parent is not None and id(parent) not in recheck:
                 recheck.add(id(parent))
                 parent = parent.parent_op()
-        for op in changed + removed:
-            for result in op.results:
-                recheck.update(id(use.operation) for use in result.uses)
+        users = [use.operation for op in changed + removed for result in op.results
+                 for use in result.uses]
+        recheck.update(map(id, users))
         # The module-level rules read the module's attributes and each op's types (part of
         # its signature): with the module op itself unchanged, only re-checked ops can fail.
-        _verify_ops(module, recheck, filename, module_rules_on_all=module in changed,
-                    walk=walk)
+        with isolation_suspects(_isolation_suspects(changed, users, before, now,
+                                                    len(walk))):
+            _verify_ops(module, recheck, filename, module_rules_on_all=module in changed,
+                        walk=walk, kept=self._kept)
         return True
+
+
+def _isolation_suspects(changed: list[Operation], users: list[Operation],
+                        before: dict[int, tuple], present: dict[int, tuple],
+                        size: int) -> list[Operation] | None:
+    """The ops whose operands may now break the rule of an ``IsolatedFromAbove`` op that
+    held in the last verification (``xdsl_fast_paths.isolation_suspects``): the changed
+    ops (new operands; new, or moved into such an op, with everything nested in them:
+    an op whose block is another than ``before``), and the users of changed and removed
+    ops' results (their definition may have moved out, or gone). A value keeps its place
+    otherwise: what defines it (an op, a block's argument) or an op or block around that
+    would be changed, and a use that it dominates moves with it or is changed. None
+    (check every op) where that is more than a share of the module's ``size`` ops
+    (``_SUSPECTS_SHARE``): the set test of all ops is cheaper then."""
+    found: dict[int, Operation] = {}
+    for op in changed:
+        if id(op) in found:
+            continue  # (nested in a moved op found before: taken with it)
+        old = before.get(id(op))  # (the root's signature is _signature's: it never moves)
+        if op.regions and (old is None or (
+                op.parent is not None and old[1][0] is not op.parent)):
+            found.update(zip(map(id, nested := _ops_in_walk_order(op)), nested))
+        else:
+            found[id(op)] = op
+        if len(found) * _SUSPECTS_SHARE > size:
+            return None
+    found.update((id(user), user) for user in users if id(user) in present)
+    return None if len(found) * _SUSPECTS_SHARE > size else list(found.values())
+
+
+_SUSPECTS_SHARE = 2
+"""More suspects than one in this many of the module's ops: every op is checked."""
 
 
 def _changed_cfgs(changed: list[Operation], gone: list[tuple],
@@ -462,10 +551,9 @@ def _changed_cfgs(changed: list[Operation], gone: list[tuple],
         for region in op.regions:
             if region._first_block is not region._last_block:  # noqa: SLF001
                 found[id(region)] = region
-    for signature in gone:  # (op, block, region, region's op, ..., successors)
-        region, owner = signature[2], signature[3]
-        if signature[-1] is not None and region is not None and region.parent is owner \
-                and id(owner) in present:
+    for signature in gone:  # (see _inner_signatures: the root is never gone)
+        (region, owner), successors = signature[3], signature[1][3]
+        if successors and region.parent is owner and id(owner) in present:
             found[id(region)] = region
     return list(found.values())
 
@@ -490,13 +578,27 @@ def _cross_block_users(regions: list[Region]) -> list[Operation]:
     return users
 
 
-def _module_level_problem(module: ModuleOp, ops: list[Operation] | None = None
+class _Remembered:
+    """What the verifications of one module found to pass, kept from one to the next:
+    the types that passed the TritonGPU layout rules (``ttg.LayoutVerdicts``, made when
+    first needed: the layouts' module may never be imported)."""
+
+    __slots__ = ("layouts",)
+
+    def __init__(self) -> None:
+        self.layouts = None
+
+
+def _module_level_problem(module: ModuleOp, ops: list[Operation],
+                          kept: _Remembered | None = None
                           ) -> tuple[Operation, str] | None:
     """Rules that span the module, like MLIR's ``verifyOperationAttribute``: TritonGPU's
     layouts must distribute exactly the module's ``ttg.num-warps`` warps and
-    ``ttg.threads-per-warp`` lanes (checked by the ttg dialect)."""
+    ``ttg.threads-per-warp`` lanes (checked by the ttg dialect), over ``ops``."""
     if "tileopt.dialects.ttg_attrs" not in sys.modules:
         return None  # the layouts' module was never imported: the IR holds none
-    from tileopt.dialects.ttg import find_layout_problem
+    from tileopt.dialects.ttg import LayoutVerdicts, find_layout_problem
 
-    return find_layout_problem(module, ops)
+    if kept is not None and kept.layouts is None:
+        kept.layouts = LayoutVerdicts()
+    return find_layout_problem(module, ops, None if kept is None else kept.layouts)

@@ -241,6 +241,10 @@ def test_isolated_from_above_agrees_with_xdsl():
     assert outcomes[0][0] is not None and outcomes[0][0][1].startswith(
         "Operation using value defined out of its IsolatedFromAbove parent")
     assert all(fast == slow for fast, slow in outcomes)
+    # (the set test of the fast path finds it; it is left to the scan for the message)
+    assert not xdsl_fast_paths._all_defined_inside(f)
+    assert xdsl_fast_paths._all_defined_inside(g) and \
+        xdsl_fast_paths._all_defined_inside(module)  # (the module's ops use no value)
     # A detached op's result.
     ops["arith.muli"].operands[1], ops["tt.store"].operands[0] = kept
     assert _isolation_outcomes(module) == [(None, None)] * 2
@@ -363,6 +367,41 @@ def test_remembered_verdicts_compare_attributes_by_value():
         assert fast is not None and "i64" in fast[1]
         assert fast == _outcome(xdsl_fast_paths._verify, op_def, bad)
     assert not xdsl_fast_paths._EQUALS_FIRST and not xdsl_fast_paths._FIRST_EQUAL
+
+
+def test_verdicts_kept_between_verifications_hold_types_not_ops():
+    """In a ``keeping_verdicts`` scope (a pipeline run) the verdicts outlive each module
+    verification: an op of the same type objects hits the identity key in the next one.
+    An entry holds the op's types and attributes (their ids cannot be reused), never the
+    op; an op given another attribute misses and fails with xDSL's message; all is
+    forgotten at the end."""
+    from xdsl.dialects.builtin import DenseArrayBase, i64
+    from xdsl.ir import Operation
+
+    struct = llvm.LLVMStructType.from_type_list([i32, i32])
+    block = Block(arg_types=[struct])
+    position = DenseArrayBase.from_list(i64, [0])
+    good = llvm.ExtractValueOp(position, block.args[0], i32)
+    op_def = llvm.ExtractValueOp.get_irdl_definition()
+    identity = xdsl_fast_paths._identity_key
+    with xdsl_fast_paths.keeping_verdicts():
+        with xdsl_fast_paths.remembering_verdicts():
+            assert _outcome(xdsl_fast_paths.verify, op_def, good) is None
+        passed = op_def.__dict__["_fast_plan"].passed
+        held = passed[identity(good)]
+        assert held is not None and not any(isinstance(x, Operation) for x in held)
+        assert position in held and struct in held
+        later = llvm.ExtractValueOp(position, block.args[0], i32)
+        with xdsl_fast_paths.remembering_verdicts():
+            assert identity(later) in passed  # the same objects: the next verification hits
+            assert _outcome(xdsl_fast_paths.verify, op_def, later) is None
+            later.properties["position"] = DenseArrayBase.from_list(i32, [0])  # i64 needed
+            assert identity(later) not in passed
+            fast = _outcome(xdsl_fast_paths.verify, op_def, later)
+            assert fast is not None and fast == _outcome(xdsl_fast_paths._verify, op_def,
+                                                         later)
+        assert passed
+    assert not passed and not xdsl_fast_paths._EQUALS_FIRST
 
 
 def test_remembered_verdicts_tell_apart_what_python_calls_equal():

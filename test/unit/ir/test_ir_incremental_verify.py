@@ -4,6 +4,7 @@ caught, with the error a whole-module verification gives, and named by the pass 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 import pytest
@@ -107,15 +108,36 @@ def full_error(breakage) -> str:
     return err.value.format()
 
 
+def swap_operands(module):
+    # A valid change: the ops around it are verified again, their verdicts remembered.
+    sub = ops(module, "arith.subi")[0]
+    sub.operands = [sub.operands[1], sub.operands[0]]
+
+
+@pytest.mark.parametrize("kept", [False, True])
 @pytest.mark.parametrize("name", BREAKAGES)
-def test_incremental_verification_reports_what_a_full_one_does(name):
+def test_incremental_verification_reports_what_a_full_one_does(name, kept, monkeypatch):
+    """Also (``kept``) in the scope of a pipeline run, where the verdicts of an earlier
+    verification (the op definitions' checks of the same types and attributes) are kept
+    for the next one, and with IsolatedFromAbove checked on the suspects alone (however
+    many): a break after a valid change is still caught."""
+    if kept:
+        from tileopt.ir import verify
+
+        monkeypatch.setattr(verify, "_SUSPECTS_SHARE", 0)
     module = parse_module(TEXT, "in.mlir")
     verifier = IncrementalVerifier()
     verifier.start(module)
-    verifier.verify(module, "in.mlir")  # nothing changed: nothing to report
-    BREAKAGES[name](module)
-    with pytest.raises(TileoptError) as err:
-        verifier.verify(module, "in.mlir")
+    with verifier.kept() if kept else contextlib.nullcontext():
+        verifier.verify(module, "in.mlir")  # nothing changed: nothing to report
+        if kept:
+            swap_operands(module)
+            assert verifier.verify(module, "in.mlir")
+            swap_operands(module)
+            assert verifier.verify(module, "in.mlir")
+        BREAKAGES[name](module)
+        with pytest.raises(TileoptError) as err:
+            verifier.verify(module, "in.mlir")
     assert err.value.format() == full_error(BREAKAGES[name])
 
 
@@ -137,8 +159,7 @@ def test_a_valid_change_passes_and_is_remembered():
     module = parse_module(TEXT, "in.mlir")
     verifier = IncrementalVerifier()
     verifier.start(module)
-    sub = ops(module, "arith.subi")[0]
-    sub.operands = [sub.operands[1], sub.operands[0]]
+    swap_operands(module)
     verifier.verify(module, "in.mlir")
     verifier.verify(module, "in.mlir")
 
@@ -200,15 +221,21 @@ def a_layout_of_other_warps(module):
         ops(other, "tt.make_range")[0].results[0].type
 
 
-def incremental_and_full(text: str, breakage) -> tuple[str, str]:
+def incremental_and_full(text: str, breakage, valid_change=None) -> tuple[str, str]:
     """The errors of the incremental verification of ``text`` after ``breakage`` and of a
-    whole verification of the same broken IR."""
+    whole verification of the same broken IR. ``valid_change``: made and verified first,
+    in the scope of a pipeline run (what passed is kept for the next verification)."""
     module = parse_module(text, "in.mlir")
     verifier = IncrementalVerifier()
     verifier.start(module)
-    breakage(module)
-    with pytest.raises(TileoptError) as err:
-        verifier.verify(module, "in.mlir")
+    with verifier.kept():
+        if valid_change is not None:
+            valid_change(module)
+            assert verifier.verify(module, "in.mlir")
+            valid_change.verified(verifier)
+        breakage(module)
+        with pytest.raises(TileoptError) as err:
+            verifier.verify(module, "in.mlir")
     expected = parse_module(text, "in.mlir")
     breakage(expected)
     with pytest.raises(TileoptError) as full:
@@ -216,11 +243,45 @@ def incremental_and_full(text: str, breakage) -> tuple[str, str]:
     return err.value.format(), full.value.format()
 
 
-@pytest.mark.parametrize("breakage", [more_warps_in_the_module, a_layout_of_other_warps])
+def a_shared_layout_on_a_tensor(module):
+    other = parse_module("""\
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @f(%t: tensor<128xi32, #shared>) {
+    tt.return
+  }
+}
+""")
+    ops(module, "tt.make_range")[1].results[0]._type = \
+        ops(other, "tt.func")[0].body.block.args[0].type
+
+
+LAYOUT_BREAKAGES = [more_warps_in_the_module, a_layout_of_other_warps,
+                    a_shared_layout_on_a_tensor]
+
+
+@pytest.mark.parametrize("breakage", LAYOUT_BREAKAGES)
 def test_the_module_level_layout_rule_is_still_checked(breakage):
     incremental, full = incremental_and_full(LAYOUT_TEXT.replace("WARPS", "4"), breakage)
     assert incremental == full
-    assert "warps" in incremental
+    assert "warps" in incremental or "shared layout" in incremental
+
+
+@pytest.mark.parametrize("breakage", LAYOUT_BREAKAGES)
+def test_layout_verdicts_kept_between_verifications_catch_a_new_type(breakage):
+    """The types that passed the layout rules are kept from one verification to the next
+    (``ttg.LayoutVerdicts``): a later change to a failing type (a new type object), or to
+    the module's warps, is still reported as a whole verification does."""
+    def module_attribute(module):
+        module.attributes["tileopt.test"] = IntegerAttr(1, i64)  # (all ops' types)
+
+    def verified(verifier):
+        assert verifier._kept.layouts.as_type  # the module rules passed, kept
+
+    module_attribute.verified = verified
+    incremental, full = incremental_and_full(LAYOUT_TEXT.replace("WARPS", "4"), breakage,
+                                             module_attribute)
+    assert incremental == full
 
 
 # Dominance across the blocks of a CFG region: a value is usable in the blocks its block
@@ -278,3 +339,52 @@ def test_a_changed_branch_rechecks_the_uses_it_no_longer_dominates():
     incremental, full = incremental_and_full(CFG.replace("USE", "%va"), enter_at_the_join)
     assert incremental == full
     assert "in.mlir:14:3: error: 'llvm.cond_br' op operand #1 does not dominate" in full
+
+
+# IsolatedFromAbove after a change is tested on the ops the change may have affected
+# (``_isolation_suspects``): a moved op brings the ops nested in it, whose operands did not
+# change; the error is the whole verification's (the function's, before its ops').
+TWO_FUNCTIONS = """\
+func.func @f(%a: i32, %c: i1) -> i32 {
+  %x = arith.addi %a, %a : i32
+  %w = arith.subi %a, %a : i32
+  scf.if %c {
+    %z = arith.muli %x, %x : i32
+    scf.yield
+  }
+  func.return %w : i32
+}
+func.func @g(%b: i32, %d: i1) -> i32 {
+  func.return %b : i32
+}
+"""
+
+
+def move_if_to_the_other_function(module):
+    # The scf.if's own operand is g's; the muli nested in it still uses f's %x (whose
+    # op and its neighbours are unchanged: the muli is suspect as nested in the scf.if).
+    if_op = ops(module, "scf.if")[0]
+    g = ops(module, "func.func")[1]
+    if_op.detach()
+    g.body.block.insert_op_before(if_op, g.body.block.last_op)
+    if_op.operands = [g.body.block.args[1]]
+
+
+def use_the_other_functions_argument(module):
+    ops(module, "arith.muli")[0].operands = [ops(module, "func.func")[1].body.block.args[0]] * 2
+
+
+@pytest.mark.parametrize("breakage", [move_if_to_the_other_function,
+                                      use_the_other_functions_argument])
+def test_isolation_is_checked_on_what_a_change_may_have_affected(breakage, monkeypatch):
+    from tileopt.ir import verify
+
+    monkeypatch.setattr(verify, "_SUSPECTS_SHARE", 0)  # (suspects even in a small module)
+
+    def attribute_of_the_add(module):
+        ops(module, "arith.addi")[0].attributes["tileopt.test"] = IntegerAttr(1, i64)
+
+    attribute_of_the_add.verified = lambda verifier: None
+    incremental, full = incremental_and_full(TWO_FUNCTIONS, breakage, attribute_of_the_add)
+    assert incremental == full
+    assert "IsolatedFromAbove" in full
