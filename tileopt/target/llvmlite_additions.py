@@ -10,6 +10,7 @@ Each class here subclasses the llvmlite one it extends and changes only its prin
 from __future__ import annotations
 
 import math
+import re
 import struct
 
 from llvmlite import ir
@@ -68,8 +69,14 @@ class PoisonConstant(ir.Constant):
         return "poison"
 
 
+# A character that ``escape_llvm_string`` must escape: not printable ASCII, ``"`` or ``\``.
+_NEEDS_ESCAPE = re.compile(r'[^\x20\x21\x23-\x5b\x5d-\x7e]')
+
+
 def escape_llvm_string(text: str) -> str:
     """The body of an LLVM string literal: printable ASCII kept, others as ``\\XX``."""
+    if _NEEDS_ESCAPE.search(text) is None:  # most strings (inline asm), in one C-level scan
+        return text
     out = []
     for byte in text.encode("utf-8"):
         if 0x20 <= byte < 0x7F and byte not in (0x22, 0x5C):

@@ -34,7 +34,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 
-from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.llvm_builder import LLVMBuilder, int_type
 from tileopt.conversion.nvidia.libdevice import INLINE as LIBDEVICE_INLINE
 from tileopt.conversion.nvidia.libdevice import erff
 from tileopt.conversion.nvidia.mma import MmaV2Emitter
@@ -60,8 +60,7 @@ _BANKS = SharedMemoryBanks(count=32, width=4)
 _LLVM_SYNC_SCOPES = {"gpu": "device", "cta": "block", "sys": None, "system": None}
 
 
-def _int(bits: int) -> IntegerType:
-    return IntegerType(bits)
+_int = int_type
 
 
 def _words_type(width: int, words: int) -> Attribute:

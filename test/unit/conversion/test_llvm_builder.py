@@ -1,0 +1,131 @@
+"""``LLVMBuilder`` makes its ops from finished fields (``llvm_builder._new``): each kind
+must be the op that xDSL's (or ``llvm_ext``'s) builder makes from the same arguments."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    FloatAttr, IntegerAttr, StringAttr, UnitAttr, VectorType, f32, i1, i32, i64,
+)
+from xdsl.ir import Block, Operation, Region
+
+from tileopt.conversion.llvm_builder import _CASTS, _FLOAT_OPS, _INT_OPS, LLVMBuilder
+from tileopt.dialects import llvm_ext
+from tileopt.ir import make_context
+
+make_context()  # the dialects and xDSL's fast paths, as a run has them
+
+_PTR = llvm.LLVMPointerType()
+_STRUCT = llvm.LLVMStructType.from_type_list([i32, i32])
+_VECTOR = VectorType(i32, [2])
+
+
+def _fields(op: Operation) -> tuple:
+    """Everything a printer, a verifier or a pass reads of an op without regions."""
+    return (type(op), op.name, list(op.operands), [r.type for r in op.results],
+            list(op.properties.items()), list(op.attributes.items()), op.location,
+            list(op.successors), len(op.regions))
+
+
+@pytest.fixture
+def env():
+    """A builder in a block whose arguments are operands of every kind used below."""
+    entry = Block(arg_types=[i32, i32, f32, f32, i1, _PTR, _STRUCT, _VECTOR])
+    Region([entry])  # the builder's prologue needs the entry block in a region
+    return LLVMBuilder(entry), entry.args
+
+
+def _built(b: LLVMBuilder, value) -> Operation:
+    op = b.block.last_op if value is None else value.owner
+    assert op is not None
+    return op
+
+
+@pytest.mark.parametrize("kind", sorted(_INT_OPS))
+def test_integer_ops(env, kind):
+    b, (x, y, *_) = env
+    assert _fields(_built(b, b.int_op(kind, x, y))) == _fields(_INT_OPS[kind](x, y))
+
+
+def test_disjoint_or(env):
+    b, (x, y, *_) = env
+    assert _fields(_built(b, b.int_op("or", x, y, disjoint=True))) == \
+        _fields(llvm.OrOp(x, y, is_disjoint=UnitAttr()))
+
+
+@pytest.mark.parametrize("kind", sorted(_FLOAT_OPS))
+def test_float_ops(env, kind):
+    b, (_, _, fx, fy, *_) = env
+    assert _fields(_built(b, b.float_op(kind, fx, fy))) == _fields(_FLOAT_OPS[kind](fx, fy))
+
+
+def test_compare_select_negate(env):
+    b, (x, y, fx, fy, c, *_) = env
+    assert _fields(_built(b, b.icmp("slt", x, y))) == \
+        _fields(llvm.ICmpOp(x, y, IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)))
+    assert _fields(_built(b, b.fcmp("olt", fx, fy))) == _fields(llvm.FCmpOp(fx, fy, "olt"))
+    assert _fields(_built(b, b.select(c, x, y))) == _fields(llvm.SelectOp(c, x, y))
+    assert _fields(_built(b, b.fneg(fx))) == _fields(llvm.FNegOp(fx))
+
+
+@pytest.mark.parametrize("kind", sorted(_CASTS))
+def test_casts(env, kind):
+    b, (x, *_) = env
+    assert _fields(_built(b, b.cast(kind, x, f32))) == \
+        _fields(_CASTS[kind].create(operands=[x], result_types=[f32]))
+
+
+@pytest.mark.parametrize("alignment", [None, 4, 16])
+def test_memory(env, alignment):
+    b, (x, y, _, _, _, ptr, *_) = env
+    assert _fields(_built(b, b.load(ptr, i32, alignment))) == \
+        _fields(llvm_ext.LoadOp(ptr, i32, alignment=alignment))
+    b.store(x, ptr, alignment)
+    assert _fields(_built(b, None)) == _fields(llvm_ext.StoreOp(x, ptr, alignment=alignment))
+    assert _fields(_built(b, b.gep(ptr, y, f32))) == _fields(llvm.GEPOp(
+        ptr, [llvm.GEP_USE_SSA_VAL], f32, ssa_indices=[y], result_type=ptr.type))
+
+
+def test_aggregates_and_vectors(env):
+    b, (x, _, _, _, _, _, struct, vector) = env
+    assert _fields(_built(b, b.extract_value(struct, 1, i32))) == _fields(
+        llvm.ExtractValueOp(llvm.DenseArrayBase.from_list(i64, [1]), struct, i32))
+    assert _fields(_built(b, b.insert_value(struct, x, 1))) == _fields(
+        llvm.InsertValueOp(llvm.DenseArrayBase.from_list(i64, [1]), struct, x))
+    index = b.i32(1)
+    assert _fields(_built(b, b.extract_element(vector, 1))) == \
+        _fields(llvm_ext.ExtractElementOp(vector, index))
+    assert _fields(_built(b, b.insert_element(vector, x, 1))) == \
+        _fields(llvm.InsertElementOp(vector, x, index))
+    assert _fields(_built(b, b.undef(_VECTOR))) == _fields(llvm.UndefOp(_VECTOR))
+
+
+def test_constants(env):
+    b, _ = env
+    assert _fields(_built(b, b.i32(7))) == \
+        _fields(llvm.ConstantOp(IntegerAttr(7, i32), i32))
+    assert _fields(_built(b, b.constant(f32, -0.0))) == \
+        _fields(llvm.ConstantOp(FloatAttr(-0.0, f32), f32))
+
+
+@pytest.mark.parametrize("result", [i32, None])
+def test_calls_and_asm(env, result):
+    b, (x, y, *_) = env
+    types = [] if result is None else [result]
+    value = b.call_intrinsic("llvm.foo", [x, y], result)
+    assert _fields(_built(b, value)) == _fields(llvm.CallIntrinsicOp("llvm.foo", [x, y], types))
+    value = b.inline_asm("mov.b32 $0, $1;", "=r,r", [x], result)
+    assert _fields(_built(b, value)) == _fields(llvm_ext.InlineAsmOp.create(
+        operands=[x], result_types=[result or llvm.LLVMVoidType()], properties={
+            "asm_string": StringAttr("mov.b32 $0, $1;"), "constraints": StringAttr("=r,r"),
+            "asm_dialect": IntegerAttr(0, 64), "operand_attrs": llvm.ArrayAttr([]),
+            "has_side_effects": UnitAttr()}))
+
+
+def test_properties_are_not_shared_mutably(env):
+    """Ops share property values, never the dict: changing one op leaves the next alone."""
+    b, (x, y, *_) = env
+    first = _built(b, b.add(x, y))
+    first.properties["overflowFlags"] = IntegerAttr(1, 32)
+    assert _built(b, b.add(x, y)).properties["overflowFlags"] == IntegerAttr(0, 32)
