@@ -82,8 +82,8 @@ def _gep_constant_properties() -> tuple[Attribute, Attribute]:
 _NO_PROPERTIES: dict[str, Attribute] = {}
 
 
-def _new(cls: type[Operation], operands: Sequence[SSAValue], result_types: Sequence[Attribute],
-         properties: dict[str, Attribute] = _NO_PROPERTIES) -> Operation:
+def new_op(cls: type[Operation], operands: Sequence[SSAValue], result_types: Sequence[Attribute],
+           properties: dict[str, Attribute] = _NO_PROPERTIES) -> Operation:
     """The op that ``cls``'s xDSL builder makes, from its finished fields: the builders
     (``irdl_op_init``, a new attribute per flag) took two thirds of the time of an op.
     ``properties`` are exactly the builder's, in its order, shared between ops (as
@@ -288,7 +288,7 @@ class LLVMBuilder:
             return found
         attr = int_attr(value, ty) if isinstance(ty, IntegerType) else FloatAttr(value, ty)
         result = self.insert_in_prologue(
-            _new(llvm.ConstantOp, (), (ty,), _value_properties(attr))).results[0]
+            new_op(llvm.ConstantOp, (), (ty,), _value_properties(attr))).results[0]
         self._constants[key] = result
         if isinstance(ty, IntegerType):
             self._known[result] = value
@@ -332,10 +332,10 @@ class LLVMBuilder:
         return self.constant(ty, 0)
 
     def undef(self, ty: Attribute) -> SSAValue:
-        return self.emit(_new(llvm.UndefOp, (), (ty,)))
+        return self.emit(new_op(llvm.UndefOp, (), (ty,)))
 
     def poison(self, ty: Attribute) -> SSAValue:
-        return self.emit(llvm_ext.PoisonOp.create(result_types=[ty]))
+        return self.emit(new_op(llvm_ext.PoisonOp, (), (ty,)))
 
     # ------------------------------------------------------------------ integer arithmetic
 
@@ -368,8 +368,8 @@ class LLVMBuilder:
             if a == -1 and kind == "and":
                 return rhs
         if kind == "or" and disjoint:
-            return self.emit(_new(llvm.OrOp, (lhs, rhs), (lhs.type,), _disjoint_properties()))
-        return self.emit(_new(_INT_OPS[kind], (lhs, rhs), (lhs.type,),
+            return self.emit(new_op(llvm.OrOp, (lhs, rhs), (lhs.type,), _disjoint_properties()))
+        return self.emit(new_op(_INT_OPS[kind], (lhs, rhs), (lhs.type,),
                               _overflow_properties() if kind in _OVERFLOW_FLAGS
                               else _NO_PROPERTIES))
 
@@ -394,11 +394,11 @@ class LLVMBuilder:
     urem = partialmethod(int_op, "urem")
 
     def icmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return self.emit(_new(llvm.ICmpOp, (lhs, rhs), (i1,),
+        return self.emit(new_op(llvm.ICmpOp, (lhs, rhs), (i1,),
                               _icmp_properties(_ICMP[predicate])))
 
     def fcmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return self.emit(_new(llvm.FCmpOp, (lhs, rhs), (i1,), _fcmp_properties(predicate)))
+        return self.emit(new_op(llvm.FCmpOp, (lhs, rhs), (i1,), _fcmp_properties(predicate)))
 
     def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
         known = self._known.get(cond)
@@ -406,13 +406,13 @@ class LLVMBuilder:
             return a if known else b
         if a is b:
             return a
-        return self.emit(_new(llvm.SelectOp, (cond, a, b), (a.type,), _fastmath_properties()))
+        return self.emit(new_op(llvm.SelectOp, (cond, a, b), (a.type,), _fastmath_properties()))
 
     def float_op(self, kind: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return self.emit(_new(_FLOAT_OPS[kind], (lhs, rhs), (lhs.type,), _fastmath_properties()))
+        return self.emit(new_op(_FLOAT_OPS[kind], (lhs, rhs), (lhs.type,), _fastmath_properties()))
 
     def fneg(self, value: SSAValue) -> SSAValue:
-        return self.emit(_new(llvm.FNegOp, (value,), (value.type,), _fastmath_properties()))
+        return self.emit(new_op(llvm.FNegOp, (value,), (value.type,), _fastmath_properties()))
 
     # ------------------------------------------------------------------ casts
 
@@ -428,7 +428,7 @@ class LLVMBuilder:
             bits = _float_bits(self._known_float[value], value.type)
             if bits is not None and bits[1] == ty.width.data:
                 return self.constant(ty, bits[0])
-        return self.emit(_new(_CASTS[kind], (value,), (ty,)))
+        return self.emit(new_op(_CASTS[kind], (value,), (ty,)))
 
     def bitcast(self, value: SSAValue, ty: Attribute) -> SSAValue:
         return self.cast("bitcast", value, ty)
@@ -452,14 +452,14 @@ class LLVMBuilder:
             return ptr
         # As llvm.GEPOp(ptr, [GEP_USE_SSA_VAL], element_type, ssa_indices=[index],
         # result_type=ptr.type) builds it.
-        return self.emit(_new(llvm.GEPOp, (ptr, index), (ptr.type,),
+        return self.emit(new_op(llvm.GEPOp, (ptr, index), (ptr.type,),
                               _gep_properties(element_type)))
 
     def load(self, ptr: SSAValue, ty: Attribute, alignment: int | None = None) -> SSAValue:
-        return self.emit(_new(llvm_ext.LoadOp, (ptr,), (ty,), _load_properties(alignment)))
+        return self.emit(new_op(llvm_ext.LoadOp, (ptr,), (ty,), _load_properties(alignment)))
 
     def store(self, value: SSAValue, ptr: SSAValue, alignment: int | None = None) -> None:
-        self.insert(_new(llvm_ext.StoreOp, (value, ptr), (), _store_properties(alignment)))
+        self.insert(new_op(llvm_ext.StoreOp, (value, ptr), (), _store_properties(alignment)))
 
     def address_of(self, name: str, ty: Attribute) -> SSAValue:
         return self.emit(llvm.AddressOfOp(name, ty))
@@ -467,11 +467,11 @@ class LLVMBuilder:
     # ------------------------------------------------------------------ aggregates
 
     def extract_value(self, aggregate: SSAValue, index: int, ty: Attribute) -> SSAValue:
-        return self.emit(_new(llvm.ExtractValueOp, (aggregate,), (ty,),
+        return self.emit(new_op(llvm.ExtractValueOp, (aggregate,), (ty,),
                               _position_properties(index)))
 
     def insert_value(self, aggregate: SSAValue, value: SSAValue, index: int) -> SSAValue:
-        return self.emit(_new(llvm.InsertValueOp, (aggregate, value), (aggregate.type,),
+        return self.emit(new_op(llvm.InsertValueOp, (aggregate, value), (aggregate.type,),
                               _position_properties(index)))
 
     # The element ops are the most frequent ones the lowering builds: created directly
@@ -479,11 +479,11 @@ class LLVMBuilder:
     def extract_element(self, vector: SSAValue, index: int) -> SSAValue:
         vector_type = vector.type
         assert isinstance(vector_type, VectorType)
-        return self.emit(_new(llvm_ext.ExtractElementOp, (vector, self.i32(index)),
+        return self.emit(new_op(llvm_ext.ExtractElementOp, (vector, self.i32(index)),
                               (vector_type.element_type,)))
 
     def insert_element(self, vector: SSAValue, value: SSAValue, index: int) -> SSAValue:
-        return self.emit(_new(llvm.InsertElementOp, (vector, value, self.i32(index)),
+        return self.emit(new_op(llvm.InsertElementOp, (vector, value, self.i32(index)),
                               (vector.type,)))
 
     def pack_vector(self, values: Sequence[SSAValue]) -> SSAValue:
@@ -501,7 +501,7 @@ class LLVMBuilder:
 
     def call_intrinsic(self, name: str, args: Sequence[SSAValue],
                        result_type: Attribute | None) -> SSAValue | None:
-        op = self.insert(_new(llvm.CallIntrinsicOp, args,
+        op = self.insert(new_op(llvm.CallIntrinsicOp, args,
                               () if result_type is None else (result_type,),
                               _call_intrinsic_properties(name, len(args))))
         return op.results[0] if op.results else None
@@ -512,9 +512,8 @@ class LLVMBuilder:
         cls = INTRINSIC_OPS.get(name) or _XDSL_INTRINSICS.get(name)
         if cls is None:
             return self.call_intrinsic(f"llvm.{name}", args, result_type)
-        props = {flag: IntegerAttr(int(value), i1) for flag, value in flags.items()}
-        return self.emit(cls.create(operands=list(args), result_types=[result_type],
-                                    properties=props))
+        props = {flag: int_attr(int(value), i1) for flag, value in flags.items()}
+        return self.emit(new_op(cls, args, (result_type,), props))
 
     def inline_asm(self, asm: str, constraints: str, operands: Sequence[SSAValue],
                    result_type: Attribute | None, side_effects: bool = True) -> SSAValue | None:
@@ -527,7 +526,7 @@ class LLVMBuilder:
                                        "operand_attrs": operand_attrs}
         if side_effects:
             props["has_side_effects"] = UnitAttr()
-        op = _new(llvm_ext.InlineAsmOp, operands,
+        op = new_op(llvm_ext.InlineAsmOp, operands,
                   (result_type if result_type is not None else _void_type(),), props)
         self.insert(op)
         return op.results[0] if result_type is not None else None

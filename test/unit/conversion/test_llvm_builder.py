@@ -1,4 +1,4 @@
-"""``LLVMBuilder`` makes its ops from finished fields (``llvm_builder._new``): each kind
+"""``LLVMBuilder`` makes its ops from finished fields (``llvm_builder.new_op``): each kind
 must be the op that xDSL's (or ``llvm_ext``'s) builder makes from the same arguments."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, Region
 
 from tileopt.conversion.llvm_builder import _CASTS, _FLOAT_OPS, _INT_OPS, LLVMBuilder
-from tileopt.dialects import llvm_ext
+from tileopt.conversion.nvidia.hooks import NvidiaHooks
+from tileopt.dialects import llvm_ext, nvvm
 from tileopt.ir import make_context
 
 make_context()  # the dialects and xDSL's fast paths, as a run has them
@@ -129,3 +130,22 @@ def test_properties_are_not_shared_mutably(env):
     first = _built(b, b.add(x, y))
     first.properties["overflowFlags"] = IntegerAttr(1, 32)
     assert _built(b, b.add(x, y)).properties["overflowFlags"] == IntegerAttr(0, 32)
+
+
+@pytest.mark.parametrize("kind", list(nvvm.ShflKind))
+def test_nvidia_shuffle(env, kind):
+    b, (x, y, *_) = env
+    value = NvidiaHooks()._shuffle32(b, kind, x, y, 0x1F)
+    assert _fields(_built(b, value)) == \
+        _fields(nvvm.ShflSyncOp(kind, b.i32(-1), x, y, b.i32(0x1F)))
+
+
+def test_intrinsic_ops_and_poison(env):
+    b, (x, _, fx, *_) = env
+    cls = _built(b, b.intrinsic_op("abs", [x], i32, is_int_min_poison=False))
+    assert _fields(cls) == _fields(type(cls).create(
+        operands=[x], result_types=[i32], properties={"is_int_min_poison": IntegerAttr(0, i1)}))
+    exp2 = _built(b, b.intrinsic_op("exp2", [fx], f32))
+    assert _fields(exp2) == _fields(type(exp2).create(operands=[fx], result_types=[f32]))
+    assert _fields(_built(b, b.poison(i32))) == \
+        _fields(llvm_ext.PoisonOp.create(result_types=[i32]))

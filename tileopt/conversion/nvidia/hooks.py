@@ -17,6 +17,7 @@ writes them out; ``tt.print`` is ``vprintf`` and a failed ``tt.assert`` calls
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -34,7 +35,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 
-from tileopt.conversion.llvm_builder import LLVMBuilder, int_type
+from tileopt.conversion.llvm_builder import LLVMBuilder, int_type, new_op
 from tileopt.conversion.nvidia.libdevice import INLINE as LIBDEVICE_INLINE
 from tileopt.conversion.nvidia.libdevice import erff
 from tileopt.conversion.nvidia.mma import MmaV2Emitter
@@ -61,6 +62,12 @@ _LLVM_SYNC_SCOPES = {"gpu": "device", "cta": "block", "sys": None, "system": Non
 
 
 _int = int_type
+
+
+@cache
+def _shuffle_properties(kind: nvvm.ShflKind) -> dict[str, Attribute]:
+    """``nvvm.ShflSyncOp``'s builder's (tested with the builder's)."""
+    return {"kind": nvvm.ShflKindAttr(kind)}
 
 
 def _words_type(width: int, words: int) -> Attribute:
@@ -122,7 +129,8 @@ class NvidiaHooks(TargetHooks):
 
     def _shuffle32(self, b: LLVMBuilder, kind: nvvm.ShflKind, value: SSAValue,
                    offset: SSAValue, clamp: int) -> SSAValue:
-        return b.emit(nvvm.ShflSyncOp(kind, b.i32(-1), value, offset, b.i32(clamp)))
+        return b.emit(new_op(nvvm.ShflSyncOp, (b.i32(-1), value, offset, b.i32(clamp)),
+                             (value.type,), _shuffle_properties(kind)))
 
     def shuffle_xor(self, b: LLVMBuilder, value: SSAValue, lane_mask: int) -> SSAValue:
         return self._shuffle(b, nvvm.ShflKind.BFLY, value, b.i32(lane_mask), 0x1F)
