@@ -105,8 +105,13 @@ def _fastmath_properties() -> dict[str, Attribute]:
 
 
 @cache
+def _unit() -> UnitAttr:
+    return UnitAttr()
+
+
+@cache
 def _disjoint_properties() -> dict[str, Attribute]:
-    return {"isDisjoint": UnitAttr()}
+    return {"isDisjoint": _unit()}
 
 
 @lru_cache(maxsize=64)
@@ -131,12 +136,6 @@ def _void_type() -> Attribute:
 def _fcmp_properties(predicate: str) -> dict[str, Attribute]:
     return {"predicate": IntegerAttr(llvm.FCmpPredicateFlag(predicate).to_int(), i64),
             **_fastmath_properties()}
-
-
-@lru_cache(maxsize=1024)
-def _value_properties(value: Attribute) -> dict[str, Attribute]:
-    """A constant's."""
-    return {"value": value}
 
 
 @lru_cache(maxsize=256)
@@ -234,7 +233,10 @@ class LLVMBuilder:
         self.location: Attribute | None = None
         # The first op of the entry block that is not prologue; prologue ops go before it.
         self._first_body_op: Operation | None = None
-        self._constants: dict[tuple[Attribute, object], SSAValue] = {}
+        self._constants: dict[tuple[Attribute, object], SSAValue] = {}  # zeros of aggregates
+        # type -> value -> constant; id(type) -> (type, that table, integer width or None)
+        self._constants_of_type: dict[Attribute, dict[int | float, SSAValue]] = {}
+        self._constants_by_type_id: dict[int, tuple[Attribute, dict, int | None]] = {}
         self._known: dict[SSAValue, int] = {}  # integer constants, by SSA value
         self._i32: dict[int, SSAValue] = {}
         self._known_float: dict[SSAValue, float] = {}
@@ -278,22 +280,26 @@ class LLVMBuilder:
     # ------------------------------------------------------------------ constants
 
     def constant(self, ty: Attribute, value: int | float | bool) -> SSAValue:
-        if isinstance(ty, IntegerType):
-            value = _wrap(int(value), ty.width.data)
-        else:
-            value = float(value)
-        key = (ty, value)
-        found = self._constants.get(key)
+        # The constants of one type by value, that table found by the type object's
+        # identity: hashing a type (every parameter, at every call) cost more than the rest.
+        known = self._constants_by_type_id.get(id(ty))
+        if known is None or known[0] is not ty:
+            width = ty.width.data if isinstance(ty, IntegerType) else None
+            known = self._constants_by_type_id[id(ty)] = \
+                (ty, self._constants_of_type.setdefault(ty, {}), width)
+        _, table, width = known
+        value = float(value) if width is None else _wrap(int(value), width)
+        found = table.get(value)
         if found is not None:
             return found
-        attr = int_attr(value, ty) if isinstance(ty, IntegerType) else FloatAttr(value, ty)
+        attr = FloatAttr(value, ty) if width is None else IntegerAttr(value, ty)
         result = self.insert_in_prologue(
-            new_op(llvm.ConstantOp, (), (ty,), _value_properties(attr))).results[0]
-        self._constants[key] = result
-        if isinstance(ty, IntegerType):
-            self._known[result] = value
-        else:
+            new_op(llvm.ConstantOp, (), (ty,), {"value": attr})).results[0]
+        table[value] = result
+        if width is None:
             self._known_float[result] = value
+        else:
+            self._known[result] = value
         return result
 
     def i32(self, value: int) -> SSAValue:
@@ -525,7 +531,7 @@ class LLVMBuilder:
                                        "asm_dialect": dialect,
                                        "operand_attrs": operand_attrs}
         if side_effects:
-            props["has_side_effects"] = UnitAttr()
+            props["has_side_effects"] = _unit()
         op = new_op(llvm_ext.InlineAsmOp, operands,
                   (result_type if result_type is not None else _void_type(),), props)
         self.insert(op)

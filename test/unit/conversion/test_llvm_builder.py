@@ -149,3 +149,18 @@ def test_intrinsic_ops_and_poison(env):
     assert _fields(exp2) == _fields(type(exp2).create(operands=[fx], result_types=[f32]))
     assert _fields(_built(b, b.poison(i32))) == \
         _fields(llvm_ext.PoisonOp.create(result_types=[i32]))
+
+
+def test_constants_are_shared_by_equal_types_and_values(env):
+    """One constant per type and value in a function, whichever type object asks for it
+    (the builder finds its table by the object's identity first)."""
+    b, _ = env
+    from xdsl.dialects.builtin import IntegerType
+    first = b.constant(i32, 5)
+    assert b.constant(IntegerType(32), 5) is first
+    assert b.i32(5) is first
+    assert b.constant(IntegerType(8), 255) is b.constant(IntegerType(8), -1)
+    assert b.constant(i1, True) is b.i1(1)
+    assert b.constant(i64, 5) is not first
+    assert b.constant(f32, 2) is b.constant(f32, 2.0)
+    assert b.known(b.constant(IntegerType(8), 255)) == -1
