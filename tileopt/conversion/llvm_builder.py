@@ -69,7 +69,8 @@ def _inline_asm_constant_properties() -> tuple[Attribute, Attribute]:
 
 
 @lru_cache(maxsize=256)
-def _vector_type(element_type: Attribute, count: int) -> VectorType:
+def vector_type(element_type: Attribute, count: int) -> VectorType:
+    """``vector<count x element_type>``, one object per pair (types are immutable)."""
     return VectorType(element_type, [count])
 
 
@@ -83,13 +84,16 @@ _NO_PROPERTIES: dict[str, Attribute] = {}
 
 
 def new_op(cls: type[Operation], operands: Sequence[SSAValue], result_types: Sequence[Attribute],
-           properties: dict[str, Attribute] = _NO_PROPERTIES) -> Operation:
+           properties: dict[str, Attribute] = _NO_PROPERTIES, *,
+           defaults_given: bool = True) -> Operation:
     """The op that ``cls``'s xDSL builder makes, from its finished fields: the builders
     (``irdl_op_init``, a new attribute per flag) took two thirds of the time of an op.
     ``properties`` are exactly the builder's, in its order, shared between ops (as
-    attributes are immutable; the verifier then knows them by identity);
+    attributes are immutable; the verifier then knows them by identity), with every
+    default the class's definition gives (``defaults_given``, else they are added);
     ``test/unit/conversion/test_llvm_builder.py`` compares each kind with the builder's."""
-    return new_operation(cls, operands, result_types, properties, _NO_PROPERTIES, UNKNOWN_LOC)
+    return new_operation(cls, operands, result_types, properties, _NO_PROPERTIES, UNKNOWN_LOC,
+                         defaults_given=defaults_given)
 
 
 @cache
@@ -292,7 +296,7 @@ class LLVMBuilder:
         found = table.get(value)
         if found is not None:
             return found
-        attr = FloatAttr(value, ty) if width is None else IntegerAttr(value, ty)
+        attr = FloatAttr(value, ty) if width is None else int_attr(value, ty)
         result = self.insert_in_prologue(
             new_op(llvm.ConstantOp, (), (ty,), {"value": attr})).results[0]
         table[value] = result
@@ -494,7 +498,7 @@ class LLVMBuilder:
 
     def pack_vector(self, values: Sequence[SSAValue]) -> SSAValue:
         """A ``vector<N x T>`` of ``values`` (all of one type)."""
-        vector = self.undef(_vector_type(values[0].type, len(values)))
+        vector = self.undef(vector_type(values[0].type, len(values)))
         for index, value in enumerate(values):
             vector = self.insert_element(vector, value, index)
         return vector
@@ -519,7 +523,7 @@ class LLVMBuilder:
         if cls is None:
             return self.call_intrinsic(f"llvm.{name}", args, result_type)
         props = {flag: int_attr(int(value), i1) for flag, value in flags.items()}
-        return self.emit(new_op(cls, args, (result_type,), props))
+        return self.emit(new_op(cls, args, (result_type,), props, defaults_given=False))
 
     def inline_asm(self, asm: str, constraints: str, operands: Sequence[SSAValue],
                    result_type: Attribute | None, side_effects: bool = True) -> SSAValue | None:
@@ -533,7 +537,8 @@ class LLVMBuilder:
         if side_effects:
             props["has_side_effects"] = _unit()
         op = new_op(llvm_ext.InlineAsmOp, operands,
-                  (result_type if result_type is not None else _void_type(),), props)
+                  (result_type if result_type is not None else _void_type(),), props,
+                  defaults_given=False)
         self.insert(op)
         return op.results[0] if result_type is not None else None
 

@@ -542,14 +542,20 @@ def same_operands_and_result_type_verify(self: SameOperandsAndResultType,
 
 
 def new_operation(cls: type[Operation], operands, result_types, properties: dict,
-                  attributes: dict, location) -> Operation:
+                  attributes: dict, location, *, defaults_given: bool = False) -> Operation:
     """``cls.create(...)`` of an op without regions or successors: the steps of xDSL
     0.74's ``Operation.__init__`` (the same fields, uses and results, then
     ``__post_init__``) without its generic setters, which are a third of the time of
-    building an op from a parse template (``tileopt/ir/op_templates.py``)."""
+    building an op from a parse template (``tileopt/ir/op_templates.py``).
+    ``defaults_given``: ``properties`` and ``attributes`` hold every default of ``cls``
+    already (``__post_init__`` would only add them, after reading the definition, which
+    builds a class that ``lazy_op_definitions`` left unbuilt: read here instead)."""
     op = cls.__new__(cls)
     _init_fields(op, operands, result_types, properties, attributes, location)
-    op.__post_init__()
+    if defaults_given:
+        cls.get_irdl_definition()
+    else:
+        op.__post_init__()
     return op
 
 

@@ -164,3 +164,24 @@ def test_constants_are_shared_by_equal_types_and_values(env):
     assert b.constant(i64, 5) is not first
     assert b.constant(f32, 2) is b.constant(f32, 2.0)
     assert b.known(b.constant(IntegerType(8), 255)) == -1
+
+
+def test_ops_of_classes_not_used_before_have_their_accessors():
+    """Op classes are built on first use (``lazy_op_definitions``): an op made from
+    finished fields, first of its class, still has its accessors and verifies."""
+    from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
+
+    from tileopt.dialects.lazy_op_definitions import _PENDING
+    from tileopt.dialects.xdsl_fast_paths import new_operation
+
+    @irdl_op_definition
+    class _FreshOp(IRDLOperation):
+        name = "test.fresh"
+        lhs = operand_def(i32)
+        res = result_def(i32)
+
+    assert _FreshOp in _PENDING  # not built yet: the case under test
+    x = Block(arg_types=[i32]).args[0]
+    op = new_operation(_FreshOp, (x,), (i32,), {}, {}, None, defaults_given=True)
+    assert op.lhs is x and op.res is op.results[0]
+    op.verify()
