@@ -258,7 +258,8 @@ class LLVMBuilder:
 
     def emit(self, op: Operation) -> SSAValue:
         """Insert ``op`` and return its only result."""
-        return self.insert(op).results[0]
+        # (not ``results[0]``: xDSL's ``SSAValues.__getitem__`` is Python code)
+        return next(iter(self.insert(op).results))
 
     def insert_in_prologue(self, op: Operation) -> Operation:
         if self.location is not None:

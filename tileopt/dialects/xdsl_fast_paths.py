@@ -74,6 +74,11 @@ Patches for xDSL and their status: docs/upstream/README.md.
   cheaper ``Operation.__init__`` (its ``successors`` and ``operands`` setters undo uses
   that a new op does not have).
   No patch yet (docs/upstream/README.md).
+- ``Block.add_op`` of a new op (no parent) without regions: linked after the last op
+  directly; xDSL's checks (``_attach_op``: not in a block, not an ancestor of the block,
+  a walk up the block's parents; ``insert_op_after``: the last op is in the block) hold
+  for it by construction. The lowering appends every op it builds (a tenth of its time).
+  Upstream: the same shortcut in ``add_op``. No patch yet (docs/upstream/README.md).
 
 The DCE and CSE fast paths are put in when xDSL's module is first imported (a finder on
 ``sys.meta_path``), wherever the import comes from: importing them at start-up only to
@@ -633,6 +638,24 @@ def operation_info_hash(self, operands_hash: int | None = None) -> int:
                  hash(op._operands) if operands_hash is None else operands_hash))  # noqa: SLF001
 
 
+_block_add_op = Block.add_op
+
+
+def block_add_op(self: Block, operation: Operation) -> None:
+    if operation.parent is not None or operation.regions:
+        return _block_add_op(self, operation)
+    operation.parent = self
+    last = self._last_op  # noqa: SLF001 - xDSL 0.74's fields behind first_op/last_op
+    if last is None:
+        self._first_op = operation  # noqa: SLF001
+    else:
+        last._next_op = operation  # noqa: SLF001
+    operation._prev_op = last  # noqa: SLF001
+    operation._next_op = None  # noqa: SLF001
+    self._last_op = operation  # noqa: SLF001
+    return None
+
+
 def install() -> None:
     Operation.get_trait = classmethod(get_trait)
     Operation.get_traits_of_type = classmethod(get_traits_of_type)
@@ -640,6 +663,7 @@ def install() -> None:
     _ops.OpDef.verify = verify
     Attribute.__post_init__ = attribute_post_init
     Operation.__init__ = operation_init
+    Block.add_op = block_add_op
     _ops.irdl_build_arg_list = build_arg_list
     IsolatedFromAbove.verify = isolated_from_above_verify
     SameOperandsAndResultType.verify = same_operands_and_result_type_verify
