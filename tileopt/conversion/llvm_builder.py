@@ -34,8 +34,9 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from tileopt.dialects import llvm_ext
 from tileopt.dialects.llvm_ext import INTRINSIC_OPS
@@ -192,6 +193,28 @@ _CASTS: dict[str, type[IRDLOperation]] = {
     "fptoui": llvm_ext.FPToUIOp, "ptrtoint": llvm.PtrToIntOp, "inttoptr": llvm.IntToPtrOp,
     "addrspacecast": llvm_ext.AddrSpaceCastOp,
 }
+
+
+def drop_unused(region: Region) -> int:
+    """Erase the ops of ``region`` whose results nobody uses and that are trivially dead
+    (by the test ``canonicalize`` erases ops by); how many. The lowering computes every
+    register of a value (a pointer per element) where a user may read only some (a vector
+    load its first pointer): a third of a small kernel's ops, which ``canonicalize`` would
+    erase right after, once verified and visited. Users go before their operands (blocks
+    and ops in reverse), so chains go too; what is left (a use across a loop's back edge)
+    is left to ``canonicalize``."""
+    dropped = 0
+    for block in reversed(region.blocks):
+        op = block.last_op
+        while op is not None:
+            previous = op.prev_op
+            results = op.results
+            if results and all(r.first_use is None for r in results) and \
+                    is_trivially_dead(op):
+                block.erase_op(op)
+                dropped += 1
+            op = previous
+    return dropped
 
 
 @lru_cache(maxsize=64)

@@ -185,3 +185,38 @@ def test_ops_of_classes_not_used_before_have_their_accessors():
     op = new_operation(_FreshOp, (x,), (i32,), {}, {}, None, defaults_given=True)
     assert op.lhs is x and op.res is op.results[0]
     op.verify()
+
+
+def test_drop_unused_erases_what_canonicalize_would():
+    """Unused ops that are trivially dead go, chains included (users first); used ones,
+    ops with effects, and ops the dead-op test keeps (``canonicalize`` keeps them too)
+    stay."""
+    from xdsl.transforms.dead_code_elimination import is_trivially_dead
+
+    from tileopt.conversion.llvm_builder import drop_unused
+
+    entry = Block(arg_types=[i32, _PTR, _VECTOR])
+    region = Region([entry])
+    b = LLVMBuilder(entry)
+    x, ptr, vector = entry.args
+    kept = b.add(x, b.i32(3))
+    dead = b.mul(b.xor(x, b.i32(5)), b.i32(7))  # a chain: xor, then mul, then 5 and 7
+    b.store(kept, ptr)
+    element = b.extract_element(vector, 1)
+    later = Block()
+    region.add_block(later)
+    b.block = later
+    dead_later = b.gep(ptr, kept, f32)
+    expected_gone = [dead.owner, dead.owner.operands[0].owner, dead_later.owner]
+    expected_gone += [op for op in (element.owner,) if is_trivially_dead(op)]
+    before = [op for block in region.blocks for op in block.ops]
+    dropped = drop_unused(region)
+    after = [op for block in region.blocks for op in block.ops]
+    gone = [op for op in before if op not in after]
+    assert all(op in gone for op in expected_gone)
+    assert kept.owner in after and any(op.name == "llvm.store" for op in after)
+    # the constants 5 and 7 went with the chain; 3 stays (the add uses it)
+    constants = [op.properties["value"].value.data for op in after
+                 if op.name == "llvm.mlir.constant"]
+    assert 3 in constants and 5 not in constants and 7 not in constants
+    assert dropped == len(gone)
