@@ -19,6 +19,7 @@ from functools import cache, lru_cache, partialmethod
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     DenseArrayBase,
@@ -33,11 +34,13 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from tileopt.dialects import llvm_ext
 from tileopt.dialects.llvm_ext import INTRINSIC_OPS
+from tileopt.dialects.xdsl_fast_paths import new_operation
 
 _ICMP = {flag.value: flag.to_int() for flag in llvm.ICmpPredicateFlag}
 
@@ -67,7 +70,8 @@ def _inline_asm_constant_properties() -> tuple[Attribute, Attribute]:
 
 
 @lru_cache(maxsize=256)
-def _vector_type(element_type: Attribute, count: int) -> VectorType:
+def vector_type(element_type: Attribute, count: int) -> VectorType:
+    """``vector<count x element_type>``, one object per pair (types are immutable)."""
     return VectorType(element_type, [count])
 
 
@@ -76,12 +80,102 @@ def _gep_constant_properties() -> tuple[Attribute, Attribute]:
     """``rawConstantIndices`` and ``noWrapFlags`` of a GEP by one SSA index."""
     return DenseArrayBase.from_list(i32, [llvm.GEP_USE_SSA_VAL]), IntegerAttr(0, 32)
 
+
+_NO_PROPERTIES: dict[str, Attribute] = {}
+
+
+def new_op(cls: type[Operation], operands: Sequence[SSAValue], result_types: Sequence[Attribute],
+           properties: dict[str, Attribute] = _NO_PROPERTIES, *,
+           defaults_given: bool = True) -> Operation:
+    """The op that ``cls``'s xDSL builder makes, from its finished fields: the builders
+    (``irdl_op_init``, a new attribute per flag) took two thirds of the time of an op.
+    ``properties`` are exactly the builder's, in its order, shared between ops (as
+    attributes are immutable; the verifier then knows them by identity), with every
+    default the class's definition gives (``defaults_given``, else they are added);
+    ``test/unit/conversion/test_llvm_builder.py`` compares each kind with the builder's."""
+    return new_operation(cls, operands, result_types, properties, _NO_PROPERTIES, UNKNOWN_LOC,
+                         defaults_given=defaults_given)
+
+
+@cache
+def _overflow_properties() -> dict[str, Attribute]:
+    """What xDSL's builder gives ``add``/``sub``/``mul``/``shl``: no overflow flags."""
+    return {"overflowFlags": IntegerAttr(0, 32)}
+
+
+@cache
+def _fastmath_properties() -> dict[str, Attribute]:
+    """No fast-math flags (float arithmetic, ``fneg``, ``select``)."""
+    return {"fastmathFlags": llvm.FastMathAttr(None)}
+
+
+@cache
+def _unit() -> UnitAttr:
+    return UnitAttr()
+
+
+@cache
+def _disjoint_properties() -> dict[str, Attribute]:
+    return {"isDisjoint": _unit()}
+
+
+@lru_cache(maxsize=64)
+def _icmp_properties(predicate: int) -> dict[str, Attribute]:
+    return {"predicate": IntegerAttr(predicate, i64)}
+
+
+@lru_cache(maxsize=256)
+def _call_intrinsic_properties(name: str, count: int) -> dict[str, Attribute]:
+    """``llvm.call_intrinsic`` of ``name`` with ``count`` arguments and no bundles."""
+    return {"intrin": StringAttr(name), "op_bundle_sizes": DenseArrayBase.from_list(i32, ()),
+            "operandSegmentSizes": DenseArrayBase.from_list(i32, [count, 0]),
+            **_fastmath_properties()}
+
+
+@cache
+def _void_type() -> Attribute:
+    return llvm.LLVMVoidType()
+
+
+@lru_cache(maxsize=64)
+def _fcmp_properties(predicate: str) -> dict[str, Attribute]:
+    return {"predicate": IntegerAttr(llvm.FCmpPredicateFlag(predicate).to_int(), i64),
+            **_fastmath_properties()}
+
+
+@lru_cache(maxsize=256)
+def _position_properties(index: int) -> dict[str, Attribute]:
+    return {"position": _position(index)}
+
+
+@lru_cache(maxsize=64)
+def _load_properties(alignment: int | None) -> dict[str, Attribute]:
+    """A plain load's (``llvm_ext.LoadOp``'s builder, no ordering, volatility, scope)."""
+    props = {"ordering": IntegerAttr(0, i64)}
+    if alignment is not None:
+        props["alignment"] = IntegerAttr(alignment, i64)
+    return props
+
+
+@lru_cache(maxsize=64)
+def _store_properties(alignment: int | None) -> dict[str, Attribute]:
+    return {} if alignment is None else {"alignment": IntegerAttr(alignment, i64)}
+
+
+@lru_cache(maxsize=1024)
+def _gep_properties(element_type: Attribute) -> dict[str, Attribute]:
+    raw_indices, no_wrap = _gep_constant_properties()
+    return {"rawConstantIndices": raw_indices, "elem_type": element_type,
+            "noWrapFlags": no_wrap}
+
 # Integer ops the builder folds when both operands are known constants.
 _FOLD = {
     "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
     "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
     "shl": lambda a, b: a << b, "lshr": lambda a, b: a >> b,
 }
+# The integer ops whose xDSL builder sets (empty) overflow flags.
+_OVERFLOW_FLAGS = frozenset(("add", "sub", "mul", "shl"))
 _INT_OPS: dict[str, type[IRDLOperation]] = {
     "add": llvm.AddOp, "sub": llvm.SubOp, "mul": llvm.MulOp, "and": llvm.AndOp,
     "or": llvm.OrOp, "xor": llvm.XOrOp, "shl": llvm.ShlOp, "lshr": llvm.LShrOp,
@@ -101,8 +195,38 @@ _CASTS: dict[str, type[IRDLOperation]] = {
 }
 
 
+def drop_unused(region: Region) -> int:
+    """Erase the ops of ``region`` whose results nobody uses and that are trivially dead
+    (by the test ``canonicalize`` erases ops by); how many. The lowering computes every
+    register of a value (a pointer per element) where a user may read only some (a vector
+    load its first pointer): a third of a small kernel's ops, which ``canonicalize`` would
+    erase right after, once verified and visited. Users go before their operands (blocks
+    and ops in reverse), so chains go too; what is left (a use across a loop's back edge)
+    is left to ``canonicalize``."""
+    dropped = 0
+    for block in reversed(region.blocks):
+        op = block.last_op
+        while op is not None:
+            previous = op.prev_op
+            results = op.results
+            if results and all(r.first_use is None for r in results) and \
+                    is_trivially_dead(op):
+                block.erase_op(op)
+                dropped += 1
+            op = previous
+    return dropped
+
+
+@lru_cache(maxsize=64)
 def ptr_type(address_space: int) -> llvm.LLVMPointerType:
     return llvm.LLVMPointerType(IntAttr(address_space))
+
+
+@lru_cache(maxsize=64)
+def int_type(width: int) -> IntegerType:
+    """The signless integer type of ``width`` bits (one object per width: types are
+    immutable, and an equal object is as good)."""
+    return IntegerType(width)
 
 
 def int_width(ty: Attribute) -> int | None:
@@ -136,7 +260,10 @@ class LLVMBuilder:
         self.location: Attribute | None = None
         # The first op of the entry block that is not prologue; prologue ops go before it.
         self._first_body_op: Operation | None = None
-        self._constants: dict[tuple[Attribute, object], SSAValue] = {}
+        self._constants: dict[tuple[Attribute, object], SSAValue] = {}  # zeros of aggregates
+        # type -> value -> constant; id(type) -> (type, that table, integer width or None)
+        self._constants_of_type: dict[Attribute, dict[int | float, SSAValue]] = {}
+        self._constants_by_type_id: dict[int, tuple[Attribute, dict, int | None]] = {}
         self._known: dict[SSAValue, int] = {}  # integer constants, by SSA value
         self._i32: dict[int, SSAValue] = {}
         self._known_float: dict[SSAValue, float] = {}
@@ -154,7 +281,8 @@ class LLVMBuilder:
 
     def emit(self, op: Operation) -> SSAValue:
         """Insert ``op`` and return its only result."""
-        return self.insert(op).results[0]
+        # (not ``results[0]``: xDSL's ``SSAValues.__getitem__`` is Python code)
+        return next(iter(self.insert(op).results))
 
     def insert_in_prologue(self, op: Operation) -> Operation:
         if self.location is not None:
@@ -180,21 +308,26 @@ class LLVMBuilder:
     # ------------------------------------------------------------------ constants
 
     def constant(self, ty: Attribute, value: int | float | bool) -> SSAValue:
-        if isinstance(ty, IntegerType):
-            value = _wrap(int(value), ty.width.data)
-        else:
-            value = float(value)
-        key = (ty, value)
-        found = self._constants.get(key)
+        # The constants of one type by value, that table found by the type object's
+        # identity: hashing a type (every parameter, at every call) cost more than the rest.
+        known = self._constants_by_type_id.get(id(ty))
+        if known is None or known[0] is not ty:
+            width = ty.width.data if isinstance(ty, IntegerType) else None
+            known = self._constants_by_type_id[id(ty)] = \
+                (ty, self._constants_of_type.setdefault(ty, {}), width)
+        _, table, width = known
+        value = float(value) if width is None else _wrap(int(value), width)
+        found = table.get(value)
         if found is not None:
             return found
-        attr = IntegerAttr(value, ty) if isinstance(ty, IntegerType) else FloatAttr(value, ty)
-        result = self.insert_in_prologue(llvm.ConstantOp(attr, ty)).results[0]
-        self._constants[key] = result
-        if isinstance(ty, IntegerType):
-            self._known[result] = value
-        else:
+        attr = FloatAttr(value, ty) if width is None else int_attr(value, ty)
+        result = self.insert_in_prologue(
+            new_op(llvm.ConstantOp, (), (ty,), {"value": attr})).results[0]
+        table[value] = result
+        if width is None:
             self._known_float[result] = value
+        else:
+            self._known[result] = value
         return result
 
     def i32(self, value: int) -> SSAValue:
@@ -233,10 +366,10 @@ class LLVMBuilder:
         return self.constant(ty, 0)
 
     def undef(self, ty: Attribute) -> SSAValue:
-        return self.emit(llvm.UndefOp.create(result_types=[ty]))   # as UndefOp(ty) builds it
+        return self.emit(new_op(llvm.UndefOp, (), (ty,)))
 
     def poison(self, ty: Attribute) -> SSAValue:
-        return self.emit(llvm_ext.PoisonOp.create(result_types=[ty]))
+        return self.emit(new_op(llvm_ext.PoisonOp, (), (ty,)))
 
     # ------------------------------------------------------------------ integer arithmetic
 
@@ -269,8 +402,10 @@ class LLVMBuilder:
             if a == -1 and kind == "and":
                 return rhs
         if kind == "or" and disjoint:
-            return self.emit(llvm.OrOp(lhs, rhs, is_disjoint=UnitAttr()))
-        return self.emit(_INT_OPS[kind](lhs, rhs))
+            return self.emit(new_op(llvm.OrOp, (lhs, rhs), (lhs.type,), _disjoint_properties()))
+        return self.emit(new_op(_INT_OPS[kind], (lhs, rhs), (lhs.type,),
+                              _overflow_properties() if kind in _OVERFLOW_FLAGS
+                              else _NO_PROPERTIES))
 
     def _masked_within(self, value: SSAValue, mask: int) -> bool:
         """``value`` is ``x & c`` with every bit of ``c`` inside ``mask``."""
@@ -293,10 +428,11 @@ class LLVMBuilder:
     urem = partialmethod(int_op, "urem")
 
     def icmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return self.emit(llvm.ICmpOp(lhs, rhs, int_attr(_ICMP[predicate], i64)))
+        return self.emit(new_op(llvm.ICmpOp, (lhs, rhs), (i1,),
+                              _icmp_properties(_ICMP[predicate])))
 
     def fcmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return self.emit(llvm.FCmpOp(lhs, rhs, predicate))
+        return self.emit(new_op(llvm.FCmpOp, (lhs, rhs), (i1,), _fcmp_properties(predicate)))
 
     def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
         known = self._known.get(cond)
@@ -304,13 +440,13 @@ class LLVMBuilder:
             return a if known else b
         if a is b:
             return a
-        return self.emit(llvm.SelectOp(cond, a, b))
+        return self.emit(new_op(llvm.SelectOp, (cond, a, b), (a.type,), _fastmath_properties()))
 
     def float_op(self, kind: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return self.emit(_FLOAT_OPS[kind](lhs, rhs))
+        return self.emit(new_op(_FLOAT_OPS[kind], (lhs, rhs), (lhs.type,), _fastmath_properties()))
 
     def fneg(self, value: SSAValue) -> SSAValue:
-        return self.emit(llvm.FNegOp(value))
+        return self.emit(new_op(llvm.FNegOp, (value,), (value.type,), _fastmath_properties()))
 
     # ------------------------------------------------------------------ casts
 
@@ -326,8 +462,7 @@ class LLVMBuilder:
             bits = _float_bits(self._known_float[value], value.type)
             if bits is not None and bits[1] == ty.width.data:
                 return self.constant(ty, bits[0])
-        cls = _CASTS[kind]
-        return self.emit(cls.create(operands=[value], result_types=[ty]))
+        return self.emit(new_op(_CASTS[kind], (value,), (ty,)))
 
     def bitcast(self, value: SSAValue, ty: Attribute) -> SSAValue:
         return self.cast("bitcast", value, ty)
@@ -350,18 +485,15 @@ class LLVMBuilder:
         if known == 0:
             return ptr
         # As llvm.GEPOp(ptr, [GEP_USE_SSA_VAL], element_type, ssa_indices=[index],
-        # result_type=ptr.type) builds it, with its constant properties built once.
-        raw_indices, no_wrap = _gep_constant_properties()
-        return self.emit(llvm.GEPOp.create(
-            operands=[ptr, index], result_types=[ptr.type],
-            properties={"rawConstantIndices": raw_indices, "elem_type": element_type,
-                        "noWrapFlags": no_wrap}))
+        # result_type=ptr.type) builds it.
+        return self.emit(new_op(llvm.GEPOp, (ptr, index), (ptr.type,),
+                              _gep_properties(element_type)))
 
     def load(self, ptr: SSAValue, ty: Attribute, alignment: int | None = None) -> SSAValue:
-        return self.emit(llvm_ext.LoadOp(ptr, ty, alignment=alignment))
+        return self.emit(new_op(llvm_ext.LoadOp, (ptr,), (ty,), _load_properties(alignment)))
 
     def store(self, value: SSAValue, ptr: SSAValue, alignment: int | None = None) -> None:
-        self.insert(llvm_ext.StoreOp(value, ptr, alignment=alignment))
+        self.insert(new_op(llvm_ext.StoreOp, (value, ptr), (), _store_properties(alignment)))
 
     def address_of(self, name: str, ty: Attribute) -> SSAValue:
         return self.emit(llvm.AddressOfOp(name, ty))
@@ -369,26 +501,28 @@ class LLVMBuilder:
     # ------------------------------------------------------------------ aggregates
 
     def extract_value(self, aggregate: SSAValue, index: int, ty: Attribute) -> SSAValue:
-        return self.emit(llvm.ExtractValueOp(_position(index), aggregate, ty))
+        return self.emit(new_op(llvm.ExtractValueOp, (aggregate,), (ty,),
+                              _position_properties(index)))
 
     def insert_value(self, aggregate: SSAValue, value: SSAValue, index: int) -> SSAValue:
-        return self.emit(llvm.InsertValueOp(_position(index), aggregate, value))
+        return self.emit(new_op(llvm.InsertValueOp, (aggregate, value), (aggregate.type,),
+                              _position_properties(index)))
 
     # The element ops are the most frequent ones the lowering builds: created directly
     # (what their builders pass on: operands and result type, no properties).
     def extract_element(self, vector: SSAValue, index: int) -> SSAValue:
         vector_type = vector.type
         assert isinstance(vector_type, VectorType)
-        return self.emit(llvm_ext.ExtractElementOp.create(
-            operands=[vector, self.i32(index)], result_types=[vector_type.element_type]))
+        return self.emit(new_op(llvm_ext.ExtractElementOp, (vector, self.i32(index)),
+                              (vector_type.element_type,)))
 
     def insert_element(self, vector: SSAValue, value: SSAValue, index: int) -> SSAValue:
-        return self.emit(llvm.InsertElementOp.create(
-            operands=[vector, value, self.i32(index)], result_types=[vector.type]))
+        return self.emit(new_op(llvm.InsertElementOp, (vector, value, self.i32(index)),
+                              (vector.type,)))
 
     def pack_vector(self, values: Sequence[SSAValue]) -> SSAValue:
         """A ``vector<N x T>`` of ``values`` (all of one type)."""
-        vector = self.undef(_vector_type(values[0].type, len(values)))
+        vector = self.undef(vector_type(values[0].type, len(values)))
         for index, value in enumerate(values):
             vector = self.insert_element(vector, value, index)
         return vector
@@ -401,8 +535,9 @@ class LLVMBuilder:
 
     def call_intrinsic(self, name: str, args: Sequence[SSAValue],
                        result_type: Attribute | None) -> SSAValue | None:
-        op = self.insert(llvm.CallIntrinsicOp(name, list(args),
-                                              [result_type] if result_type is not None else []))
+        op = self.insert(new_op(llvm.CallIntrinsicOp, args,
+                              () if result_type is None else (result_type,),
+                              _call_intrinsic_properties(name, len(args))))
         return op.results[0] if op.results else None
 
     def intrinsic_op(self, name: str, args: Sequence[SSAValue], result_type: Attribute,
@@ -411,9 +546,8 @@ class LLVMBuilder:
         cls = INTRINSIC_OPS.get(name) or _XDSL_INTRINSICS.get(name)
         if cls is None:
             return self.call_intrinsic(f"llvm.{name}", args, result_type)
-        props = {flag: IntegerAttr(int(value), i1) for flag, value in flags.items()}
-        return self.emit(cls.create(operands=list(args), result_types=[result_type],
-                                    properties=props))
+        props = {flag: int_attr(int(value), i1) for flag, value in flags.items()}
+        return self.emit(new_op(cls, args, (result_type,), props, defaults_given=False))
 
     def inline_asm(self, asm: str, constraints: str, operands: Sequence[SSAValue],
                    result_type: Attribute | None, side_effects: bool = True) -> SSAValue | None:
@@ -425,11 +559,10 @@ class LLVMBuilder:
                                        "asm_dialect": dialect,
                                        "operand_attrs": operand_attrs}
         if side_effects:
-            props["has_side_effects"] = UnitAttr()
-        op = llvm_ext.InlineAsmOp.create(
-            operands=list(operands),
-            result_types=[result_type if result_type is not None else llvm.LLVMVoidType()],
-            properties=props)
+            props["has_side_effects"] = _unit()
+        op = new_op(llvm_ext.InlineAsmOp, operands,
+                  (result_type if result_type is not None else _void_type(),), props,
+                  defaults_given=False)
         self.insert(op)
         return op.results[0] if result_type is not None else None
 

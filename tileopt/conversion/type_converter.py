@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from tileopt.conversion.llvm_builder import ptr_type
+from tileopt.conversion.llvm_builder import int_type, ptr_type
 from tileopt.dialects.layout_of import linear_layout_of
 from tileopt.dialects.tt_types import PointerType, element_type
 from tileopt.dialects.tt_types import bit_width as scalar_bit_width
@@ -49,7 +49,7 @@ def convert_scalar_type(ty: Attribute) -> Attribute:
     """The LLVM type of one element of type ``ty``."""
     if isinstance(ty, IntegerType) or isinstance(ty, _FLOATS):
         if isinstance(ty, IntegerType) and ty.signedness.data.value != "signless":
-            return IntegerType(ty.width.data)
+            return int_type(ty.width.data)
         return ty
     if isinstance(ty, IndexType):
         return i32

@@ -18,6 +18,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from tileopt.ir import TileoptError
 from tileopt.ir.parse import source_position
 from tileopt.target.debug_info import DebugInfoBuilder, file_location
+from tileopt.target import llvmlite_additions as add
 from tileopt.target.gpu_target import GPUTarget
 from tileopt.target.llvm_types import UnsupportedType, convert_type
 
@@ -49,8 +50,8 @@ class TranslationState(ABC):
         self.module = module
         self.target = target
         self.debug = debug
-        # The op each instruction came from, to blame the op if LLVM rejects the result.
-        self.origins: dict[int, tuple[ir.Instruction, Operation]] = {}
+        # The instructions each op made, to blame the op if LLVM rejects the result.
+        self.origins: list[tuple[list[ir.Instruction], Operation]] = []
         self._intrinsics: dict[tuple[str, str], ir.Function] = {}
 
     @abstractmethod
@@ -86,7 +87,10 @@ class FunctionEmitter:
         self.function = function
         self.module = translation.module
         self.builder = ir.IRBuilder()
+        add.use_fast_names(function)
         self.values: dict[SSAValue, ir.Value] = {}
+        # id(type attribute) -> (it, its llvmlite type): without hashing the attribute
+        self._types: dict[int, tuple[Attribute, ir.Type]] = {}
         self._i32: dict[int, ir.Constant] = {}
         self.blocks: dict[Block, ir.Block] = {}
         self.subprogram = None
@@ -115,16 +119,22 @@ class FunctionEmitter:
         return constant
 
     def operands(self, op: Operation) -> list[ir.Value]:
-        return [self.values[v] for v in op.operands]
+        values = self.values
+        return [values[v] for v in op._operands]  # noqa: SLF001 - xDSL 0.74's operand tuple
 
     def set_result(self, op: Operation, value: ir.Value, index: int = 0) -> None:
         self.values[op.results[index]] = value
 
     def type(self, op: Operation, attr: Attribute) -> ir.Type:
+        known = self._types.get(id(attr))
+        if known is not None:
+            return known[1]
         try:
-            return convert_type(attr)
+            converted = convert_type(attr)
         except UnsupportedType as err:
             raise self.error(op, str(err)) from None
+        self._types[id(attr)] = (attr, converted)
+        return converted
 
     def result_type(self, op: Operation, index: int = 0) -> ir.Type:
         return self.type(op, op.results[index].type)
@@ -175,8 +185,10 @@ class FunctionEmitter:
                 self.values[arg] = self.builder.phi(self.type(self.op, arg.type))
         for block in blocks:
             self.builder.position_at_end(self.blocks[block])
-            for op in block.ops:
+            op = block.first_op
+            while op is not None:  # (xDSL's ``block.ops`` iterator costs a call per op)
                 self._emit_op(op)
+                op = op.next_op
 
     def _emit_op(self, op: Operation) -> None:
         llvm_block = self.builder.block
@@ -191,8 +203,7 @@ class FunctionEmitter:
         except Exception as err:  # llvmlite's type checks: mismatched operand types etc.
             raise self.error(op, f"{type(err).__name__}: {err}") from None
         new_instructions = llvm_block.instructions[first_new:]
-        for instruction in new_instructions:
-            self.translation.origins[id(instruction)] = (instruction, op)
+        self.translation.origins.append((new_instructions, op))
         if self.subprogram is not None:
             self._attach_location(op, new_instructions)
 

@@ -208,7 +208,7 @@ def _blame_op(translation: ModuleTranslation, text: str, err: TileoptError) -> T
     """LLVM rejected the translated IR at some line: report it at the op that made it."""
     if err.line is not None:
         line = text.splitlines()[err.line - 1].strip()
-        for instruction, op in translation.origins.values():
+        for instruction, op in ((i, op) for made, op in translation.origins for i in made):
             if str(instruction).strip() == line:
                 return error_at(op, f"LLVM rejects the translation of '{op_name(op)}': "
                                     f"{err.message.removeprefix('invalid LLVM IR: ')}")

@@ -9,6 +9,8 @@ constants, memory (load/store with alignment, volatility, atomics and ``syncscop
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from llvmlite import ir
 from llvmlite.ir import instructions
 from xdsl.dialects import builtin, llvm
@@ -28,7 +30,12 @@ def fastmath_flags(op: Operation) -> list[str]:
     attr = op.properties.get("fastmathFlags") or op.attributes.get("fastmathFlags")
     if attr is None:
         return []
-    return sorted(flag.value for flag in attr.data)
+    return list(_fastmath_names(attr))
+
+
+@lru_cache(maxsize=64)
+def _fastmath_names(attr: Attribute) -> tuple[str, ...]:
+    return tuple(sorted(flag.value for flag in attr.data))
 
 
 def _overflow_flags(op: Operation) -> list[str]:
@@ -37,7 +44,16 @@ def _overflow_flags(op: Operation) -> list[str]:
         return []
     flags = getattr(attr, "data", None)
     if flags is None:  # xDSL keeps the integer form on some ops
-        flags = llvm.OverflowAttr.from_int(attr.value.data).data
+        return list(_overflow_names(attr.value.data))
+    return _ordered_overflow_names(flags)
+
+
+@lru_cache(maxsize=8)
+def _overflow_names(bits: int) -> tuple[str, ...]:
+    return tuple(_ordered_overflow_names(llvm.OverflowAttr.from_int(bits).data))
+
+
+def _ordered_overflow_names(flags) -> list[str]:
     order = {"nuw": 0, "nsw": 1}
     return sorted((f.value for f in flags), key=order.get)
 
@@ -79,17 +95,27 @@ def _fneg(op: Operation, e: FunctionEmitter) -> None:
 
 @CONVERTERS.register("llvm.icmp")
 def _icmp(op: Operation, e: FunctionEmitter) -> None:
-    predicate = llvm.ICmpPredicateFlag.from_int(op.predicate.value.data).value
+    predicate = _icmp_predicate(op.predicate.value.data)
     lhs, rhs = e.operands(op)
     e.set_result(op, e.insert(instructions.ICMPInstr(e.builder.block, predicate, lhs, rhs)))
 
 
 @CONVERTERS.register("llvm.fcmp")
 def _fcmp(op: Operation, e: FunctionEmitter) -> None:
-    predicate = llvm.FCmpPredicateFlag.from_int(op.predicate.value.data).value.lstrip("_")
+    predicate = _fcmp_predicate(op.predicate.value.data)
     lhs, rhs = e.operands(op)
     e.set_result(op, e.insert(instructions.FCMPInstr(
         e.builder.block, predicate, lhs, rhs, flags=fastmath_flags(op))))
+
+
+@lru_cache(maxsize=32)
+def _icmp_predicate(value: int) -> str:
+    return llvm.ICmpPredicateFlag.from_int(value).value
+
+
+@lru_cache(maxsize=32)
+def _fcmp_predicate(value: int) -> str:
+    return llvm.FCmpPredicateFlag.from_int(value).value.lstrip("_")
 
 
 _CASTS = {f"llvm.{opcode}": opcode for opcode in (

@@ -10,10 +10,11 @@ Each class here subclasses the llvmlite one it extends and changes only its prin
 from __future__ import annotations
 
 import math
+import re
 import struct
 
 from llvmlite import ir
-from llvmlite.ir import instructions, types, values
+from llvmlite.ir import _utils, instructions, types, values
 
 # --------------------------------------------------------------------------- module
 
@@ -68,8 +69,14 @@ class PoisonConstant(ir.Constant):
         return "poison"
 
 
+# A character that ``escape_llvm_string`` must escape: not printable ASCII, ``"`` or ``\``.
+_NEEDS_ESCAPE = re.compile(r'[^\x20\x21\x23-\x5b\x5d-\x7e]')
+
+
 def escape_llvm_string(text: str) -> str:
     """The body of an LLVM string literal: printable ASCII kept, others as ``\\XX``."""
+    if _NEEDS_ESCAPE.search(text) is None:  # most strings (inline asm), in one C-level scan
+        return text
     out = []
     for byte in text.encode("utf-8"):
         if 0x20 <= byte < 0x7F and byte not in (0x22, 0x5C):
@@ -77,6 +84,34 @@ def escape_llvm_string(text: str) -> str:
         else:
             out.append(f"\\{byte:02X}")
     return "".join(out)
+
+
+# --------------------------------------------------------------------------- names
+
+
+class NameScope(_utils.NameScope):
+    """llvmlite's scope of value names, with its most frequent request answered directly:
+    a new unnamed value (name ``""``, deduplicated) gets ``.N``, the next free number,
+    without the general loop's calls and ``str.format`` per value (same names, same
+    state). ``test/unit/target/test_llvmlite_additions.py`` compares it with llvmlite's."""
+
+    def register(self, name: str, deduplicate: bool = False) -> str:
+        if name or not deduplicate:
+            return super().register(name, deduplicate)
+        used = self._useset
+        ident = self._basenamemap[""] + 1
+        name = f".{ident}"
+        while name in used:
+            ident += 1
+            name = f".{ident}"
+        self._basenamemap[""] = ident
+        used.add(name)
+        return name
+
+
+def use_fast_names(function: ir.Function) -> None:
+    """``function``'s value names from :class:`NameScope` from now on."""
+    function.scope.__class__ = NameScope
 
 
 # --------------------------------------------------------------------------- attributes

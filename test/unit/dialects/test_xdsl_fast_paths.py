@@ -11,7 +11,7 @@ import itertools
 import pytest
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import FileLineColLoc, Float32Type, IntAttr, StringAttr, i32
-from xdsl.ir import Block
+from xdsl.ir import Block, Region
 from xdsl.irdl import IRDLOperation
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, Pure
 from xdsl.transforms.dead_code_elimination import LiveSet, region_dce
@@ -737,3 +737,31 @@ def test_ir_objects_hash_by_identity_in_c(corpus):
     assert all(table[x] == i for i, x in enumerate(objects))
     twins = [op.clone() for op in ops[1:20]]
     assert not any(twin in table for twin in twins)
+
+
+def _chain(block: Block) -> list:
+    """Every link of ``block``'s op list, both ways, and each op's parent."""
+    ops, op = [], block.first_op
+    while op is not None:
+        ops.append((op, op.parent, op.prev_op, op.next_op))
+        op = op.next_op
+    return [block.first_op, block.last_op, *ops]
+
+
+def test_block_add_op_links_as_xdsl_does():
+    """New ops appended by the fast path and by xDSL's ``add_op`` give the same lists; an
+    op with a parent or regions takes xDSL's code (and its errors)."""
+    assert Block.add_op is xdsl_fast_paths.block_add_op
+    fast, slow = Block(arg_types=(i32,)), Block(arg_types=(i32,))
+    for block, add in ((fast, Block.add_op), (slow, xdsl_fast_paths._block_add_op)):
+        ops = [arith.AddiOp(block.args[0], block.args[0]) for _ in range(3)]
+        for op in ops:
+            add(block, op)
+        assert _chain(block) == [ops[0], ops[2], (ops[0], block, None, ops[1]),
+                                 (ops[1], block, ops[0], ops[2]), (ops[2], block, ops[1], None)]
+    with pytest.raises(ValueError, match="already attached"):
+        Block().add_op(fast.first_op)
+    inner = Block()
+    holder = llvm.FuncOp("f", llvm.LLVMFunctionType([]), body=Region([inner]))
+    with pytest.raises(ValueError, match="contained in the operation"):
+        inner.add_op(holder)

@@ -17,6 +17,7 @@ writes them out; ``tt.print`` is ``vprintf`` and a failed ``tt.assert`` calls
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -26,7 +27,6 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     IntegerAttr,
     IntegerType,
-    VectorType,
     i1,
     i8,
     i32,
@@ -34,7 +34,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 
-from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.llvm_builder import LLVMBuilder, int_type, new_op, vector_type
 from tileopt.conversion.nvidia.libdevice import INLINE as LIBDEVICE_INLINE
 from tileopt.conversion.nvidia.libdevice import erff
 from tileopt.conversion.nvidia.mma import MmaV2Emitter
@@ -60,8 +60,13 @@ _BANKS = SharedMemoryBanks(count=32, width=4)
 _LLVM_SYNC_SCOPES = {"gpu": "device", "cta": "block", "sys": None, "system": None}
 
 
-def _int(bits: int) -> IntegerType:
-    return IntegerType(bits)
+_int = int_type
+
+
+@cache
+def _shuffle_properties(kind: nvvm.ShflKind) -> dict[str, Attribute]:
+    """``nvvm.ShflSyncOp``'s builder's (tested with the builder's)."""
+    return {"kind": nvvm.ShflKindAttr(kind)}
 
 
 def _words_type(width: int, words: int) -> Attribute:
@@ -102,7 +107,7 @@ class NvidiaHooks(TargetHooks):
         if bits == 64:
             as_int = b.cast("ptrtoint", value, i64) if isinstance(ty, llvm.LLVMPointerType) \
                 else b.bitcast(value, i64)
-            halves = b.bitcast(as_int, VectorType(i32, [2]))
+            halves = b.bitcast(as_int, vector_type(i32, 2))
             lo = self._shuffle32(b, kind, b.extract_element(halves, 0), offset, clamp)
             hi = self._shuffle32(b, kind, b.extract_element(halves, 1), offset, clamp)
             joined = b.bitcast(b.pack_vector([lo, hi]), i64)
@@ -123,7 +128,8 @@ class NvidiaHooks(TargetHooks):
 
     def _shuffle32(self, b: LLVMBuilder, kind: nvvm.ShflKind, value: SSAValue,
                    offset: SSAValue, clamp: int) -> SSAValue:
-        return b.emit(nvvm.ShflSyncOp(kind, b.i32(-1), value, offset, b.i32(clamp)))
+        return b.emit(new_op(nvvm.ShflSyncOp, (b.i32(-1), value, offset, b.i32(clamp)),
+                             (value.type,), _shuffle_properties(kind)))
 
     def shuffle_xor(self, b: LLVMBuilder, value: SSAValue, lane_mask: int) -> SSAValue:
         return self._shuffle(b, nvvm.ShflKind.BFLY, value, b.i32(lane_mask), 0x1F)
@@ -232,7 +238,7 @@ class NvidiaHooks(TargetHooks):
         align = bit_width(ety) * count // 8
         if count == 1:
             return [b.load(access.ptr, ety, align)]
-        vector = b.load(access.ptr, VectorType(ety, [count]), align)
+        vector = b.load(access.ptr, vector_type(ety, count), align)
         return b.unpack_vector(vector)
 
     def _pack_word(self, b: LLVMBuilder, values: Sequence[SSAValue], width: int) -> SSAValue:
@@ -245,8 +251,8 @@ class NvidiaHooks(TargetHooks):
                 return b.int_cast(values[0], _int(width), signed=False)
             return b.bitcast(values[0], _int(width))
         if isinstance(ty, IntegerType) and ty.width.data == 1:
-            values = [b.int_cast(v, IntegerType(8), signed=False) for v in values]
-            ty = IntegerType(8)
+            values = [b.int_cast(v, _int(8), signed=False) for v in values]
+            ty = _int(8)
         return b.bitcast(b.pack_vector(list(values)), _int(width))
 
     def _unpack_words(self, b: LLVMBuilder, result: SSAValue, ety: Attribute, width: int,
@@ -271,7 +277,7 @@ class NvidiaHooks(TargetHooks):
         if width // elem_bits == 1:
             return [b.int_cast(word, ety) if isinstance(ety, IntegerType)
                     else b.bitcast(b.int_cast(word, _int(elem_bits)), ety)]
-        vector = b.bitcast(word, VectorType(ety, [width // elem_bits]))
+        vector = b.bitcast(word, vector_type(ety, width // elem_bits))
         return b.unpack_vector(vector)
 
     def store_global(self, b: LLVMBuilder, access: MemoryAccess, values: Sequence[SSAValue],

@@ -30,12 +30,11 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     IntegerType,
-    VectorType,
     i32,
 )
 from xdsl.ir import Attribute, SSAValue
 
-from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.llvm_builder import LLVMBuilder, vector_type
 from tileopt.conversion.target_hooks import MatrixEmitter, MatrixInstruction
 from tileopt.layouts.linear_layout import LinearLayout
 
@@ -146,7 +145,7 @@ class MmaV2Emitter(MatrixEmitter):
         out = [b.extract_value(result, i, reg_type) for i in range(d)]
         if instruction.packed_acc:
             out = [v for word in out
-                   for v in b.unpack_vector(b.bitcast(word, VectorType(acc_type, [2])))]
+                   for v in b.unpack_vector(b.bitcast(word, vector_type(acc_type, 2)))]
         assert len(out) == elements
         return out
 

@@ -27,14 +27,13 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     TensorType,
-    VectorType,
 )
 from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPERATIONS
 from xdsl.dialects import llvm
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileopt.conversion.indexing import register_coordinates
-from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.llvm_builder import LLVMBuilder, vector_type
 from tileopt.conversion.target_hooks import ModuleSymbols, TargetHooks
 from tileopt.conversion.type_converter import element_type
 from tileopt.dialects.tt_canonicalize import constant_value, splat_value
@@ -346,7 +345,7 @@ def _inline_asm(fl: FunctionLowering, op: Operation) -> None:
     args = [fl.get(v) for v in op.operands]
     args = [a if len(a) == count else a * count for a in args]  # scalar operands
     elem_types = [fl.llvm_type(r.type) for r in op.results]
-    piece_types = [t if pack == 1 else VectorType(t, [pack]) for t in elem_types]
+    piece_types = [t if pack == 1 else vector_type(t, pack) for t in elem_types]
     asm_type = piece_types[0] if len(piece_types) == 1 else \
         llvm.LLVMStructType.from_type_list(piece_types)
     outputs: list[list[SSAValue]] = [[] for _ in op.results]

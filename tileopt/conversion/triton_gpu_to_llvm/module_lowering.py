@@ -58,7 +58,7 @@ from tileopt.conversion.triton_gpu_to_llvm import (  # noqa: F401
     shared_view,
     view_ops,
 )
-from tileopt.conversion.llvm_builder import ptr_type
+from tileopt.conversion.llvm_builder import drop_unused, ptr_type
 from tileopt.conversion.triton_gpu_to_llvm.lowering import (
     FunctionLowering,
     LoweringError,
@@ -97,6 +97,7 @@ class ModuleLowering(ModuleState):
         if not is_kernel(func):
             lowering.shared_frame = entry.args[-1]
         lowering.lower_body(func.regions[0], new_func.body)
+        drop_unused(new_func.body)
         return new_func
 
     def _build_llvm_func(self, func: Operation) -> tuple[llvm.FuncOp, Block]:

@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import VectorType, i1, i8, i32, i64
+from xdsl.dialects.builtin import i1, i8, i32, i64
 from xdsl.ir import Attribute, SSAValue
 
 from tileopt.conversion.indexing import HW_DIMS, apply_layout, register_coordinates
-from tileopt.conversion.llvm_builder import LLVMBuilder
+from tileopt.conversion.llvm_builder import LLVMBuilder, vector_type
 from tileopt.conversion.shared_layouts import MAX_VECTOR_BYTES, MatrixShape, Side, matrix_shape
 from tileopt.conversion.triton_gpu_to_llvm.lowering import FunctionLowering
 from tileopt.conversion.triton_gpu_to_llvm.shared_view import SharedView
@@ -268,7 +268,7 @@ def _word_values(b: LLVMBuilder, word: SSAValue, element_type: Attribute) -> lis
     """The elements of one 32-bit word a matrix instruction moved (low half first)."""
     if bit_width(element_type) == 32:
         return [word if element_type == i32 else b.bitcast(word, element_type)]
-    return b.unpack_vector(b.bitcast(word, VectorType(element_type, [2])))
+    return b.unpack_vector(b.bitcast(word, vector_type(element_type, 2)))
 
 
 def _word(b: LLVMBuilder, values: list[SSAValue]) -> SSAValue:

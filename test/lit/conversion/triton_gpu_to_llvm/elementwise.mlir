@@ -153,7 +153,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // is one min.xorsign.abs (.nan with propagateNan = all), as its make_llir writes it; an
 // asymmetric pair stays max then min, and so does every clamp before sm_90.
 // SM90-LABEL: llvm.func @symmetric_clamp
-// SM90:         %[[NY:.*]] = llvm.fsub
 // SM90:         %[[A:.*]] = llvm.call_intrinsic "llvm.nvvm.fmin.xorsign.abs.f"(%{{.*}}, %[[Y:.*]]) : (f32, f32) -> f32
 // SM90:         %[[C:.*]] = llvm.call_intrinsic "llvm.nvvm.fmin.nan.xorsign.abs.f"(%[[A]], %{{.*}}) : (f32, f32) -> f32
 // SM90:         %[[D:.*]] = llvm.intr.maxnum(%[[C]], %{{.*}})
