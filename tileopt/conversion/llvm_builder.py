@@ -13,6 +13,7 @@ small, which decides compile time here (xDSL prints and parses ~6k ops/s):
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Sequence
 from functools import cache, lru_cache, partialmethod
@@ -317,13 +318,16 @@ class LLVMBuilder:
                 (ty, self._constants_of_type.setdefault(ty, {}), width)
         _, table, width = known
         value = float(value) if width is None else _wrap(int(value), width)
-        found = table.get(value)
+        # -0.0 == 0.0 in Python, but they are different constants (x + -0.0 is x, x + 0.0
+        # is not for x = -0.0): a float zero is keyed with its sign.
+        key = value if value or width is not None else (value, math.copysign(1.0, value))
+        found = table.get(key)
         if found is not None:
             return found
         attr = FloatAttr(value, ty) if width is None else int_attr(value, ty)
         result = self.insert_in_prologue(
             new_op(llvm.ConstantOp, (), (ty,), {"value": attr})).results[0]
-        table[value] = result
+        table[key] = result
         if width is None:
             self._known_float[result] = value
         else:

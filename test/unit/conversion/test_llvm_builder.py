@@ -166,6 +166,16 @@ def test_constants_are_shared_by_equal_types_and_values(env):
     assert b.known(b.constant(IntegerType(8), 255)) == -1
 
 
+def test_float_zeros_of_both_signs_are_two_constants(env):
+    """0.0 and -0.0 compare equal in Python but are different LLVM constants: asking for
+    one after the other must not return the first."""
+    b, _ = env
+    plus, minus = b.constant(f32, 0.0), b.constant(f32, -0.0)
+    assert plus is not minus
+    assert str(_built(b, minus).properties["value"].value.data) == "-0.0"
+    assert b.constant(f32, -0.0) is minus and b.constant(f32, 0) is plus
+
+
 def test_ops_of_classes_not_used_before_have_their_accessors():
     """Op classes are built on first use (``lazy_op_definitions``): an op made from
     finished fields, first of its class, still has its accessors and verifies."""
