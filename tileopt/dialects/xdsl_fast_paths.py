@@ -62,10 +62,11 @@ Patches for xDSL and their status: docs/upstream/README.md.
   Not proposed: no faster in xDSL's own code (docs/upstream/README.md).
 - CSE's ``OperationInfo.__hash__`` hashes the op's attributes and result types, and a
   nested attribute's hash goes through all its parameters on every call (a layout in
-  every tensor type). Here each attribute object's hash is computed once (also for
-  tileopt's key, ``tileopt/transforms/common/cse.py``). Upstream: a
-  cached hash on ``ParametrizedAttribute`` (they are immutable).
-  No patch yet (docs/upstream/README.md).
+  every tensor type). Each attribute object's hash is now computed once for every use
+  (``tileopt/dialects/attribute_hashes.py``); what stays here is the hook for
+  tileopt's key (``tileopt/transforms/common/cse.py``: commutative operands hashed as
+  a multiset). Upstream: a cached hash on ``ParametrizedAttribute`` (they are
+  immutable). No patch yet (docs/upstream/README.md).
 - ``new_operation``: ``Operation.create`` for an op without regions or successors, step
   by step, for the parser's templates (``tileopt/ir/op_templates.py``); the same steps
   are ``Operation.__init__`` (``operation_init``) for such a new op, as every op that
