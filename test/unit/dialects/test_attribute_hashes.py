@@ -119,23 +119,26 @@ def test_equal_objects_hash_and_compare_alike():
     assert len({a, b, c}) == 2
 
 
+# Defined after the dialects' install (imported above): through irdl_attr_definition.
+@irdl_attr_definition
+class _LaterType(ParametrizedAttribute, TypeAttribute):
+    name = "test.later"
+    width: IntAttr = param_def()
+
+
+@irdl_attr_definition
+class _LaterData(Data[object]):
+    name = "test.later_data"
+
+    @classmethod
+    def parse_parameter(cls, parser):
+        raise NotImplementedError
+
+    def print_parameter(self, printer) -> None:
+        raise NotImplementedError
+
+
 def test_attributes_defined_later_are_remembered():
-    @irdl_attr_definition
-    class _LaterType(ParametrizedAttribute, TypeAttribute):
-        name = "test.later"
-        width: IntAttr = param_def()
-
-    @irdl_attr_definition
-    class _LaterData(Data[tuple[int, ...]]):
-        name = "test.later_data"
-
-        @classmethod
-        def parse_parameter(cls, parser):
-            raise NotImplementedError
-
-        def print_parameter(self, printer) -> None:
-            raise NotImplementedError
-
     assert hasattr(_LaterType.__dict__["__hash__"], "__wrapped__")
     assert hasattr(Data.__dict__["__hash__"], "__wrapped__")  # _LaterData's
     later = _LaterType(IntAttr(3))
@@ -146,18 +149,7 @@ def test_attributes_defined_later_are_remembered():
 
 
 def test_an_unhashable_parameter_fails_every_time():
-    @irdl_attr_definition
-    class _ListData(Data[list]):
-        name = "test.list_data"
-
-        @classmethod
-        def parse_parameter(cls, parser):
-            raise NotImplementedError
-
-        def print_parameter(self, printer) -> None:
-            raise NotImplementedError
-
-    attr = _ListData([1])
+    attr = _LaterData([1])
     for _ in range(2):
         with pytest.raises(TypeError):
             hash(attr)
