@@ -9,10 +9,13 @@ sees them, as loading a dialect does in MLIR, and a run that only parses and pri
 does not import them.
 """
 
-from tileopt.dialects import lazy_formats, lazy_op_definitions, xdsl_fast_paths
+from tileopt.dialects import (attribute_hashes, class_checks, lazy_formats,
+                              lazy_op_definitions, xdsl_fast_paths)
 
 # Before any of tileopt's ops is defined: their definitions are built and their assembly
 # formats compiled on first use.
 lazy_formats.install()
 lazy_op_definitions.install()
 xdsl_fast_paths.install()
+attribute_hashes.install()
+class_checks.install()

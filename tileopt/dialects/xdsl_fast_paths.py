@@ -65,10 +65,11 @@ Patches for xDSL and their status: docs/upstream/README.md.
   Not proposed: no faster in xDSL's own code (docs/upstream/README.md).
 - CSE's ``OperationInfo.__hash__`` hashes the op's attributes and result types, and a
   nested attribute's hash goes through all its parameters on every call (a layout in
-  every tensor type). Here each attribute object's hash is computed once (also for
-  tileopt's key, ``tileopt/transforms/common/cse.py``). Upstream: a
-  cached hash on ``ParametrizedAttribute`` (they are immutable).
-  No patch yet (docs/upstream/README.md).
+  every tensor type). Each attribute object's hash is now computed once for every use
+  (``tileopt/dialects/attribute_hashes.py``); what stays here is the hook for
+  tileopt's key (``tileopt/transforms/common/cse.py``: commutative operands hashed as
+  a multiset). Upstream: a cached hash on ``ParametrizedAttribute`` (they are
+  immutable). No patch yet (docs/upstream/README.md).
 - ``new_operation``: ``Operation.create`` for an op without regions or successors, step
   by step, for the parser's templates (``tileopt/ir/op_templates.py``); the same steps
   are ``Operation.__init__`` (``operation_init``) for such a new op, as every op that
@@ -821,36 +822,18 @@ def operation_init(self: Operation, *, operands: Sequence = (),
     return None
 
 
-_ATTRIBUTE_HASHES: dict[int, tuple[Attribute, int]] = {}
-"""id(attribute) -> (attribute, its hash); the entry keeps the attribute alive, so that
-its id is not reused while the entry lasts"""
-_ATTRIBUTE_HASHES_LIMIT = 65536
-
-
-def _attribute_hash(attr: Attribute) -> int:
-    entry = _ATTRIBUTE_HASHES.get(id(attr))
-    if entry is not None:
-        return entry[1]
-    if len(_ATTRIBUTE_HASHES) >= _ATTRIBUTE_HASHES_LIMIT:
-        _ATTRIBUTE_HASHES.clear()
-    found = hash(attr)
-    _ATTRIBUTE_HASHES[id(attr)] = (attr, found)
-    return found
-
-
 def operation_info_hash(self, operands_hash: int | None = None) -> int:
-    """xDSL's hash of an op for CSE, with each attribute's hash computed once per object
-    (a nested attribute's hash is recomputed through all its parameters on every call).
+    """xDSL's hash of an op for CSE, the attributes' and types' hashes taken from the
+    sums' and tuple's items without building the pairs' tuples twice (each attribute's
+    own hash is computed once per object: ``tileopt/dialects/attribute_hashes.py``).
     The numbers differ from xDSL's, but ``__eq__`` compares the same function's, and
     equal attributes still hash alike. ``operands_hash``: instead of the operands' in
     order (tileopt's CSE key for commutative ops)."""
     op = self.op
     return hash((self.name,
-                 sum(hash((name, _attribute_hash(value)))
-                     for name, value in op.attributes.items()),
-                 sum(hash((name, _attribute_hash(value)))
-                     for name, value in op.properties.items()),
-                 tuple([_attribute_hash(result._type) for result in op.results]),  # noqa: SLF001
+                 sum(hash(item) for item in op.attributes.items()),
+                 sum(hash(item) for item in op.properties.items()),
+                 tuple([hash(result._type) for result in op.results]),  # noqa: SLF001
                  hash(op._operands) if operands_hash is None else operands_hash))  # noqa: SLF001
 
 

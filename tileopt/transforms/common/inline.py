@@ -107,8 +107,8 @@ def _symbols(module: Operation) -> dict[str, Operation]:
 
 
 def _calls_of(symbols: dict[str, Operation]) -> dict[str, set[str]]:
-    return {name: {c for c in referenced_symbols(op) if c in symbols and c != name}
-            | ({name} if name in referenced_symbols(op) else set())
+    """The symbols each symbol refers to (itself included when it does)."""
+    return {name: {c for c in referenced_symbols(op) if c in symbols}
             for name, op in symbols.items()}
 
 
@@ -172,7 +172,7 @@ def _reaches(start: str, goal: str, edges: dict[str, set[str]]) -> bool:
 
 def erase_dead_private_functions(module: Operation) -> None:
     block = module.regions[0].blocks.first
-    while True:
+    while any(op.name in FUNC_OPS and is_private(op) for op in block.ops):
         used: set[str] = set()
         for op in block.ops:
             used |= referenced_symbols(op) - ({symbol_name(op)} if symbol_name(op) else set())

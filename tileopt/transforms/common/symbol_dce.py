@@ -20,6 +20,8 @@ def symbol_dce(table: Operation) -> None:
     for region in table.regions:
         for block in region.blocks:
             symbols = {symbol_name(op): op for op in block.ops if symbol_name(op)}
+            if not any(map(is_private, symbols.values())):
+                continue  # only private symbols are erased: none (one public kernel)
             live: set[str] = set()
             work: list[str] = []
             roots = referenced_symbols(table, nested=False)

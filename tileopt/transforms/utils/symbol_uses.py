@@ -23,19 +23,37 @@ def is_private(op: Operation) -> bool:
     return isinstance(attr, StringAttr) and attr.data in ("private", "nested")
 
 
+_SYMBOL, _ARRAY, _DICTIONARY, _PARAMETRIZED, _OTHER = range(5)
+_KINDS: dict[type, int] = {}
+"""attribute class -> which of ``_refs_in``'s cases it is (an ``isinstance`` chain per
+attribute before: four checks for most)"""
+
+
+def _kind(cls: type) -> int:
+    kind = _KINDS[cls] = (_SYMBOL if issubclass(cls, SymbolRefAttr) else
+                          _ARRAY if issubclass(cls, ArrayAttr) else
+                          _DICTIONARY if issubclass(cls, DictionaryAttr) else
+                          _PARAMETRIZED if issubclass(cls, ParametrizedAttribute) else
+                          _OTHER)
+    return kind
+
+
 def _refs_in(attr: Attribute, seen: set[int]) -> Iterator[str]:
     if id(attr) in seen:
         return
     seen.add(id(attr))
-    if isinstance(attr, SymbolRefAttr):
+    kind = _KINDS.get(type(attr))
+    if kind is None:
+        kind = _kind(type(attr))
+    if kind == _SYMBOL:
         yield attr.root_reference.data
-    elif isinstance(attr, ArrayAttr):
+    elif kind == _ARRAY:
         for item in attr.data:
             yield from _refs_in(item, seen)
-    elif isinstance(attr, DictionaryAttr):
+    elif kind == _DICTIONARY:
         for item in attr.data.values():
             yield from _refs_in(item, seen)
-    elif isinstance(attr, ParametrizedAttribute):
+    elif kind == _PARAMETRIZED:
         for param in attr.parameters:
             if isinstance(param, Attribute):
                 yield from _refs_in(param, seen)
