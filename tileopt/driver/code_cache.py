@@ -17,9 +17,9 @@ or written is ignored.
 
 Only the console commands install it (``tileopt.cli``), before anything imports xDSL: a
 process that imports tileopt as a library keeps its ``dataclasses`` untouched. ``install``
-also pauses the garbage collector for the command's start-up
-(``tileopt/ir/gc_scans.py``'s ``pause_for_start_up``), the other thing a command does
-first.
+also installs the compiled-pattern cache (``regex_cache``) and pauses the garbage
+collector for the command's start-up (``tileopt/ir/gc_scans.py``'s
+``pause_for_start_up``), the other things a command does first.
 
 Upstream (xDSL): no patch yet; what to propose is in docs/upstream/README.md.
 """
@@ -113,6 +113,9 @@ def install() -> None:
     if _installed:
         return
     _installed = True
+    from tileopt.driver import regex_cache
+
+    regex_cache.install()  # first: the imports below compile patterns
     import atexit
     import dataclasses
 
