@@ -18,7 +18,8 @@ or written is ignored.
 Only the console commands install it (``tileopt.cli``), before anything imports xDSL: a
 process that imports tileopt as a library keeps its ``dataclasses`` untouched. ``install``
 also installs the compiled-pattern cache (``regex_cache``), has ``dataclasses`` make doc
-strings on first read (``dataclass_docs``) and pauses the garbage
+strings on first read (``dataclass_docs``), has xDSL's ``.irdl`` finder imported as a
+stand-in (``xdsl_dialect_finder``) and pauses the garbage
 collector for the command's start-up (``tileopt/ir/gc_scans.py``'s
 ``pause_for_start_up``), the other things a command does first.
 
@@ -114,9 +115,10 @@ def install() -> None:
     if _installed:
         return
     _installed = True
-    from tileopt.driver import dataclass_docs, regex_cache
+    from tileopt.driver import dataclass_docs, regex_cache, xdsl_dialect_finder
 
     regex_cache.install()  # first: the imports below compile patterns
+    xdsl_dialect_finder.install()
     import atexit
     import dataclasses
 
