@@ -34,7 +34,7 @@ import sys
 from pathlib import Path
 from types import CodeType
 
-from tileopt import cache_path, write_cache
+from tileopt import cache_path, read_entries, write_entries
 
 # Past this many texts the file starts over with what this run used (a bound on growth).
 MAX_ENTRIES = 20_000
@@ -57,7 +57,7 @@ def _cached_exec(source, globals=None, locals=None, /, *args, **kwargs):
     if isinstance(source, str):
         if not _loaded:  # on first use: a run that defines no class reads no file
             _loaded = True
-            _stored.update(_load(cache_file()))
+            _stored.update(read_entries(cache_file()))
         code = _code.get(source)
         if code is None:
             blob = _stored.get(source)
@@ -78,28 +78,17 @@ def _unmarshal(blob: object) -> CodeType | None:
     return code if isinstance(code, CodeType) else None
 
 
-def _load(path: Path) -> dict[str, bytes]:
-    try:
-        data = marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    if not (isinstance(data, tuple) and len(data) == 2 and data[0] == sys.version
-            and isinstance(data[1], dict)):
-        return {}
-    return data[1]
-
-
 def save() -> None:
     """Write the cache if this run compiled something new (at exit)."""
     if not _new or sys.dont_write_bytecode:
         return
     path = cache_file()
-    entries = _load(path)
+    entries = read_entries(path)
     if len(entries) + len(_new) > MAX_ENTRIES:  # start over with what this run used
         entries = {source: marshal.dumps(code) for source, code in _code.items()}
     else:
         entries.update((source, marshal.dumps(_code[source])) for source in _new)
-    write_cache(path, marshal.dumps((sys.version, entries)))
+    write_entries(path, entries)
     _new.clear()
 
 

@@ -24,14 +24,13 @@ propose to xDSL.
 
 from __future__ import annotations
 
-import marshal
 import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-from tileopt import cache_path, write_cache
+from tileopt import cache_path, read_entries, write_entries
 
 # Past this many patterns the file starts over with what this run compiled.
 MAX_ENTRIES = 5_000
@@ -70,7 +69,7 @@ def _cached_compile(pattern, flags: int, original: Callable, build: Callable):
     if not isinstance(pattern, (str, bytes)) or flags & 128:  # re.DEBUG prints as it goes
         return original(pattern, flags)
     if _stored is None:  # on first use: a run that compiles nothing reads no file
-        _stored = _load()
+        _stored = read_entries(cache_file())
     key = (pattern, flags)
     _used.add(key)
     arguments = _stored.get(key)
@@ -85,17 +84,6 @@ def _cached_compile(pattern, flags: int, original: Callable, build: Callable):
     return build(pattern, *arguments)
 
 
-def _load() -> dict:
-    try:
-        data = marshal.loads(cache_file().read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    if not (isinstance(data, tuple) and len(data) == 2 and data[0] == sys.version
-            and isinstance(data[1], dict)):
-        return {}
-    return data[1]
-
-
 def save() -> None:
     """Write the cache if this run compiled a new pattern (at exit)."""
     global _new
@@ -104,7 +92,7 @@ def save() -> None:
     entries = _stored
     if len(entries) > MAX_ENTRIES:  # start over with what this run used
         entries = {key: entries[key] for key in _used}
-    write_cache(cache_file(), marshal.dumps((sys.version, entries)))
+    write_entries(cache_file(), entries)
     _new = 0
 
 

@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 from re import _compiler
 
 import _sre
@@ -109,8 +110,7 @@ def test_cached_patterns_match_as_re_s_own(tmp_path):
 
 def test_no_file_under_dont_write_bytecode(tmp_path):
     result = _run(tmp_path, "install", "-B")
-    assert result["new"] > 0
-    assert not (tmp_path / "pyc").exists() or not list((tmp_path / "pyc").rglob("*.marshal"))
+    assert result["new"] > 0 and not Path(result["file"]).exists()
 
 
 def test_a_damaged_file_is_ignored_and_replaced(tmp_path):
