@@ -40,6 +40,30 @@ def write_cache(path, data: bytes) -> None:
             pass
 
 
+def read_entries(path) -> dict:
+    """The entries a cache file ``path`` (a ``Path``) written by :func:`write_entries`
+    holds; none if it cannot be read or another interpreter wrote it."""
+    import marshal
+    import sys
+
+    try:
+        data = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if not (isinstance(data, tuple) and len(data) == 2 and data[0] == sys.version
+            and isinstance(data[1], dict)):
+        return {}
+    return data[1]
+
+
+def write_entries(path, entries: dict) -> None:
+    """Write a cache file of marshallable ``entries``, tagged with the interpreter."""
+    import marshal
+    import sys
+
+    write_cache(path, marshal.dumps((sys.version, entries)))
+
+
 def lazy_names(package: str, names: dict[str, str]):
     """A package's ``__getattr__`` (PEP 562) that imports the module ``names[name]`` holds
     ``name`` in when ``name`` is first used: a package's front door that costs nothing

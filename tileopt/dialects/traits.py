@@ -20,8 +20,6 @@ from xdsl.traits import Commutative, OpTrait
 from xdsl.utils.exceptions import VerifyException
 
 from tileopt.dialects.tt_types import element_type, encoding_of, shape_of
-from tileopt.layouts.encodings import broadcast_stays_in_threads
-from tileopt.layouts.linear_layout import LayoutError
 
 
 def type_str(ty: Attribute) -> str:
@@ -130,6 +128,10 @@ def broadcast_keeps_threads(src: Attribute, dst: Attribute) -> bool:
         return True
     if not layouts_known(src, dst):
         return False
+    # here: a run over Triton IR without layouts never imports the layout algebra
+    from tileopt.layouts.encodings import broadcast_stays_in_threads
+    from tileopt.layouts.linear_layout import LayoutError
+
     try:
         return broadcast_stays_in_threads(encoding_of(src).to_encoding(), shape_of(src),
                                           encoding_of(dst).to_encoding(), shape_of(dst))

@@ -11,7 +11,6 @@ its raw arguments to this parser.
 from __future__ import annotations
 
 import sys
-import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -86,6 +85,8 @@ def spelled(flag: Flag) -> str:
 
 def format_help(usage: str, flags: Iterable[Flag], about: str = "") -> str:
     """The help text of a tool: its usage line, a paragraph about it, and its flags."""
+    import textwrap  # here: only --help needs it
+
     lines = [f"usage: {usage}", ""]
     if about:
         lines += textwrap.wrap(about, HELP_WIDTH) + [""]

@@ -17,9 +17,11 @@ or written is ignored.
 
 Only the console commands install it (``tileopt.cli``), before anything imports xDSL: a
 process that imports tileopt as a library keeps its ``dataclasses`` untouched. ``install``
-also pauses the garbage collector for the command's start-up
-(``tileopt/ir/gc_scans.py``'s ``pause_for_start_up``), the other thing a command does
-first.
+also installs the compiled-pattern cache (``regex_cache``), has ``dataclasses`` make doc
+strings on first read (``dataclass_docs``), has xDSL's ``.irdl`` finder imported as a
+stand-in (``xdsl_dialect_finder``) and pauses the garbage
+collector for the command's start-up (``tileopt/ir/gc_scans.py``'s
+``pause_for_start_up``), the other things a command does first.
 
 Upstream (xDSL): no patch yet; what to propose is in docs/upstream/README.md.
 """
@@ -32,7 +34,7 @@ import sys
 from pathlib import Path
 from types import CodeType
 
-from tileopt import cache_path, write_cache
+from tileopt import cache_path, read_entries, write_entries
 
 # Past this many texts the file starts over with what this run used (a bound on growth).
 MAX_ENTRIES = 20_000
@@ -55,7 +57,7 @@ def _cached_exec(source, globals=None, locals=None, /, *args, **kwargs):
     if isinstance(source, str):
         if not _loaded:  # on first use: a run that defines no class reads no file
             _loaded = True
-            _stored.update(_load(cache_file()))
+            _stored.update(read_entries(cache_file()))
         code = _code.get(source)
         if code is None:
             blob = _stored.get(source)
@@ -76,28 +78,17 @@ def _unmarshal(blob: object) -> CodeType | None:
     return code if isinstance(code, CodeType) else None
 
 
-def _load(path: Path) -> dict[str, bytes]:
-    try:
-        data = marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    if not (isinstance(data, tuple) and len(data) == 2 and data[0] == sys.version
-            and isinstance(data[1], dict)):
-        return {}
-    return data[1]
-
-
 def save() -> None:
     """Write the cache if this run compiled something new (at exit)."""
     if not _new or sys.dont_write_bytecode:
         return
     path = cache_file()
-    entries = _load(path)
+    entries = read_entries(path)
     if len(entries) + len(_new) > MAX_ENTRIES:  # start over with what this run used
         entries = {source: marshal.dumps(code) for source, code in _code.items()}
     else:
         entries.update((source, marshal.dumps(_code[source])) for source in _new)
-    write_cache(path, marshal.dumps((sys.version, entries)))
+    write_entries(path, entries)
     _new.clear()
 
 
@@ -113,8 +104,14 @@ def install() -> None:
     if _installed:
         return
     _installed = True
+    from tileopt.driver import dataclass_docs, regex_cache, xdsl_dialect_finder
+
+    regex_cache.install()  # first: the imports below compile patterns
+    xdsl_dialect_finder.install()
     import atexit
     import dataclasses
+
+    dataclass_docs.install()
 
     from tileopt.ir import gc_scans
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import math
 import struct
-from fractions import Fraction
-
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from xdsl.dialects import builtin
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 class FloatSemantics(NamedTuple):
@@ -115,6 +116,8 @@ def _nan_bits(fmt: FloatSemantics) -> int:
 def float_to_bits(value: float | Fraction, fmt: FloatSemantics) -> int:
     """Round a value to the nearest bit pattern (ties to even), like APFloat; a value
     past the largest finite one is inf, or NaN where the format has no inf."""
+    from fractions import Fraction  # here: a run that prints no such float never needs it
+
     sign_bit = 1 << (fmt.width - 1)
     if isinstance(value, float):
         if math.isnan(value):
@@ -266,6 +269,8 @@ def _natural_precision(fmt: FloatSemantics) -> int:
 
 
 def _reads_back(text: str, bits: int, fmt: FloatSemantics) -> bool:
+    from fractions import Fraction
+
     read = float_to_bits(Fraction(text), fmt)
     if text.startswith("-") and read == 0 and fmt.kind != "fnuz":
         read = 1 << (fmt.width - 1)  # "-0.0" reads back as negative zero

@@ -35,7 +35,6 @@ from tileopt.dialects.traits import (
     Elementwise, SameOperandsAndResultEncoding, SameOperandsAndResultShape,
     SameOperandsEncoding, type_str, verify_elementwise_shapes,
 )
-from tileopt.layouts.encodings import DotOperand, NvidiaMma
 from tileopt.dialects.tt_types import (
     INPUT_PRECISION, PROPAGATE_NAN, ROUNDING_MODE, SCALE_DOT_ELEM_TYPE, InputPrecision,
     PointerType, PropagateNan, RoundingMode, ScaleDotElemType, bit_width, element_type,
@@ -503,6 +502,9 @@ class DotOp(IRDLOperation):
         if any(layout is None for layout in layouts):
             return  # no layouts, or ones tileopt does not read
         la, lb, lc = (layout() for layout in layouts)
+        # here (layouts are read): Triton IR without layouts needs no layout algebra
+        from tileopt.layouts.encodings import DotOperand, NvidiaMma
+
         if not (isinstance(la, DotOperand) and isinstance(lb, DotOperand)):
             if isinstance(la, DotOperand) or isinstance(lb, DotOperand):
                 raise VerifyException("mismatching encoding between A and B operands")

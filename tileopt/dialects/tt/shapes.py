@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects.builtin import i32, DenseArrayBase, IntegerAttr, TensorType, UnitAttr
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -27,8 +27,9 @@ from tileopt.dialects.traits import (
 )
 from tileopt.dialects.tt_types import encoding_of, is_int, num_elements
 from tileopt.dialects.tt.common import _SrcToResultOp, _require_tensor
-from tileopt.layouts.encodings import split_last_dim, to_linear_layout
-from tileopt.layouts.linear_layout import LayoutError, LinearLayout
+
+if TYPE_CHECKING:
+    from tileopt.layouts.linear_layout import LinearLayout
 
 
 # ---------------------------------------------------------------------------------------
@@ -331,6 +332,8 @@ class JoinOp(_PairOp):
             return
         # Triton checks the one source layout a result layout allows: the result's split.
         half = _split_layout(dst, "result")
+        from tileopt.layouts.encodings import to_linear_layout
+
         if half is not None and (encoding_of(src) is None or (
                 layouts_known(src) and half != to_linear_layout(
                     encoding_of(src).to_encoding(), src.get_shape()))):
@@ -345,6 +348,10 @@ def _split_layout(joined: TensorType, what: str) -> LinearLayout | None:
     one tileopt reads; a layout that splits the pair across threads is an error."""
     if not layouts_known(joined):
         return None
+    # here and in the verifiers below: Triton IR without layouts needs no layout algebra
+    from tileopt.layouts.encodings import split_last_dim
+    from tileopt.layouts.linear_layout import LayoutError
+
     try:
         return split_last_dim(encoding_of(joined).to_encoding(), joined.get_shape())
     except LayoutError as err:
@@ -388,6 +395,8 @@ class SplitOp(IRDLOperation):
                 "have a layout exactly when the input has one"
             )
         half = _split_layout(src, "input")
+        from tileopt.layouts.encodings import to_linear_layout
+
         if half is not None and layouts_known(dst) and half != to_linear_layout(
                 encoding_of(dst).to_encoding(), dst.get_shape()):
             raise VerifyException(
