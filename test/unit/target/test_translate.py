@@ -271,3 +271,18 @@ def test_fp_fusion_off_keeps_separate_rounding(corpus):
     llir = (corpus / "cuda-sm90" / "add.llir").read_text()
     assert "add.rn.f32" not in translate(llir, "ptx", "sm_90a")
     assert "add.rn.f32" in translate(llir, "ptx", "sm_90a", fp_fusion=False)
+
+
+def test_debug_flag_removal_is_the_regex_over_the_whole_ptx():
+    # The windowed scan must give what Triton's regex gives over the whole text.
+    import random
+
+    from tileopt.target.nvptx import _DEBUG_FLAG, without_debug_flag
+
+    pieces = [",", " ", "\n", "\t", "\u2003", "debug", "d", "ebug", "x", "debug,", ", debug"]
+    rng = random.Random(14)
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        assert without_debug_flag(text) == re.sub(_DEBUG_FLAG, "", text), repr(text)
+    assert without_debug_flag(".target sm_80, debug\n.section .debug_info {\n") == \
+        ".target sm_80\n.section .debug_info {\n"
