@@ -93,13 +93,19 @@ def with_contraction(module: llvm.ModuleRef) -> llvm.ModuleRef:
 
     # The module was verified; flags on float operations cannot make it invalid.
     return parse(_FLOAT_OP.sub(flag, str(module)), "<module before code generation>",
-                 verified=True)
+                 verified=True, current_debug_info=True)
 
 
-def parse(text: str, filename: str = "<llvm-ir>", *, verified: bool = False) -> llvm.ModuleRef:
+def parse(text: str, filename: str = "<llvm-ir>", *, verified: bool = False,
+          current_debug_info: bool = False) -> llvm.ModuleRef:
     """Parse and verify LLVM IR text (``verified``: known valid, not verified again);
-    errors carry the line and column LLVM reports."""
+    errors carry the line and column LLVM reports.
+
+    ``current_debug_info``: the text is LLVM's or the translation's, whose debug info has
+    LLVM's current version; LLVM's parser then skips its debug info upgrade, which would
+    verify the whole module once more (about a quarter of the parse)."""
     initialize()
+    _upgrade_debug_info(not current_debug_info)
     try:
         module = llvm.parse_assembly(text)
     except RuntimeError as err:
@@ -111,6 +117,16 @@ def parse(text: str, filename: str = "<llvm-ir>", *, verified: bool = False) -> 
     if not verified:
         verify(module, filename)
     return module
+
+
+_UPGRADING_DEBUG_INFO = [True]
+"""The state of LLVM's process-wide ``-disable-auto-upgrade-debug-info`` (negated)."""
+
+
+def _upgrade_debug_info(enabled: bool) -> None:
+    if _UPGRADING_DEBUG_INFO[0] != enabled:
+        llvm.set_option("tileopt", f"-disable-auto-upgrade-debug-info={str(not enabled).lower()}")
+        _UPGRADING_DEBUG_INFO[0] = enabled
 
 
 TRANSLATED = "<translated LLVM IR>"
@@ -170,7 +186,7 @@ def read(text: str, translated: bool, filename: str) -> llvm.ModuleRef:
     (errors name ``TRANSLATED``) with its values unnamed, as ``module_to_llvm_ir`` gives it."""
     if not translated:
         return parse(text, filename, verified=True)
-    module = parse(text, TRANSLATED)
+    module = parse(text, TRANSLATED, current_debug_info=True)
     drop_value_names(module)
     return module
 

@@ -183,7 +183,7 @@ def module_to_llvm_ir(module: builtin.ModuleOp, target: GPUTarget | str | None =
 def _canonical_text(text: str) -> bytes:
     """A translation's text parsed and verified by LLVM, values unnamed, as LLVM prints it
     (where LLVM is: this process or its LLVM worker, ``llvm_backend.llvm_call``)."""
-    parsed = llvm_backend.parse(text, TRANSLATED)
+    parsed = llvm_backend.parse(text, TRANSLATED, current_debug_info=True)
     parsed.name = MODULE_NAME
     llvm_backend.drop_value_names(parsed)
     return str(parsed).encode()

@@ -169,6 +169,35 @@ def test_unknown_intrinsic_is_caught_before_code_generation():
         translate(text, "ptx", "sm_90a")
 
 
+def _with_debug_info(version: int, body: str = "  ret void, !dbg !6") -> str:
+    return ("define void @f() !dbg !3 {\n" + body + "\n}\n"
+            "!llvm.module.flags = !{!0}\n!llvm.dbg.cu = !{!1}\n"
+            f'!0 = !{{i32 2, !"Debug Info Version", i32 {version}}}\n'
+            "!1 = distinct !DICompileUnit(language: DW_LANG_C, file: !2, emissionKind: FullDebug)\n"
+            '!2 = !DIFile(filename: "k.py", directory: "")\n'
+            '!3 = distinct !DISubprogram(name: "f", scope: !2, file: !2, line: 1, type: !4, '
+            "spFlags: DISPFlagDefinition, unit: !1)\n"
+            "!4 = !DISubroutineType(types: !5)\n!5 = !{}\n"
+            "!6 = !DILocation(line: 2, column: 1, scope: !3)\n")
+
+
+def test_debug_info_upgrade_is_skipped_only_for_current_debug_info():
+    # LLVM's parser drops debug info of an older version (its upgrade); text known to carry
+    # the current version skips the upgrade, and the next parse of other text upgrades again.
+    old = _with_debug_info(2)
+    assert "!dbg" not in str(llvm_backend.parse(old))
+    assert "!dbg" in str(llvm_backend.parse(old, current_debug_info=True))
+    assert "!dbg" not in str(llvm_backend.parse(old))
+    assert "!dbg" in str(llvm_backend.parse(_with_debug_info(3)))
+
+
+def test_invalid_ir_with_current_debug_info_is_an_error():
+    # The upgrade would verify it and abort; without it, verify reports the problem.
+    text = _with_debug_info(3, "  %x = add i32 %x, 1, !dbg !6\n  ret void, !dbg !6")
+    with pytest.raises(TileoptError, match="does not verify"):
+        llvm_backend.parse(text, "k.ll", current_debug_info=True)
+
+
 def test_instruction_selection_failure_does_not_kill_the_process():
     """wgmma exists only on sm_90a: LLVM aborts in instruction selection for sm_80."""
     text = """module {
@@ -242,3 +271,18 @@ def test_fp_fusion_off_keeps_separate_rounding(corpus):
     llir = (corpus / "cuda-sm90" / "add.llir").read_text()
     assert "add.rn.f32" not in translate(llir, "ptx", "sm_90a")
     assert "add.rn.f32" in translate(llir, "ptx", "sm_90a", fp_fusion=False)
+
+
+def test_debug_flag_removal_is_the_regex_over_the_whole_ptx():
+    # The windowed scan must give what Triton's regex gives over the whole text.
+    import random
+
+    from tileopt.target.nvptx import _DEBUG_FLAG, without_debug_flag
+
+    pieces = [",", " ", "\n", "\t", "\u2003", "debug", "d", "ebug", "x", "debug,", ", debug"]
+    rng = random.Random(14)
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        assert without_debug_flag(text) == re.sub(_DEBUG_FLAG, "", text), repr(text)
+    assert without_debug_flag(".target sm_80, debug\n.section .debug_info {\n") == \
+        ".target sm_80\n.section .debug_info {\n"
