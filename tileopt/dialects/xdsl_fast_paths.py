@@ -92,6 +92,7 @@ Patches for xDSL and their status: docs/upstream/README.md.
   than one element, as in xDSL's count); unequal bytes are unequal integers, while
   floats (+0.0 and -0.0 compare equal) and other element types take xDSL's own code.
   Upstream: the same byte test. No patch yet (docs/upstream/README.md).
+
 The DCE and CSE fast paths are put in when xDSL's module is first imported (a finder on
 ``sys.meta_path``), wherever the import comes from: importing them at start-up only to
 patch them cost a run without passes 4 ms (issue 14).
