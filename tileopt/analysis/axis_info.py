@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from tileopt.dialects.layout_of import encoding_of
+from tileopt.dialects.tt_canonicalize import first_element
 from tileopt.dialects.tt_types import PointerType
 
 MAX_DIVISOR = 1 << 62
@@ -266,7 +267,7 @@ def _constant(op: Operation, operands: list[AxisInfo]) -> AxisInfo | None:
         element = ty.get_element_type() if hasattr(ty, "get_element_type") else None
         if _int_width(element) is None or not attr.is_splat():
             return None
-        value = _zext_constant(int(attr.get_values()[0]), element)
+        value = _zext_constant(int(first_element(attr)), element)
         shape = tuple(ty.get_shape())
         return AxisInfo((1,) * len(shape), (highest_pow2_divisor(value),) * len(shape),
                         shape, value)

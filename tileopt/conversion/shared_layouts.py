@@ -433,6 +433,7 @@ def _swizzle(columns: list[int], other: LinearLayout, packing: CoordPacking,
 
     seen_full: dict[int, int] = {}
     seen_bank: dict[int, int] = {}
+    high_bits = sorted(range(hi, packing.bits), key=lambda b: b not in prefer)
     for i, u in enumerate(lanes):
         if not _insert(u, seen_full):
             continue  # same address as a combination of earlier lanes: a broadcast
@@ -440,7 +441,7 @@ def _swizzle(columns: list[int], other: LinearLayout, packing: CoordPacking,
             continue
         fixed = False
         earlier = lanes[:i]
-        for bit in sorted(range(hi, packing.bits), key=lambda b: b not in prefer):
+        for bit in high_bits:
             if not (u & high_mask) >> bit & 1 or bit in m:
                 continue
             if any(v >> bit & 1 for v in earlier):

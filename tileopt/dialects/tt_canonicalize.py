@@ -66,8 +66,15 @@ def constant_value(value: SSAValue) -> Attribute | None:
 def splat_value(attr: Attribute | None) -> int | float | None:
     """The single value of a splat dense constant (Triton's SplatElementsAttr), else None."""
     if isinstance(attr, DenseIntOrFPElementsAttr) and len(attr) > 0 and attr.is_splat():
-        return attr.get_values()[0]
+        return first_element(attr)
     return None
+
+
+def first_element(attr: DenseIntOrFPElementsAttr) -> int | float:
+    """``attr.get_values()[0]`` without unpacking the other elements (a splat constant
+    holds every element: 16,384 of them for a 128x128 accumulator)."""
+    element = attr.get_element_type()
+    return element.unpack(attr.data.data[:len(attr.data.data) // len(attr)], 1)[0]  # type: ignore[union-attr]
 
 
 def dense_splat(ty: Attribute, value: int | float) -> DenseIntOrFPElementsAttr:
@@ -312,4 +319,4 @@ add_canonicalization_patterns(tt.ExpandDimsOp, ExpandDimsOfSplatOrBroadcast())
 add_canonicalization_patterns(tt.ReshapeOp, ReshapeOfReshapeOrSplat())
 add_canonicalization_patterns(tt.TransOp, TransOfTrans())
 
-__all__ = ["constant_value", "dense_splat", "splat_value"]
+__all__ = ["constant_value", "dense_splat", "first_element", "splat_value"]

@@ -56,12 +56,10 @@ def xor_columns(columns: Sequence[int], value: int) -> int:
     """The GF(2) product of a matrix, given by its columns as ints, and the bit vector
     ``value``: the XOR of the columns whose bit is set."""
     acc = 0
-    bit = 0
-    while value:
-        if value & 1:
-            acc ^= columns[bit]
-        value >>= 1
-        bit += 1
+    while value:  # one step per set bit, lowest first (bases are mostly single bits)
+        low = value & -value
+        acc ^= columns[low.bit_length() - 1]
+        value ^= low
     return acc
 
 

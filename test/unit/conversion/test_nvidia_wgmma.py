@@ -153,3 +153,29 @@ def test_dot_operand_of_a_v3_accumulator_tiles_into_register_a():
     tiles = tile_operand(layout, register_a_fragment(), (64, 16), "A")
     assert sorted(tiles.tiles) == [(0, 0), (0, 16), (0, 32), (0, 48)]
     assert tiles.outer["warp"] == ((64, 0),)
+
+
+@pytest.mark.parametrize("case", CORPUS, ids=lambda c: f"{c[0]}-{'AB'[c[1]]}")
+@pytest.mark.parametrize("lbo, sbo", [(None, None), (0, 2048), (16, 1024), (1024, 512)])
+def test_the_tile_test_agrees_with_the_element_loop(case, lbo, sbo):
+    # check_tile's C-level test passes a tile exactly when the element loop does
+    _, index, shape, swizzle, transposed, n, _, _ = case
+    operand = _operand(index, shape, swizzle, transposed, n)
+    if lbo is not None:
+        d = operand.descriptor
+        operand.descriptor = type(d)(d.swizzle, d.mn_major, lbo, sbo)
+    k = shape[1] if index == 0 else shape[0]
+    for k0 in range(0, k, 16):
+        start = operand.offset(0, k0) * operand.bytes
+        try:
+            operand._check_elements(start, 0, k0)
+            passed = True
+        except ValueError:
+            passed = False
+        assert operand._tile_matches(start, 0, k0) is passed
+
+
+def test_a_tile_past_the_operand_fails_as_the_element_loop_does():
+    operand = _operand(0, (128, 64), 128, False, 128)
+    with pytest.raises(ValueError, match="outside input dimension"):
+        operand.check_tile(0, 56)  # K 56..71 of 64

@@ -7,16 +7,21 @@ and the same message, or both pass."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import FileLineColLoc, Float32Type, IntAttr, StringAttr, i32
+from xdsl.dialects.builtin import (BFloat16Type, DenseIntOrFPElementsAttr, FileLineColLoc,
+                                   Float16Type, Float32Type, Float64Type, IndexType,
+                                   IntAttr, IntegerType, StringAttr, TensorType, i1, i32,
+                                   i64)
 from xdsl.ir import Block, Region
 from xdsl.irdl import IRDLOperation
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, Pure
 from xdsl.transforms.dead_code_elimination import LiveSet, region_dce
 
 from tileopt.dialects import xdsl_fast_paths
+from tileopt.dialects.tt_canonicalize import first_element
 from tileopt.ir import make_context, parse_module, print_module
 from tileopt.ir.context import DIALECTS
 
@@ -765,3 +770,31 @@ def test_block_add_op_links_as_xdsl_does():
     holder = llvm.FuncOp("f", llvm.LLVMFunctionType([]), body=Region([inner]))
     with pytest.raises(ValueError, match="contained in the operation"):
         inner.add_op(holder)
+
+
+_NAN = float("nan")
+
+
+@pytest.mark.parametrize("element, values", [
+    (Float16Type(), [0.0] * 4096), (Float16Type(), [0.0] * 4095 + [-0.0]),
+    (Float16Type(), [-0.0, 0.0]), (Float32Type(), [_NAN] * 3), (Float32Type(), [_NAN]),
+    (Float64Type(), [1.5, 1.5]), (Float64Type(), [1.5, 2.5]), (Float32Type(), [2.0]),
+    (i32, [7] * 100), (i32, [7] * 99 + [8]), (i1, [1, 1]), (i1, [1, 0]),
+    (IntegerType(8), [-1, 255 - 256]), (IndexType(), [3, 3]), (IndexType(), [3, 4]),
+    (i64, [0]), (BFloat16Type(), [1.0, 1.0]), (BFloat16Type(), [1.0, 2.0]),
+])
+def test_dense_is_splat_agrees_with_xdsl(element, values):
+    attr = DenseIntOrFPElementsAttr.from_list(TensorType(element, [len(values)]), values)
+    assert DenseIntOrFPElementsAttr.is_splat is xdsl_fast_paths.dense_is_splat
+    assert xdsl_fast_paths.dense_is_splat(attr) is xdsl_fast_paths._dense_is_splat(attr)
+
+
+@pytest.mark.parametrize("element, values", [
+    (Float16Type(), [-0.0, 0.0, 0.0]), (i32, [5, 6]), (IndexType(), [9]),
+    (BFloat16Type(), [1.0, 3.0]),
+])
+def test_first_element_is_the_first_value(element, values):
+    attr = DenseIntOrFPElementsAttr.from_list(TensorType(element, [len(values)]), values)
+    first = first_element(attr)
+    assert first == attr.get_values()[0] and type(first) is type(attr.get_values()[0])
+    assert math.copysign(1, first) == math.copysign(1, attr.get_values()[0])

@@ -20,6 +20,7 @@ from tileopt.layouts.linear_layout import (
     divide_right,
     lstsq,
     supremum,
+    xor_columns,
     zeros_like,
 )
 from tileopt.layouts.tiling import (
@@ -492,3 +493,17 @@ def test_invert_and_compose_between_real_layouts():
     for name, size in (("register", 32), ("lane", 32), ("warp", 4), ("block", 1)):
         identity = identity * LinearLayout.identity_1d(size, name, name)
     assert src.invert_and_compose(src) == identity
+
+
+def test_xor_columns_is_the_gf2_product():
+    # the xor of the columns of the set bits, bit by bit (the definition), on all 8-bit
+    # vectors; a set bit past the columns is an IndexError
+    columns = [0b1, 0b110, 0b1000, 0b1001, 0b10000, 0b100000, 0b1, 0b11111111]
+    for value in range(256):
+        want = 0
+        for bit in range(8):
+            if value >> bit & 1:
+                want ^= columns[bit]
+        assert xor_columns(columns, value) == want
+    with pytest.raises(IndexError):
+        xor_columns(columns[:3], 0b1001)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, IntegerAttr, TensorType, f32,
-                                   i32)
+from xdsl.dialects.builtin import (BFloat16Type, DenseIntOrFPElementsAttr, IntegerAttr,
+                                   TensorType, f16, f32, f64, i32)
 
 from tileopt.transforms.ttgir.pipeliner.lower_loops import is_zero_constant
 
@@ -28,6 +28,14 @@ def _dense(values, element=f32):
 ])
 def test_float_constants(values, zero):
     assert is_zero_constant(_dense(values)) is zero
+
+
+@pytest.mark.parametrize("element", [f16, f64, BFloat16Type()])
+def test_other_float_widths(element):
+    # f16/f64 by the byte test, bfloat16 by the unpacked values: the same answers
+    assert is_zero_constant(_dense([0.0] * 256, element))
+    assert not is_zero_constant(_dense([0.0] * 255 + [-0.0], element))
+    assert not is_zero_constant(_dense([0.0] * 255 + [2.0], element))
 
 
 def test_integer_constants():

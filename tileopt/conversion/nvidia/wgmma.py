@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
+from operator import add, and_, eq, lshift, mul, rshift, xor
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type
@@ -79,10 +81,13 @@ def canonical_offset(d: OperandDescriptor, mn: int, k: int, element_bytes: int) 
     return (mn // 8) * d.sbo + (mn % 8) * d.swizzle + k * element_bytes
 
 
+# swizzle bytes -> the address bits (of 128-byte rows) xor-ed into the 16-byte chunk
+_ROW_BITS = {128: 7, 64: 3, 32: 1}
+
+
 def swizzled(address: int, swizzle: int) -> int:
     """The bank-swizzled byte address the hardware reads for ``address``."""
-    row_bits = {128: 7, 64: 3, 32: 1}[swizzle]
-    return address ^ (((address >> 7) & row_bits) << 4)
+    return address ^ (((address >> 7) & _ROW_BITS[swizzle]) << 4)
 
 
 class SharedOperand:
@@ -142,6 +147,43 @@ class SharedOperand:
         if start is not None:
             return start
         start = self.offset(mn0, k0) * self.bytes
+        if not self._tile_matches(start, mn0, k0):
+            self._check_elements(start, mn0, k0)  # raises at the first wrong element
+        self._checked[mn0, k0] = start
+        return start
+
+    def _tile_matches(self, start: int, mn0: int, k0: int) -> bool:
+        """Whether every element of the tile is where the descriptor says: the element
+        loop's test over whole rows of C-level ``map``s (~16,000 elements a kernel).
+        False when any element (or coordinate) fails: the loop then names it."""
+        d, size, tile_mn, tile_k = self.descriptor, self.bytes, self.tile_mn, self.tile_k
+        rows, ks = self._parts[self._mn_dim], self._parts[1 - self._mn_dim]
+        try:
+            # the parts, computed in the element loop's order (the first row asks for
+            # every K part, the other rows for their row part)
+            for k in range(tile_k):
+                if rows.get(mn0) is None or ks.get(k0 + k) is None:
+                    self.offset(mn0, k0 + k)
+            for mn in range(1, tile_mn):
+                if rows.get(mn0 + mn) is None:
+                    self.offset(mn0 + mn, k0)
+        except Exception:  # noqa: BLE001 - the element loop raises it where it did
+            return False
+        k_canonical = [canonical_offset(d, 0, k, size) for k in range(tile_k)]
+        bases = [start + canonical_offset(d, mn, 0, size) for mn in range(tile_mn)]
+        row_parts = [rows[mn0 + mn] for mn in range(tile_mn)]
+        k_parts = [ks[k0 + k] for k in range(tile_k)]
+        per_row = repeat(tile_k)
+        address = list(map(add, chain.from_iterable(map(repeat, bases, per_row)),
+                           k_canonical * tile_mn))
+        row_bits = _ROW_BITS[self.swizzle]
+        got = map(xor, address, map(lshift, map(and_, map(rshift, address, repeat(7)),
+                                                repeat(row_bits)), repeat(4)))
+        want = map(mul, map(xor, chain.from_iterable(map(repeat, row_parts, per_row)),
+                            k_parts * tile_mn), repeat(size))
+        return all(map(eq, got, want))
+
+    def _check_elements(self, start: int, mn0: int, k0: int) -> None:
         # Both sides split by axis: the offset is an xor of a row part and a K part, the
         # canonical offset a sum of them; each part is asked for in the same order as
         # element by element, so a coordinate out of range fails at the same element.
@@ -164,8 +206,6 @@ class SharedOperand:
                         f"{list(self.coords(mn0 + mn, k0 + k))} at byte {want}, where a "
                         f"wgmma descriptor (LBO {self.descriptor.lbo}, SBO "
                         f"{self.descriptor.sbo}, {self.swizzle}-byte swizzle) reads byte {got}")
-        self._checked[mn0, k0] = start
-        return start
 
 
 # ---------------------------------------------------------------------- the instruction

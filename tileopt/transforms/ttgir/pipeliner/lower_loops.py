@@ -30,7 +30,9 @@ import math
 from itertools import repeat
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i32
+from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, Float16Type, Float32Type,
+                                   Float64Type, IndexType, IntegerAttr, IntegerType,
+                                   TensorType, i32)
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -172,12 +174,21 @@ def first_use(load: Operation, loop: scf.ForOp, schedule: CoarseSchedule,
     return best
 
 
+# element types whose zero (+0.0 for floats) is the all-zero bit pattern
+_BYTE_TESTED = IntegerType | IndexType | Float16Type | Float32Type | Float64Type
+
+
 def is_zero_constant(value: SSAValue | None) -> bool:
     if not isinstance(value, OpResult) or value.op.name != "arith.constant":
         return False
     attr = value.op.properties.get("value") or value.op.attributes.get("value")
     if isinstance(attr, IntegerAttr):
         return attr.value.data == 0
+    if isinstance(attr, DenseIntOrFPElementsAttr) and isinstance(
+            attr.get_element_type(), _BYTE_TESTED):
+        # all bytes 0: every element +0 (no -0.0), without unpacking a large constant
+        data = attr.data.data
+        return data.count(0) == len(data)
     values = getattr(attr, "get_values", None)
     if values is None:
         return False
