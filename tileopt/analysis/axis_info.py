@@ -49,6 +49,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from tileopt.dialects.layout_of import encoding_of
 from tileopt.dialects.tt_canonicalize import first_element
 from tileopt.dialects.tt_types import PointerType
+from tileopt.ir.walks import ops_in_walk_order
 
 MAX_DIVISOR = 1 << 62
 """Triton's ``highestPowOf2Divisor<int64_t>(0)``: "divisible by anything" (and "unknown")."""
@@ -794,13 +795,15 @@ class AxisInfoAnalysis:
 
     @staticmethod
     def _functions_callers_first(root: Operation) -> list[Operation]:
-        funcs = [op for op in root.walk() if op.name == "tt.func"]
+        # Lists rather than xDSL's nested generators: the analysis runs on whole modules
+        # several times a compile (coalesce, the pipeliner, the lowering).
+        funcs = [op for op in ops_in_walk_order(root) if op.name == "tt.func"]
         by_name = {f.properties["sym_name"].data: f for f in funcs}
         callees: dict[str, list[str]] = {}
         for func in funcs:
             name = func.properties["sym_name"].data
             callees[name] = [op.properties["callee"].root_reference.data
-                             for op in func.walk() if op.name == "tt.call"
+                             for op in ops_in_walk_order(func) if op.name == "tt.call"
                              and "callee" in op.properties]
         # Post-order over the call graph, then reversed: every caller before its callees.
         order: list[str] = []
@@ -826,7 +829,7 @@ class AxisInfoAnalysis:
         for i, arg in enumerate(entry.args):
             self._info[arg] = self._function_arg_info(func, name, i, arg)
         self._run_cfg(func.regions[0])
-        for op in func.walk():
+        for op in ops_in_walk_order(func):
             if op.name == "tt.call":
                 self._record_call(op)
 
@@ -921,11 +924,10 @@ class AxisInfoAnalysis:
                 return
 
     def _visit(self, op: Operation) -> None:
-        handler = {"scf.for": self._visit_for, "scf.if": self._visit_if,
-                   "scf.execute_region": self._visit_if,
-                   "scf.while": self._visit_while}.get(op.name)
-        if handler is not None:
-            handler(op)
+        if op.name in _REGION_BRANCH_OPS:
+            # A dict of bound methods built per op cost more than the visit of most ops.
+            handler = _CONTROL_FLOW_VISITS[op.name]
+            handler(self, op)
             return
         # Regions of other ops (reduce / scan combiners, ...): arguments know nothing.
         for region in op.regions:
@@ -1029,6 +1031,16 @@ class AxisInfoAnalysis:
 
 
 # --------------------------------------------------------------------------- CFG helpers
+
+
+# The control-flow ops' visits, by name (the names of ``_REGION_BRANCH_OPS``).
+_CONTROL_FLOW_VISITS: dict[str, Callable[[AxisInfoAnalysis, Operation], None]] = {
+    "scf.for": AxisInfoAnalysis._visit_for,  # noqa: SLF001
+    "scf.if": AxisInfoAnalysis._visit_if,  # noqa: SLF001
+    "scf.execute_region": AxisInfoAnalysis._visit_if,  # noqa: SLF001
+    "scf.while": AxisInfoAnalysis._visit_while,  # noqa: SLF001
+}
+assert set(_CONTROL_FLOW_VISITS) == set(_REGION_BRANCH_OPS)
 
 
 def _branch_edges(terminator: Operation | None) -> list[tuple[Block, Sequence[SSAValue] | None]]:
